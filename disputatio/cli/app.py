@@ -27,7 +27,8 @@ def _root(
 
 
 def _register() -> None:
-    from disputatio.cli import ask, bench, db, demo, ingest, models, query, rdc, referee
+    from disputatio.cli import ask, bench, db, demo, ingest, models, query, rdc, referee, serve
+    from disputatio.cli import eval as eval_cli
 
     app.add_typer(db.app, name="db")
     app.add_typer(models.app, name="models")
@@ -44,6 +45,8 @@ def _register() -> None:
     ledger = typer.Typer(help="The provenance ledger.", no_args_is_help=True)
     ledger.command("verify")(rdc.ledger_verify)
     app.add_typer(ledger, name="ledger")
+    app.add_typer(eval_cli.app, name="eval")
+    app.command("serve")(serve.serve)
 
 
 _register()
