@@ -180,6 +180,38 @@ class RdcSettings(BaseModel):
     speaker_selection: str = Field("round_robin", description="'round_robin' or 'linucb'.")
 
 
+class ServerSettings(BaseModel):
+    """The HTTP API and page (``disputatio serve``, ``disputatio.api``).
+
+    API keys are stored hashed: ``api_keys`` maps ``sha256(key)`` (hex, as printed by
+    ``disputatio serve --hash-key KEY``) to the tenant the key acts for.
+    """
+
+    host: str = Field("127.0.0.1", description="Address `disputatio serve` binds.")
+    port: int = Field(8124, ge=0, le=65535, description="Port `disputatio serve` listens on.")
+    api_keys: dict[str, str] = Field(
+        default_factory=dict, description="sha256 hex digest of an API key → its tenant."
+    )
+    max_upload_mb: float = Field(20.0, gt=0, description="Largest file POST /ingest accepts.")
+    max_request_kb: int = Field(256, ge=1, description="Largest JSON body of any other route.")
+    max_query_chars: int = Field(2000, ge=10, description="Longest question or query accepted.")
+    max_top_k: int = Field(20, ge=1, description="Largest top_k POST /query accepts.")
+    max_runs_per_tenant: int = Field(
+        2, ge=1, description="Debates running at once per tenant (more are refused with 429)."
+    )
+    max_jobs_per_tenant: int = Field(
+        8, ge=1, description="Ingestion jobs queued or running at once per tenant."
+    )
+    run_lease_s: float = Field(
+        15.0, gt=0, description="A running debate whose lease is this old is resumed on startup."
+    )
+    stream_poll_s: float = Field(0.25, gt=0, description="How often a stream polls for events.")
+    stream_max_s: float = Field(
+        3600.0, gt=0, description="A stream closes after this long (clients resume by id)."
+    )
+    sessions_page_size: int = Field(50, ge=1, description="Sessions listed per request at most.")
+
+
 class Settings(BaseSettings):
     """All disputatio settings. Build with :func:`get_settings` or directly for overrides."""
 
@@ -215,6 +247,7 @@ class Settings(BaseSettings):
     medrag: MedragSettings = Field(default_factory=MedragSettings)  # type: ignore[arg-type]
     referee: RefereeSettings = Field(default_factory=RefereeSettings)  # type: ignore[arg-type]
     rdc: RdcSettings = Field(default_factory=RdcSettings)  # type: ignore[arg-type]
+    server: ServerSettings = Field(default_factory=ServerSettings)  # type: ignore[arg-type]
 
     @classmethod
     def settings_customise_sources(
