@@ -8,7 +8,10 @@
   odds shift that would change our mind and a minimal counter-evidence set.
 * :mod:`.jury` — disagreement of a jury (vote entropy, Kendall τ-b).
 * :mod:`.bandit` — speaker selection (round-robin, LinUCB, linear Thompson sampling).
-* :mod:`.calibration` — Brier scores and expected calibration error.
+* :mod:`.calibration` — Brier scores and expected calibration error; :mod:`.learning` — fitting
+  the quality exponent α and the reliabilities β over cases with ground truth.
+* :mod:`.consistency` — the label/posterior consistency regulariser, noisy-OR for edges without
+  likelihoods; :mod:`.paths` — support paths and minimum hitting sets.
 * :mod:`.examples` — the rare-disease worked case.
 
 Nothing here imports the rest of :mod:`disputatio`.
@@ -27,6 +30,13 @@ from disputatio.argumentation.calibration import (
     expected_calibration_error,
     multiclass_brier_score,
     reliability_bins,
+)
+from disputatio.argumentation.consistency import (
+    LABEL_COST,
+    label_inconsistency,
+    noisy_or_shift,
+    regularised_log_scores,
+    regularised_posterior,
 )
 from disputatio.argumentation.examples import DiagnosticCase, rare_disease_case
 from disputatio.argumentation.fusion import (
@@ -53,6 +63,14 @@ from disputatio.argumentation.jury import (
     mean_pairwise_tau,
     normalised_vote_entropy,
 )
+from disputatio.argumentation.learning import (
+    CalibrationFit,
+    LabelledCase,
+    evaluate,
+    fit_alpha_beta,
+    leave_one_out,
+)
+from disputatio.argumentation.paths import HittingSet, minimum_hitting_set, support_paths
 from disputatio.argumentation.schema import (
     CLAIM_KINDS,
     EDGE_SIGNS,
@@ -62,9 +80,11 @@ from disputatio.argumentation.schema import (
     NodeKind,
 )
 from disputatio.argumentation.semantics import (
+    SEMANTICS,
     ArgumentationFramework,
     BipolarFramework,
     Label,
+    bipolar_labelling,
     characteristic,
     grounded_extension,
     grounded_labelling,
@@ -80,6 +100,7 @@ from disputatio.argumentation.sensitivity import (
     flip_table,
     log_scores_from_probabilities,
     minimal_counter_evidence,
+    minimal_defeat_set,
     odds_shift_to_flip,
     verdict,
     would_flip,
@@ -87,11 +108,13 @@ from disputatio.argumentation.sensitivity import (
 from disputatio.argumentation.serialization import to_graphml, to_jsonld
 from disputatio.argumentation.voi import (
     CandidateTest,
+    PairShift,
     RankedTest,
     expected_information_gain,
     expected_utility,
     outcome_flips,
     outcome_probabilities,
+    pairwise_test_shifts,
     posterior_given_outcome,
     rank_tests,
 )
@@ -99,8 +122,11 @@ from disputatio.argumentation.voi import (
 __all__ = [
     "CLAIM_KINDS",
     "EDGE_SIGNS",
+    "LABEL_COST",
+    "SEMANTICS",
     "ArgumentationFramework",
     "BipolarFramework",
+    "CalibrationFit",
     "CandidateTest",
     "CounterEvidenceSet",
     "DebateGraph",
@@ -109,11 +135,14 @@ __all__ = [
     "Edge",
     "EdgeKind",
     "EvidenceItem",
+    "HittingSet",
     "Label",
+    "LabelledCase",
     "LinUCB",
     "LinearThompsonSampling",
     "Node",
     "NodeKind",
+    "PairShift",
     "RankedTest",
     "Ranking",
     "ReliabilityBin",
@@ -121,6 +150,7 @@ __all__ = [
     "SpeakerSelector",
     "Verdict",
     "apply_shift",
+    "bipolar_labelling",
     "brier_score",
     "characteristic",
     "differential_log_scores",
@@ -130,10 +160,12 @@ __all__ = [
     "entropy_bits",
     "entropy_drop_reward",
     "entropy_nats",
+    "evaluate",
     "expected_calibration_error",
     "expected_information_gain",
     "expected_utility",
     "finding_shifts",
+    "fit_alpha_beta",
     "flip_table",
     "fuse_log_odds",
     "grounded_extension",
@@ -141,25 +173,34 @@ __all__ = [
     "is_complete_extension",
     "is_conflict_free",
     "kendall_tau_b",
+    "label_inconsistency",
     "labels_of",
+    "leave_one_out",
     "log_scores_from_probabilities",
     "logit",
     "mean_pairwise_tau",
     "minimal_counter_evidence",
+    "minimal_defeat_set",
+    "minimum_hitting_set",
     "multiclass_brier_score",
     "noisy_or",
+    "noisy_or_shift",
     "normalised_vote_entropy",
     "odds_shift_to_flip",
     "outcome_flips",
     "outcome_probabilities",
+    "pairwise_test_shifts",
     "posterior",
     "posterior_given_outcome",
     "quality_weight",
     "rank_tests",
     "rare_disease_case",
+    "regularised_log_scores",
+    "regularised_posterior",
     "reliability_bins",
     "sigmoid",
     "softmax",
+    "support_paths",
     "to_graphml",
     "to_jsonld",
     "verdict",

@@ -21,7 +21,7 @@ from disputatio.argumentation.schema import (
     Node,
     NodeKind,
 )
-from disputatio.argumentation.semantics import BipolarFramework
+from disputatio.argumentation.semantics import BipolarFramework, Label
 from disputatio.argumentation.serialization import (
     edge_from_dict,
     edge_to_dict,
@@ -219,6 +219,27 @@ class DebateGraph:
             elif e.kind is EdgeKind.DERIVED_FROM:
                 supports.add((e.target, e.source))
         return BipolarFramework(args, frozenset(attacks), frozenset(supports))
+
+    def base_facts(self) -> frozenset[str]:
+        """Return the base facts of the bipolar labelling: every evidence and assumption node.
+
+        Evidence was observed (the case) or retrieved with provenance (a move's claims are
+        accepted only with traceable provenance), and an assumption is explicitly assumed: each
+        stands without support. Hypotheses and findings are claims and need an IN supporter.
+        """
+        return frozenset(n.id for n in self._nodes.values() if n.kind in _GROUND_KINDS)
+
+    def labelling(self, semantics: str = "bipolar") -> dict[str, Label]:
+        """Return the labelling of every non-test node under ``semantics``.
+
+        ``"bipolar"`` (default): the seed's rule with :meth:`base_facts` as base facts;
+        ``"derived"``: grounded semantics over direct and supported attacks.
+
+        Raises:
+            ValueError: On an unknown semantics.
+        """
+        bf = self.to_framework()
+        return bf.labelling(semantics, base=self.base_facts() & bf.arguments)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict ``{"nodes": [...], "edges": [...]}``."""

@@ -17,7 +17,30 @@ attack relation under the two *derived attacks* of Cayrol & Lagasquie-Schiex (20
 Both flags on, the closure is ``{(a, c) | a S* b, b R d, d S* c}`` with ``S*`` the
 reflexive–transitive closure of support. The *mediated* attack of Boella et al. (``a`` supports
 ``b``, ``c`` attacks ``b``, so ``c`` attacks ``a``), which encodes *necessary* rather than
-deductive support, is deliberately not included.
+deductive support, is deliberately not included. These *derived-attack* semantics are kept as
+an option (:meth:`BipolarFramework.grounded_labelling`).
+
+The default for bipolar frameworks is the seed's *bipolar grounded labelling*
+(:func:`bipolar_labelling`), where support is *necessary* for every argument that is not a
+**base fact**:
+
+* IN — every attacker is OUT, and the argument is a base fact or has at least one IN supporter;
+* OUT — some attacker is IN, or the argument is not a base fact and every supporter is OUT
+  (vacuously so when it has no supporter: a claim nobody supports cannot stand);
+* UNDEC — otherwise.
+
+A *base fact* is an argument that stands on its own, without support: in a debate graph the
+evidence (observed in the case or retrieved with provenance) and the explicit assumptions; in an
+abstract framework, by default, every argument without a supporter. Support never rescues or
+sinks a base fact; only its attackers do. The labelling is the least fixed point of the rules,
+reached from all-UNDEC by labelling, at each pass, every UNDEC argument whose IN or OUT condition
+already holds. A label once given is never revised: the IN and OUT conditions exclude each other
+for good once they hold (IN needs every attacker OUT and, unless base, one supporter IN; OUT needs
+an attacker IN or every supporter OUT), so the result does not depend on the order of the
+arguments, and without supports (every argument a base fact) it is exactly Dung's grounded
+labelling. Unlike derived attacks, a supporter never inherits its supportee's attacks: in
+``C2 attacks E, C3 attacks C2, C1 supports C3, C4 attacks C3`` the attack of C3 is defeated by
+C4, C2 stands and E is OUT (with supported attacks C1 would attack C2 and reinstate E).
 """
 
 from __future__ import annotations
@@ -28,9 +51,11 @@ from enum import StrEnum
 from types import MappingProxyType
 
 __all__ = [
+    "SEMANTICS",
     "ArgumentationFramework",
     "BipolarFramework",
     "Label",
+    "bipolar_labelling",
     "characteristic",
     "grounded_extension",
     "grounded_labelling",
@@ -46,6 +71,10 @@ class Label(StrEnum):
     IN = "in"
     OUT = "out"
     UNDEC = "undec"
+
+
+SEMANTICS = ("bipolar", "derived")
+"""Labelling semantics of a bipolar framework: the seed's bipolar rule, or derived attacks."""
 
 
 def _check_relation(name: str, relation: frozenset[tuple[str, str]], args: frozenset[str]) -> None:
@@ -230,6 +259,77 @@ class BipolarFramework:
         """Return the grounded labelling of the framework with derived attacks."""
         af = self.to_attack_framework(supported=supported, secondary=secondary)
         return grounded_labelling(af)
+
+    def labelling(
+        self,
+        semantics: str = "bipolar",
+        *,
+        base: Iterable[str] | None = None,
+        supported: bool = True,
+        secondary: bool = False,
+    ) -> dict[str, Label]:
+        """Return the labelling under ``semantics`` (see :data:`SEMANTICS`).
+
+        Args:
+            semantics: ``"bipolar"`` (:func:`bipolar_labelling`, the default) or ``"derived"``
+                (grounded labelling over derived attacks).
+            base: Base facts of the bipolar rule (default: arguments without a supporter).
+            supported: Derived semantics: close under supported attacks.
+            secondary: Derived semantics: close under secondary attacks.
+
+        Raises:
+            ValueError: On an unknown semantics.
+        """
+        if semantics == "bipolar":
+            return bipolar_labelling(self, base)
+        if semantics == "derived":
+            return self.grounded_labelling(supported=supported, secondary=secondary)
+        raise ValueError(f"unknown semantics {semantics!r} (known: {SEMANTICS})")
+
+
+def bipolar_labelling(bf: BipolarFramework, base: Iterable[str] | None = None) -> dict[str, Label]:
+    """Return the seed's bipolar grounded labelling of ``bf`` (see the module docstring).
+
+    Args:
+        bf: The framework.
+        base: The base facts (default: every argument that has no supporter).
+
+    Returns:
+        ``{argument: label}`` for every argument, sorted by argument.
+
+    Raises:
+        ValueError: If ``base`` names an unknown argument.
+    """
+    attackers: dict[str, set[str]] = {a: set() for a in bf.arguments}
+    supporters: dict[str, set[str]] = {a: set() for a in bf.arguments}
+    for a, b in bf.attacks:
+        attackers[b].add(a)
+    for a, b in bf.supports:
+        supporters[b].add(a)
+    if base is None:
+        facts = frozenset(a for a, s in supporters.items() if not s)
+    else:
+        facts = frozenset(base)
+        if facts - bf.arguments:
+            raise ValueError(f"base facts {sorted(facts - bf.arguments)} are not arguments")
+    label: dict[str, Label] = dict.fromkeys(bf.arguments, Label.UNDEC)
+    changed = True
+    while changed:  # at most |A| + 1 passes: every pass but the last labels an argument
+        changed = False
+        for x in sorted(bf.arguments):
+            if label[x] is not Label.UNDEC:
+                continue
+            att = [label[a] for a in attackers[x]]
+            sup = [label[s] for s in supporters[x]]
+            if all(lab is Label.OUT for lab in att) and (
+                x in facts or any(lab is Label.IN for lab in sup)
+            ):
+                label[x], changed = Label.IN, True
+            elif any(lab is Label.IN for lab in att) or (
+                x not in facts and all(lab is Label.OUT for lab in sup)
+            ):
+                label[x], changed = Label.OUT, True
+    return {x: label[x] for x in sorted(bf.arguments)}
 
 
 def labels_of(labelling: Mapping[str, Label], label: Label) -> frozenset[str]:

@@ -26,6 +26,7 @@ __all__ = [
     "flip_table",
     "log_scores_from_probabilities",
     "minimal_counter_evidence",
+    "minimal_defeat_set",
     "odds_shift_to_flip",
     "verdict",
     "would_flip",
@@ -210,3 +211,34 @@ def minimal_counter_evidence(
     ids = tuple(best[3])
     items = tuple(i for i in candidates if i.id in ids)
     return CounterEvidenceSet(ids, items, best[2])
+
+
+def minimal_defeat_set(
+    log_scores: Mapping[str, float],
+    admitted: Sequence[EvidenceItem],
+    alpha: float = 1.0,
+    tol: float = DEFAULT_TOL,
+) -> CounterEvidenceSet | None:
+    """Return a smallest set of *admitted* findings whose defeat flips the verdict.
+
+    Defeating a finding (an attack that makes it OUT) removes its items from the fusion, which
+    shifts the scores by minus their contributions; so this is :func:`minimal_counter_evidence`
+    over the negated items, with the same minimality argument. It answers "which of the
+    evidence we rely on would have to fall", from the debate graph itself rather than from a
+    list of candidate findings.
+
+    Args:
+        log_scores: Current log-scores (computed from ``admitted``).
+        admitted: The admitted evidence items.
+        alpha: Quality exponent.
+        tol: Flip margin.
+
+    Returns:
+        The set (``items`` are the admitted items of those findings), or ``None``.
+    """
+    negated = [EvidenceItem(i.id, i.llr, i.quality, -i.sign, i.hypothesis) for i in admitted]
+    found = minimal_counter_evidence(log_scores, negated, alpha, tol)
+    if found is None:
+        return None
+    items = tuple(i for i in admitted if i.id in found.ids)
+    return CounterEvidenceSet(found.ids, items, found.challenger)

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from disputatio.argumentation.fusion import entropy_nats
+from disputatio.argumentation.fusion import entropy_nats, softmax
 from disputatio.argumentation.sensitivity import (
     DEFAULT_TOL,
     CounterEvidenceSet,
@@ -38,6 +38,7 @@ from disputatio.argumentation.sensitivity import (
 __all__ = [
     "CandidateTest",
     "CounterEvidenceSet",
+    "PairShift",
     "RankedTest",
     "Verdict",
     "expected_information_gain",
@@ -47,6 +48,7 @@ __all__ = [
     "odds_shift_to_flip",
     "outcome_flips",
     "outcome_probabilities",
+    "pairwise_test_shifts",
     "posterior_given_outcome",
     "rank_tests",
     "verdict",
@@ -227,3 +229,81 @@ def outcome_flips(
         shift = log_scores_from_probabilities(test.likelihoods[o])
         flips[o] = p > 0.0 and would_flip(log_prior, shift, tol)
     return flips
+
+
+@dataclass(frozen=True)
+class PairShift:
+    """What one outcome of one test does to the log-odds of a pair of hypotheses (seed §6).
+
+    Attributes:
+        leader: ``H_i``, the higher-ranked hypothesis of the pair.
+        challenger: ``H_k``, the lower-ranked one.
+        test: The test id.
+        outcome: The outcome.
+        delta: ``Δ_ik(T = o) = ln P(o | H_i) − ln P(o | H_k)`` (``−inf`` when ``o`` rules
+            ``H_i`` out but not ``H_k``, ``+inf`` the other way round, 0 when impossible under
+            both).
+        log_odds: Current ``λ_i − λ_k ≥ 0``.
+        after: ``log_odds + delta``: the log-odds after observing ``o``.
+        reverses: True when ``after < −tol``: the outcome puts ``H_k`` above ``H_i``.
+        probability: ``P(o)`` under the current differential.
+    """
+
+    leader: str
+    challenger: str
+    test: str
+    outcome: str
+    delta: float
+    log_odds: float
+    after: float
+    reverses: bool
+    probability: float
+
+
+def _log(p: float) -> float:
+    return math.log(p) if p > 0 else -math.inf
+
+
+def pairwise_test_shifts(
+    log_scores: Mapping[str, float],
+    tests: Sequence[CandidateTest],
+    *,
+    top_n: int = 3,
+    tol: float = DEFAULT_TOL,
+) -> list[PairShift]:
+    """Return ``Δ_ik(T = o)`` for every pair among the ``top_n`` hypotheses, test and outcome.
+
+    Observing outcome ``o`` multiplies the odds of ``H_i`` against ``H_k`` by
+    ``P(o | H_i) / P(o | H_k)`` (Bayes' rule), so the log-odds move by ``Δ_ik``; the pair
+    reverses when ``λ_i − λ_k + Δ_ik < −tol``.
+
+    Args:
+        log_scores: Current log-scores of the differential.
+        tests: Tests covering exactly the hypotheses of ``log_scores``.
+        top_n: How many of the highest-scoring hypotheses form the pairs (``>= 2``).
+        tol: Margin of a reversal.
+
+    Returns:
+        One :class:`PairShift` per (pair, test, outcome), pairs in rank order, then test order.
+
+    Raises:
+        ValueError: If ``top_n < 2`` or a test does not cover the hypotheses.
+    """
+    if top_n < 2:
+        raise ValueError("top_n must be >= 2")
+    ranked = sorted(log_scores, key=lambda h: (-log_scores[h], h))[:top_n]
+    posterior = softmax(log_scores)
+    rows: list[PairShift] = []
+    for a, i in enumerate(ranked):
+        for k in ranked[a + 1 :]:
+            odds = log_scores[i] - log_scores[k]
+            for test in tests:
+                p_out = outcome_probabilities(posterior, test)
+                for o, row in test.likelihoods.items():
+                    li, lk = _log(row[i]), _log(row[k])
+                    delta = 0.0 if li == lk == -math.inf else li - lk
+                    after = odds + delta
+                    rows.append(
+                        PairShift(i, k, test.id, o, delta, odds, after, after < -tol, p_out[o])
+                    )
+    return rows
