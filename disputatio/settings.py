@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, Field, ValidationError
 from pydantic_settings import (
@@ -79,6 +79,12 @@ class LocalLLMSettings(BaseModel):
         None, description="Where reassembled GGUF files are cached (default: $home/models)."
     )
     startup_timeout_s: float = Field(120.0, gt=0, description="Wait this long for /health.")
+    cache_prompt: bool = Field(
+        True, description="Ask llama.cpp to reuse the KV cache of a slot's longest common prefix."
+    )
+    slot_affinity: bool = Field(
+        True, description="Pin each agent to one parallel slot (id_slot) so its prefix stays cached."
+    )
 
 
 class DatabaseSettings(BaseModel):
@@ -88,6 +94,23 @@ class DatabaseSettings(BaseModel):
     database: str = Field("disputatio", description="Database name created on first start.")
     pool_max_size: int = Field(8, ge=1, description="Connection pool size.")
     connect_timeout_s: int = Field(10, ge=1, description="Connect timeout in seconds.")
+    # Sized for the reference machine (2 cores, 24 GiB, shared with the models): the HNSW index
+    # of 1M 384-d vectors (~2 GiB) fits in shared_buffers and builds in maintenance_work_mem.
+    # They take effect when the embedded server starts (``disputatio db stop`` to apply).
+    shared_buffers: str = Field("4GB", description="Embedded server shared_buffers.")
+    work_mem: str = Field("64MB", description="Embedded server work_mem (per sort/hash).")
+    maintenance_work_mem: str = Field(
+        "2GB", description="Embedded server maintenance_work_mem (index builds)."
+    )
+    effective_cache_size: str = Field(
+        "12GB", description="Embedded server effective_cache_size (planner hint)."
+    )
+    max_wal_size: str = Field(
+        "4GB", description="Embedded server max_wal_size (fewer checkpoints in bulk ingestion)."
+    )
+    server_options: dict[str, str] = Field(
+        default_factory=dict, description="Further postgres -c settings for the embedded server."
+    )
 
 
 class IngestSettings(BaseModel):
@@ -104,6 +127,22 @@ class IngestSettings(BaseModel):
     )
     entity_extractor: str = Field(
         "spacy", description="Entity/relation extractor: 'spacy', 'llm' or 'none'."
+    )
+    dependency_relations: bool = Field(
+        False,
+        description="spaCy: also extract subject-verb-object relations (runs the parser, "
+        "~2.4x slower NER); off = NER + sentence co-occurrence only.",
+    )
+    batch_size: int = Field(
+        64, ge=1, description="Documents parsed, embedded and written per batch of the graph."
+    )
+    max_batches: int = Field(
+        100_000, ge=1, le=1_000_000, description="Bound on the batch loop of one ingestion run."
+    )
+    synchronous_commit: bool = Field(
+        False,
+        description="Wait for the WAL flush at each document commit (off: a crash can lose the "
+        "last moments of ingestion, never half a document; re-ingesting restores them).",
     )
 
 
@@ -146,6 +185,9 @@ class DebateSettings(BaseModel):
         0.8, ge=0, le=1, description="Answers this similar count as agreement."
     )
     token_budget: int = Field(200_000, ge=1000, description="Hard token budget per question.")
+    review_searches: int = Field(
+        1, ge=0, le=3, description="Extra retrievals the reviewer may ask for per debated leaf."
+    )
 
 
 class MedragSettings(BaseModel):
@@ -155,10 +197,30 @@ class MedragSettings(BaseModel):
         default_factory=lambda: [0.7, 0.3], description="Agent1 and Agent2 temperatures."
     )
     summary_temperature: float = Field(0.1, description="Temperature of the round summaries.")
-    summary_max_tokens: int = Field(500, ge=16, description="Budget of each round summary.")
+    summary_max_tokens: int = Field(120, ge=16, description="Budget of each round summary.")
     rounds: int = Field(2, ge=1, le=6, description="Debate rounds.")
-    k: int = Field(32, ge=1, description="Snippets retrieved per agent per round.")
-    verifier_max_chars: int = Field(12000, ge=500, description="Debate text shown to the verifier.")
+    k: int = Field(6, ge=1, description="Snippets retrieved per agent per round.")
+    section_max_chars: int = Field(
+        700, ge=100, description="Characters of each snippet shown to an agent."
+    )
+    max_tokens: int = Field(
+        192, ge=16, description="Completion budget of an agent's answer (2 sentences + box)."
+    )
+    query_max_tokens: int = Field(
+        48, ge=8, description="Completion budget of an agent's retrieve(\"query\") call."
+    )
+    verifier_temperature: float = Field(0.7, ge=0, le=2, description="Verifier temperature.")
+    verifier_max_chars: int = Field(3500, ge=500, description="Debate text shown to the verifier.")
+    response_max_chars: int = Field(
+        2000, ge=100, description="Replies are cut to this many characters after cleaning."
+    )
+    repetition_penalty: float = Field(
+        1.2, ge=1.0, le=2.0, description="llama.cpp repeat_penalty (local and vLLM servers)."
+    )
+    stop: list[str] = Field(
+        default_factory=lambda: ["<|im_end|>", "<|endoftext|>", "\nQuestion:", "\n\n\n\n"],
+        description="Stop sequences of agent, summary and verifier calls.",
+    )
 
 
 class RefereeSettings(BaseModel):
@@ -166,7 +228,23 @@ class RefereeSettings(BaseModel):
 
     max_options: int = Field(3, ge=2, le=3, description="Options compared at most.")
     max_clarifications: int = Field(3, ge=0, description="Clarification questions at most.")
-    max_retries: int = Field(3, ge=0, description="Retries of a failed phase.")
+    max_retries: int = Field(
+        3, ge=0, description="Retries of a phase after a transient (connection, 5xx) error."
+    )
+    rate_limit_retries: int = Field(
+        2, ge=0, description="Retries after a rate limit (429), with exponential backoff."
+    )
+    max_fill_rounds: int = Field(
+        2, ge=0, description="Times the referee is asked again for unscored or ambiguous cells."
+    )
+    max_claims_checked: int = Field(
+        8, ge=1, description="Claims of each opponent one cross-examiner fact-checks at most."
+    )
+    web_search: Literal["auto", "none", "tavily", "exa"] = Field(
+        "auto",
+        description="Web search of the agents besides the corpus: 'auto' uses Tavily when "
+        "TAVILY_API_KEY is set, else Exa when EXA_API_KEY is set, else none.",
+    )
 
 
 class RdcSettings(BaseModel):
@@ -177,7 +255,31 @@ class RdcSettings(BaseModel):
     entropy_stop: float = Field(0.2, ge=0, description="Stop when entropy (nats) is below.")
     voi_stop: float = Field(0.01, ge=0, description="Stop when the best test's EIG is below.")
     max_risk: float = Field(0.5, ge=0, le=1, description="Tests riskier than this are excluded.")
-    speaker_selection: str = Field("round_robin", description="'round_robin' or 'linucb'.")
+    speaker_selection: str = Field(
+        "round_robin", description="'round_robin', 'linucb' or 'thompson' (linear Thompson)."
+    )
+    semantics: Literal["bipolar", "derived"] = Field(
+        "bipolar",
+        description="Labelling: the seed's bipolar rule, or grounded over derived attacks.",
+    )
+    label_consistency: float = Field(
+        0.0, ge=0, description="Strength of the label/posterior consistency regulariser (0: off)."
+    )
+    min_entropy_drop: float = Field(
+        0.0, ge=0, description="Stop when each of the last stall_turns turns dropped less (nats)."
+    )
+    stall_turns: int = Field(3, ge=1, description="Turns the entropy-drop halt looks back over.")
+    top_pairs: int = Field(3, ge=2, description="Top hypotheses whose pairs get Δ_ik(T).")
+    max_support_paths: int = Field(
+        256, ge=1, description="Support paths enumerated for the counter-evidence hitting set."
+    )
+    retrieved_hypotheses: int = Field(
+        2, ge=0, description="Hypotheses agents may add from corpus retrieval (0: case only)."
+    )
+    ledger: Literal["postgres", "memory"] = Field(
+        "postgres", description="Ledger of runs that inject none: Postgres, or in-process."
+    )
+    memory: bool = Field(True, description="Keep per-agent diaries in the LangGraph store.")
 
 
 class ServerSettings(BaseModel):
