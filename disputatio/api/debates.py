@@ -1,0 +1,375 @@
+"""Routes of seeds 003/004: debates, their streams and results, and the tenant's sessions.
+
+Debates: start, stream (SSE, resumable), graph, verdict, ledger, clarification. Sessions: list,
+read, delete.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+from xml.sax.saxutils import escape
+
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+
+from disputatio.api import store
+from disputatio.api.errors import ApiError, from_validation, invalid
+from disputatio.api.http import read_json, services, tenant
+from disputatio.api.schemas import Clarification, DebateStart
+from disputatio.settings import Settings
+
+
+def _validate_start(req: DebateStart, settings: Settings) -> dict[str, Any]:
+    """Check what the protocol needs; return the request as stored."""
+    limit = settings.server.max_query_chars
+    if req.protocol == "rdc":
+        if req.case is None:
+            raise invalid("case", "the rdc protocol needs a CASE object")
+        from disputatio.state.rdc import Case
+
+        try:
+            case = Case.model_validate(req.case)
+        except ValidationError as exc:
+            raise from_validation(exc, prefix="case.") from None
+        return {"case": case.model_dump(mode="json"), "question": case.title or case.id}
+    if not req.question:
+        raise invalid("question", f"the {req.protocol} protocol needs a question")
+    if len(req.question) > limit:
+        raise invalid("question", f"longer than {limit} characters")
+    out: dict[str, Any] = {"question": req.question}
+    if req.protocol == "medrag":
+        if not req.options:
+            raise invalid("options", "the medrag protocol needs answer options")
+        out["options"] = req.options
+    elif req.protocol == "hierarchical":
+        if isinstance(req.options, list):
+            raise invalid("options", "give options as {letter: text}")
+        out["options"] = req.options
+    else:
+        if isinstance(req.options, dict):
+            raise invalid("options", "give the referee's options as a list of names")
+        out.update(
+            {
+                k: v
+                for k, v in (
+                    ("options", req.options),
+                    ("axes", req.axes),
+                    ("constraints", req.constraints),
+                )
+                if v
+            }
+        )
+    return out
+
+
+async def start(request: Request) -> JSONResponse:
+    """Start a debate; its moves stream from ``stream_url``."""
+    who = tenant(request)
+    settings = services(request).settings
+    req = await read_json(request, DebateStart)
+    stored = _validate_start(req, settings)
+    active = await run_in_threadpool(store.active_runs, settings, who)
+    if active >= settings.server.max_runs_per_tenant:
+        raise ApiError(
+            429,
+            "TOO_MANY_RUNS",
+            f"{active} debates already running for this tenant (limit "
+            f"{settings.server.max_runs_per_tenant})",
+            retryable=True,
+        )
+    case_id = str(uuid.uuid4())
+    run = {
+        "id": case_id,
+        "tenant": who,
+        "protocol": req.protocol,
+        "question": stored["question"],
+        "request": stored,
+    }
+    await run_in_threadpool(store.create_run, settings, run)
+    request.app.state.engine.submit_run(case_id, who, req.protocol, stored)
+    return JSONResponse(
+        {
+            "case_id": case_id,
+            "protocol": req.protocol,
+            "status": "queued",
+            "stream_url": f"/debate/{case_id}/stream",
+        },
+        status_code=202,
+    )
+
+
+async def _owned(request: Request, key: str = "case_id") -> tuple[str, str]:
+    """(tenant, case id) of a run the caller owns: 404 when missing, 403 when another's."""
+    who = tenant(request)
+    raw = request.path_params[key]
+    try:
+        case_id = str(uuid.UUID(raw))
+    except ValueError:
+        raise ApiError(404, "NOT_FOUND", f"no debate {raw}") from None
+    owner = await run_in_threadpool(store.run_owner, services(request).settings, case_id)
+    if owner is None:
+        raise ApiError(404, "NOT_FOUND", f"no debate {case_id}")
+    if owner != who:
+        raise ApiError(403, "FORBIDDEN", "this debate belongs to another tenant")
+    return who, case_id
+
+
+def _sse(seq: int | None, event: str, data: Any) -> bytes:
+    head = f"id: {seq}\n" if seq is not None else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data, default=str)}\n\n".encode()
+
+
+async def stream(request: Request) -> StreamingResponse:
+    """Server-sent events of a debate, replayed from ``Last-Event-ID`` (or ``?last_event_id``)."""
+    _, case_id = await _owned(request)
+    settings = services(request).settings
+    raw = request.headers.get("last-event-id") or request.query_params.get("last_event_id") or "0"
+    try:
+        after = max(int(raw), 0)
+    except ValueError:
+        raise invalid("Last-Event-ID", "must be an integer event id", status=400) from None
+    poll = settings.server.stream_poll_s
+    budget = settings.server.stream_max_s
+
+    async def events() -> AsyncIterator[bytes]:
+        nonlocal after
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + budget
+        idle = 0.0
+        yield b"retry: 1000\n\n"
+        while loop.time() < deadline:
+            rows = await run_in_threadpool(store.events_after, settings, case_id, after)
+            for row in rows:
+                after = row["seq"]
+                yield _sse(row["seq"], row["type"], row["data"])
+            if rows:
+                idle = 0.0
+                continue
+            status = await run_in_threadpool(store.run_status, settings, case_id)
+            if status is None or status in store.TERMINAL:
+                yield _sse(None, "end", {"status": status})
+                return
+            if await request.is_disconnected():
+                return
+            await asyncio.sleep(poll)
+            idle += poll
+            if idle >= 15.0:
+                idle = 0.0
+                yield b": keep-alive\n\n"
+        yield _sse(None, "timeout", {"last_event_id": after})
+
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
+
+
+def _session(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.isoformat() if hasattr(v, "isoformat") else v for k, v in row.items()}
+
+
+async def session(request: Request) -> JSONResponse:
+    """One of the tenant's debates: request, status, result."""
+    who, case_id = await _owned(request)
+    row = await run_in_threadpool(store.get_run, services(request).settings, who, case_id)
+    assert row is not None
+    return JSONResponse(_session(row))
+
+
+async def sessions(request: Request) -> JSONResponse:
+    """The tenant's debates, newest first."""
+    who = tenant(request)
+    settings = services(request).settings
+    rows = await run_in_threadpool(
+        store.list_runs, settings, who, settings.server.sessions_page_size
+    )
+    return JSONResponse({"sessions": [_session(r) for r in rows]})
+
+
+async def delete_session(request: Request) -> Response:
+    """Delete a finished debate, its events and checkpoints (the ledger is append-only: kept)."""
+    who, case_id = await _owned(request)
+    settings = services(request).settings
+    status = await run_in_threadpool(store.run_status, settings, case_id)
+    if status in ("queued", "running"):
+        raise ApiError(409, "RUNNING", "a running debate cannot be deleted", retryable=True)
+
+    def drop() -> None:
+        from disputatio.storage.checkpoint import open_checkpointer
+
+        with open_checkpointer(settings) as saver:
+            saver.delete_thread(case_id)
+        store.delete_run(settings, who, case_id)
+
+    await run_in_threadpool(drop)
+    return Response(status_code=204)
+
+
+async def _result(request: Request) -> tuple[dict[str, Any], str]:
+    who, case_id = await _owned(request)
+    row = await run_in_threadpool(store.get_run, services(request).settings, who, case_id)
+    assert row is not None
+    return row, case_id
+
+
+async def verdict(request: Request) -> JSONResponse:
+    """The verdict of a finished debate (409 while it runs)."""
+    row, case_id = await _result(request)
+    if row["status"] != "done":
+        raise ApiError(
+            409,
+            "NOT_FINISHED",
+            f"debate {case_id} is {row['status']}" + (f": {row['error']}" if row["error"] else ""),
+            retryable=row["status"] != "failed",
+        )
+    from disputatio.api.runs import VERDICT_FIELDS
+
+    result = row["result"] or {}
+    fields = VERDICT_FIELDS[row["protocol"]]
+    return JSONResponse(
+        {"case_id": case_id, "protocol": row["protocol"]}
+        | {k: result.get(k) for k in fields if k in result}
+    )
+
+
+def _checkpoint_values(settings: Settings, case_id: str) -> dict[str, Any]:
+    from disputatio.storage.checkpoint import open_checkpointer
+
+    with open_checkpointer(settings) as saver:
+        found = saver.get_tuple({"configurable": {"thread_id": case_id, "checkpoint_ns": ""}})
+    return dict(found.checkpoint.get("channel_values", {})) if found else {}
+
+
+def _tree_exports(tree: list[dict[str, Any]], case_id: str) -> tuple[dict[str, Any], str]:
+    nodes = [
+        {
+            "@id": f"urn:disputatio:{case_id}:{n.get('id')}",
+            "@type": "SubQuestion",
+            "question": n.get("question"),
+            "answer": n.get("answer"),
+            "confidence": n.get("confidence"),
+            **(
+                {"parent": f"urn:disputatio:{case_id}:{n['parent']}"}
+                if n.get("parent") is not None
+                else {}
+            ),
+        }
+        for n in tree
+    ]
+    jsonld = {"@context": {"@vocab": "https://disputatio.dev/ns#"}, "@graph": nodes}
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">',
+        '<key id="q" for="node" attr.name="question" attr.type="string"/>',
+        '<graph id="tree" edgedefault="directed">',
+    ]
+    for n in tree:
+        lines.append(
+            f'<node id="{escape(str(n.get("id")))}"><data key="q">'
+            f"{escape(str(n.get('question') or ''))}</data></node>"
+        )
+    for n in tree:
+        if n.get("parent") is not None:
+            lines.append(
+                f'<edge source="{escape(str(n["parent"]))}" target="{escape(str(n.get("id")))}"/>'
+            )
+    lines += ["</graph>", "</graphml>"]
+    return jsonld, "\n".join(lines)
+
+
+async def graph(request: Request) -> Response:
+    """The debate's graph: ``?format=jsonld`` (default) or ``graphml``; live while it runs."""
+    row, case_id = await _result(request)
+    settings = services(request).settings
+    fmt = request.query_params.get("format", "jsonld")
+    if fmt not in ("jsonld", "graphml"):
+        raise invalid("format", "jsonld or graphml", status=400)
+    protocol = row["protocol"]
+    values = row["result"] or await run_in_threadpool(_checkpoint_values, settings, case_id)
+    if protocol == "rdc":
+        if not values.get("graph"):
+            raise ApiError(409, "NOT_READY", "the debate graph is not built yet", retryable=True)
+        from disputatio.argumentation import DebateGraph
+
+        debate = DebateGraph.from_dict(values["graph"])
+        if fmt == "graphml":
+            return Response(debate.to_graphml(), media_type="application/graphml+xml")
+        return JSONResponse(debate.to_jsonld(), media_type="application/ld+json")
+    if protocol == "hierarchical":
+        tree = values.get("tree") or list((values.get("nodes") or {}).values())
+        if not tree:
+            raise ApiError(409, "NOT_READY", "the question tree is not built yet", retryable=True)
+        jsonld, graphml = _tree_exports(tree, case_id)
+        if fmt == "graphml":
+            return Response(graphml, media_type="application/graphml+xml")
+        return JSONResponse(jsonld, media_type="application/ld+json")
+    raise ApiError(404, "NO_GRAPH", f"the {protocol} protocol builds no graph")
+
+
+async def ledger(request: Request) -> JSONResponse:
+    """The provenance ledger of the debate's thread, with its hash-chain verification."""
+    row, case_id = await _result(request)
+    settings = services(request).settings
+    thread = (row["result"] or {}).get("ledger_thread") or case_id
+
+    def read() -> dict[str, Any]:
+        from disputatio.storage.ledger import PostgresLedger
+
+        book = PostgresLedger(settings)
+        entries = book.entries(thread)
+        check = book.verify(thread) if entries else None
+        return {
+            "case_id": case_id,
+            "thread": thread,
+            "verified": bool(check.ok) if check else None,
+            "reason": check.reason if check else "no entries",
+            "entries": [_entry(e) for e in entries],
+        }
+
+    return JSONResponse(await run_in_threadpool(read))
+
+
+def _entry(entry: Any) -> dict[str, Any]:
+    fields = getattr(entry, "__dataclass_fields__", None)
+    if fields:
+        return {k: _json_safe(getattr(entry, k)) for k in fields}
+    return dict(entry)
+
+
+def _json_safe(value: Any) -> Any:
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+async def clarify(request: Request) -> JSONResponse:
+    """Answer the referee planner's clarification questions; the debate goes on."""
+    who, case_id = await _owned(request)
+    settings = services(request).settings
+    req = await read_json(request, Clarification)
+    row = await run_in_threadpool(store.get_run, settings, who, case_id)
+    assert row is not None
+    if row["status"] != "interrupted":
+        raise ApiError(409, "NOT_WAITING", f"debate {case_id} is {row['status']}, not waiting")
+    await run_in_threadpool(
+        lambda: store.update_run(settings, case_id, status="queued", resume=req.answers)
+    )
+    request.app.state.engine.submit_run(
+        case_id, who, row["protocol"], row["request"], resume=req.answers
+    )
+    return JSONResponse({"case_id": case_id, "status": "queued"}, status_code=202)
+
+
+async def cases(request: Request) -> JSONResponse:
+    """The sample CASE files shipped with the package (to start an rdc debate from)."""
+    tenant(request)
+    folder = resources.files("disputatio") / "data" / "cases"
+    out = [
+        json.loads(p.read_text(encoding="utf-8"))
+        for p in sorted(folder.iterdir(), key=lambda p: p.name)
+        if p.name.endswith(".json")
+    ]
+    return JSONResponse({"cases": out})

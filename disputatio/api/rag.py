@@ -1,0 +1,370 @@
+"""Routes of seed 002: ingest, job status, query, health; and the tenant's documents.
+
+The documents and sections routes serve a citation's source to the page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from disputatio.api import store
+from disputatio.api.errors import ApiError, from_validation, invalid
+from disputatio.api.http import read_body, read_json, services, tenant
+from disputatio.api.schemas import IngestRequest, QueryRequest
+from disputatio.settings import Settings
+from disputatio.state.retrieval import NO_SUITABLE_CONTEXT
+
+SNIPPET_CHARS = 600
+
+
+def _safe(name: str, fallback: str) -> str:
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(name).name).strip("._")
+    return cleaned[:200] or fallback
+
+
+def _upload_dir(settings: Settings, tenant_name: str, sha256: str) -> Path:
+    return settings.home / "api" / "uploads" / _safe(tenant_name, "tenant") / sha256
+
+
+async def _from_multipart(request: Request, limit: int) -> tuple[bytes, IngestRequest]:
+    body = await read_body(request, limit + 64 * 1024)
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    form = await Request(request.scope, receive).form(max_files=1, max_fields=20)
+    upload = form.get("file")
+    if not isinstance(upload, UploadFile):
+        raise invalid("file", "a multipart upload needs one file in the field 'file'")
+    data = await upload.read()
+    if len(data) > limit:
+        raise ApiError(413, "TOO_LARGE", f"file of {len(data)} bytes exceeds {limit}")
+    fields: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
+    meta_raw = fields.pop("metadata", None)
+    try:
+        meta = json.loads(meta_raw) if meta_raw else {}
+    except ValueError:
+        raise invalid("metadata", "must be a JSON object") from None
+    fields.setdefault("file_name", upload.filename or "upload")
+    try:
+        return data, IngestRequest.model_validate({**fields, "metadata": meta})
+    except ValidationError as exc:
+        raise from_validation(exc) from None
+
+
+async def _fetch(url: str, limit: int) -> bytes:
+    if not url.startswith(("http://", "https://")):
+        raise invalid("url", "only http:// and https:// URLs are fetched")
+    chunks: list[bytes] = []
+    total = 0
+    try:
+        async with (
+            httpx.AsyncClient(timeout=30.0, follow_redirects=True) as client,
+            client.stream("GET", url) as resp,
+        ):
+            if resp.status_code >= 400:
+                raise invalid("url", f"fetching it answered HTTP {resp.status_code}")
+            async for chunk in resp.aiter_bytes():
+                total += len(chunk)
+                if total > limit:
+                    raise ApiError(413, "TOO_LARGE", f"the document at url exceeds {limit} bytes")
+                chunks.append(chunk)
+    except httpx.HTTPError as exc:
+        raise invalid("url", f"cannot fetch it ({type(exc).__name__})") from None
+    return b"".join(chunks)
+
+
+async def ingest(request: Request) -> JSONResponse:
+    """Accept a document (multipart upload or JSON url/file_id) and ingest it in the background."""
+    who = tenant(request)
+    svc = services(request)
+    settings = svc.settings
+    limit = int(settings.server.max_upload_mb * 1024 * 1024)
+    ctype = request.headers.get("content-type", "")
+    if ctype.startswith("multipart/form-data"):
+        data, req = await _from_multipart(request, limit)
+    elif ctype.startswith("application/json") or not ctype:
+        req = await read_json(request, IngestRequest)
+        if (req.url is None) == (req.file_id is None):
+            raise invalid("url", "give exactly one of url and file_id")
+        if req.url is not None:
+            data = await _fetch(req.url, limit)
+        else:
+            assert req.file_id is not None
+            folder = _upload_dir(settings, who, req.file_id)
+            files = sorted(folder.glob("*")) if folder.is_dir() else []
+            if not files:
+                raise invalid("file_id", "no file with this id was uploaded by this tenant")
+            data = files[0].read_bytes()
+    else:
+        raise ApiError(415, "UNSUPPORTED_MEDIA_TYPE", f"content-type {ctype!r} is not accepted")
+    if not data:
+        raise invalid("file", "the document is empty")
+    name = req.file_name or (Path(req.url).name if req.url else "") or "document"
+    file_name = _safe(name, "document")
+    if "." not in file_name and req.mime_type:
+        ext = {"text/plain": ".txt", "text/markdown": ".md", "text/html": ".html",
+               "application/pdf": ".pdf"}.get(req.mime_type, "")  # fmt: skip
+        file_name += ext
+    if await run_in_threadpool(store.active_jobs, settings, who) >= (
+        settings.server.max_jobs_per_tenant
+    ):
+        raise ApiError(429, "TOO_MANY_JOBS", "too many ingestion jobs running", retryable=True)
+    sha = hashlib.sha256(data).hexdigest()
+    collection = req.metadata.collection or settings.collection
+    folder = _upload_dir(settings, who, sha)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / file_name
+    if not path.exists():
+        path.write_bytes(data)
+    job_id = str(uuid.uuid4())
+    document_id = await run_in_threadpool(store.document_for_hash, settings, who, sha)
+    record = req.model_dump(exclude_none=True)
+    await run_in_threadpool(
+        store.create_job,
+        settings,
+        {
+            "id": job_id,
+            "tenant": who,
+            "collection": collection,
+            "file_name": file_name,
+            "path": str(path),
+            "sha256": sha,
+            "request": record,
+            "document_id": document_id,
+        },
+    )
+    request.app.state.engine.submit_job(job_id, who, collection, str(path), record)
+    return JSONResponse(
+        {
+            "status": "accepted",
+            "document_id": document_id,
+            "ingestion_job_id": job_id,
+            "file_id": sha,
+            "status_url": f"/ingest/status/{job_id}",
+        },
+        status_code=202,
+    )
+
+
+def _uuid(value: str, field: str) -> str:
+    try:
+        return str(uuid.UUID(value))
+    except ValueError:
+        raise invalid(field, "not a valid id", status=404) from None
+
+
+async def ingest_status(request: Request) -> JSONResponse:
+    """Status of one of the tenant's ingestion jobs."""
+    who = tenant(request)
+    job_id = _uuid(request.path_params["job_id"], "job_id")
+    job = await run_in_threadpool(store.get_job, services(request).settings, who, job_id)
+    if job is None:
+        raise ApiError(404, "NOT_FOUND", f"no ingestion job {job_id}")
+    result = job.get("result") or {}
+    return JSONResponse(
+        {
+            "ingestion_job_id": job["id"],
+            "status": job["status"],
+            "document_id": job["document_id"],
+            "file_name": job["file_name"],
+            "collection": job["collection"],
+            "error": job["error"],
+            "chunks": result.get("chunks"),
+            "entities": result.get("entities"),
+            "created_at": job["created_at"].isoformat(),
+            "finished_at": job["finished_at"].isoformat() if job["finished_at"] else None,
+        }
+    )
+
+
+def _context_of(section: dict[str, Any], full: bool) -> dict[str, Any]:
+    headings = section.get("heading_path") or []
+    text = section.get("text") or ""
+    return {
+        "document_id": section.get("document_id"),
+        "parent_chunk_id": section.get("id"),
+        "score": section.get("score"),
+        "snippet": text if full else text[:SNIPPET_CHARS],
+        "metadata": {
+            "page": section.get("page"),
+            "section_heading": headings[-1] if headings else None,
+            "source": Path(section.get("source") or "").name or None,
+            "title": section.get("title"),
+        },
+    }
+
+
+async def query(request: Request) -> JSONResponse:
+    """Answer from the tenant's corpus, or refuse with NO_SUITABLE_CONTEXT."""
+    who = tenant(request)
+    svc = services(request)
+    limits = svc.settings.server
+    req = await read_json(request, QueryRequest)
+    if len(req.query) > limits.max_query_chars:
+        raise invalid("query", f"longer than {limits.max_query_chars} characters")
+    if req.top_k is not None and req.top_k > limits.max_top_k:
+        raise invalid("top_k", f"at most {limits.max_top_k}")
+    inputs = {
+        "question": req.query,
+        "k": req.top_k,
+        "tenant": who,
+        "collections": req.filters.collections or None,
+        "tags": req.filters.tags or None,
+    }
+
+    def run() -> dict[str, Any]:
+        from disputatio.graphs.rag import graph
+
+        t0 = time.perf_counter()
+        out = dict(graph.invoke(inputs, context=svc.context("rag", who)))
+        out.setdefault("timings_ms", {})["total"] = (time.perf_counter() - t0) * 1000
+        return out
+
+    result = await run_in_threadpool(run)
+    sections = result.get("sections") or []
+    failed = result.get("failed_channels") or {}
+    channels = sorted({c for s in sections for c in s.get("channels") or []})
+    trace: dict[str, Any] = {
+        "max_rerank_score": result.get("best_score"),
+        "channels_used": channels,
+        "timings_ms": {k: round(v, 1) for k, v in (result.get("timings_ms") or {}).items()},
+    }
+    if failed:
+        trace["failed_channels"] = failed
+    if req.debug:
+        trace["usage"] = result.get("usage") or {}
+        trace["invalid_citations"] = result.get("invalid_citations") or []
+    if result.get("refused"):
+        best = result.get("best_score") or 0.0
+        return JSONResponse(
+            {
+                "answer": None,
+                "error": {
+                    "code": NO_SUITABLE_CONTEXT,
+                    "message": "no section of the corpus is relevant enough to answer",
+                    "max_rerank_score": best,
+                },
+                "trace": trace,
+            }
+        )
+    cited = set(result.get("citations") or [])
+    body: dict[str, Any] = {"answer": result.get("answer"), "citations": sorted(cited)}
+    if req.return_context:
+        body["contexts"] = [_context_of(s, full=req.debug) for s in sections]
+    body["trace"] = trace
+    return JSONResponse(body)
+
+
+def _timed(fn: Any) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    try:
+        detail = fn()
+        ok = True
+    except Exception as exc:  # a health check reports, it never raises
+        ok, detail = False, f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+    return {"ok": ok, "detail": detail, "latency_ms": round((time.perf_counter() - t0) * 1000, 1)}
+
+
+def _check_database(settings: Settings) -> str:
+    with store.db(settings) as conn:
+        row = conn.execute("SELECT current_setting('server_version') AS v").fetchone()
+    return f"PostgreSQL {row['v'] if row else '?'}"
+
+
+def _check_model(settings: Settings, injected: bool) -> str:
+    if injected:
+        return "injected models (no model server)"
+    name = settings.chat_model_for()
+    if not name.startswith("local:"):
+        return f"{name} (remote; not probed)"
+    run_file = settings.home / "run" / f"llm-{name.removeprefix('local:')}.json"
+    if not run_file.exists():
+        return f"{name}: not started (starts on first use)"
+    base = json.loads(run_file.read_text())["base_url"]
+    resp = httpx.get(f"{base}/models", timeout=3.0)
+    resp.raise_for_status()
+    return f"{name} serving at {base}"
+
+
+def _channel_check(svc: Any, who: str, name: str) -> Any:
+    from disputatio.retrievers.base import RetrievalFilters
+    from disputatio.retrievers.funnel import run_channel
+
+    funnel = svc.context("rag", who).get_retriever()
+    plan = funnel.plan("health check")
+    hits = run_channel(
+        name, funnel.backend, plan, funnel.embeddings, RetrievalFilters(tenant=who), funnel.config
+    )
+    return f"{len(hits)} hits"
+
+
+async def health(request: Request) -> JSONResponse:
+    """Database, model server and each retrieval channel of the tenant, with latencies."""
+    who = tenant(request)
+    svc = services(request)
+    settings = svc.settings
+
+    def run() -> dict[str, Any]:
+        checks: dict[str, Any] = {"database": _timed(lambda: _check_database(settings))}
+        checks["model_server"] = _timed(lambda: _check_model(settings, svc.injected_models))
+        channels: dict[str, Any] = {}
+        if checks["database"]["ok"]:
+            funnel = svc.context("rag", who).get_retriever()
+            for name in funnel.config.channels:
+                channels[name] = _timed(lambda n=name: _channel_check(svc, who, n))
+        checks["channels"] = channels
+        return checks
+
+    checks = await run_in_threadpool(run)
+    ok = (
+        checks["database"]["ok"]
+        and checks["model_server"]["ok"]
+        and all(c["ok"] for c in checks["channels"].values())
+    )
+    return JSONResponse({"ok": ok, "tenant": who, **checks}, status_code=200 if ok else 503)
+
+
+async def documents(request: Request) -> JSONResponse:
+    """The tenant's documents."""
+    who = tenant(request)
+    settings = services(request).settings
+    rows = await run_in_threadpool(store.list_documents, settings, who, 200)
+    return JSONResponse({"documents": [_plain(r) for r in rows]})
+
+
+async def document(request: Request) -> JSONResponse:
+    """One of the tenant's documents with its text (404 for anyone else's)."""
+    who = tenant(request)
+    doc_id = _uuid(request.path_params["document_id"], "document_id")
+    row = await run_in_threadpool(store.get_document, services(request).settings, who, doc_id)
+    if row is None:
+        raise ApiError(404, "NOT_FOUND", f"no document {doc_id}")
+    return JSONResponse(_plain(row))
+
+
+async def section(request: Request) -> JSONResponse:
+    """One of the tenant's parent sections: the full text behind a citation."""
+    who = tenant(request)
+    chunk_id = request.path_params["chunk_id"]
+    row = await run_in_threadpool(store.get_parent_chunk, services(request).settings, who, chunk_id)
+    if row is None:
+        raise ApiError(404, "NOT_FOUND", f"no section {chunk_id}")
+    return JSONResponse(_plain(row))
+
+
+def _plain(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.isoformat() if hasattr(v, "isoformat") else v for k, v in row.items()}

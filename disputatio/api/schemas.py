@@ -1,0 +1,67 @@
+"""Request bodies of the API (pydantic; unknown fields are refused so typos are not ignored)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Protocol = Literal["hierarchical", "medrag", "referee", "rdc"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class DocumentMetadata(_Strict):
+    """Where an ingested document goes and how it is tagged."""
+
+    collection: str | None = Field(None, min_length=1, max_length=200)
+    tags: list[str] = Field(default_factory=list, max_length=50)
+    external_id: str | None = Field(None, max_length=500)
+
+
+class IngestRequest(_Strict):
+    """POST /ingest as JSON: a URL to fetch or the id (sha256) of a file uploaded before."""
+
+    url: str | None = Field(None, max_length=2000)
+    file_id: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
+    file_name: str | None = Field(None, min_length=1, max_length=255)
+    mime_type: str | None = Field(None, max_length=200)
+    language: str | None = Field(None, max_length=20)
+    metadata: DocumentMetadata = Field(default_factory=DocumentMetadata)  # type: ignore[arg-type]
+
+
+class QueryFilters(_Strict):
+    """Scope of a query inside the caller's tenant."""
+
+    collections: list[str] | None = None
+    tags: list[str] | None = None
+
+
+class QueryRequest(_Strict):
+    """POST /query."""
+
+    query: str = Field(min_length=1)
+    language: str | None = Field(None, max_length=20)
+    top_k: int | None = Field(None, ge=1)
+    filters: QueryFilters = Field(default_factory=QueryFilters)
+    return_context: bool = True
+    debug: bool = False
+
+
+class DebateStart(_Strict):
+    """POST /debate/start."""
+
+    protocol: Protocol
+    question: str | None = Field(None, min_length=1)
+    options: dict[str, str] | list[str] | None = None
+    case: dict[str, Any] | None = None
+    axes: list[dict[str, Any]] | None = None
+    constraints: dict[str, Any] | None = None
+
+
+class Clarification(_Strict):
+    """POST /debate/{id}/clarify: answers to the planner's questions (by id, or in order)."""
+
+    answers: dict[str, Any] | list[Any]

@@ -1,0 +1,280 @@
+"""The API's own tables (migration ``0006_api``): ingestion jobs, debate runs and their events.
+
+Every function takes the owner ``tenant`` where a row is read by a client, so a query can never
+return another tenant's row; :func:`run_owner` tells "missing" (404) from "someone else's" (403).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from disputatio.settings import Settings
+from disputatio.storage.db import get_pool
+
+#: Run statuses after which nothing more will be streamed.
+TERMINAL = ("done", "failed")
+
+
+@contextmanager
+def db(settings: Settings) -> Iterator[psycopg.Connection[Any]]:
+    """A pooled connection returning dict rows; commits when the block succeeds."""
+    with get_pool(settings).connection() as conn:
+        conn.row_factory = dict_row
+        try:
+            yield conn
+        finally:
+            conn.row_factory = psycopg.rows.tuple_row
+
+
+def _json(value: Any) -> Jsonb:
+    return Jsonb(json.loads(json.dumps(value, default=str)))
+
+
+# --- ingestion jobs -------------------------------------------------------------------------
+
+
+def create_job(settings: Settings, job: dict[str, Any]) -> None:
+    """Insert a queued job (``id, tenant, collection, file_name, path, sha256, request``)."""
+    with db(settings) as conn:
+        conn.execute(
+            "INSERT INTO api_jobs (id, tenant, collection, file_name, path, sha256, request,"
+            " status, document_id) VALUES (%s, %s, %s, %s, %s, %s, %s, 'queued', %s)",
+            (
+                job["id"],
+                job["tenant"],
+                job["collection"],
+                job["file_name"],
+                job["path"],
+                job["sha256"],
+                _json(job["request"]),
+                job.get("document_id"),
+            ),
+        )
+
+
+def update_job(settings: Settings, job_id: str, **fields: Any) -> None:
+    """Set ``status``, ``document_id``, ``error``, ``result`` of a job (finished when terminal)."""
+    sets, args = [], []
+    for key, value in fields.items():
+        sets.append(f"{key} = %s")
+        args.append(_json(value) if key == "result" else value)
+    if fields.get("status") in ("succeeded", "skipped", "failed"):
+        sets.append("finished_at = now()")
+    with db(settings) as conn:
+        conn.execute(f"UPDATE api_jobs SET {', '.join(sets)} WHERE id = %s", (*args, job_id))
+
+
+def get_job(settings: Settings, tenant: str, job_id: str) -> dict[str, Any] | None:
+    """The tenant's job, or None."""
+    with db(settings) as conn:
+        return conn.execute(
+            "SELECT id::text, status, document_id::text, file_name, collection, error, result,"
+            " created_at, finished_at FROM api_jobs WHERE id = %s AND tenant = %s",
+            (job_id, tenant),
+        ).fetchone()
+
+
+def active_jobs(settings: Settings, tenant: str) -> int:
+    """Jobs of the tenant queued or running."""
+    with db(settings) as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM api_jobs WHERE tenant = %s"
+            " AND status IN ('queued', 'running')",
+            (tenant,),
+        ).fetchone()
+    return int(row["n"]) if row else 0
+
+
+def pending_jobs(settings: Settings) -> list[dict[str, Any]]:
+    """Jobs left queued or running by a previous process (to run again on startup)."""
+    with db(settings) as conn:
+        return conn.execute(
+            "SELECT id::text, tenant, collection, path, request FROM api_jobs"
+            " WHERE status IN ('queued', 'running') ORDER BY created_at"
+        ).fetchall()
+
+
+# --- documents ------------------------------------------------------------------------------
+
+
+def document_for_hash(settings: Settings, tenant: str, sha256: str) -> str | None:
+    """Id of the tenant's document with this content hash, if already ingested."""
+    with db(settings) as conn:
+        row = conn.execute(
+            "SELECT id::text AS id FROM documents WHERE tenant = %s AND sha256 = %s",
+            (tenant, sha256),
+        ).fetchone()
+    return row["id"] if row else None
+
+
+def list_documents(settings: Settings, tenant: str, limit: int) -> list[dict[str, Any]]:
+    """The tenant's documents, newest first (no text)."""
+    with db(settings) as conn:
+        return conn.execute(
+            "SELECT id::text AS document_id, title, source_uri, collection, kind, tags,"
+            " metadata, n_pages, created_at FROM documents WHERE tenant = %s"
+            " ORDER BY created_at DESC LIMIT %s",
+            (tenant, limit),
+        ).fetchall()
+
+
+def get_document(settings: Settings, tenant: str, document_id: str) -> dict[str, Any] | None:
+    """One of the tenant's documents with its text, or None."""
+    with db(settings) as conn:
+        return conn.execute(
+            "SELECT id::text AS document_id, title, source_uri, collection, kind, tags, metadata,"
+            " n_pages, markdown FROM documents WHERE id = %s AND tenant = %s",
+            (document_id, tenant),
+        ).fetchone()
+
+
+def get_parent_chunk(settings: Settings, tenant: str, chunk_id: str) -> dict[str, Any] | None:
+    """One of the tenant's parent sections (the source of a citation), or None."""
+    with db(settings) as conn:
+        return conn.execute(
+            "SELECT p.id AS parent_chunk_id, p.document_id::text AS document_id, p.text,"
+            " p.page, p.heading_path, d.title, d.source_uri FROM parent_chunks p"
+            " JOIN documents d ON d.id = p.document_id WHERE p.id = %s AND p.tenant = %s",
+            (chunk_id, tenant),
+        ).fetchone()
+
+
+# --- runs (sessions) ------------------------------------------------------------------------
+
+
+def create_run(settings: Settings, run: dict[str, Any]) -> None:
+    """Insert a queued run (``id, tenant, protocol, question, request``)."""
+    with db(settings) as conn:
+        conn.execute(
+            "INSERT INTO api_runs (id, tenant, protocol, question, request, status)"
+            " VALUES (%s, %s, %s, %s, %s, 'queued')",
+            (run["id"], run["tenant"], run["protocol"], run["question"], _json(run["request"])),
+        )
+
+
+def update_run(settings: Settings, run_id: str, **fields: Any) -> None:
+    """Set columns of a run (``result``/``resume`` as JSON; finished when terminal)."""
+    sets, args = [], []
+    for key, value in fields.items():
+        sets.append(f"{key} = %s")
+        args.append(_json(value) if key in ("result", "resume") else value)
+    if fields.get("status") in TERMINAL:
+        sets.append("finished_at = now()")
+    with db(settings) as conn:
+        conn.execute(f"UPDATE api_runs SET {', '.join(sets)} WHERE id = %s", (*args, run_id))
+
+
+def renew_lease(settings: Settings, run_id: str, seconds: float) -> None:
+    """Extend a running run's lease (a dead server's runs are resumed once theirs expires)."""
+    with db(settings) as conn:
+        conn.execute(
+            "UPDATE api_runs SET lease_until = now() + make_interval(secs => %s) WHERE id = %s",
+            (seconds, run_id),
+        )
+
+
+def claim_orphans(settings: Settings, seconds: float) -> list[dict[str, Any]]:
+    """Claim runs left running by a dead server (lease expired) and return them."""
+    with db(settings) as conn:
+        return conn.execute(
+            "UPDATE api_runs SET lease_until = now() + make_interval(secs => %s)"
+            " WHERE status IN ('queued', 'running')"
+            " AND (lease_until IS NULL OR lease_until < now())"
+            " RETURNING id::text, tenant, protocol, question, request, resume",
+            (seconds,),
+        ).fetchall()
+
+
+def run_owner(settings: Settings, run_id: str) -> str | None:
+    """The tenant owning a run, or None when there is no such run."""
+    with db(settings) as conn:
+        row = conn.execute("SELECT tenant FROM api_runs WHERE id = %s", (run_id,)).fetchone()
+    return row["tenant"] if row else None
+
+
+def get_run(settings: Settings, tenant: str, run_id: str) -> dict[str, Any] | None:
+    """The tenant's run, or None."""
+    with db(settings) as conn:
+        return conn.execute(
+            "SELECT id::text AS case_id, protocol, question, request, status, error, result,"
+            " created_at, finished_at, (SELECT count(*) FROM api_events e WHERE e.run_id = r.id)"
+            " AS events FROM api_runs r WHERE id = %s AND tenant = %s",
+            (run_id, tenant),
+        ).fetchone()
+
+
+def list_runs(settings: Settings, tenant: str, limit: int) -> list[dict[str, Any]]:
+    """The tenant's runs, newest first."""
+    with db(settings) as conn:
+        return conn.execute(
+            "SELECT id::text AS case_id, protocol, question, status, error, created_at,"
+            " finished_at FROM api_runs WHERE tenant = %s ORDER BY created_at DESC LIMIT %s",
+            (tenant, limit),
+        ).fetchall()
+
+
+def active_runs(settings: Settings, tenant: str) -> int:
+    """Runs of the tenant queued or running (interrupted ones wait for the user: not counted)."""
+    with db(settings) as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM api_runs WHERE tenant = %s"
+            " AND status IN ('queued', 'running')",
+            (tenant,),
+        ).fetchone()
+    return int(row["n"]) if row else 0
+
+
+def delete_run(settings: Settings, tenant: str, run_id: str) -> bool:
+    """Delete the tenant's run and its events; True when one was deleted."""
+    with db(settings) as conn:
+        cur = conn.execute("DELETE FROM api_runs WHERE id = %s AND tenant = %s", (run_id, tenant))
+        return cur.rowcount > 0
+
+
+# --- events ---------------------------------------------------------------------------------
+
+
+def append_event(
+    settings: Settings, run_id: str, key: str, type_: str, data: dict[str, Any]
+) -> int | None:
+    """Append an event unless one with ``key`` exists; return its seq (None when a duplicate)."""
+    with db(settings) as conn:
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (run_id,))
+        row = conn.execute(
+            "INSERT INTO api_events (run_id, seq, key, type, data)"
+            " SELECT %s, coalesce(max(seq), 0) + 1, %s, %s, %s FROM api_events WHERE run_id = %s"
+            " ON CONFLICT (run_id, key) DO NOTHING RETURNING seq",
+            (run_id, key, type_, _json(data), run_id),
+        ).fetchone()
+    return int(row["seq"]) if row else None
+
+
+def events_after(settings: Settings, run_id: str, after: int, limit: int = 200) -> list[Any]:
+    """Events of a run with ``seq > after``, in order."""
+    with db(settings) as conn:
+        return conn.execute(
+            "SELECT seq, type, data FROM api_events WHERE run_id = %s AND seq > %s"
+            " ORDER BY seq LIMIT %s",
+            (run_id, after, limit),
+        ).fetchall()
+
+
+def event_keys(settings: Settings, run_id: str) -> set[str]:
+    """Keys of the events already stored for a run."""
+    with db(settings) as conn:
+        rows = conn.execute("SELECT key FROM api_events WHERE run_id = %s", (run_id,)).fetchall()
+    return {r["key"] for r in rows}
+
+
+def run_status(settings: Settings, run_id: str) -> str | None:
+    """Status of a run (any tenant; callers checked ownership), or None."""
+    with db(settings) as conn:
+        row = conn.execute("SELECT status FROM api_runs WHERE id = %s", (run_id,)).fetchone()
+    return row["status"] if row else None

@@ -1,0 +1,156 @@
+"""Fixtures of the API tests: the app served by uvicorn on a loopback port, two tenants.
+
+The server runs in this process (a thread) with scripted fake chat models injected through
+``Services.context_overrides``; retrieval, ingestion and the database are the real ones.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from disputatio.api.app import create_app
+from disputatio.api.auth import hash_key
+from disputatio.api.services import Services
+from disputatio.settings import ServerSettings, Settings
+
+from .fakes import FakeModels
+
+KEY_A, TENANT_A = "key-acme-0123456789", "api-acme"
+KEY_B, TENANT_B = "key-globex-9876543210", "api-globex"
+SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "disputatio" / "data" / "sample_corpus"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def server_settings(**overrides: Any) -> ServerSettings:
+    values: dict[str, Any] = {
+        "api_keys": {hash_key(KEY_A): TENANT_A, hash_key(KEY_B): TENANT_B},
+        "max_upload_mb": 0.25,
+        "max_request_kb": 64,
+        "max_query_chars": 500,
+        "max_runs_per_tenant": 3,
+        "run_lease_s": 3.0,
+        "stream_poll_s": 0.1,
+        "stream_max_s": 120.0,
+    }
+    values.update(overrides)
+    return ServerSettings(**values)
+
+
+@dataclass
+class LiveServer:
+    """A running app: its base URL, settings and fake models."""
+
+    url: str
+    settings: Settings
+    fakes: FakeModels
+    server: uvicorn.Server
+    thread: threading.Thread
+
+    def client(self, key: str | None = KEY_A, **kwargs: Any) -> httpx.Client:
+        headers = {"X-API-Key": key} if key else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=120.0, **kwargs)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+
+
+def start_server(settings: Settings, fakes: FakeModels, port: int | None = None) -> LiveServer:
+    services = Services(settings=settings, context_overrides=fakes)
+    port = port or free_port()
+    config = uvicorn.Config(
+        create_app(services), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the API server did not start")
+        time.sleep(0.05)
+    return LiveServer(f"http://127.0.0.1:{port}", settings, fakes, server, thread)
+
+
+@pytest.fixture(scope="session")
+def api_settings(settings: Settings, db_url: str) -> Settings:
+    return settings.model_copy(update={"server": server_settings()})
+
+
+@pytest.fixture(scope="session")
+def live(api_settings: Settings) -> Iterator[LiveServer]:
+    server = start_server(api_settings, FakeModels())
+    yield server
+    server.stop()
+
+
+def wait_job(client: httpx.Client, job_id: str, timeout: float = 300.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        body = client.get(f"/ingest/status/{job_id}").json()
+        if body["status"] not in ("queued", "running"):
+            return dict(body)
+        time.sleep(0.3)
+    raise AssertionError(f"job {job_id} did not finish")
+
+
+@pytest.fixture(scope="session")
+def corpus_a(live: LiveServer) -> dict[str, Any]:
+    """Tenant A's corpus: the sample corpus uploaded through POST /ingest."""
+    jobs: dict[str, Any] = {}
+    with live.client(KEY_A) as client:
+        for path in sorted(SAMPLE_CORPUS.iterdir()):
+            if path.name == "README.md":
+                continue
+            resp = client.post(
+                "/ingest",
+                files={"file": (path.name, path.read_bytes())},
+                data={"metadata": '{"collection": "sample", "tags": ["med"]}'},
+            )
+            assert resp.status_code == 202, resp.text
+            jobs[path.name] = resp.json()
+        done = {name: wait_job(client, j["ingestion_job_id"]) for name, j in jobs.items()}
+    for name, job in done.items():
+        assert job["status"] in ("succeeded", "skipped"), (name, job)
+    return done
+
+
+def read_sse(resp: httpx.Response, stop_after: int | None = None) -> list[dict[str, Any]]:
+    """Parse a server-sent-event stream into ``{id, event, data}`` dicts."""
+    import json
+
+    events: list[dict[str, Any]] = []
+    current: dict[str, Any] = {}
+    for line in resp.iter_lines():
+        if not line:
+            if "event" in current:
+                current["data"] = json.loads(current.get("data") or "null")
+                events.append(current)
+                if current["event"] in ("end", "timeout"):
+                    break
+                if stop_after is not None and sum(e["event"] == "move" for e in events) >= (
+                    stop_after
+                ):
+                    break
+            current = {}
+            continue
+        if line.startswith(":"):
+            continue
+        field, _, value = line.partition(":")
+        current[field] = value.removeprefix(" ")
+    return events
