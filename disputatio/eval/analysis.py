@@ -1,0 +1,224 @@
+"""Metrics of an evaluation run: per question, per (data set, protocol), and between protocols.
+
+Definitions (all per data set, on the records of ``results.jsonl``):
+
+* accuracy with a 95% Wilson interval; unanswered questions count as wrong;
+* majority-class baseline: always answering the most frequent gold label of the questions
+  evaluated;
+* paired tests between every two protocols on the questions both answered: exact McNemar on the
+  discordant pairs and a paired bootstrap of the accuracy difference;
+* change of answer (the MedRAG seed's definition): the final answer differs from EVERY initial
+  answer of the agents; split into wrong→correct (the final answer is right), correct→wrong
+  (it is wrong and some initial answer was right) and wrong→wrong;
+* convergence rate (debates that reached agreement), rounds, tool calls, distinct sections
+  cited, tokens in/out per role, latency p50/p95 and calls per question.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from disputatio.eval.stats import (
+    discordant,
+    majority_baseline,
+    mcnemar_exact,
+    paired_bootstrap,
+    percentile,
+    wilson_interval,
+)
+
+
+def change_category(initial: Sequence[str | None], final: str | None, gold: str) -> str | None:
+    """``same``, ``wrong_to_correct``, ``correct_to_wrong`` or ``wrong_to_wrong``.
+
+    None when there is nothing to compare (no valid initial answer, or no final answer).
+    """
+    valid = {a for a in initial if a}
+    if not valid or final is None:
+        return None
+    if final in valid:
+        return "same"
+    if final == gold:
+        return "wrong_to_correct"
+    return "correct_to_wrong" if gold in valid else "wrong_to_wrong"
+
+
+def _ids(items: Iterable[Any]) -> set[str]:
+    out = set()
+    for item in items or []:
+        value = item.get("id") if isinstance(item, Mapping) else item
+        if value:
+            out.add(str(value))
+    return out
+
+
+def question_metrics(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Per-question numbers of one record (also stored in ``experiment_runs.metrics``)."""
+    from disputatio.eval.store import tool_calls_of
+
+    usage = record.get("usage") or {}
+    log = record.get("log") or {}
+    cited = _ids(log.get("citations") or [])
+    for entry in log.get("history", []):
+        cited |= _ids(entry.get("citations") or [])
+    retrieved: set[str] = set()
+    for entry in log.get("retrieval", []):
+        retrieved |= _ids(entry.get("ids") or [])
+    converged = record.get("converged")
+    if converged is None and record.get("answers_per_round"):
+        converged = record.get("agreement_round") is not None
+    return {
+        "correct": bool(record.get("correct")),
+        "answered": record.get("answer") is not None,
+        "wall_ms": float(record.get("wall_ms") or 0.0),
+        "calls": sum(int(u.get("calls", 0)) for u in usage.values()),
+        "input_tokens": sum(int(u.get("input_tokens", 0)) for u in usage.values()),
+        "output_tokens": sum(int(u.get("output_tokens", 0)) for u in usage.values()),
+        "rounds": record.get("rounds_run") if record.get("initial_answers") is not None else None,
+        "tool_calls": sum(1 for _ in tool_calls_of(log)),
+        "sections_cited": len(cited),
+        "sections_retrieved": len(retrieved),
+        "converged": converged,
+        "change": change_category(
+            record.get("initial_answers") or [], record.get("answer"), str(record.get("gold"))
+        ),
+    }
+
+
+def tokens_by_role(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float]]:
+    """Mean tokens in/out and calls per question, by role."""
+    totals: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for record in records:
+        for agent, rec in (record.get("usage") or {}).items():
+            role = str(rec.get("role", agent))
+            for key in ("calls", "input_tokens", "output_tokens"):
+                totals[role][key] += float(rec.get(key, 0))
+    n = max(1, len(records))
+    return {role: {k: v / n for k, v in sorted(d.items())} for role, d in sorted(totals.items())}
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    vals = [float(v) for v in values if v is not None]
+    return float(np.mean(vals)) if vals else None
+
+
+def protocol_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Every metric of one protocol on one data set."""
+    per = [question_metrics(r) for r in records]
+    n = len(per)
+    correct = sum(m["correct"] for m in per)
+    low, high = wilson_interval(correct, n)
+    changes = [m["change"] for m in per if m["change"] is not None]
+    conv = [m["converged"] for m in per if m["converged"] is not None]
+    walls = [m["wall_ms"] for m in per]
+    budgets = [r["budget"] for r in records if r.get("budget")]
+    return {
+        "n": n,
+        "correct": correct,
+        "accuracy": correct / n if n else None,
+        "ci_low": low,
+        "ci_high": high,
+        "unanswered": sum(not m["answered"] for m in per),
+        "calls_per_q": _mean([m["calls"] for m in per]),
+        "input_tokens_per_q": _mean([m["input_tokens"] for m in per]),
+        "output_tokens_per_q": _mean([m["output_tokens"] for m in per]),
+        "tokens_by_role": tokens_by_role(records),
+        "wall_p50_s": (percentile(walls, 50) or 0.0) / 1000.0 if walls else None,
+        "wall_p95_s": (percentile(walls, 95) or 0.0) / 1000.0 if walls else None,
+        "rounds_mean": _mean([m["rounds"] for m in per]),
+        "tool_calls_per_q": _mean([m["tool_calls"] for m in per]),
+        "sections_cited_per_q": _mean([m["sections_cited"] for m in per]),
+        "converged": sum(bool(c) for c in conv),
+        "convergence_rate": (sum(bool(c) for c in conv) / len(conv)) if conv else None,
+        "change": {
+            key: sum(1 for c in changes if c == key)
+            for key in ("same", "wrong_to_correct", "correct_to_wrong", "wrong_to_wrong")
+        }
+        if changes
+        else None,
+        "budget": {
+            "matched": sum(bool(b.get("matched")) for b in budgets),
+            "target_calls_per_q": _mean([b.get("target_calls") for b in budgets]),
+            "target_tokens_per_q": _mean(
+                [
+                    b.get("target_input_tokens", 0) + b.get("target_output_tokens", 0)
+                    for b in budgets
+                ]
+            ),
+        }
+        if budgets
+        else None,
+    }
+
+
+def pairwise(
+    by_protocol: Mapping[str, Mapping[str, Mapping[str, Any]]],
+    *,
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> list[dict[str, Any]]:
+    """Paired tests between every two protocols on the questions both answered.
+
+    Args:
+        by_protocol: ``{protocol: {question id: record}}`` of one data set.
+        resamples: Bootstrap resamples.
+        seed: Bootstrap seed.
+    """
+    out = []
+    for a, b in itertools.combinations(sorted(by_protocol), 2):
+        common = sorted(set(by_protocol[a]) & set(by_protocol[b]))
+        if not common:
+            continue
+        ra = [bool(by_protocol[a][q].get("correct")) for q in common]
+        rb = [bool(by_protocol[b][q].get("correct")) for q in common]
+        only_a, only_b = discordant(ra, rb)
+        boot = paired_bootstrap(ra, rb, resamples=resamples, seed=seed)
+        out.append(
+            {
+                "a": a,
+                "b": b,
+                "n": len(common),
+                "acc_a": sum(ra) / len(common),
+                "acc_b": sum(rb) / len(common),
+                "only_a": only_a,
+                "only_b": only_b,
+                "mcnemar_p": mcnemar_exact(only_a, only_b),
+                "diff": boot.diff,
+                "diff_low": boot.low,
+                "diff_high": boot.high,
+                "bootstrap_p": boot.p_value,
+            }
+        )
+    return out
+
+
+def analyse(records: Iterable[Mapping[str, Any]], *, seed: int = 0) -> dict[str, Any]:
+    """``{dataset: {"baseline", "protocols": {name: summary}, "pairs": [...]}}``.
+
+    Only error-free records count; the first record of each (protocol, question) is used.
+    """
+    grouped: dict[str, dict[str, dict[str, Mapping[str, Any]]]] = defaultdict(dict)
+    for record in records:
+        if record.get("error"):
+            continue
+        per = grouped[str(record["dataset"])].setdefault(str(record["protocol"]), {})
+        per.setdefault(str(record["question_id"]), record)
+    out: dict[str, Any] = {}
+    for dataset, by_protocol in sorted(grouped.items()):
+        golds = {q: str(r.get("gold")) for recs in by_protocol.values() for q, r in recs.items()}
+        label, acc = majority_baseline([golds[q] for q in sorted(golds)])
+        out[dataset] = {
+            "questions": len(golds),
+            "baseline": {"label": label, "accuracy": acc},
+            "protocols": {
+                name: protocol_summary(list(recs.values()))
+                for name, recs in sorted(by_protocol.items())
+            },
+            "pairs": pairwise(by_protocol, seed=seed),
+        }
+    return out

@@ -1,0 +1,106 @@
+"""The hierarchical debate (and its ablations) as an ``eval run`` protocol: a thin adapter.
+
+The graph answers in free text; the final answer is parsed into an option label (or a number
+for GSM8K) with the same parsers as the baselines. Initial answers (for change-of-answer) are
+the workers' first answers on the root question, which exist when the root is a leaf (flat
+tree); a decomposed question has none at the root and is left out of that metric.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import string
+import time
+from collections.abc import Callable
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+
+from disputatio.eval.question import Question
+
+#: Root node id of the hierarchical debate's tree.
+ROOT = "root"
+
+
+def _invoke(question: Question, ctx: Any, checkpointer: Any, thread_id: str) -> dict[str, Any]:
+    from disputatio.graphs.debate.graph import build_graph, graph
+
+    options: dict[str, str] | None
+    if isinstance(question.options, dict):
+        options = question.options
+    else:  # labels (yes/no): letters A, B... which parse back
+        options = dict(zip(string.ascii_uppercase, question.options, strict=False)) or None
+    inputs: dict[str, Any] | None = {"question": question.question, "options": options}
+    if checkpointer is None:
+        return dict(graph.invoke(inputs, context=ctx))
+    runnable = build_graph().compile(checkpointer=checkpointer, name="debate")
+    config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
+    snapshot = runnable.get_state(config)
+    if snapshot.next:
+        inputs = None  # resume the unfinished run on this thread
+    elif snapshot.values.get("answer") is not None:
+        return dict(snapshot.values)  # finished earlier: reuse it
+    return dict(runnable.invoke(inputs, config=config, context=ctx, durability="sync"))
+
+
+def record_of(question: Question, out: dict[str, Any], wall_ms: float) -> dict[str, Any]:
+    """The harness record of one hierarchical-debate output."""
+    from disputatio.eval.protocols import parse_reply
+
+    text = str(out.get("answer") or "")
+    choice, status, pattern = parse_reply(text, question)
+    transcript = list(out.get("transcript") or [])
+    initial = [
+        parse_reply(str(m.get("content", "")), question)[0]
+        for m in transcript
+        if m.get("node") == ROOT and m.get("kind") == "answer" and m.get("round") == 0
+    ]
+    tree = list(out.get("tree") or [])
+    leaves = [n for n in tree if not n.get("children")]
+    debated = [n for n in leaves if n.get("debated")]
+    return {
+        "question_id": question.id,
+        "answer": choice,
+        "status": status,
+        "consensus_type": "hierarchical",
+        "rounds_run": max((int(n.get("rounds") or 0) for n in leaves), default=0),
+        "converged": all(bool(n.get("agreement")) for n in leaves) if leaves else None,
+        "debated_leaves": len(debated),
+        "initial_answers": initial,
+        "answers_per_round": [],
+        "usage": out.get("usage") or {},
+        "wall_ms": wall_ms,
+        "log": {
+            "question_id": question.id,
+            "answer_text": text,
+            "pattern": pattern,
+            "citations": out.get("citations") or [],
+            "confidence": out.get("confidence"),
+            "tree": tree,
+            "transcript": transcript,
+            "validation": out.get("validation") or [],
+            "notes": out.get("notes") or [],
+        },
+    }
+
+
+def hierarchical(ablation: str | None = None) -> Callable[..., dict[str, Any]]:
+    """A protocol running the hierarchical debate with ``ablation``.
+
+    Args:
+        ablation: ``flat``, ``no_debate``, ``no_rag`` or None for the full protocol.
+    """
+
+    def run(
+        question: Question, env: Any, thread_id: str, _target: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        from disputatio.nodes.debate.context import DebateContext
+
+        ctx = env.hier if env.hier is not None else DebateContext()
+        if ablation is not None:
+            ctx = dataclasses.replace(ctx, **{ablation: True})
+        t0 = time.perf_counter()
+        out = _invoke(question, ctx, env.checkpointer, thread_id)
+        return record_of(question, out, (time.perf_counter() - t0) * 1000.0)
+
+    return run

@@ -1,0 +1,212 @@
+"""The report of evaluation runs: Markdown tables and PNG plots (matplotlib, Agg backend).
+
+``write_report(run_dirs, out)`` reads each run's ``results.jsonl``, computes
+:func:`~disputatio.eval.analysis.analyse` and writes ``report.md``, ``report.json``,
+``accuracy.png`` (accuracy per protocol and data set with 95% Wilson intervals) and
+``accuracy_vs_tokens.png`` (accuracy against tokens per question). With several runs,
+protocols are named ``<protocol>@<run id>`` so different configurations never merge.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from disputatio.eval.analysis import analyse
+from disputatio.eval.results import ResultsLog, read_manifest
+
+NOT_A_RESULT = (
+    "> **Labels.** `oracle` corpus = BM25 over the data set's own gold snippets (an upper "
+    "bound, not retrieval). A run of a few questions is a smoke test of the harness, not a "
+    "result: read the intervals."
+)
+
+
+def _f(value: Any, spec: str = ".3f") -> str:
+    if value is None:
+        return "–"
+    return format(value, spec) if isinstance(value, int | float) else str(value)
+
+
+def load_runs(run_dirs: Sequence[Path]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``(manifests, records)`` of the runs.
+
+    With more than one run, protocols are suffixed with the run id (never merged).
+    """
+    manifests, records = [], []
+    for run_dir in run_dirs:
+        manifest = read_manifest(run_dir)
+        manifests.append(manifest)
+        for record in ResultsLog(run_dir / "results.jsonl").read():
+            if len(run_dirs) > 1:
+                record = {**record, "protocol": f"{record['protocol']}@{manifest['run_id']}"}
+            records.append(record)
+    return manifests, records
+
+
+def _config_lines(manifest: Mapping[str, Any]) -> list[str]:
+    ident = manifest.get("identity", {})
+    keys = (
+        *("model", "seed", "corpus", "tenant", "corpus_fingerprint", "k", "rounds"),
+        *("temperatures", "max_tokens", "section_max_chars", "hier_k", "hier_max_tokens"),
+    )
+    parts = [f"{k}={ident.get(k)}" for k in keys if ident.get(k) is not None]
+    chat = ident.get("settings", {}).get("models", {}).get("chat")
+    code = ident.get("code", {})
+    runs = manifest.get("runs", [])
+    git = runs[-1].get("git", {}) if runs else {}
+    return [
+        f"- run `{manifest['run_id']}`: model `{ident.get('model') or chat}`; " + ", ".join(parts),
+        f"  - code {code.get('version')} fingerprint `{code.get('fingerprint')}`, "
+        f"git `{str(git.get('sha'))[:12]}`{' (dirty)' if git.get('dirty') else ''}; "
+        f"{len(runs)} invocation(s)",
+    ]
+
+
+def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]) -> str:
+    """The report as Markdown."""
+    lines = ["# Evaluation report", "", NOT_A_RESULT, "", "## Runs", ""]
+    for manifest in manifests:
+        lines += _config_lines(manifest)
+    for dataset, data in analysis.items():
+        base = data["baseline"]
+        lines += [
+            "",
+            f"## {dataset} ({data['questions']} questions)",
+            "",
+            f"Majority-class baseline: always `{base['label']}` = {_f(base['accuracy'])}.",
+            "",
+            "| protocol | n | accuracy | 95% CI | unanswered | calls/q | tok in/q | tok out/q "
+            "| p50 s | p95 s | rounds | tool calls/q | cited/q | converged | c→w | w→c | w→w |",
+            "|" + "---|" * 17,
+        ]
+        for name, s in data["protocols"].items():
+            ch = s["change"] or {}
+            conv = s["convergence_rate"]
+            lines.append(
+                f"| {name} | {s['n']} | {_f(s['accuracy'])} | {_f(s['ci_low'])}–{_f(s['ci_high'])}"
+                f" | {s['unanswered']} | {_f(s['calls_per_q'], '.1f')}"
+                f" | {_f(s['input_tokens_per_q'], '.0f')} | {_f(s['output_tokens_per_q'], '.0f')}"
+                f" | {_f(s['wall_p50_s'], '.1f')} | {_f(s['wall_p95_s'], '.1f')}"
+                f" | {_f(s['rounds_mean'], '.2f')} | {_f(s['tool_calls_per_q'], '.1f')}"
+                f" | {_f(s['sections_cited_per_q'], '.1f')} | {_f(conv, '.2f')}"
+                f" | {_f(ch.get('correct_to_wrong'))} | {_f(ch.get('wrong_to_correct'))}"
+                f" | {_f(ch.get('wrong_to_wrong'))} |"
+            )
+        budgets = {n: s["budget"] for n, s in data["protocols"].items() if s["budget"]}
+        if budgets:
+            lines += ["", "Self-consistency budget (matched to the debate's actual use):", ""]
+            for name, b in budgets.items():
+                own = data["protocols"][name]
+                sc_tokens = (own["input_tokens_per_q"] or 0) + (own["output_tokens_per_q"] or 0)
+                lines.append(
+                    f"- {name}: {b['matched']}/{own['n']} matched; debate "
+                    f"{_f(b['target_calls_per_q'], '.1f')} calls, "
+                    f"{_f(b['target_tokens_per_q'], '.0f')} tokens per question; SC "
+                    f"{_f(own['calls_per_q'], '.1f')} calls, "
+                    f"{_f(sc_tokens, '.0f')}"
+                    " tokens per question"
+                )
+        lines += ["", "Tokens per question by role (in / out):", ""]
+        for name, s in data["protocols"].items():
+            roles = ", ".join(
+                f"{role} {_f(v.get('input_tokens'), '.0f')}/{_f(v.get('output_tokens'), '.0f')}"
+                for role, v in s["tokens_by_role"].items()
+            )
+            lines.append(f"- {name}: {roles or '–'}")
+        if data["pairs"]:
+            lines += [
+                "",
+                "Paired tests (questions both answered; b = only A right, c = only B right):",
+                "",
+                "| A | B | n | acc A | acc B | b | c | McNemar p | Δ (A−B) | bootstrap 95% CI "
+                "| bootstrap p |",
+                "|" + "---|" * 11,
+            ]
+            for p in data["pairs"]:
+                lines.append(
+                    f"| {p['a']} | {p['b']} | {p['n']} | {_f(p['acc_a'])} | {_f(p['acc_b'])}"
+                    f" | {p['only_a']} | {p['only_b']} | {_f(p['mcnemar_p'])} | {_f(p['diff'])}"
+                    f" | {_f(p['diff_low'])}–{_f(p['diff_high'])} | {_f(p['bootstrap_p'])} |"
+                )
+    lines += [
+        "",
+        "Change of answer (debates): the final answer differs from every initial answer; "
+        "c→w: some initial answer was right, w→c: the final answer is right.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def plot(analysis: Mapping[str, Any], out: Path) -> list[Path]:
+    """``accuracy.png`` and ``accuracy_vs_tokens.png``; return their paths."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    datasets = list(analysis)
+    protocols = sorted({p for d in analysis.values() for p in d["protocols"]})
+    if not datasets or not protocols:
+        return []
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(datasets) * len(protocols) / 2), 4))
+    width = 0.8 / len(protocols)
+    for j, name in enumerate(protocols):
+        xs, ys, lo, hi = [], [], [], []
+        for i, dataset in enumerate(datasets):
+            s = analysis[dataset]["protocols"].get(name)
+            if s is None or s["accuracy"] is None:
+                continue
+            xs.append(i + (j - (len(protocols) - 1) / 2) * width)
+            ys.append(s["accuracy"])
+            lo.append(s["accuracy"] - s["ci_low"])
+            hi.append(s["ci_high"] - s["accuracy"])
+        ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=name)
+    for i, dataset in enumerate(datasets):
+        base = analysis[dataset]["baseline"]["accuracy"]
+        if base is not None:
+            ax.hlines(base, i - 0.4, i + 0.4, colors="black", linestyles="dashed", linewidth=1)
+    ax.set_xticks(range(len(datasets)), datasets)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("accuracy (95% Wilson CI; dashed: majority class)")
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    acc_path = out / "accuracy.png"
+    fig.savefig(acc_path, dpi=120)
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(6, 4))
+    markers = "osD^v<>p*hx"
+    for i, dataset in enumerate(datasets):
+        for name, s in analysis[dataset]["protocols"].items():
+            tokens = (s["input_tokens_per_q"] or 0) + (s["output_tokens_per_q"] or 0)
+            if s["accuracy"] is None:
+                continue
+            ax.scatter(tokens, s["accuracy"], marker=markers[i % len(markers)], label=None)
+            ax.annotate(f"{name} ({dataset})", (tokens, s["accuracy"]), fontsize=6)
+    ax.set_xscale("symlog")
+    ax.set_xlabel("tokens per question (in + out)")
+    ax.set_ylabel("accuracy")
+    ax.set_ylim(0, 1)
+    fig.tight_layout()
+    tok_path = out / "accuracy_vs_tokens.png"
+    fig.savefig(tok_path, dpi=120)
+    plt.close(fig)
+    return [acc_path, tok_path]
+
+
+def write_report(run_dirs: Sequence[Path], out: Path, *, seed: int = 0) -> dict[str, Path]:
+    """Write ``report.md``, ``report.json`` and the plots into ``out``; return their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    manifests, records = load_runs(run_dirs)
+    result = analyse(records, seed=seed)
+    paths = {"markdown": out / "report.md", "json": out / "report.json"}
+    pngs = plot(result, out)
+    text = markdown(manifests, result)
+    if pngs:
+        text += "\n" + "\n".join(f"![{p.stem}]({p.name})" for p in pngs) + "\n"
+    paths["markdown"].write_text(text, encoding="utf-8")
+    paths["json"].write_text(json.dumps(result, indent=2, default=str), encoding="utf-8")
+    paths.update({p.stem: p for p in pngs})
+    return paths

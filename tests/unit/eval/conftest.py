@@ -1,0 +1,77 @@
+"""Fixtures of the eval harness tests: toy questions, a recording retriever, scripted envs."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from disputatio.eval.config import EvalConfig
+from disputatio.eval.protocols import ProtocolEnv
+from disputatio.eval.question import Question
+from disputatio.nodes.medrag.context import MedragContext
+from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.testing import ScriptedChatModel
+
+OPTIONS = {"A": "one", "B": "two", "C": "three", "D": "four"}
+
+
+def toy_questions(n: int = 4, dataset: str = "toy") -> list[Question]:
+    golds = "ABCD"
+    return [
+        Question(
+            id=f"q{i}",
+            dataset=dataset,
+            question=f"Question {i}?",
+            options=OPTIONS,
+            gold=golds[i % 4],
+            context=(f"snippet {i}",),
+        )
+        for i in range(n)
+    ]
+
+
+class Retriever:
+    """Returns ``k`` numbered sections; records queries."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int | None]] = []
+        self._lock = threading.Lock()
+
+    def search(self, query: str, *, k: int | None = None, **_: Any) -> RetrievalResult:
+        with self._lock:
+            self.calls.append((query, k))
+        sections = [Section(id=f"s{i}", text=f"Evidence {i}.", score=1.0) for i in range((k or 2))]
+        return RetrievalResult(query=query, sections=sections, best_score=1.0)
+
+
+def scripted_models(answer: str = "A", agents: tuple[str, str] = ("A", "A")) -> dict[str, Any]:
+    """Baseline always answers ``answer``; debate agents answer ``agents``."""
+    return {
+        "baseline": ScriptedChatModel(script=[f"Answer Choice: {answer}"], repeat_last=True),
+        "agent1": ScriptedChatModel(script=[f"Answer Choice: {agents[0]}"], repeat_last=True),
+        "agent2": ScriptedChatModel(script=[f"Answer Choice: {agents[1]}"], repeat_last=True),
+        "summarizer": ScriptedChatModel(script=["summary"], repeat_last=True),
+        "verifier": ScriptedChatModel(script=[f"Answer Choice: {agents[0]}"], repeat_last=True),
+    }
+
+
+@pytest.fixture
+def make_env() -> Callable[..., Callable[[str, Any], ProtocolEnv]]:
+    """``make_env(models, retriever)`` → an env factory for ``run_eval``."""
+
+    def make(models: dict[str, Any], retriever: Any = None, **ctx: Any) -> Any:
+        def env_for(_dataset: str, _questions: Any) -> ProtocolEnv:
+            medrag = MedragContext(models=models, retriever=retriever or Retriever(), **ctx)
+            return ProtocolEnv(medrag=medrag)
+
+        return env_for
+
+    return make
+
+
+@pytest.fixture
+def config() -> EvalConfig:
+    return EvalConfig(model="scripted", seed=0, corpus="oracle", k=2, code={"fingerprint": "t"})

@@ -1,0 +1,162 @@
+"""``run_eval`` on scripted models: same questions, matched budgets, resumption, identity."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from disputatio.errors import ConfigError
+from disputatio.eval.config import EvalConfig
+from disputatio.eval.results import ResultsLog, write_manifest
+from disputatio.eval.runner import Plan, draw, run_eval
+from disputatio.testing import ScriptedChatModel
+
+from .conftest import scripted_models, toy_questions
+
+
+def plan(protocols: tuple[str, ...], n: int = 3, questions: Any = None) -> Plan:
+    qs = questions or toy_questions(6)
+    return Plan(("toy",), protocols, n=n, loader=lambda _name: list(qs))
+
+
+def by_protocol(records: list[dict[str, Any]]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for r in records:
+        out.setdefault(r["protocol"], set()).add(r["question_id"])
+    return out
+
+
+def test_draw_is_seeded_and_prefix_stable() -> None:
+    qs = toy_questions(30)
+    assert draw(qs, 10, 7) == draw(list(reversed(qs)), 10, 7)
+    assert draw(qs, 10, 7) == draw(qs, 25, 7)[:10]
+    assert draw(qs, 10, 7) != draw(qs, 10, 8)
+
+
+def test_every_protocol_answers_the_same_questions_and_sc_matches_the_debate(
+    tmp_path: Path, make_env: Any, config: EvalConfig
+) -> None:
+    models = scripted_models(agents=("A", "B"))  # disagree: 2 rounds, summaries, verifier
+    summary = run_eval(
+        config, plan(("cot", "medrag", "sc_rag")), make_env(models), out_root=tmp_path
+    )
+    assert (summary["new"], summary["errors"], summary["skipped"]) == (9, 0, 0)
+    records = ResultsLog(Path(summary["run_dir"]) / "results.jsonl").read()
+    drawn = {q.id for q in draw(toy_questions(6), 3, config.seed)}
+    assert by_protocol(records) == {"cot": drawn, "medrag": drawn, "sc_rag": drawn}
+    debate = {r["question_id"]: r for r in records if r["protocol"] == "medrag"}
+    for sc in (r for r in records if r["protocol"] == "sc_rag"):
+        target = debate[sc["question_id"]]
+        calls = sum(u["calls"] for u in target["usage"].values())
+        out_tokens = sum(u["output_tokens"] for u in target["usage"].values())
+        assert calls > 2  # the debate went past round 1
+        assert sc["budget"]["matched"] and sc["budget"]["target_calls"] == calls
+        assert sum(u["calls"] for u in sc["usage"].values()) == calls
+        assert sc["budget"]["max_tokens_per_sample"] == max(16, -(-out_tokens // calls))
+    assert all(r["run_id"] == config.run_id for r in records)
+
+
+def test_a_second_run_skips_every_finished_question(
+    tmp_path: Path, make_env: Any, config: EvalConfig
+) -> None:
+    run_eval(config, plan(("cot", "medrag")), make_env(scripted_models()), out_root=tmp_path)
+    silent = {name: ScriptedChatModel(script=[]) for name in scripted_models()}  # raise if called
+    again = run_eval(config, plan(("cot", "medrag")), make_env(silent), out_root=tmp_path)
+    assert (again["new"], again["errors"], again["skipped"], again["pending"]) == (0, 0, 6, 0)
+    assert all(m.calls == 0 for m in silent.values())
+    # a larger n extends the same draw: only the new questions run
+    more = run_eval(config, plan(("cot",), n=5), make_env(scripted_models()), out_root=tmp_path)
+    assert (more["new"], more["skipped"]) == (2, 3)
+
+
+def test_a_changed_configuration_never_reuses_results(
+    tmp_path: Path, make_env: Any, config: EvalConfig
+) -> None:
+    first = run_eval(config, plan(("cot",)), make_env(scripted_models()), out_root=tmp_path)
+    for change in ({"k": 3}, {"model": "other"}, {"max_tokens": 64}, {"temperatures": (0.5,)}):
+        other = dataclasses.replace(config, **change)  # type: ignore[arg-type]
+        assert other.run_id != config.run_id
+        models = scripted_models()
+        second = run_eval(other, plan(("cot",)), make_env(models), out_root=tmp_path)
+        assert (second["new"], second["skipped"]) == (3, 0)
+        assert models["baseline"].calls == 3
+    code = dataclasses.replace(config, code={"fingerprint": "changed"})
+    assert code.run_id != config.run_id
+    assert len(ResultsLog(Path(first["run_dir"]) / "results.jsonl").read()) == 3
+    with pytest.raises(ConfigError, match="another configuration"):
+        write_manifest(Path(first["run_dir"]), {"model": "x"}, {})
+
+
+def test_failed_questions_are_recorded_and_retried_on_resume(
+    tmp_path: Path, make_env: Any, config: EvalConfig
+) -> None:
+    flaky = scripted_models()
+    flaky["baseline"] = ScriptedChatModel(
+        script=[RuntimeError("server down"), "Answer Choice: A", "Answer Choice: A"]
+    )
+    first = run_eval(config, plan(("cot",)), make_env(flaky), out_root=tmp_path)
+    assert (first["new"], first["errors"]) == (2, 1)
+    second = run_eval(config, plan(("cot",)), make_env(scripted_models()), out_root=tmp_path)
+    assert (second["new"], second["skipped"]) == (1, 2)
+    log = ResultsLog(Path(first["run_dir"]) / "results.jsonl")
+    assert len(log.finished()) == 3 and len(log.read()) == 4
+
+
+def test_a_torn_last_line_is_cut_and_not_lost_work(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    good = {"dataset": "toy", "protocol": "cot", "question_id": "q1", "error": None}
+    path.write_text(json.dumps(good) + "\n" + '{"dataset": "toy", "proto', encoding="utf-8")
+    log = ResultsLog(path)
+    assert log.read() == [good]
+    log.append({**good, "question_id": "q2"})
+    assert [r["question_id"] for r in log.read()] == ["q1", "q2"]
+
+
+def test_logs_have_the_medrag_seed_layout(
+    tmp_path: Path, make_env: Any, config: EvalConfig
+) -> None:
+    models = scripted_models(agents=("A", "B"))
+    summary = run_eval(config, plan(("medrag",), n=2), make_env(models), out_root=tmp_path)
+    folder = Path(summary["run_dir"]) / "logs" / "toy" / "oracle" / "medrag"
+    files = sorted(p.name for p in folder.iterdir())
+    assert "toy_results.json" in files and "summarization_logs.jsonl" in files
+    logs = [f for f in files if f.endswith("__complete_debate.json")]
+    assert len(logs) == 2
+    doc = json.loads((folder / logs[0]).read_text())
+    assert doc["protocol"] == "medrag" and doc["mode"]
+    assert doc["final_answer"]["consensus_type"] and "is_correct" in doc["final_answer"]
+    assert doc["history"] and doc["correct_answer"] in "ABCD"
+    results = json.loads((folder / "toy_results.json").read_text())
+    assert results["total"] == 2 and len(results["results"]) == 2
+    lines = (folder / "summarization_logs.jsonl").read_text().splitlines()
+    assert lines and all(json.loads(line)["question_id"] for line in lines)
+
+
+def test_numeric_questions_take_only_the_no_retrieval_protocols(
+    tmp_path: Path, make_env: Any, config: EvalConfig
+) -> None:
+    from disputatio.eval.question import Question
+
+    qs = [Question(id=f"g{i}", dataset="gsm8k", question=f"{i}+1?", options=[], gold=str(i + 1))
+          for i in range(3)]
+    models = {"baseline": ScriptedChatModel(script=["1 + 1 = 2, so \\boxed{2}"], repeat_last=True)}
+    summary = run_eval(
+        config, plan(("cot", "rag", "medrag", "sc"), questions=qs), make_env(models),
+        out_root=tmp_path,
+    )
+    records = ResultsLog(Path(summary["run_dir"]) / "results.jsonl").read()
+    assert set(by_protocol(records)) == {"cot", "sc"}
+    cot = {r["question_id"]: r for r in records if r["protocol"] == "cot"}
+    assert cot["g1"]["answer"] == "2" and cot["g1"]["correct"]
+    assert cot["g0"]["answer"] == "2" and not cot["g0"]["correct"]
+
+
+def test_unknown_protocols_are_config_errors(
+    tmp_path: Path, make_env: Any, config: EvalConfig
+) -> None:
+    with pytest.raises(ConfigError, match="unknown protocol"):
+        run_eval(config, plan(("chaos",)), make_env({}), out_root=tmp_path)
