@@ -4,6 +4,11 @@
 behaves like a small local model: ``bind_tools`` is accepted but tool calls come back as text,
 and ``with_structured_output`` parses the scripted JSON into the schema. Give each parallel
 agent its own instance so the script order never depends on scheduling.
+
+It also records what each call RECEIVED besides the prompt (``received``: the temperature,
+max_tokens, stop sequences and extra request body in force), like a real client would send
+them. Copies made with ``model_copy(update=...)`` (how :func:`disputatio.models.chat.configure_model`
+applies a temperature to a model object) share the script, its cursor and the records.
 """
 
 from __future__ import annotations
@@ -31,6 +36,14 @@ class ScriptExhaustedError(AssertionError):
     """The model was called more often than its script allows."""
 
 
+class _Cursor:
+    """Script position shared by a model and its copies."""
+
+    def __init__(self) -> None:
+        self.value = 0
+        self.lock = threading.Lock()
+
+
 class ScriptedChatModel(BaseChatModel):
     """A chat model that replays ``script`` in order.
 
@@ -39,6 +52,12 @@ class ScriptedChatModel(BaseChatModel):
         name: Label used in error messages.
         repeat_last: Keep returning the last reply when the script runs out (else raise).
         prompts: Every prompt received, in order (for assertions).
+        received: Per call, the generation parameters received: ``{temperature, max_tokens,
+            stop, extra_body, kwargs}`` (same order as ``prompts``).
+        temperature: Sampling temperature in force (set by the caller, recorded only).
+        max_tokens: Completion budget in force (recorded only).
+        stop: Stop sequences in force (recorded; a ``stop`` passed at call time wins).
+        extra_body: Extra request body in force, e.g. ``{"repeat_penalty": 1.2}`` (recorded).
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -47,8 +66,12 @@ class ScriptedChatModel(BaseChatModel):
     name: str = "scripted"
     repeat_last: bool = False
     prompts: list[list[BaseMessage]] = Field(default_factory=list)
-    _cursor: int = PrivateAttr(default=0)
-    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+    received: list[dict[str, Any]] = Field(default_factory=list)
+    temperature: float | None = None
+    max_tokens: int | None = None
+    stop: list[str] | None = None
+    extra_body: dict[str, Any] | None = None
+    _cursor: _Cursor = PrivateAttr(default_factory=_Cursor)
 
     @property
     def _llm_type(self) -> str:
@@ -59,20 +82,21 @@ class ScriptedChatModel(BaseChatModel):
         """How many times the model was called."""
         return len(self.prompts)
 
-    def _next(self, messages: list[BaseMessage]) -> Any:
-        with self._lock:
+    def _next(self, messages: list[BaseMessage], received: dict[str, Any]) -> Any:
+        with self._cursor.lock:
             self.prompts.append(list(messages))
-            if self._cursor >= len(self.script):
+            self.received.append(received)
+            if self._cursor.value >= len(self.script):
                 if self.repeat_last and self.script:
                     reply = self.script[-1]
                 else:
                     raise ScriptExhaustedError(
-                        f"{self.name}: call {self._cursor + 1} but the script has "
+                        f"{self.name}: call {self._cursor.value + 1} but the script has "
                         f"{len(self.script)} replies"
                     )
             else:
-                reply = self.script[self._cursor]
-            self._cursor += 1
+                reply = self.script[self._cursor.value]
+            self._cursor.value += 1
         if callable(reply) and not isinstance(reply, BaseModel | type):
             reply = reply(messages)
         if isinstance(reply, Exception):
@@ -86,7 +110,14 @@ class ScriptedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        reply = self._next(messages)
+        received = {
+            "temperature": kwargs.pop("temperature", self.temperature),
+            "max_tokens": kwargs.pop("max_tokens", self.max_tokens),
+            "stop": stop if stop is not None else self.stop,
+            "extra_body": kwargs.pop("extra_body", self.extra_body),
+            "kwargs": dict(kwargs),
+        }
+        reply = self._next(messages, received)
         if isinstance(reply, AIMessage):
             message = reply
         else:

@@ -12,6 +12,13 @@
 
 Local models write tool calls as text; pair them with
 :func:`disputatio.models.toolcalls.bind_tools_with_text_fallback`.
+
+Generation parameters (temperature, max_tokens, stop sequences, repetition penalty, llama.cpp
+slot) are applied the same way to a model built from a string (:func:`get_chat_model`) and to a
+model object a caller passes in (:func:`configure_model`): a copy of the object with those
+fields set, or a ``.bind`` when the class has no such field. The repetition penalty is sent
+only to servers that accept it (llama.cpp ``repeat_penalty`` / vLLM ``repetition_penalty`` in
+``extra_body``); hosted providers that would reject it do not get it.
 """
 
 from __future__ import annotations
@@ -88,6 +95,76 @@ def parse_model_string(spec: str) -> ModelSpec:
     return ModelSpec(provider, rest)
 
 
+def penalty_body(repetition_penalty: float | None, *, server: str) -> dict[str, Any]:
+    """The ``extra_body`` keys of a repetition penalty for ``server`` (``local``/``vllm``).
+
+    llama.cpp reads ``repeat_penalty``; vLLM reads ``repetition_penalty``. A ``vllm:`` string
+    may point at either kind of server, so it gets both (each ignores the other's key).
+    """
+    if repetition_penalty is None:
+        return {}
+    if server == "local":
+        return {"repeat_penalty": repetition_penalty}
+    if server == "vllm":
+        return {"repeat_penalty": repetition_penalty, "repetition_penalty": repetition_penalty}
+    return {}
+
+
+def _accepts_penalty(model: Any) -> bool:
+    """Whether a model object talks to a server that takes ``repeat_penalty`` in its body."""
+    if type(model).__name__ == "ChatOpenAI":
+        return bool(getattr(model, "openai_api_base", None))  # self-hosted, not api.openai.com
+    return "extra_body" in getattr(type(model), "model_fields", {})
+
+
+def configure_model(
+    model: Any,
+    *,
+    temperature: float | None = None,
+    max_tokens: int | None = None,
+    stop: list[str] | None = None,
+    repetition_penalty: float | None = None,
+    extra_body: dict[str, Any] | None = None,
+) -> Any:
+    """Apply generation parameters to a chat model object a caller passed in.
+
+    Fields the class declares (``temperature``, ``max_tokens``, ``stop``, ``extra_body``) are
+    set on a copy (``model_copy``), so ``bind_tools`` and ``with_structured_output`` keep them;
+    parameters the class does not declare are bound with ``.bind``. ``None`` leaves a parameter
+    as it is. The repetition penalty is skipped for models whose provider would reject it.
+
+    Returns:
+        The configured model (the input itself when nothing is to change).
+    """
+    body = dict(extra_body or {})
+    if repetition_penalty is not None and _accepts_penalty(model):
+        body.update(penalty_body(repetition_penalty, server="vllm"))
+    wanted: dict[str, Any] = {
+        k: v
+        for k, v in (
+            ("temperature", temperature),
+            ("max_tokens", max_tokens),
+            ("stop", stop),
+        )
+        if v is not None
+    }
+    fields = getattr(type(model), "model_fields", {})
+    update = {k: v for k, v in wanted.items() if k in fields}
+    bind = {k: v for k, v in wanted.items() if k not in fields}
+    if body:
+        if "extra_body" in fields:
+            update["extra_body"] = {**(getattr(model, "extra_body", None) or {}), **body}
+        else:
+            bind["extra_body"] = body
+    if update and hasattr(model, "model_copy"):
+        model = model.model_copy(update=update)
+    elif update:
+        bind.update(update)
+    if bind and hasattr(model, "bind"):
+        model = model.bind(**bind)
+    return model
+
+
 def get_chat_model(
     spec: str | None = None,
     *,
@@ -95,6 +172,9 @@ def get_chat_model(
     temperature: float | None = None,
     max_tokens: int | None = None,
     settings: Settings | None = None,
+    stop: list[str] | None = None,
+    repetition_penalty: float | None = None,
+    slot: int | None = None,
     **kwargs: Any,
 ) -> BaseChatModel:
     """Build the chat model named by ``spec`` (or by the settings for ``role``).
@@ -105,6 +185,10 @@ def get_chat_model(
         temperature: Sampling temperature (default: settings).
         max_tokens: Completion budget (default: settings).
         settings: Settings to use (default: process settings).
+        stop: Stop sequences.
+        repetition_penalty: Repetition penalty, sent only to ``local:`` and ``vllm:`` servers.
+        slot: llama.cpp slot to pin this model's requests to (``local:`` only, when
+            ``local_llm.slot_affinity``); its prompt prefix then stays cached there.
         **kwargs: Extra keyword arguments for the LangChain class.
 
     Returns:
@@ -121,14 +205,20 @@ def get_chat_model(
         "max_tokens": max_tokens or settings.models.max_tokens,
         **kwargs,
     }
+    if stop:
+        common["stop"] = list(stop)
     if parsed.provider in ("local", "vllm", "openai"):
         from langchain_openai import ChatOpenAI
 
+        body = dict(common.pop("extra_body", None) or {})
+        if parsed.provider in ("local", "vllm"):
+            body.update(penalty_body(repetition_penalty, server=parsed.provider))
         if parsed.provider == "local":
-            from disputatio.models.local import ensure_server
+            from disputatio.models.local import ensure_server, request_options
 
             base_url: str | None = ensure_server(parsed.name, settings)
             api_key = "local"
+            body.update(request_options(settings, slot))
         elif parsed.provider == "vllm":
             base_url, api_key = parsed.base_url, os.environ.get("VLLM_API_KEY", "EMPTY")
         else:
@@ -141,6 +231,7 @@ def get_chat_model(
             api_key=SecretStr(api_key),
             timeout=settings.models.timeout_s,
             max_retries=settings.models.max_retries,
+            extra_body=body or None,
             **common,
         )
     if parsed.provider == "google_genai":

@@ -9,6 +9,12 @@ The server is llama.cpp's own OpenAI-compatible HTTP server from the prebuilt ``
 wheel, bound to loopback. One server per model per process; a server another process started
 (recorded in ``<home>/run/llm-<name>.json``) is reused when it answers for the same model.
 Callers talk to it through ``langchain-openai`` — the same code path as vLLM.
+
+Speed on a CPU comes from three llama.cpp features (see :func:`request_options`): parallel
+slots (``local_llm.n_parallel`` requests decoded in one batch; ``n_ctx`` is shared by them),
+prompt-prefix caching (``cache_prompt``: a slot reuses the KV cache of the longest prefix it
+has already seen, so prompts put the shared part first) and slot affinity (``id_slot``: each
+agent keeps its own slot, so its growing conversation stays cached between its calls).
 """
 
 from __future__ import annotations
@@ -177,6 +183,29 @@ def _assemble(model: LocalModel, target: Path) -> None:
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def slot_context(settings: Settings | None = None) -> int:
+    """Tokens of context one parallel slot holds (``n_ctx`` is shared by ``n_parallel``)."""
+    cfg = (settings or get_settings()).local_llm
+    return cfg.n_ctx // max(1, cfg.n_parallel)
+
+
+def request_options(settings: Settings, slot: int | None = None) -> dict[str, Any]:
+    """llama.cpp request fields for ``extra_body``: prefix caching and the slot to use.
+
+    Args:
+        settings: Settings (``local_llm.cache_prompt``, ``slot_affinity``, ``n_parallel``).
+        slot: The caller's slot index (any int; taken modulo ``n_parallel``), or None.
+
+    Returns:
+        ``{"cache_prompt": bool}`` plus ``{"id_slot": n}`` when affinity is on and a slot given.
+    """
+    cfg = settings.local_llm
+    options: dict[str, Any] = {"cache_prompt": bool(cfg.cache_prompt)}
+    if slot is not None and cfg.slot_affinity:
+        options["id_slot"] = int(slot) % max(1, cfg.n_parallel)
+    return options
 
 
 # --------------------------------------------------------------------------- server

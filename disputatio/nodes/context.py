@@ -10,7 +10,9 @@ their own::
     ))
 
 Lookup order for a chat model: ``models[agent]`` → ``models[role]`` → ``model`` → the settings'
-model for ``role``. A value in ``models`` may be a chat model object or a model string.
+model for ``role``. A value in ``models`` may be a chat model object or a model string; the
+generation parameters a node asks for (temperature, max_tokens, stop sequences, repetition
+penalty) are applied to both (:func:`disputatio.models.chat.configure_model` for objects).
 """
 
 from __future__ import annotations
@@ -55,28 +57,47 @@ class AgentContext:
         role: str | None = None,
         temperature: float | None = None,
         max_tokens: int | None = None,
+        stop: list[str] | None = None,
+        repetition_penalty: float | None = None,
+        slot: int | None = None,
     ) -> BaseChatModel:
-        """Return the chat model for ``agent`` (see the module docstring for the lookup)."""
-        from disputatio.models import get_chat_model
+        """Return the chat model for ``agent`` (see the module docstring for the lookup).
 
+        Args:
+            agent: Agent name (first lookup key).
+            role: Agent role (second lookup key, and the settings' per-role model).
+            temperature: Sampling temperature to apply (None: the model's own).
+            max_tokens: Completion budget to apply.
+            stop: Stop sequences to apply.
+            repetition_penalty: Repetition penalty, for servers that accept one.
+            slot: llama.cpp slot for this agent (``local:`` models; prefix-cache affinity).
+        """
+        from disputatio.models.chat import configure_model, get_chat_model
+
+        params: dict[str, Any] = {
+            "temperature": temperature,
+            "max_tokens": max_tokens,
+            "stop": stop,
+            "repetition_penalty": repetition_penalty,
+        }
         for key in (agent, role):
             if key is not None and key in self.models:
                 value = self.models[key]
                 if isinstance(value, str):
-                    return get_chat_model(
-                        value,
-                        temperature=temperature,
-                        max_tokens=max_tokens,
-                        settings=self.get_settings(),
-                    )
-                return value
+                    return get_chat_model(value, settings=self.get_settings(), slot=slot, **params)
+                return configure_model(value, **params)
         return get_chat_model(
-            self.model,
-            role=role or agent,
-            temperature=temperature,
-            max_tokens=max_tokens,
-            settings=self.get_settings(),
+            self.model, role=role or agent, settings=self.get_settings(), slot=slot, **params
         )
+
+    def is_local_model(self, agent: str, role: str | None = None) -> bool:
+        """Whether ``agent`` runs on the embedded llama.cpp server (a ``local:`` string)."""
+        for key in (agent, role):
+            if key is not None and key in self.models:
+                value = self.models[key]
+                return isinstance(value, str) and value.startswith("local:")
+        spec = self.model or self.get_settings().chat_model_for(role or agent)
+        return spec.startswith("local:")
 
     def get_retriever(self) -> CorpusRetriever:
         """Return the injected retriever, or the default Postgres funnel."""

@@ -3,13 +3,105 @@
 Placeholders are filled with :meth:`str.format`; every piece of context is XML-tagged.
 """
 
+#: An agent is one growing conversation (system → question → its search call → documents →
+#: answer → next round...), so llama.cpp's prefix cache reuses every earlier call of its slot.
 AGENT_SYSTEM = (
-    "You are a careful medical expert taking part in a debate with another expert. "
-    "Read the relevant documents, reason step by step, and choose exactly one option. "
-    "The documents may be incomplete or irrelevant; then rely on your own knowledge. "
-    "End your reply with one line 'Answer Choice: <answer>', where <answer> is {answer_hint}."
+    "You are a careful medical expert debating another expert. You can search a corpus of "
+    'documents by writing one call: retrieve("search terms"). When you answer, write at most '
+    "2 short sentences, citing the documents you use as [S1], [S2]..., then end with "
+    "\\boxed{{X}} where X is {answer_hint}. The documents may be incomplete or irrelevant; "
+    "then rely on your own knowledge."
 )
 
+AGENT_QUESTION = """<question>
+{question}
+</question>
+
+<options>
+{options}
+</options>"""
+
+#: Asks for the agent's own search call (parsed with the text tool-call parser).
+QUERY_INSTRUCTION = """Write ONE search call for the documents you need, exactly like \
+retrieve("search terms"), and nothing else."""
+
+AGENT_DOCUMENTS = """<documents>
+{sections}
+</documents>
+
+Answer in at most 2 sentences, citing documents as [S1], then end with \\boxed{{X}} \
+({answer_hint})."""
+
+#: Round 2+: what the other agents said (appended to the agent's own conversation).
+AGENT_PEERS = """<other_agents>
+{peer_summaries}
+</other_agents>
+
+This is round {round}. Your previous answer was {previous_choice}. Weigh the other experts' \
+reasoning against the documents; change your answer only if their arguments are convincing."""
+
+PEER_SUMMARY = '<other_agent_summary agent="{agent}">\n{text}\n</other_agent_summary>'
+
+NO_DOCUMENTS = "(no relevant documents were found)"
+
+#: Shown instead of documents when the retriever failed (the agent reasons without evidence).
+RETRIEVAL_FAILED = "(the search failed: answer from your own knowledge)"
+
+#: Appended to the agent's conversation: its summary for the other agents (same prefix, so the
+#: llama.cpp slot of the agent has it cached).
+SUMMARY_INSTRUCTION = """Summarise your reasoning for the other expert in at most {max_words} \
+words: the key evidence and your choice. End with \\boxed{{X}} ({answer_hint})."""
+
+#: Kept for callers of :func:`disputatio.nodes.medrag.text.summary_messages`.
+SUMMARY_SYSTEM = (
+    "You summarise a medical expert's reasoning for another expert. Keep the key evidence, "
+    "the decisive argument and the chosen option. Be brief: at most {max_words} words."
+)
+
+SUMMARY_USER = """<question>
+{question}
+</question>
+
+<options>
+{options}
+</options>
+
+<reasoning>
+{response}
+</reasoning>
+
+Summarise the reasoning above and end with \\boxed{{X}} giving the option it chose \
+({answer_hint})."""
+
+VERIFIER_SYSTEM = (
+    "You are a senior medical expert judging a debate between experts who did not agree. "
+    "Decide which option is correct. Write at most 2 sentences, then end with \\boxed{{X}} "
+    "where X is {answer_hint}."
+)
+
+VERIFIER_USER = """<question>
+{question}
+</question>
+
+<options>
+{options}
+</options>
+
+<final_answers>
+{final_answers}
+</final_answers>
+
+<debate>
+{transcript}
+</debate>
+
+Which option is correct? At most 2 sentences, then \\boxed{{X}} ({answer_hint})."""
+
+FINAL_ANSWER_LINE = "{agent}: {choice}"
+
+TRANSCRIPT_TURN = '<turn agent="{agent}" round="{round}">\n{text}\n</turn>'
+
+#: Legacy single-prompt turns (kept for :func:`disputatio.nodes.medrag.text.agent_messages`).
 AGENT_ROUND1 = """<documents>
 {sections}
 </documents>
@@ -22,7 +114,7 @@ AGENT_ROUND1 = """<documents>
 {options}
 </options>
 
-Think step by step, then end with the line 'Answer Choice: <answer>' ({answer_hint})."""
+Answer in at most 2 sentences, then end with \\boxed{{X}} ({answer_hint})."""
 
 AGENT_ROUND_N = """<documents>
 {sections}
@@ -42,56 +134,9 @@ AGENT_ROUND_N = """<documents>
 {peer_summaries}
 </other_agents>
 
-This is round {round}. Weigh the other experts' reasoning against the documents and your own \
-analysis. Change your answer only if their arguments are convincing. Think step by step, then \
-end with the line 'Answer Choice: <answer>' ({answer_hint})."""
-
-PEER_SUMMARY = '<other_agent_summary agent="{agent}">\n{text}\n</other_agent_summary>'
-
-NO_DOCUMENTS = "(no relevant documents were found)"
-
-SUMMARY_SYSTEM = (
-    "You summarise a medical expert's reasoning for another expert. Keep the key evidence, "
-    "the decisive argument and the chosen option. Be brief: at most {max_words} words."
-)
-
-SUMMARY_USER = """<question>
-{question}
-</question>
-
-<options>
-{options}
-</options>
-
-<reasoning>
-{response}
-</reasoning>
-
-Summarise the reasoning above and end with the line 'Answer Choice: <answer>' giving the \
-option it chose ({answer_hint})."""
-
-VERIFIER_SYSTEM = (
-    "You are a senior medical expert judging a debate between experts who did not agree. "
-    "Check each argument, decide which option is correct, and end your reply with one line of "
-    "the form 'Answer Choice: <answer>', where <answer> is {answer_hint}."
-)
-
-VERIFIER_USER = """<question>
-{question}
-</question>
-
-<options>
-{options}
-</options>
-
-<debate>
-{transcript}
-</debate>
-
-Which option is correct? Think briefly, then end with the line 'Answer Choice: <answer>' \
-({answer_hint})."""
-
-TRANSCRIPT_TURN = '<turn agent="{agent}" round="{round}">\n{text}\n</turn>'
+This is round {round}. Weigh the other experts' reasoning against the documents. Change your \
+answer only if their arguments are convincing. Answer in at most 2 sentences, then end with \
+\\boxed{{X}} ({answer_hint})."""
 
 #: Answer hints by option kind.
 HINT_LETTERS = "one of the option letters {letters}"
@@ -99,8 +144,8 @@ HINT_LABELS = "one of: {labels}"
 
 #: Single-agent baselines (benchmark harness).
 BASELINE_SYSTEM = (
-    "You are a careful medical expert. Reason step by step and choose exactly one option. "
-    "End your reply with one line 'Answer Choice: <answer>', where <answer> is {answer_hint}."
+    "You are a careful medical expert. Choose exactly one option. Write at most 2 short "
+    "sentences, then end with \\boxed{{X}} where X is {answer_hint}."
 )
 
 BASELINE_COT = """<question>
@@ -111,7 +156,7 @@ BASELINE_COT = """<question>
 {options}
 </options>
 
-Think step by step, then end with the line 'Answer Choice: <answer>' ({answer_hint})."""
+Answer in at most 2 sentences, then end with \\boxed{{X}} ({answer_hint})."""
 
 BASELINE_RAG = """<documents>
 {sections}
@@ -125,5 +170,5 @@ BASELINE_RAG = """<documents>
 {options}
 </options>
 
-Use the documents where they help. Think step by step, then end with the line \
-'Answer Choice: <answer>' ({answer_hint})."""
+Use the documents where they help. Answer in at most 2 sentences, then end with \
+\\boxed{{X}} ({answer_hint})."""

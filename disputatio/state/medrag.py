@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, TypeAlias
 
 from typing_extensions import TypedDict
 
-from disputatio.state.reducers import merge_usage
+from disputatio.state.reducers import merge_dicts, merge_usage
 
 #: How the final answer was reached (recorded per question).
 ConsensusType: TypeAlias = Literal[
@@ -29,11 +29,25 @@ CONSENSUS_TYPES: tuple[str, ...] = (
 Options: TypeAlias = dict[str, str] | list[str]
 
 
+#: The seed's names of ``consensus_type`` in the log's ``final_answer`` (state name → seed name).
+SEED_CONSENSUS: dict[str, str] = {
+    "agreement": "agreement",
+    "verifier": "verification_consensus",
+    "majority_vote": "majority_vote",
+    "agent1_fallback": "agent1_fallback",
+    "failed": "failed",
+}
+
+
 class RetrievalLog(TypedDict, total=False):
     """What one agent retrieved in one round.
 
     Attributes:
         query: The query sent to the retriever.
+        query_source: ``agent`` (the agent wrote ``retrieve("...")``), ``question`` (no call
+            could be parsed: the question was used) or ``requery`` (question + peers).
+        error: The retriever's error, when it failed (the agent then reasoned without
+            evidence).
         k: Sections asked for.
         ids: Ids of the returned sections, best first.
         scores: Their scores, same order.
@@ -44,6 +58,8 @@ class RetrievalLog(TypedDict, total=False):
     """
 
     query: str
+    query_source: str
+    error: str
     k: int
     ids: list[str]
     scores: list[float]
@@ -60,9 +76,20 @@ class Turn(TypedDict, total=False):
         agent: ``agent1``, ``agent2``...
         round: 1-based round number.
         temperature: Sampling temperature asked for.
-        response: The model's full reply.
+        peers_text: The other agents' summaries as shown to it this round (round 2+).
+        query_call: The agent's reply to "write retrieve(...)" (empty without that call).
+        documents: The documents block shown to the agent (labels ``S1``...).
+        labels: Label → section id of the documents shown.
+        response: The reply, cleaned (no repeated patterns) and capped.
+        citations: Section ids the reply cited that it was shown (``[S1]`` mapped back).
+        unverified: Cited labels or ids it was not shown.
         choice: Parsed option (None unless ``status`` is ``OK``).
-        status: ``OK``, ``PARSE_FAILED``, ``INVALID_CHOICE`` or ``ERROR``.
+        status: ``OK``, ``PARSE_FAILED``, ``INVALID_CHOICE`` or ``ERROR`` (also for an empty
+            reply).
+        retrieval_error: True when the retriever failed and the agent answered without
+            evidence.
+        retrieval_time: Seconds spent writing the query and searching.
+        generation_time: Seconds spent generating the answer.
         pattern: Parsing rule that decided.
         raw: What the rule captured.
         retrieval: What was retrieved before reasoning.
@@ -74,11 +101,20 @@ class Turn(TypedDict, total=False):
     agent: str
     round: int
     temperature: float
+    peers_text: str
+    query_call: str
+    documents: str
+    labels: dict[str, str]
     response: str
+    citations: list[str]
+    unverified: list[str]
     choice: str | None
     status: str
     pattern: str | None
     raw: str | None
+    retrieval_error: bool
+    retrieval_time: float
+    generation_time: float
     retrieval: RetrievalLog
     peers: list[str]
     usage: dict[str, dict[str, Any]]
@@ -171,6 +207,11 @@ class MedragState(MedragInput, total=False):
         consensus_type: How ``answer`` was reached (see :data:`CONSENSUS_TYPES`).
         usage: Token and latency usage per agent (``merge_usage``).
         timings: Wall time per step (parallel branches append).
+        transcript: Every move as the CLI shows it: ``{agent, role, round, kind, content,
+            citations}`` (parallel branches append).
+        notes: Things the run degraded on (a retriever failure...).
+        sections: Every section shown to an agent, id → ``Section`` dict (for citations).
+        citations: Verified citations of the final answer: ``{id, source, title, page}``.
         log: The per-question log assembled at the end (see ``finalize``).
     """
 
@@ -184,6 +225,10 @@ class MedragState(MedragInput, total=False):
     consensus_type: ConsensusType
     usage: Annotated[dict[str, dict[str, Any]], merge_usage]
     timings: Annotated[list[Timing], operator.add]
+    transcript: Annotated[list[dict[str, Any]], operator.add]
+    notes: Annotated[list[str], operator.add]
+    sections: Annotated[dict[str, dict[str, Any]], merge_dicts]
+    citations: list[dict[str, Any]]
     log: dict[str, Any]
 
 
@@ -197,6 +242,8 @@ class AgentTurnInput(TypedDict, total=False):
         round: The round.
         peer_summaries: ``[{agent, text}]`` of the other agents' previous turns.
         previous_choice: This agent's previous parsed answer, if any.
+        history: This agent's earlier turns and the peers' summaries it was shown:
+            ``[{round, peers, query_call, documents, response}]`` (its conversation so far).
     """
 
     question: str
@@ -205,6 +252,7 @@ class AgentTurnInput(TypedDict, total=False):
     round: int
     peer_summaries: list[dict[str, str]]
     previous_choice: str | None
+    history: list[dict[str, Any]]
 
 
 class SummarizeInput(TypedDict, total=False):
@@ -216,6 +264,8 @@ class SummarizeInput(TypedDict, total=False):
         agent: Whose turn to summarise.
         round: The round of that turn.
         response: The reply to summarise.
+        history: The agent's conversation up to and including that turn (the summary is
+            asked at its end, so a local slot reuses the cached prefix).
     """
 
     question: str
@@ -223,6 +273,7 @@ class SummarizeInput(TypedDict, total=False):
     agent: str
     round: int
     response: str
+    history: list[dict[str, Any]]
 
 
 class MedragOutput(TypedDict, total=False):
@@ -239,7 +290,13 @@ class MedragOutput(TypedDict, total=False):
         verdict: The verifier's reply, if asked.
         usage: Usage per agent (``{agent: {role, calls, input_tokens, ...}}``).
         timings: Wall time per step.
-        log: Per-question log: history, answers per round, timings, retrieval results.
+        transcript: Every move (turns, summaries, verdict) as the CLI prints it.
+        notes: Degradations (retriever failures...).
+        citations: Verified citations of the final answer (from the turns that chose it).
+        log: Per-question log in the seed's shape: ``mode``, ``history[].answer
+            {step_by_step_thinking, answer_choice, retrieval_time, generation_time}``,
+            ``final_answer {answer_choice, consensus_type, ...}``, ``timing``; plus answers per
+            round, retrieval results and usage.
     """
 
     question_id: str
@@ -251,4 +308,7 @@ class MedragOutput(TypedDict, total=False):
     verdict: Verdict | None
     usage: dict[str, dict[str, Any]]
     timings: list[Timing]
+    transcript: list[dict[str, Any]]
+    notes: list[str]
+    citations: list[dict[str, Any]]
     log: dict[str, Any]

@@ -27,16 +27,27 @@ class MedragContext(AgentContext):
         summary_temperature: Temperature of summaries (default ``medrag.summary_temperature``).
         verifier_max_chars: Debate text shown to the verifier (default
             ``medrag.verifier_max_chars``).
-        max_tokens: Completion budget of agent turns (default ``models.max_tokens``).
-        verifier_temperature: Temperature of the verifier.
+        max_tokens: Completion budget of agent answers (default ``medrag.max_tokens``).
+        verifier_temperature: Temperature of the verifier (default
+            ``medrag.verifier_temperature``, 0.7 as in the seed).
         section_max_chars: Truncate each retrieved section to this many characters in prompts
-            (None: whole sections).
-        query_max_chars: Longest retrieval query sent (question + peers' summaries).
+            (default ``medrag.section_max_chars``; shortened further when a local model's slot
+            could not hold the whole debate).
+        query_max_chars: Longest retrieval query sent.
+        query_max_tokens: Completion budget of the agent's ``retrieve("query")`` call (default
+            ``medrag.query_max_tokens``).
+        response_max_chars: Cap of a cleaned reply (default ``medrag.response_max_chars``).
+        repetition_penalty: Repetition penalty sent to local/vLLM servers (default
+            ``medrag.repetition_penalty``).
+        stop: Stop sequences of every call (default ``medrag.stop``).
+        agent_query: Agents write their own ``retrieve("query")`` before answering (the seed);
+            off searches with the question (plus peers' summaries when ``requery``) and saves
+            one call per turn (ablation).
         use_retrieval: Retrieve before reasoning (ablation: off).
         use_summaries: Summarise turns with a model; off shows peers the cleaned, truncated
             reply instead (ablation).
-        requery: From round 2 on, search with the question plus the peers' summaries; off
-            searches with the question only (ablation).
+        requery: With ``agent_query`` off: from round 2 on, search with the question plus the
+            peers' summaries; off searches with the question only (ablation).
         use_verifier: Ask the verifier when the agents disagree after the last round
             (ablation: off goes straight to the majority vote).
         early_stop: Stop as soon as all agents agree (ablation: off always runs every round).
@@ -49,9 +60,14 @@ class MedragContext(AgentContext):
     summary_temperature: float | None = None
     verifier_max_chars: int | None = None
     max_tokens: int | None = None
-    verifier_temperature: float = 0.0
+    verifier_temperature: float | None = None
     section_max_chars: int | None = None
     query_max_chars: int = 1000
+    query_max_tokens: int | None = None
+    response_max_chars: int | None = None
+    repetition_penalty: float | None = None
+    stop: list[str] | None = None
+    agent_query: bool = True
     use_retrieval: bool = True
     use_summaries: bool = True
     requery: bool = True
@@ -78,6 +94,11 @@ class MedragConfig:
     requery: bool
     use_verifier: bool
     early_stop: bool
+    query_max_tokens: int = 48
+    response_max_chars: int = 2000
+    repetition_penalty: float | None = 1.2
+    stop: tuple[str, ...] = ()
+    agent_query: bool = True
 
     @property
     def agents(self) -> tuple[str, ...]:
@@ -87,6 +108,10 @@ class MedragConfig:
     def temperature_of(self, agent: str) -> float:
         """Temperature of ``agent``."""
         return self.temperatures[self.agents.index(agent)]
+
+    def slot_of(self, agent: str) -> int:
+        """llama.cpp slot of ``agent`` and of its summariser (its conversation stays cached)."""
+        return self.agents.index(agent)
 
 
 def resolve(ctx: MedragContext) -> MedragConfig:
@@ -108,10 +133,21 @@ def resolve(ctx: MedragContext) -> MedragConfig:
             else med.summary_temperature
         ),
         verifier_max_chars=ctx.verifier_max_chars or med.verifier_max_chars,
-        max_tokens=ctx.max_tokens,
-        verifier_temperature=ctx.verifier_temperature,
-        section_max_chars=ctx.section_max_chars,
+        max_tokens=ctx.max_tokens or med.max_tokens,
+        verifier_temperature=(
+            ctx.verifier_temperature
+            if ctx.verifier_temperature is not None
+            else med.verifier_temperature
+        ),
+        section_max_chars=ctx.section_max_chars or med.section_max_chars,
         query_max_chars=ctx.query_max_chars,
+        query_max_tokens=ctx.query_max_tokens or med.query_max_tokens,
+        response_max_chars=ctx.response_max_chars or med.response_max_chars,
+        repetition_penalty=(
+            ctx.repetition_penalty if ctx.repetition_penalty is not None else med.repetition_penalty
+        ),
+        stop=tuple(ctx.stop if ctx.stop is not None else med.stop),
+        agent_query=ctx.agent_query,
         use_retrieval=ctx.use_retrieval,
         use_summaries=ctx.use_summaries,
         requery=ctx.requery,

@@ -15,6 +15,7 @@ from langgraph.types import Send
 
 from disputatio.errors import ConfigError
 from disputatio.nodes.medrag.context import MedragContext, context_of, resolve
+from disputatio.nodes.medrag.turns import history_entry
 from disputatio.state.medrag import MedragState, Summary, Turn
 
 
@@ -71,9 +72,19 @@ def fan_out_agents(state: MedragState, runtime: Runtime[MedragContext]) -> list[
             "round": round_,
             "peer_summaries": peers,
             "previous_choice": previous[agent].get("choice") if agent in previous else None,
+            "history": _history(state.get("turns", []), agent, round_),
         }
         sends.append(Send("agent_turn", payload))
     return sends
+
+
+def _history(turns: Sequence[Turn], agent: str, before: int) -> list[dict[str, Any]]:
+    """``agent``'s turns before round ``before``, oldest first, as conversation entries."""
+    mine = sorted(
+        (t for t in turns if t["agent"] == agent and t.get("round", 0) < before),
+        key=lambda t: t["round"],
+    )
+    return [history_entry(t) for t in mine]
 
 
 def agreed_choice(turns: Sequence[Turn], agents: Sequence[str]) -> str | None:
@@ -122,6 +133,7 @@ def route_after_round(
                     "agent": t["agent"],
                     "round": round_,
                     "response": t.get("response", ""),
+                    "history": _history(state.get("turns", []), t["agent"], round_ + 1),
                 },
             )
             for t in turns_of_round(state.get("turns", []), round_)

@@ -1,10 +1,20 @@
-"""Agent turns and round summaries of the MedRAG-style debate (one ``Send`` branch each).
+r"""Agent turns and round summaries of the MedRAG-style debate (one ``Send`` branch each).
 
-An agent's turn retrieves first (round 1: the question; later rounds: the question plus the
-other agents' summaries), then reasons, then its answer is parsed. Each agent's model comes
-from ``ctx.chat_model(agent, role="debater")`` and each summariser's from
-``ctx.chat_model(f"{agent}_summarizer", role="summarizer")``, so tests can inject one scripted
-model per agent (or one shared summariser under the ``summarizer`` role).
+An agent's turn (the seed's protocol):
+
+1. the agent writes its own search call, ``retrieve("query")`` (parsed with the text tool-call
+   parser; when it wrote none, the question is searched; the query used is logged);
+2. the corpus is searched; a retriever error does not fail the question: the agent answers
+   without evidence, and the turn and the run's notes say so;
+3. the agent answers in at most 2 sentences, citing ``[S1]``... and ending with ``\\boxed{X}``;
+   the reply is cleaned (repeated patterns removed), capped, parsed, and its citations are
+   verified against the sections it was shown. An empty reply is an ``ERROR``.
+
+Each call extends the agent's own conversation (see :mod:`disputatio.nodes.medrag.text`), on
+the agent's own llama.cpp slot, so the server reuses the cached prefix. Each agent's model
+comes from ``ctx.chat_model(agent, role="debater")`` and each summariser's from
+``ctx.chat_model(f"{agent}_summarizer", role="summarizer")``, with the temperature, stop
+sequences and repetition penalty applied to objects as well as to model strings.
 """
 
 from __future__ import annotations
@@ -14,20 +24,31 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 
 from disputatio.models.accounting import invoke_with_usage
+from disputatio.models.local import slot_context
+from disputatio.models.toolcalls import parse_tool_calls
+from disputatio.nodes.citations import resolve_labels, short_labels
 from disputatio.nodes.medrag.context import MedragConfig, MedragContext, context_of, resolve
 from disputatio.nodes.medrag.text import (
-    agent_messages,
+    agent_prefix,
+    answer_hint,
+    clean_response,
     clean_text,
+    documents_block,
+    format_options,
     message_text,
+    peers_block,
+    render_labelled,
     retrieval_query,
-    summary_messages,
+    section_chars,
     truncate,
 )
-from disputatio.parsing.answers import parse_answer
+from disputatio.parsing.answers import ParsedAnswer, parse_answer
+from disputatio.prompts import medrag as P
 from disputatio.state.medrag import AgentTurnInput, RetrievalLog, SummarizeInput, Summary, Turn
 from disputatio.state.retrieval import Section
 
@@ -35,6 +56,8 @@ logger = logging.getLogger(__name__)
 
 #: Characters per token assumed when summaries are switched off (the reply is truncated).
 CHARS_PER_TOKEN = 4
+#: Name of the search call agents write.
+QUERY_TOOL = "retrieve"
 
 
 def summarizer_name(agent: str) -> str:
@@ -42,27 +65,71 @@ def summarizer_name(agent: str) -> str:
     return f"{agent}_summarizer"
 
 
+def parse_query(text: str) -> str | None:
+    """The query of the first ``retrieve("...")`` call in ``text`` (None when there is none)."""
+    for call in parse_tool_calls(text, {QUERY_TOOL: ["query"]}):
+        args = call.get("args") or {}
+        query = args.get("query") or next((v for v in args.values() if isinstance(v, str)), "")
+        if str(query).strip():
+            return str(query).strip()
+    return None
+
+
 def retrieve(
     ctx: MedragContext,
     cfg: MedragConfig,
     question: str,
     peer_summaries: Sequence[Mapping[str, str]],
+    *,
+    query: str | None = None,
+    query_source: str | None = None,
 ) -> tuple[list[Section], RetrievalLog]:
     """Search the corpus for one turn and log what came back (ids and scores).
 
+    Args:
+        ctx: The run's context (its retriever).
+        cfg: Resolved settings (``k``, ``use_retrieval``, ``requery``...).
+        question: The question.
+        peer_summaries: The other agents' summaries (used with ``requery``).
+        query: The query to send (e.g. the agent's own); default: the question (plus the
+            peers' summaries with ``requery``).
+        query_source: What the query came from, for the log.
+
     Returns:
         ``(sections, log)``; no search and ``skipped=True`` when retrieval is switched off.
+        A retriever error gives no sections and ``log["error"]`` (logged, never raised).
     """
     if not cfg.use_retrieval:
         return [], RetrievalLog(query="", k=0, ids=[], scores=[], skipped=True, ms=0.0)
-    peers = peer_summaries if cfg.requery else []
-    query = retrieval_query(question, peers, cfg.query_max_chars)
+    if query is None:
+        peers = peer_summaries if cfg.requery else []
+        query = retrieval_query(question, peers, cfg.query_max_chars)
+        query_source = query_source or ("requery" if peers else "question")
+    query = truncate(query, cfg.query_max_chars)
     t0 = time.perf_counter()
-    result = ctx.get_retriever().search(query, k=cfg.k)
+    try:
+        result = ctx.get_retriever().search(query, k=cfg.k)
+    except Exception as exc:  # the seed reasons without evidence; flagged in the turn and notes
+        ms = (time.perf_counter() - t0) * 1000.0
+        error = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+        logger.warning("retrieval failed for %r, answering without evidence: %s", query, error)
+        return [], RetrievalLog(
+            query=query,
+            query_source=query_source or "question",
+            error=error,
+            k=cfg.k,
+            ids=[],
+            scores=[],
+            refused=False,
+            best_score=0.0,
+            ms=ms,
+            skipped=False,
+        )
     ms = (time.perf_counter() - t0) * 1000.0
     sections = [] if result.refused else list(result.sections)[: cfg.k]
     log = RetrievalLog(
         query=query,
+        query_source=query_source or "question",
         k=cfg.k,
         ids=[s.id for s in sections],
         scores=[round(float(s.score), 6) for s in sections],
@@ -74,39 +141,147 @@ def retrieve(
     return sections, log
 
 
+def history_entry(turn: Mapping[str, Any]) -> dict[str, Any]:
+    """What :func:`conversation` needs of one earlier turn."""
+    return {
+        "round": turn.get("round"),
+        "peers": turn.get("peers_text", ""),
+        "query_call": turn.get("query_call", ""),
+        "documents": turn.get("documents", P.NO_DOCUMENTS),
+        "response": turn.get("response", ""),
+    }
+
+
+def conversation(
+    question: str, options: Any, history: Sequence[Mapping[str, Any]]
+) -> list[BaseMessage]:
+    """An agent's conversation so far: the shared prefix, then each earlier turn.
+
+    The last message is an empty user message that the caller fills (see ``_with_user``).
+    """
+    messages = agent_prefix(question, options)
+    for turn in history:
+        if turn.get("peers"):
+            messages = _with_user(messages, turn["peers"])
+        if turn.get("query_call"):
+            messages = _with_user(messages, P.QUERY_INSTRUCTION)
+            messages.append(AIMessage(turn["query_call"]))
+            messages.append(HumanMessage(documents_block(turn["documents"], options)))
+        else:
+            messages = _with_user(messages, documents_block(turn["documents"], options))
+        messages.append(AIMessage(turn.get("response") or "(no answer)"))
+        messages.append(HumanMessage(""))  # filled by the next call's instruction
+    return messages
+
+
+def _with_user(messages: list[BaseMessage], text: str) -> list[BaseMessage]:
+    """``messages`` with ``text`` appended to (or as) the last user message."""
+    out = list(messages)
+    last = out[-1]
+    if isinstance(last, HumanMessage):
+        joined = f"{last.content}\n\n{text}" if str(last.content).strip() else text
+        out[-1] = HumanMessage(joined)
+    else:
+        out.append(HumanMessage(text))
+    return out
+
+
+def _slot_tokens(ctx: MedragContext, agent: str) -> int | None:
+    """Tokens one llama.cpp slot holds when ``agent`` runs on the local server, else None."""
+    if not ctx.is_local_model(agent, "debater"):
+        return None
+    return slot_context(ctx.get_settings())
+
+
+def _parse(text: str, options: Any) -> ParsedAnswer:
+    if not text.strip():
+        return ParsedAnswer(None, "ERROR", None, "empty reply")
+    return parse_answer(text, options)
+
+
 def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[str, Any]:
-    """One agent retrieves, reasons and answers in one round."""
+    """One agent writes its search call, retrieves, and answers in one round."""
     ctx = context_of(runtime)
     cfg = resolve(ctx)
     agent, round_ = state["agent"], state["round"]
+    question, options = state["question"], state["options"]
     peers = state.get("peer_summaries") or []
     writer = get_stream_writer()
     writer({"event": "turn_start", "agent": agent, "round": round_})
     t_start = time.perf_counter()
-    sections, rlog = retrieve(ctx, cfg, state["question"], peers)
-    messages = agent_messages(
-        question=state["question"],
-        options=state["options"],
-        sections=sections,
-        round_=round_,
-        peer_summaries=peers,
-        previous_choice=state.get("previous_choice"),
-        section_max_chars=cfg.section_max_chars,
-    )
     temperature = cfg.temperature_of(agent)
-    llm = ctx.chat_model(agent, role="debater", temperature=temperature, max_tokens=cfg.max_tokens)
-    reply, usage = invoke_with_usage(llm, messages, agent=agent, role="debater")
-    text = message_text(reply)
-    parsed = parse_answer(text, state["options"])
+    common: dict[str, Any] = {
+        "role": "debater",
+        "temperature": temperature,
+        "stop": list(cfg.stop) or None,
+        "repetition_penalty": cfg.repetition_penalty,
+        "slot": cfg.slot_of(agent),
+    }
+    messages = conversation(question, options, state.get("history") or [])
+    peers_text = peers_block(peers, round_, state.get("previous_choice")) if peers else ""
+    if peers_text:
+        messages = _with_user(messages, peers_text)
+    usage: dict[str, dict[str, Any]] = {}
+    query_call = ""
+    query: str | None = None
+    source: str | None = None
+    if cfg.use_retrieval and cfg.agent_query:
+        llm = ctx.chat_model(agent, max_tokens=cfg.query_max_tokens, **common)
+        messages = _with_user(messages, P.QUERY_INSTRUCTION)
+        reply, usage = invoke_with_usage(llm, messages, agent=agent, role="debater")
+        query_call = truncate(clean_text(message_text(reply)), 300)
+        query = parse_query(query_call)
+        source = "agent" if query else "question"
+        query = query or question
+        messages = [*messages, AIMessage(query_call or f'retrieve("{query}")')]
+    sections, rlog = retrieve(ctx, cfg, question, peers, query=query, query_source=source)
+    retrieval_s = time.perf_counter() - t_start
+    chars = section_chars(
+        k=cfg.k,
+        wanted=cfg.section_max_chars or 10_000,
+        slot_tokens=_slot_tokens(ctx, agent),
+        rounds=cfg.rounds,
+        answer_tokens=cfg.max_tokens or 256,
+        query_tokens=cfg.query_max_tokens if cfg.agent_query else 0,
+        summary_tokens=cfg.summary_max_tokens,
+        agents=len(cfg.agents),
+        question_chars=len(question) + len(format_options(options)),
+    )
+    labels = short_labels([s.id for s in sections])
+    failed = bool(rlog.get("error"))
+    documents = render_labelled(sections, chars, failed=failed)
+    if query_call:
+        messages = [*messages, HumanMessage(documents_block(documents, options))]
+    else:
+        messages = _with_user(messages, documents_block(documents, options))
+    llm = ctx.chat_model(agent, max_tokens=cfg.max_tokens, **common)
+    t_gen = time.perf_counter()
+    reply, more = invoke_with_usage(llm, messages, agent=agent, role="debater")
+    generation_s = time.perf_counter() - t_gen
+    for key, record in more.items():
+        usage = {**usage, key: _add(usage.get(key), record)}
+    raw_text = clean_text(message_text(reply))
+    parsed = _parse(raw_text, options)
+    capped = clean_response(raw_text, cfg.response_max_chars)
+    text, cited, unverified = resolve_labels(capped, labels)
     turn = Turn(
         agent=agent,
         round=round_,
         temperature=temperature,
+        peers_text=peers_text,
+        query_call=query_call,
+        documents=documents,
+        labels=labels,
         response=text,
+        citations=cited,
+        unverified=unverified,
         choice=parsed.choice,
         status=parsed.status,
         pattern=parsed.pattern,
         raw=parsed.raw,
+        retrieval_error=failed,
+        retrieval_time=round(retrieval_s, 3),
+        generation_time=round(generation_s, 3),
         retrieval=rlog,
         peers=[p["agent"] for p in peers],
         usage=usage,
@@ -120,20 +295,53 @@ def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[s
             "event": "turn",
             "agent": agent,
             "round": round_,
+            "query": rlog.get("query"),
             "choice": parsed.choice,
             "status": parsed.status,
             "sections": rlog.get("ids", []),
         }
     )
-    return {
+    move = {
+        "node": "root",
+        "agent": agent,
+        "role": "debater",
+        "round": round_,
+        "kind": "answer",
+        "content": text,
+        "citations": cited,
+        "unverified": unverified,
+        "queries": [rlog["query"]] if rlog.get("query") else [],
+    }
+    update: dict[str, Any] = {
         "turns": [turn],
         "usage": usage,
         "timings": [{"step": "agent_turn", "agent": agent, "round": round_, "ms": ms}],
+        "transcript": [move],
+        "sections": {s.id: s.model_dump(mode="json") for s in sections},
     }
+    if failed:
+        update["notes"] = [
+            f"{agent} round {round_}: retrieval failed ({rlog['error']}); answered without evidence"
+        ]
+    return update
+
+
+def _add(left: dict[str, Any] | None, right: dict[str, Any]) -> dict[str, Any]:
+    """Sum two usage records of one agent (calls, tokens, latency)."""
+    if not left:
+        return dict(right)
+    out = dict(left)
+    for key in ("calls", "input_tokens", "output_tokens", "latency_ms"):
+        out[key] = left.get(key, 0) + right.get(key, 0)
+    return out
 
 
 def summarize(state: SummarizeInput, runtime: Runtime[MedragContext]) -> dict[str, Any]:
-    """Summarise one agent's turn for the other agents' next round."""
+    """Summarise one agent's turn for the other agents' next round.
+
+    The summary is asked at the end of the agent's own conversation (same llama.cpp slot), so
+    the server only reads the new instruction.
+    """
     ctx = context_of(runtime)
     cfg = resolve(ctx)
     agent, round_ = state["agent"], state["round"]
@@ -146,15 +354,28 @@ def summarize(state: SummarizeInput, runtime: Runtime[MedragContext]) -> dict[st
             role="summarizer",
             temperature=cfg.summary_temperature,
             max_tokens=cfg.summary_max_tokens,
+            stop=list(cfg.stop) or None,
+            repetition_penalty=cfg.repetition_penalty,
+            slot=cfg.slot_of(agent),
         )
-        messages = summary_messages(
-            question=state["question"],
-            options=state["options"],
-            response=state["response"],
-            max_tokens=cfg.summary_max_tokens,
+        history = state.get("history") or []
+        if history:
+            messages = conversation(state["question"], state["options"], history)
+        else:  # a caller without the conversation: summarise the reply alone
+            messages = [
+                *agent_prefix(state["question"], state["options"]),
+                AIMessage(clean_text(state["response"])),
+                HumanMessage(""),
+            ]
+        max_words = max(10, int(cfg.summary_max_tokens * 0.7))
+        messages = _with_user(
+            messages,
+            P.SUMMARY_INSTRUCTION.format(
+                max_words=max_words, answer_hint=answer_hint(state["options"])
+            ),
         )
         reply, usage = invoke_with_usage(llm, messages, agent=name, role="summarizer")
-        text = clean_text(message_text(reply))
+        text = clean_response(message_text(reply), cfg.response_max_chars)
     else:
         text = truncate(clean_text(state["response"]), cfg.summary_max_tokens * CHARS_PER_TOKEN)
     ms = (time.perf_counter() - t0) * 1000.0
@@ -162,8 +383,20 @@ def summarize(state: SummarizeInput, runtime: Runtime[MedragContext]) -> dict[st
         agent=agent, round=round_, text=text, llm=cfg.use_summaries, usage=usage, ms=ms
     )
     get_stream_writer()({"event": "summary", "agent": agent, "round": round_, "chars": len(text)})
+    move = {
+        "node": "root",
+        "agent": summarizer_name(agent),
+        "role": "summarizer",
+        "round": round_,
+        "kind": "summary",
+        "content": text,
+        "citations": [],
+        "unverified": [],
+        "queries": [],
+    }
     return {
         "summaries": [summary],
         "usage": usage,
         "timings": [{"step": "summarize", "agent": agent, "round": round_, "ms": ms}],
+        "transcript": [move],
     }

@@ -24,37 +24,82 @@ from langgraph.runtime import Runtime
 from disputatio.models.accounting import invoke_with_usage
 from disputatio.nodes.medrag.context import MedragContext, context_of, resolve
 from disputatio.nodes.medrag.rounds import agreed_choice, turns_of_round
-from disputatio.nodes.medrag.text import debate_transcript, message_text, verifier_messages
-from disputatio.parsing.answers import majority_vote, parse_answer
-from disputatio.state.medrag import ConsensusType, MedragState, Turn, Verdict
+from disputatio.nodes.medrag.text import (
+    clean_response,
+    clean_text,
+    debate_transcript,
+    final_answers,
+    message_text,
+    verifier_messages,
+)
+from disputatio.parsing.answers import ParsedAnswer, majority_vote, parse_answer
+from disputatio.state.medrag import SEED_CONSENSUS, ConsensusType, MedragState, Turn, Verdict
+
+#: Fields of a section kept in a citation.
+CITATION_FIELDS = ("id", "source", "title", "page", "heading_path", "document_id")
 
 
 def verify(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, Any]:
-    """Ask the verifier to pick the answer of a debate that ended without agreement."""
+    """Ask the verifier to pick the answer of a debate that ended without agreement.
+
+    It sees every agent's final choice and the debate cut to ``verifier_max_chars`` from its
+    start, each turn keeping its answer line.
+    """
     ctx = context_of(runtime)
     cfg = resolve(ctx)
-    transcript = debate_transcript(state.get("turns", []), cfg.verifier_max_chars)
+    turns = state.get("turns", [])
+    answers = final_answers(turns, cfg.agents)
+    transcript = debate_transcript(turns, max(200, cfg.verifier_max_chars - len(answers)))
     messages = verifier_messages(
-        question=state["question"], options=state["options"], transcript=transcript
+        question=state["question"],
+        options=state["options"],
+        transcript=transcript,
+        answers=answers,
     )
     llm = ctx.chat_model(
-        "verifier", role="verifier", temperature=cfg.verifier_temperature, max_tokens=cfg.max_tokens
+        "verifier",
+        role="verifier",
+        temperature=cfg.verifier_temperature,
+        max_tokens=cfg.max_tokens,
+        stop=list(cfg.stop) or None,
+        repetition_penalty=cfg.repetition_penalty,
     )
     reply, usage = invoke_with_usage(llm, messages, agent="verifier", role="verifier")
-    text = message_text(reply)
-    parsed = parse_answer(text, state["options"])
+    raw = clean_text(message_text(reply))
+    parsed = (
+        parse_answer(raw, state["options"])
+        if raw.strip()
+        else ParsedAnswer(None, "ERROR", None, "empty reply")
+    )
+    text = clean_response(raw, cfg.response_max_chars)
     ms = float(usage["verifier"]["latency_ms"])
     verdict = Verdict(
         response=text,
         choice=parsed.choice,
         status=parsed.status,
         pattern=parsed.pattern,
-        transcript_chars=len(transcript),
+        transcript_chars=len(transcript) + len(answers),
         ms=ms,
         usage=usage,
     )
     get_stream_writer()({"event": "verdict", "choice": parsed.choice, "status": parsed.status})
-    return {"verdict": verdict, "usage": usage, "timings": [{"step": "verify", "ms": ms}]}
+    move = {
+        "node": "root",
+        "agent": "verifier",
+        "role": "verifier",
+        "round": state.get("round", 1),
+        "kind": "verdict",
+        "content": text,
+        "citations": [],
+        "unverified": [],
+        "queries": [],
+    }
+    return {
+        "verdict": verdict,
+        "usage": usage,
+        "timings": [{"step": "verify", "ms": ms}],
+        "transcript": [move],
+    }
 
 
 def decide(
@@ -117,8 +162,15 @@ def build_log(
     consensus: str,
     wall_ms: float,
     agents: Sequence[str],
+    mode: str = "debate_rag",
 ) -> dict[str, Any]:
-    """The per-question log: history, answers per round, timings and retrieval results."""
+    """The per-question log in the seed's shape, plus answers per round and retrieval results.
+
+    Seed keys: ``mode``; ``history[]`` with ``answer {step_by_step_thinking, answer_choice,
+    retrieval_time, generation_time}``; ``final_answer {answer_choice, consensus_type}``
+    (``consensus_type`` in the seed's names: ``verification_consensus`` for the verifier, see
+    :data:`~disputatio.state.medrag.SEED_CONSENSUS`); ``timing`` in seconds.
+    """
     rank = {agent: i for i, agent in enumerate(agents)}
     turns = sorted(state.get("turns", []), key=lambda t: (t["round"], rank.get(t["agent"], 0)))
     summary_records = sorted(
@@ -130,22 +182,51 @@ def build_log(
             "agent": t["agent"],
             "role": "debater",
             "round": t["round"],
+            "temperature": t.get("temperature"),
+            "query": t.get("retrieval", {}).get("query"),
+            "query_source": t.get("retrieval", {}).get("query_source"),
+            "retrieval_error": t.get("retrieval_error", False),
+            "answer": {
+                "step_by_step_thinking": t.get("response", ""),
+                "answer_choice": t.get("choice"),
+                "retrieval_time": t.get("retrieval_time", 0.0),
+                "generation_time": t.get("generation_time", 0.0),
+            },
             "response": t.get("response", ""),
             "choice": t.get("choice"),
             "status": t.get("status"),
             "pattern": t.get("pattern"),
+            "citations": t.get("citations", []),
             "summary": summaries.get((t["agent"], t["round"])),
             "usage": t.get("usage", {}).get(t["agent"], {}),
         }
         for t in turns
     ]
+    verdict = state.get("verdict")
     retrieval = [
         {"agent": t["agent"], "round": t["round"], **t.get("retrieval", {})} for t in turns
     ]
+    retrieval_s = sum(float(t.get("retrieval_time", 0.0)) for t in turns)
+    generation_s = sum(float(t.get("generation_time", 0.0)) for t in turns)
     return {
         "question_id": state.get("question_id"),
         "question": state.get("question"),
         "options": state.get("options"),
+        "mode": mode,
+        "final_answer": {
+            "answer_choice": answer,
+            "consensus_type": SEED_CONSENSUS.get(consensus, consensus),
+            "agreement_round": state.get("agreement_round"),
+            "verifier_choice": (verdict or {}).get("choice"),
+            "rounds_run": state.get("round", 1),
+        },
+        "timing": {
+            "total_time": round(wall_ms / 1000.0, 3),
+            "retrieval_time": round(retrieval_s, 3),
+            "generation_time": round(generation_s, 3),
+            "verifier_time": round(float((verdict or {}).get("ms", 0.0)) / 1000.0, 3),
+        },
+        "notes": list(state.get("notes", [])),
         "answer": answer,
         "consensus_type": consensus,
         "agreement_round": state.get("agreement_round"),
@@ -169,16 +250,41 @@ def build_log(
     }
 
 
-def finalize(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, Any]:
-    """Choose the final answer and assemble the per-question log."""
-    cfg = resolve(context_of(runtime))
-    answer, consensus = decide(
-        state.get("turns", []), state.get("verdict"), cfg.agents, state.get("round", 1)
+def answer_citations(
+    turns: Sequence[Turn], answer: str | None, sections: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Verified citations of the final answer: what the last turns that chose it cited."""
+    if answer is None:
+        return []
+    last: dict[str, Turn] = {}
+    for t in sorted(turns, key=lambda t: t.get("round", 0)):
+        last[t["agent"]] = t
+    ids = list(
+        dict.fromkeys(
+            cid
+            for t in last.values()
+            if t.get("choice") == answer
+            for cid in t.get("citations", [])
+        )
     )
+    return [
+        {k: sections[i].get(k) for k in CITATION_FIELDS} if i in sections else {"id": i}
+        for i in ids
+    ]
+
+
+def finalize(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, Any]:
+    """Choose the final answer, its citations, and assemble the per-question log."""
+    cfg = resolve(context_of(runtime))
+    turns = state.get("turns", [])
+    answer, consensus = decide(turns, state.get("verdict"), cfg.agents, state.get("round", 1))
     wall_ms = (time.time() - state.get("started_at", time.time())) * 1000.0
+    citations = answer_citations(turns, answer, state.get("sections") or {})
     get_stream_writer()({"event": "done", "answer": answer, "consensus_type": consensus})
+    mode = "debate_rag" if cfg.use_retrieval else "debate"
     return {
         "answer": answer,
         "consensus_type": consensus,
-        "log": build_log(state, answer, consensus, wall_ms, cfg.agents),
+        "citations": citations,
+        "log": build_log(state, answer, consensus, wall_ms, cfg.agents, mode),
     }

@@ -56,6 +56,8 @@ def run_debate(
         question: str = QUESTION,
         **ctx: Any,
     ) -> tuple[dict[str, Any], list[Any]]:
+        # one scripted reply per turn unless a test asks for the agents' own search calls
+        ctx.setdefault("agent_query", False)
         context = MedragContext(models=models, retriever=retriever, **ctx)
         inputs = {
             "question": question,

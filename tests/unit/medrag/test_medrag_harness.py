@@ -44,7 +44,7 @@ def debate_models() -> dict[str, ScriptedChatModel]:
 
 
 def test_debate_metrics(retriever: Any, tmp_path: Path) -> None:
-    ctx = MedragContext(models=debate_models(), retriever=retriever, k=2)
+    ctx = MedragContext(models=debate_models(), retriever=retriever, k=2, agent_query=False)
     result = run_benchmark(questions(), "debate", n=None, seed=0, context=ctx, out_dir=tmp_path)
     m = result["metrics"]
     assert [r["answer"] for r in result["questions"]] == ["A", "B", "D"]
