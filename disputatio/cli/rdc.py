@@ -1,70 +1,103 @@
-"""``disputatio rdc CASE.json`` and ``disputatio ledger verify THREAD``.
+"""``disputatio rdc [run] CASE.json``, ``disputatio rdc calibrate CASES…`` and the ledger commands.
 
-Register with ``app.command("rdc")(rdc.rdc)`` and ``app.add_typer(rdc.ledger_app, name="ledger")``.
+Register with ``app.add_typer(rdc.rdc_app, name="rdc")`` (``rdc CASE.json`` runs the debate:
+the first argument that is no subcommand name goes to ``run``) and
+``ledger.command("verify")(rdc.ledger_verify)``, ``ledger.command("show")(rdc.ledger_show)``.
 """
 
 from __future__ import annotations
 
 import json
-import uuid
 from pathlib import Path
 from typing import Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from typer.core import TyperGroup
 
+from disputatio.cli.options import AS_JSON, COLLECTION, MODEL, TENANT, THREAD_ID
+from disputatio.errors import ConfigError
 from disputatio.settings import get_settings
 
 out = Console()
+
+
+class _RunByDefault(TyperGroup):
+    """A group whose first argument, when it names no subcommand, goes to ``run``."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+rdc_app = typer.Typer(
+    cls=_RunByDefault,
+    help="ResearchDebateChain: debate a CASE (rdc CASE.json) or fit its calibration.",
+    no_args_is_help=True,
+)
 ledger_app = typer.Typer(help="Inspect the provenance ledger.", no_args_is_help=True)
 
 
+@rdc_app.command("run")
 def rdc(
     case_file: Path = typer.Argument(..., help="The CASE.json file."),
     out_dir: Path | None = typer.Option(
         None, "--out", "-o", help="Write debate.jsonld, debate.graphml and verdict.json here."
     ),
-    thread: str | None = typer.Option(
-        None, "--thread", help="Thread id (default: new); an unfinished thread is resumed."
-    ),
-    model: str | None = typer.Option(None, "--model", "-m", help="Chat model string."),
+    thread_id: str | None = THREAD_ID,
+    tenant: str | None = TENANT,
+    collection: str | None = COLLECTION,
+    model: str | None = MODEL,
     specialists: str | None = typer.Option(
         None, "--specialists", help="Comma-separated specialist names (default: the case's)."
     ),
     max_rounds: int | None = typer.Option(None, "--max-rounds", help="Round budget."),
     speaker_selection: str | None = typer.Option(
-        None, "--speaker-selection", help="round_robin or linucb."
+        None, "--speaker-selection", help="round_robin, linucb or thompson."
     ),
+    semantics: str | None = typer.Option(None, "--semantics", help="bipolar or derived."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", help="Budget per agent call."),
     no_appeal: bool = typer.Option(False, "--no-appeal", help="Never hold an appeal."),
 ) -> None:
-    """Debate a case with specialists, then print the jury's differential and test plan."""
+    """Debate a case with specialists, then print the jury's differential and test plan.
+
+    An unfinished ``--thread-id`` is resumed; a new id (the default) starts a debate.
+    """
+    import uuid
+
     from disputatio.graphs.rdc import RdcContext, build_graph, read_case_file
-    from disputatio.storage.checkpoint import open_checkpointer
+    from disputatio.storage.checkpoint import open_checkpointer, open_store
     from disputatio.storage.ledger import PostgresLedger
 
     settings = get_settings()
     case = read_case_file(case_file)
-    thread_id = thread or f"rdc-{uuid.uuid4().hex[:12]}"
+    thread = thread_id or f"rdc-{uuid.uuid4().hex[:12]}"
     context = RdcContext(
         model=model,
         settings=settings,
+        tenant=tenant,
+        collection=collection,
         specialists=[s.strip() for s in specialists.split(",") if s.strip()]
         if specialists
         else None,
         max_rounds=max_rounds,
         speaker_selection=speaker_selection,
+        semantics=semantics,
         max_tokens=max_tokens,
         appeal=not no_appeal,
         ledger=PostgresLedger(settings),
     )
-    config: Any = {"configurable": {"thread_id": thread_id}}
-    out.print(f"[bold]{case.title or case.id}[/]  thread [cyan]{thread_id}[/]")
-    with open_checkpointer(settings) as saver:
-        graph = build_graph().compile(checkpointer=saver, name="rdc")
-        pending = graph.get_state(config).next
-        inputs = None if pending else {"case": case.model_dump(mode="json")}
+    context.config()  # bad knobs fail here, in one line, before any database work
+    config: Any = {"configurable": {"thread_id": thread}}
+    out.print(f"[bold]{case.title or case.id}[/]  thread [cyan]{thread}[/]")
+    with open_checkpointer(settings) as saver, open_store(settings) as store:
+        graph = build_graph().compile(checkpointer=saver, store=store, name="rdc")
+        snapshot = graph.get_state(config)
+        if snapshot.values.get("verdict") and not snapshot.next:
+            raise ConfigError(f"thread {thread} already holds a debate: start a new thread id")
+        inputs = None if snapshot.next else {"case": case.model_dump(mode="json")}
         for _, chunk in graph.stream(
             inputs, config, context=context, stream_mode=["updates", "custom"]
         ):
@@ -76,7 +109,35 @@ def rdc(
     if out_dir is not None:
         write_exports(out_dir, state["graph"], verdict)
         out.print(f"wrote {out_dir}/debate.jsonld, debate.graphml, verdict.json")
-    out.print(f"verify with: disputatio ledger verify {thread_id}")
+    out.print(f"verify with: disputatio ledger verify {thread}")
+
+
+@rdc_app.command("calibrate")
+def calibrate(
+    cases: list[Path] = typer.Argument(..., help="CASE.json files with a gold hypothesis."),
+    as_json: bool = AS_JSON,
+) -> None:
+    """Fit the quality exponent α and the per-source reliabilities β by Brier score.
+
+    Each case's known findings are fused under (α, β); the fit minimises the mean multi-class
+    Brier score over the cases (ECE reported beside it), and leave-one-out scores tell whether it
+    generalises. Findings are grouped by their ``source`` field, one β per group.
+    """
+    from disputatio.nodes.rdc.calibrate import calibration_report
+
+    report = calibration_report(cases)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    table = Table(title=f"RDC calibration over {report['cases']} cases")
+    for col in ("setting", "alpha", "betas", "Brier", "ECE", "accuracy"):
+        table.add_column(col)
+    for name in ("default", "fitted", "leave_one_out"):
+        row = report[name]
+        betas = ", ".join(f"{g}={b:.1f}" for g, b in sorted(row["betas"].items())) or "1"
+        table.add_row(name, f"{row['alpha']:.2f}", betas, f"{row['brier']:.4f}",
+                      f"{row['ece']:.4f}", f"{row['accuracy']:.2f}")  # fmt: skip
+    out.print(table)
 
 
 def _print_event(event: dict[str, Any]) -> None:
@@ -131,6 +192,24 @@ def print_verdict(verdict: dict[str, Any]) -> None:
         f"{change['top']} to {change['runner_up']}; single findings that flip it: "
         f"{', '.join(flips) or 'none'}"
     )
+    for row in change.get("test_pairs", [])[:6]:
+        if row["reverses"]:
+            out.print(
+                f"  {row['test']} = {row['outcome']} would reverse {row['pair'][0]} over "
+                f"{row['pair'][1]} (Δ {row['delta'] if row['delta'] is not None else '-inf'}, "
+                f"P {row['probability']:.2f})"
+            )
+    defeat = change.get("defeat_set")
+    out.print(
+        "evidence whose defeat flips the verdict: "
+        + (f"{', '.join(defeat['ids'])} (→ {defeat['challenger']})" if defeat else "none")
+    )
+    cut = change.get("support_cut")
+    if cut:
+        out.print(
+            f"support of {cut['hypothesis']}: {len(cut['paths'])} paths, cut by "
+            f"{', '.join(cut['members']) or 'nothing'}"
+        )
     minimal = verdict["minimal_counter_evidence"]
     out.print(
         "minimal counter-evidence: "
@@ -155,16 +234,80 @@ def write_exports(out_dir: Path, graph: dict[str, Any], verdict: dict[str, Any])
     (out_dir / "verdict.json").write_text(json.dumps(verdict, indent=2), "utf-8")
 
 
+def _verdict_anchor(thread_id: str) -> tuple[int, str] | None:
+    """Return the head the thread's RDC verdict recorded in its checkpoint (None if none)."""
+    from disputatio.storage.checkpoint import open_checkpointer
+
+    with open_checkpointer(get_settings()) as saver:
+        found = saver.get_tuple({"configurable": {"thread_id": thread_id}})
+    values = found.checkpoint.get("channel_values", {}) if found else {}
+    ledger = (values.get("verdict") or {}).get("ledger") or {}
+    if "entries" in ledger and "head_hash" in ledger:
+        return int(ledger["entries"]) - 1, str(ledger["head_hash"])
+    return None
+
+
 @ledger_app.command("verify")
-def ledger_verify(thread_id: str = typer.Argument(..., help="Thread id.")) -> None:
-    """Verify a thread's hash chain: exit 0 when intact, 1 when tampered or missing."""
+def ledger_verify(
+    thread_id: str = typer.Argument(..., help="Thread id."),
+    head: str | None = typer.Option(
+        None, "--head", help="Expected head hash (default: the one the thread's verdict recorded)."
+    ),
+) -> None:
+    """Verify a thread: its hash chain, its recorded head, and the head its verdict anchored.
+
+    Exit 0 when intact, 1 when tampered, truncated, rewritten or missing.
+    """
     from disputatio.storage.db import connect
     from disputatio.storage.ledger import verify
 
+    anchor = _verdict_anchor(thread_id)
+    if head is not None:
+        anchor = (anchor[0] if anchor else -1, head)
     with connect(get_settings()) as conn:
-        result = verify(conn, thread_id)
+        if anchor is not None and anchor[0] < 0:
+            entries = conn.execute(
+                "SELECT count(*) FROM ledger WHERE thread_id = %s", (thread_id,)
+            ).fetchone()
+            anchor = (int(entries[0]) - 1 if entries else 0, anchor[1])
+        result = verify(conn, thread_id, anchor=anchor)
+    where = "chain, head table and verdict anchor" if anchor else "chain and head table"
     if result.ok:
-        typer.echo(f"ok: ledger {thread_id}: {result.reason}")
+        typer.echo(f"ok: ledger {thread_id}: {result.reason} ({where})")
         return
     typer.echo(f"FAILED: ledger {thread_id}: {result.reason}")
     raise typer.Exit(1)
+
+
+@ledger_app.command("show")
+def ledger_show(
+    thread_id: str = typer.Argument(..., help="Thread id."),
+    as_json: bool = AS_JSON,
+    full: bool = typer.Option(False, "--full", help="Print whole payloads (default: a summary)."),
+) -> None:
+    """Print the entries of a thread: index, time, kind, hash and payload."""
+    from disputatio.storage.db import connect
+    from disputatio.storage.ledger import read_entries
+
+    with connect(get_settings()) as conn:
+        entries = read_entries(conn, thread_id)
+    if not entries:
+        raise ConfigError(f"no ledger entries for thread {thread_id!r}")
+    if as_json:
+        rows = [
+            {"idx": e.idx, "seq": e.seq, "created_at": e.created_at, "kind": e.kind,
+             "hash": e.hash, "prev_hash": e.prev_hash, "payload": e.payload}
+            for e in entries
+        ]  # fmt: skip
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    table = Table(title=f"ledger {thread_id} ({len(entries)} entries)")
+    for col in ("#", "time (UTC)", "kind", "hash", "payload"):
+        table.add_column(col, overflow="fold")
+    for e in entries:
+        payload = json.dumps(e.payload, ensure_ascii=False, sort_keys=True)
+        if not full and len(payload) > 120:
+            payload = payload[:119] + "…"
+        when = (e.created_at or "")[:19].replace("T", " ")
+        table.add_row(str(e.idx), when, e.kind, e.hash[:12], payload)
+    out.print(table)

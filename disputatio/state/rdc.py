@@ -51,6 +51,12 @@ class KnownEvidence(BaseModel):
     quality: float = Field(1.0, ge=0.0, le=1.0, description="Reliability in [0, 1].")
     llr: dict[str, float] = Field(description="Natural-log LLR per hypothesis id.")
     provenance: str = Field("", description="Where the finding comes from.")
+    source: str = Field(
+        "case",
+        min_length=1,
+        description="Reliability group (e.g. measurement, history, second_hand): "
+        "`disputatio rdc calibrate` fits one reliability β per group.",
+    )
 
 
 class CaseTest(BaseModel):

@@ -1,8 +1,13 @@
-"""LangGraph checkpoints in the same Postgres (``langgraph-checkpoint-postgres``).
+"""LangGraph checkpoints and the long-term store in the same Postgres.
 
 Use :func:`open_checkpointer` (sync) or :func:`open_async_checkpointer` (async) around a graph
 run; they set the checkpoint tables up on first use. A crashed run resumes by invoking the graph
 again with ``None`` as input on the same ``thread_id``.
+
+:func:`open_store` yields the LangGraph long-term store (``langgraph.store.postgres
+.PostgresStore``, from ``langgraph-checkpoint-postgres``) that keeps data across threads, e.g.
+the RDC agents' private diaries; graphs compiled with ``store=`` reach it as ``runtime.store``.
+Tests use ``langgraph.store.memory.InMemoryStore`` instead.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from typing import Any
 
 from langgraph.checkpoint.postgres import PostgresSaver
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+from langgraph.store.postgres import PostgresStore
 from psycopg import AsyncConnection, Connection
 from psycopg.rows import dict_row
 
@@ -60,3 +66,25 @@ async def open_async_checkpointer(
         yield saver
     finally:
         await conn.close()
+
+
+_store_setup_done: set[str] = set()
+
+
+@contextmanager
+def open_store(settings: Settings | None = None) -> Iterator[PostgresStore]:
+    """Yield a :class:`PostgresStore` on the configured database (tables set up on first use)."""
+    settings = settings or get_settings()
+    url = database_url(settings)
+    open_connection(url, settings).close()  # one-line error when unreachable
+    conn: Connection[Any] = Connection.connect(
+        url, autocommit=True, prepare_threshold=0, row_factory=dict_row
+    )
+    try:
+        store = PostgresStore(conn)
+        if url not in _store_setup_done:
+            store.setup()
+            _store_setup_done.add(url)
+        yield store
+    finally:
+        conn.close()

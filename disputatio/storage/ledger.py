@@ -1,14 +1,25 @@
 """Provenance ledger: append-only, hash-chained entries per thread.
 
 Entry ``idx`` of a thread (0, 1, 2, ...) stores ``prev_hash`` (the previous entry's hash, or
-:data:`GENESIS_HASH` for entry 0) and
+:data:`GENESIS_HASH` for entry 0), its global sequence number ``seq``, its creation time
+``created_at`` (UTC, ISO 8601 with microseconds) and (hash version 2, every entry written now)
 
-    hash = sha256(prev_hash + canonical_json({"thread_id", "idx", "kind", "payload"}))
+    hash = sha256(prev_hash + canonical_json({"thread_id", "idx", "seq", "created_at", "kind",
+                                              "payload"}))
 
-with :func:`canonical_json` = sorted keys, no whitespace, UTF-8, no NaN. :func:`verify` walks a
-thread and reports the first entry whose index, link or hash is wrong. A chain proves that no
-entry was altered, removed or reordered *after* a later entry was written; rewriting a whole
-suffix consistently is only caught against an anchored head hash (the RDC verdict records it).
+with :func:`canonical_json` = sorted keys, no whitespace, UTF-8, no NaN. Entries written before
+migration 0005 keep hash version 1, which leaves ``seq`` and ``created_at`` out.
+
+:func:`verify_entries` walks a thread and reports the first entry whose index, link, order
+(``seq`` strictly increasing) or hash is wrong. A chain alone proves that no entry was altered,
+removed or reordered *before* its last entry; so the head is anchored twice:
+
+* the ``ledger_heads`` table records each thread's last ``(idx, seq, hash)`` in the same
+  transaction as the append, and a trigger lets a head only move forward: a chain that ends
+  before its recorded head was *truncated*, one whose last hash differs was *rewritten*;
+* the RDC verdict records the head hash after its own entry (in the run's state, i.e. the
+  checkpoint); ``verify(..., anchor=(idx, hash))`` checks the chain still holds it, which catches
+  a rewrite that also re-hashed the chain and forged the head table.
 
 Two back ends share one interface (:class:`Ledger`): :class:`PostgresLedger` (the ``ledger``
 table, where a trigger refuses UPDATE/DELETE, and appends to one thread are serialised with
@@ -31,6 +42,7 @@ import math
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, Protocol
 
@@ -51,6 +63,7 @@ __all__ = [
     "append",
     "canonical_json",
     "entry_hash",
+    "head_of",
     "jsonable",
     "read_entries",
     "verify",
@@ -75,6 +88,9 @@ class LedgerEntry:
         payload: JSON payload.
         prev_hash: Hash of the previous entry (``GENESIS_HASH`` for idx 0).
         hash: This entry's hash.
+        seq: Global sequence number (increases with every append, across threads).
+        created_at: Creation time, UTC ISO 8601 with microseconds.
+        version: Hash version: 2 hashes ``seq`` and ``created_at`` too, 1 (legacy) does not.
     """
 
     thread_id: str
@@ -83,6 +99,9 @@ class LedgerEntry:
     payload: dict[str, Any]
     prev_hash: str
     hash: str
+    seq: int | None = None
+    created_at: str | None = None
+    version: int = 2
 
 
 @dataclass(frozen=True)
@@ -92,14 +111,17 @@ class VerifyResult:
     Attributes:
         ok: True when every entry links and hashes correctly.
         entries: Number of entries read.
-        first_bad_idx: Index of the first bad entry (None when ok or empty).
+        first_bad_idx: Index of the first bad entry (None when ok or empty; the entry count
+            when entries are missing at the end).
         reason: One-line explanation.
+        head_hash: Hash of the last entry read (None when empty).
     """
 
     ok: bool
     entries: int
     first_bad_idx: int | None
     reason: str
+    head_hash: str | None = None
 
 
 def jsonable(value: Any) -> Any:
@@ -137,32 +159,98 @@ def canonical_json(value: Any) -> str:
     )
 
 
-def entry_hash(prev_hash: str, thread_id: str, idx: int, kind: str, payload: Any) -> str:
-    """Return ``sha256(prev_hash + canonical_json({thread_id, idx, kind, payload}))`` (hex)."""
-    body = canonical_json({"thread_id": thread_id, "idx": idx, "kind": kind, "payload": payload})
-    return hashlib.sha256((prev_hash + body).encode("utf-8")).hexdigest()
+def entry_hash(
+    prev_hash: str,
+    thread_id: str,
+    idx: int,
+    kind: str,
+    payload: Any,
+    *,
+    seq: int | None = None,
+    created_at: str | None = None,
+) -> str:
+    """Return the hash of an entry (hex; see the module docstring).
+
+    With ``seq`` and ``created_at`` (hash version 2) they are hashed too; without them the
+    legacy version-1 body ``{thread_id, idx, kind, payload}`` is hashed.
+    """
+    body: dict[str, Any] = {"thread_id": thread_id, "idx": idx, "kind": kind, "payload": payload}
+    if seq is not None or created_at is not None:
+        body.update({"seq": seq, "created_at": created_at})
+    return hashlib.sha256((prev_hash + canonical_json(body)).encode("utf-8")).hexdigest()
 
 
-def verify_entries(thread_id: str, entries: Sequence[LedgerEntry]) -> VerifyResult:
-    """Verify the entries of one thread, given in ``idx`` order."""
+def _hash_of(e: LedgerEntry) -> str:
+    if e.version >= 2:
+        return entry_hash(
+            e.prev_hash, e.thread_id, e.idx, e.kind, e.payload, seq=e.seq, created_at=e.created_at
+        )
+    return entry_hash(e.prev_hash, e.thread_id, e.idx, e.kind, e.payload)
+
+
+def utc_iso(moment: datetime) -> str:
+    """Return ``moment`` in UTC as ISO 8601 with microseconds (the hashed form of a time)."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def verify_entries(
+    thread_id: str,
+    entries: Sequence[LedgerEntry],
+    *,
+    head: tuple[int, str] | None = None,
+    anchor: tuple[int, str] | None = None,
+) -> VerifyResult:
+    """Verify the entries of one thread, given in ``idx`` order.
+
+    Args:
+        thread_id: The thread.
+        entries: Its entries.
+        head: The recorded head ``(idx, hash)`` (the ``ledger_heads`` row); the chain must end
+            exactly there.
+        anchor: An externally kept ``(idx, hash)`` (e.g. the verdict's); the chain must hold it.
+    """
+    n = len(entries)
     if not entries:
+        if head is not None:
+            return VerifyResult(False, 0, 0, f"thread {thread_id!r} was truncated: no entries left")
         return VerifyResult(False, 0, None, f"no ledger entries for thread {thread_id!r}")
-    prev = GENESIS_HASH
+    prev, last_seq = GENESIS_HASH, None
     for expected, e in enumerate(entries):
         if e.idx != expected:
-            return VerifyResult(
-                False, len(entries), expected, f"entry {expected} is missing (found {e.idx})"
-            )
+            return VerifyResult(False, n, expected, f"entry {expected} is missing (found {e.idx})")
         if e.prev_hash != prev:
             return VerifyResult(
-                False, len(entries), e.idx, f"entry {e.idx} does not link to entry {e.idx - 1}"
+                False, n, e.idx, f"entry {e.idx} does not link to entry {e.idx - 1}"
             )
-        if entry_hash(e.prev_hash, thread_id, e.idx, e.kind, e.payload) != e.hash:
-            return VerifyResult(
-                False, len(entries), e.idx, f"entry {e.idx} ({e.kind}) was modified"
-            )
+        if e.seq is not None:
+            if last_seq is not None and e.seq <= last_seq:
+                return VerifyResult(False, n, e.idx, f"entry {e.idx} is out of order (seq)")
+            last_seq = e.seq
+        if _hash_of(e) != e.hash:
+            return VerifyResult(False, n, e.idx, f"entry {e.idx} ({e.kind}) was modified")
         prev = e.hash
-    return VerifyResult(True, len(entries), None, f"{len(entries)} entries, head {prev[:16]}")
+    if head is not None:
+        if head[0] >= n:
+            return VerifyResult(
+                False, n, n, f"truncated: the head is entry {head[0]}, the chain ends at {n - 1}"
+            )
+        if head[0] != n - 1 or head[1] != prev:
+            return VerifyResult(
+                False,
+                n,
+                head[0],
+                f"rewritten: entry {head[0]} no longer has the recorded head hash",
+            )
+    if anchor is not None:
+        if anchor[0] >= n:
+            return VerifyResult(
+                False, n, n, f"truncated: the anchored entry {anchor[0]} is gone ({n} entries)"
+            )
+        if entries[anchor[0]].hash != anchor[1]:
+            return VerifyResult(
+                False, n, anchor[0], f"rewritten: entry {anchor[0]} does not match the anchor"
+            )
+    return VerifyResult(True, n, None, f"{n} entries, head {prev[:16]}", prev)
 
 
 def _with_key(payload: Mapping[str, Any], key: str | None) -> dict[str, Any]:
@@ -174,11 +262,13 @@ def _with_key(payload: Mapping[str, Any], key: str | None) -> dict[str, Any]:
     return data
 
 
-_COLUMNS = "thread_id, idx, kind, payload, prev_hash, hash"
+_COLUMNS = "thread_id, idx, kind, payload, prev_hash, hash, seq, created_at, hash_version"
 
 
 def _entry(row: Sequence[Any]) -> LedgerEntry:
-    return LedgerEntry(row[0], int(row[1]), row[2], row[3], row[4], row[5])
+    created = utc_iso(row[7]) if isinstance(row[7], datetime) else row[7]
+    return LedgerEntry(row[0], int(row[1]), row[2], row[3], row[4], row[5], int(row[6]), created,
+                       int(row[8]))  # fmt: skip
 
 
 def append(
@@ -190,6 +280,8 @@ def append(
     key: str | None = None,
 ) -> LedgerEntry:
     """Append one entry to ``thread_id`` in the ``ledger`` table (in its own transaction).
+
+    The thread's row in ``ledger_heads`` moves to the new entry in the same transaction.
 
     Args:
         conn: A connection to the migrated database (tuple rows).
@@ -216,15 +308,25 @@ def append(
             (thread_id,),
         ).fetchone()
         idx, prev = (0, GENESIS_HASH) if head is None else (int(head[0]) + 1, str(head[1]))
-        stored = conn.execute("SELECT %s::jsonb", (Jsonb(data),)).fetchone()
+        stored = conn.execute(
+            "SELECT %s::jsonb, nextval(pg_get_serial_sequence('ledger', 'seq')), now()",
+            (Jsonb(data),),
+        ).fetchone()
         assert stored is not None
         normalised = stored[0]  # hash exactly what jsonb will give back on verify
-        digest = entry_hash(prev, thread_id, idx, kind, normalised)
+        seq, created = int(stored[1]), utc_iso(stored[2])
+        digest = entry_hash(prev, thread_id, idx, kind, normalised, seq=seq, created_at=created)
         conn.execute(
-            f"INSERT INTO ledger ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s)",
-            (thread_id, idx, kind, Jsonb(normalised), prev, digest),
+            f"INSERT INTO ledger ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 2)",
+            (thread_id, idx, kind, Jsonb(normalised), prev, digest, seq, stored[2]),
         )
-    return LedgerEntry(thread_id, idx, kind, normalised, prev, digest)
+        conn.execute(
+            "INSERT INTO ledger_heads (thread_id, idx, seq, hash) VALUES (%s, %s, %s, %s)"
+            " ON CONFLICT (thread_id) DO UPDATE SET idx = EXCLUDED.idx, seq = EXCLUDED.seq,"
+            " hash = EXCLUDED.hash, updated_at = now()",
+            (thread_id, idx, seq, digest),
+        )
+    return LedgerEntry(thread_id, idx, kind, normalised, prev, digest, seq, created)
 
 
 def read_entries(conn: Connection[Any], thread_id: str) -> list[LedgerEntry]:
@@ -235,9 +337,22 @@ def read_entries(conn: Connection[Any], thread_id: str) -> list[LedgerEntry]:
     return [_entry(r) for r in rows]
 
 
-def verify(conn: Connection[Any], thread_id: str) -> VerifyResult:
-    """Verify the chain of ``thread_id`` in the ``ledger`` table."""
-    return verify_entries(thread_id, read_entries(conn, thread_id))
+def head_of(conn: Connection[Any], thread_id: str) -> tuple[int, str] | None:
+    """Return the recorded head ``(idx, hash)`` of ``thread_id`` (None when none is recorded)."""
+    row = conn.execute(
+        "SELECT idx, hash FROM ledger_heads WHERE thread_id = %s", (thread_id,)
+    ).fetchone()
+    return None if row is None else (int(row[0]), str(row[1]))
+
+
+def verify(
+    conn: Connection[Any], thread_id: str, *, anchor: tuple[int, str] | None = None
+) -> VerifyResult:
+    """Verify the chain of ``thread_id`` against its recorded head (and ``anchor`` if given)."""
+    with conn.transaction():  # one snapshot for the entries and the head
+        entries = read_entries(conn, thread_id)
+        head = head_of(conn, thread_id)
+    return verify_entries(thread_id, entries, head=head, anchor=anchor)
 
 
 class Ledger(Protocol):
@@ -253,8 +368,8 @@ class Ledger(Protocol):
         """Return the entries of a thread in order."""
         ...
 
-    def verify(self, thread_id: str) -> VerifyResult:
-        """Verify a thread."""
+    def verify(self, thread_id: str, *, anchor: tuple[int, str] | None = None) -> VerifyResult:
+        """Verify a thread against its recorded head (and ``anchor``)."""
         ...
 
 
@@ -263,6 +378,8 @@ class InMemoryLedger:
 
     def __init__(self) -> None:
         self._threads: dict[str, list[LedgerEntry]] = {}
+        self._heads: dict[str, tuple[int, str]] = {}
+        self._seq = 0
         self._lock = threading.Lock()
 
     def append(
@@ -279,10 +396,12 @@ class InMemoryLedger:
                         return e
             prev = chain[-1].hash if chain else GENESIS_HASH
             idx = len(chain)
-            entry = LedgerEntry(
-                thread_id, idx, kind, data, prev, entry_hash(prev, thread_id, idx, kind, data)
-            )
+            self._seq += 1
+            created = utc_iso(datetime.now(UTC))
+            digest = entry_hash(prev, thread_id, idx, kind, data, seq=self._seq, created_at=created)
+            entry = LedgerEntry(thread_id, idx, kind, data, prev, digest, self._seq, created)
             chain.append(entry)
+            self._heads[thread_id] = (idx, digest)
             return entry
 
     def entries(self, thread_id: str) -> list[LedgerEntry]:
@@ -294,9 +413,16 @@ class InMemoryLedger:
         """Return the live entry list (for audits and tamper tests: editing it is tampering)."""
         return self._threads.setdefault(thread_id, [])
 
-    def verify(self, thread_id: str) -> VerifyResult:
-        """Verify the chain of ``thread_id``."""
-        return verify_entries(thread_id, self.entries(thread_id))
+    def head(self, thread_id: str) -> tuple[int, str] | None:
+        """Return the recorded head ``(idx, hash)`` of ``thread_id``."""
+        with self._lock:
+            return self._heads.get(thread_id)
+
+    def verify(self, thread_id: str, *, anchor: tuple[int, str] | None = None) -> VerifyResult:
+        """Verify the chain of ``thread_id`` against its recorded head (and ``anchor``)."""
+        return verify_entries(
+            thread_id, self.entries(thread_id), head=self.head(thread_id), anchor=anchor
+        )
 
 
 class PostgresLedger:
@@ -321,6 +447,9 @@ class PostgresLedger:
         with get_pool(self._settings).connection() as conn:
             return read_entries(conn, thread_id)
 
-    def verify(self, thread_id: str) -> VerifyResult:
-        """Verify the chain of ``thread_id``."""
-        return verify_entries(thread_id, self.entries(thread_id))
+    def verify(self, thread_id: str, *, anchor: tuple[int, str] | None = None) -> VerifyResult:
+        """Verify the chain of ``thread_id`` against its recorded head (and ``anchor``)."""
+        from disputatio.storage.db import get_pool
+
+        with get_pool(self._settings).connection() as conn:
+            return verify(conn, thread_id, anchor=anchor)

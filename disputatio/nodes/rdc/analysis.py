@@ -1,12 +1,22 @@
 """The jury's arithmetic on a debate graph, all of it done by :mod:`disputatio.argumentation`.
 
 Admission rule (which evidence counts): the debate graph is turned into a bipolar argumentation
-framework (``DebateGraph.to_framework``), its attack relation closed under *supported* attacks
-only (an argument that supports an attacker attacks too; *secondary* attacks are off, so
-undercutting a corroborating claim does not defeat the evidence it corroborates), and labelled
-with grounded semantics. Only evidence labelled **IN** enters the log-odds fusion: OUT evidence
-(defeated by an undefeated attacker) and UNDEC evidence (caught in an unresolved conflict) are
-left out, which is the sceptical choice. Hypothesis labels play no role.
+framework (``DebateGraph.to_framework``) and labelled (``rdc.semantics``):
+
+* ``bipolar`` (default) — the seed's rule (:func:`disputatio.argumentation.bipolar_labelling`)
+  with evidence and assumptions as base facts: IN when every attacker is OUT and it is a base
+  fact or has an IN supporter; OUT when an attacker is IN or (not a base fact) every supporter
+  is OUT; else UNDEC;
+* ``derived`` — grounded semantics over the attacks closed under *supported* attacks (an
+  argument that supports an attacker attacks too; secondary attacks off).
+
+Only evidence labelled **IN** enters the fusion: OUT evidence (defeated by an undefeated
+attacker) and UNDEC evidence (caught in an unresolved conflict) are left out, the sceptical
+choice. IN evidence whose edge to a hypothesis names no likelihood ratio enters through the
+noisy-OR shift (:func:`disputatio.argumentation.noisy_or_shift`, strength = edge weight ×
+quality, the normalised prior as leak). With ``rdc.label_consistency`` = κ > 0 the posterior is
+the consistency-regularised one, ``softmax(λ − κ c(L))`` (labels of the hypotheses: OUT costs 1,
+UNDEC ½, IN 0); the verdict always reports the label inconsistency ``E_p[c(L)]``.
 """
 
 from __future__ import annotations
@@ -17,8 +27,10 @@ from typing import Any
 from disputatio.argumentation import (
     CandidateTest,
     DebateGraph,
+    EdgeKind,
     EvidenceItem,
     Label,
+    NodeKind,
     brier_score,
     differential_log_scores,
     disagreement,
@@ -26,17 +38,23 @@ from disputatio.argumentation import (
     finding_shifts,
     flip_table,
     minimal_counter_evidence,
+    minimal_defeat_set,
+    minimum_hitting_set,
     multiclass_brier_score,
+    noisy_or_shift,
     outcome_flips,
+    pairwise_test_shifts,
     rank_tests,
+    regularised_log_scores,
     softmax,
+    support_paths,
     verdict,
 )
 
 
-def labelling(graph: DebateGraph) -> dict[str, Label]:
-    """Return the grounded labelling of every non-test node (see the module docstring)."""
-    return graph.to_framework().grounded_labelling(supported=True, secondary=False)
+def labelling(graph: DebateGraph, semantics: str = "bipolar") -> dict[str, Label]:
+    """Return the labelling of every non-test node (see the module docstring)."""
+    return graph.labelling(semantics)
 
 
 def admitted_items(
@@ -47,10 +65,101 @@ def admitted_items(
     return [item for item in graph.evidence_items() if labels.get(item.id) is Label.IN]
 
 
-def differential(graph: DebateGraph, alpha: float) -> tuple[dict[str, float], dict[str, float]]:
-    """Return ``(log_scores, posterior)`` of the hypotheses over the admitted evidence."""
-    scores = differential_log_scores(graph.priors(), admitted_items(graph), alpha)
+def qualitative_shifts(graph: DebateGraph, labels: Mapping[str, Label]) -> dict[str, float]:
+    """Return the noisy-OR log-odds shift of each hypothesis from IN edges without an LLR."""
+    priors = graph.priors()
+    total = sum(priors.values())
+    causes: dict[str, tuple[list[float], list[float]]] = {}
+    for e in graph.edges:
+        src, dst = graph.node(e.source), graph.node(e.target)
+        if dst.kind is not NodeKind.HYPOTHESIS or dst.id not in priors:
+            continue
+        if src.kind not in (NodeKind.EVIDENCE, NodeKind.FINDING) or labels.get(src.id) != Label.IN:
+            continue
+        if e.llr is not None or src.llr is not None:
+            continue
+        sup, att = causes.setdefault(dst.id, ([], []))
+        if e.kind is EdgeKind.SUPPORTS:
+            sup.append(e.weight * src.quality)
+        elif e.kind in (EdgeKind.ATTACKS, EdgeKind.CONTRADICTS):
+            att.append(e.weight * src.quality)
+    return {h: noisy_or_shift(priors[h] / total, s, a) for h, (s, a) in causes.items()}
+
+
+def differential(
+    graph: DebateGraph, alpha: float, semantics: str = "bipolar", consistency: float = 0.0
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Return ``(log_scores, posterior)`` of the hypotheses over the admitted evidence.
+
+    Args:
+        graph: The debate graph.
+        alpha: Quality exponent of the fusion.
+        semantics: Labelling semantics (``bipolar`` or ``derived``).
+        consistency: Strength κ of the label/posterior consistency regulariser (0: off).
+    """
+    labels = labelling(graph, semantics)
+    scores = differential_log_scores(graph.priors(), admitted_items(graph, labels), alpha)
+    for h, shift in qualitative_shifts(graph, labels).items():
+        scores[h] += shift
+    if consistency > 0.0:
+        scores = regularised_log_scores(scores, labels, consistency)
     return scores, softmax(scores)
+
+
+def graph_counter_evidence(
+    graph: DebateGraph,
+    log_scores: Mapping[str, float],
+    labels: Mapping[str, Label],
+    alpha: float,
+    max_paths: int,
+) -> dict[str, Any]:
+    """Return what, in the debate graph itself, would have to fall for the verdict to change.
+
+    * ``defeat_set`` — a smallest set of admitted evidence whose defeat flips the verdict
+      (:func:`disputatio.argumentation.minimal_defeat_set`);
+    * ``support_cut`` — a minimum hitting set of the top hypothesis's support paths through IN
+      arguments: defeating its members leaves the top hypothesis without an IN supporter.
+    """
+    top = verdict(log_scores).top
+    admitted = admitted_items(graph, labels)
+    defeat = minimal_defeat_set(log_scores, admitted, alpha) if admitted else None
+    inside = {a for a, lab in labels.items() if lab is Label.IN}
+    paths = support_paths(
+        graph.to_framework(), top, graph.base_facts(), among=inside, max_paths=max_paths
+    )
+    cut = minimum_hitting_set(paths, exclude={top}) if paths else None
+    return {
+        "defeat_set": None
+        if defeat is None
+        else {"ids": list(defeat.ids), "challenger": defeat.challenger},
+        "support_cut": {
+            "hypothesis": top,
+            "paths": [list(p) for p in paths],
+            "members": list(cut.members) if cut else [],
+            "exact": cut.exact if cut else True,
+        },
+    }
+
+
+def pair_shifts(
+    log_scores: Mapping[str, float], tests: Sequence[CandidateTest], top_n: int
+) -> list[dict[str, Any]]:
+    """Return Δ_ik(T = o) for the top hypothesis pairs, each with its test and outcome."""
+    if len(log_scores) < 2 or not tests:
+        return []
+    return [
+        {
+            "pair": [r.leader, r.challenger],
+            "test": r.test,
+            "outcome": r.outcome,
+            "delta": r.delta,
+            "log_odds": r.log_odds,
+            "after": r.after,
+            "reverses": r.reverses,
+            "probability": r.probability,
+        }
+        for r in pairwise_test_shifts(log_scores, tests, top_n=max(2, top_n))
+    ]
 
 
 def best_eig(

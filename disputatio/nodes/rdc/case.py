@@ -131,12 +131,13 @@ def add_claim_edges(graph: DebateGraph, source: str, llrs: Mapping[str, float]) 
     ]
 
 
-def seed_graph(case: Case, alpha: float = 1.0) -> DebateGraph:
+def seed_graph(case: Case, alpha: float = 1.0, semantics: str = "bipolar") -> DebateGraph:
     """Return the debate graph of a case before any move (see the module docstring).
 
     Args:
         case: The case.
         alpha: Quality exponent of the fusion that gives the test EIGs.
+        semantics: Labelling semantics of that fusion.
     """
     graph = DebateGraph()
     for h in case.hypotheses:
@@ -147,7 +148,7 @@ def seed_graph(case: Case, alpha: float = 1.0) -> DebateGraph:
             Node(e.id, NodeKind.EVIDENCE, label=e.label or e.id, quality=e.quality, provenance=prov)
         )
         add_claim_edges(graph, e.id, e.llr)
-    _, posterior = differential(graph, alpha)
+    _, posterior = differential(graph, alpha, semantics)
     for test in candidate_tests(case):
         graph.add_node(
             Node(

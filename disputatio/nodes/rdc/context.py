@@ -14,7 +14,8 @@ from disputatio.errors import ConfigError
 from disputatio.nodes.context import AgentContext
 from disputatio.storage.ledger import InMemoryLedger, Ledger
 
-SPEAKER_SELECTIONS = ("round_robin", "linucb")
+SPEAKER_SELECTIONS = ("round_robin", "linucb", "thompson")
+SEMANTICS = ("bipolar", "derived")
 
 _default_ledger: InMemoryLedger | None = None
 _ledger_lock = threading.Lock()
@@ -55,6 +56,15 @@ class RdcConfig:
     ece_bins: int
     value_per_nat: float | None
     risk_aversion: float | None
+    semantics: str
+    label_consistency: float
+    min_entropy_drop: float
+    stall_turns: int
+    top_pairs: int
+    max_support_paths: int
+    retrieved_hypotheses: int
+    memory: bool
+    seed: int
 
 
 @dataclass
@@ -69,7 +79,8 @@ class RdcContext(AgentContext):
         entropy_stop: Stop when the entropy (nats) is below (default ``rdc.entropy_stop``).
         voi_stop: Stop when the best admissible test's EIG (nats) is below (``rdc.voi_stop``).
         max_risk: Hard risk limit of the test plan (default ``rdc.max_risk``).
-        speaker_selection: ``round_robin`` or ``linucb`` (default ``rdc.speaker_selection``).
+        speaker_selection: ``round_robin``, ``linucb`` or ``thompson`` (linear Thompson
+            sampling; default ``rdc.speaker_selection``).
         token_budget: Stop before a turn once this many tokens were used (None: no budget).
         turns_per_phase: Turns per phase (default: one per specialist).
         sections_per_turn: Sections retrieved for each turn.
@@ -86,7 +97,15 @@ class RdcContext(AgentContext):
         ece_bins: Bins of the expected calibration error.
         value_per_nat: Value of one nat of information (default: the case's).
         risk_aversion: Cost units per unit of risk (default: the case's).
-        ledger: Where ledger entries go (default: the process-wide in-memory ledger).
+        semantics: ``bipolar`` or ``derived`` labelling (default ``rdc.semantics``).
+        label_consistency: Consistency regulariser strength κ (default ``rdc.label_consistency``).
+        min_entropy_drop: Entropy-drop halt threshold (default ``rdc.min_entropy_drop``).
+        retrieved_hypotheses: Hypotheses agents may add from retrieval
+            (default ``rdc.retrieved_hypotheses``).
+        memory: Keep per-agent diaries in the graph's store (default ``rdc.memory``).
+        seed: Seed of the Thompson sampler's random generator (reproducible runs).
+        ledger: Where ledger entries go (default: ``rdc.ledger`` — the Postgres ledger of the
+            configured database, or the process-wide in-memory one when it is ``memory``).
     """
 
     specialists: list[str] | None = None
@@ -113,11 +132,28 @@ class RdcContext(AgentContext):
     ece_bins: int = 10
     value_per_nat: float | None = None
     risk_aversion: float | None = None
+    semantics: str | None = None
+    label_consistency: float | None = None
+    min_entropy_drop: float | None = None
+    retrieved_hypotheses: int | None = None
+    memory: bool | None = None
+    seed: int = 0
     ledger: Any = field(default=None)
 
     def get_ledger(self) -> Ledger:
-        """Return the run's ledger (default: the process-wide in-memory one)."""
-        return self.ledger if self.ledger is not None else default_memory_ledger()
+        """Return the run's ledger (default: see :attr:`ledger`).
+
+        Under the LangGraph server the context carries no ledger object, so the run writes to
+        the Postgres ledger of the configured database, never to the in-memory fallback.
+        """
+        if self.ledger is not None:
+            return self.ledger
+        settings = self.get_settings()
+        if settings.rdc.ledger == "memory":
+            return default_memory_ledger()
+        from disputatio.storage.ledger import PostgresLedger
+
+        return PostgresLedger(settings)
 
     def config(self) -> RdcConfig:
         """Resolve every knob against ``settings.rdc``.
@@ -136,6 +172,9 @@ class RdcContext(AgentContext):
             raise ConfigError("rdc: max_rounds must be >= 1, max_appeals/sections_per_turn >= 0")
         if self.turns_per_phase is not None and self.turns_per_phase < 1:
             raise ConfigError("rdc: turns_per_phase must be >= 1")
+        semantics = self.semantics or rdc.semantics
+        if semantics not in SEMANTICS:
+            raise ConfigError(f"unknown rdc.semantics {semantics!r} (known: {SEMANTICS})")
         return RdcConfig(
             quality_alpha=_pick(self.quality_alpha, rdc.quality_alpha),
             max_rounds=max_rounds,
@@ -159,6 +198,19 @@ class RdcContext(AgentContext):
             ece_bins=self.ece_bins,
             value_per_nat=self.value_per_nat,
             risk_aversion=self.risk_aversion,
+            semantics=semantics,
+            label_consistency=_pick(self.label_consistency, rdc.label_consistency),
+            min_entropy_drop=_pick(self.min_entropy_drop, rdc.min_entropy_drop),
+            stall_turns=rdc.stall_turns,
+            top_pairs=rdc.top_pairs,
+            max_support_paths=rdc.max_support_paths,
+            retrieved_hypotheses=int(
+                rdc.retrieved_hypotheses
+                if self.retrieved_hypotheses is None
+                else self.retrieved_hypotheses
+            ),
+            memory=rdc.memory if self.memory is None else self.memory,
+            seed=self.seed,
         )
 
 

@@ -1,10 +1,14 @@
 """The jury: the verdict of the debate, computed by the engine on the final graph (no model).
 
-It emits the differential (log-odds fusion over the IN evidence, ``f(q) = q**alpha``), the test
-plan (admissible tests by expected utility, with the tests the risk limit excluded), the
-disagreement of the last vote, "what would change our mind" (the odds shift Δ and the flips of the
-case's counter-evidence candidates and of each test's outcomes), the minimal counter-evidence set
-and, when the case names a gold diagnosis, calibration metrics. The verdict is the last ledger
+It emits the differential (log-odds fusion over the IN evidence, ``f(q) = q**alpha``, noisy-OR
+for edges without likelihoods, the consistency regulariser when on), the labels of the
+hypotheses and the label inconsistency, the test plan (admissible tests by expected utility,
+with the tests the risk limit excluded), the disagreement of the last vote, "what would change
+our mind" (the odds shift Δ; Δ_ik(T = o) for the top hypothesis pairs, each with its test and
+outcome; the flips of the case's counter-evidence candidates; the smallest set of admitted
+evidence whose defeat flips the verdict; the minimum hitting set of the top hypothesis's support
+paths), the minimal counter-evidence set among the case's candidates and, when the case names a
+gold diagnosis, calibration metrics. The verdict is the last ledger
 entry; the returned verdict also carries the ledger head (the verdict entry's hash) to anchor it.
 """
 
@@ -21,13 +25,16 @@ from disputatio.argumentation import (
     NodeKind,
     entropy_nats,
     expected_information_gain,
+    label_inconsistency,
 )
 from disputatio.nodes.rdc.analysis import (
     calibration,
     differential,
+    graph_counter_evidence,
     jury_disagreement,
     labelling,
     ordered_differential,
+    pair_shifts,
     plan_tests,
     sensitivity,
 )
@@ -61,9 +68,9 @@ def jury(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     alpha = cfg.quality_alpha
     tests = candidate_tests(case)
     graph = DebateGraph.from_dict(state["graph"])
-    scores, posterior = differential(graph, alpha)
+    scores, posterior = differential(graph, alpha, cfg.semantics, cfg.label_consistency)
     graph = final_graph(graph, posterior, tests)
-    labels = labelling(graph)
+    labels = labelling(graph, cfg.semantics)
     evidence = [n.id for n in graph.nodes_of(NodeKind.EVIDENCE)]
     plan, excluded = plan_tests(
         posterior,
@@ -73,6 +80,9 @@ def jury(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
         max_risk=cfg.max_risk,
     )
     change, minimal = sensitivity(scores, evidence_items(case.counter_evidence), alpha)
+    admissible = [t for t in tests if t.risk <= cfg.max_risk]
+    change["test_pairs"] = pair_shifts(scores, admissible, cfg.top_pairs)
+    change.update(graph_counter_evidence(graph, scores, labels, alpha, cfg.max_support_paths))
     votes = [v for v in state.get("votes", []) if v["vote_round"] == state["vote_round"]]
     labels_by_id = {h.id: h.label or h.id for h in case.hypotheses}
     priors = graph.priors()
@@ -90,6 +100,10 @@ def jury(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
             for h in ordered_differential(posterior)
         ],
         "entropy": entropy_nats(posterior),
+        "semantics": cfg.semantics,
+        "hypothesis_labels": {h: labels[h].value for h in posterior if h in labels},
+        "label_inconsistency": label_inconsistency(posterior, labels),
+        "label_consistency": cfg.label_consistency,
         "admitted_evidence": [e for e in evidence if labels.get(e) is Label.IN],
         "excluded_evidence": {e: labels[e].value for e in evidence if labels[e] is not Label.IN},
         "test_plan": plan,

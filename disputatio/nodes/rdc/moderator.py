@@ -40,8 +40,8 @@ def seed(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     cfg = ctx.config()
     case = load_case(state["case"])
     specs = resolve_specialists(case, ctx.specialists, ctx.max_specialists)
-    graph = seed_graph(case, cfg.quality_alpha)
-    _, posterior = differential(graph, cfg.quality_alpha)
+    graph = seed_graph(case, cfg.quality_alpha, cfg.semantics)
+    _, posterior = differential(graph, cfg.quality_alpha, cfg.semantics, cfg.label_consistency)
     eig = best_eig(posterior, candidate_tests(case), cfg.max_risk)
     run_id = uuid.uuid4().hex
     info = runtime.execution_info

@@ -93,7 +93,7 @@ def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
         outcome = MoveOutcome(rejected=[{"what": "move", "reason": exc.message}])
     where = {"speaker": spec.name, "phase": phase, "round": round_, "turn": turn}
     rejected = [{**where, **r} for r in outcome.rejected]
-    _, posterior = differential(graph, cfg.quality_alpha)
+    _, posterior = differential(graph, cfg.quality_alpha, cfg.semantics, cfg.label_consistency)
     entropy = entropy_nats(posterior)
     eig = best_eig(posterior, candidate_tests(case), cfg.max_risk)
     record = {

@@ -18,8 +18,11 @@ from disputatio.storage.ledger import (
     GENESIS_HASH,
     KEY_FIELD,
     InMemoryLedger,
+    LedgerEntry,
     canonical_json,
+    entry_hash,
     jsonable,
+    verify_entries,
 )
 from disputatio.testing import ScriptedChatModel
 
@@ -29,9 +32,14 @@ from .builders import FixedRetriever, ballot, case_data, move
 def test_hash_is_sha256_of_prev_hash_and_canonical_json() -> None:
     ledger = InMemoryLedger()
     first = ledger.append("t", "move", {"b": 1, "a": [1.5, "é"]})
-    body = '{"idx":0,"kind":"move","payload":{"a":[1.5,"é"],"b":1},"thread_id":"t"}'
+    assert first.seq is not None and first.created_at is not None
+    body = (
+        f'{{"created_at":"{first.created_at}","idx":0,"kind":"move",'
+        f'"payload":{{"a":[1.5,"é"],"b":1}},"seq":{first.seq},"thread_id":"t"}}'
+    )
     assert first.prev_hash == GENESIS_HASH
     assert first.hash == hashlib.sha256((GENESIS_HASH + body).encode()).hexdigest()
+    assert first.created_at.endswith("+00:00")
     second = ledger.append("t", "verdict", {})
     assert second.idx == 1 and second.prev_hash == first.hash
     assert ledger.verify("t").ok and ledger.verify("t").entries == 2
@@ -70,6 +78,59 @@ def test_tampering_is_detected(tamper: Any) -> None:
     tamper(ledger.raw("t"))
     result = ledger.verify("t")
     assert not result.ok and result.first_bad_idx == 1
+
+
+def test_seq_and_created_at_are_hashed() -> None:
+    ledger = InMemoryLedger()
+    for n in range(3):
+        ledger.append("t", "move", {"n": n})
+    chain = ledger.raw("t")
+    chain[1] = replace(chain[1], created_at="2020-01-01T00:00:00.000000+00:00")
+    assert ledger.verify("t").first_bad_idx == 1
+    ledger2 = InMemoryLedger()
+    for n in range(3):
+        ledger2.append("t", "move", {"n": n})
+    chain2 = ledger2.raw("t")
+    chain2[1] = replace(chain2[1], seq=(chain2[1].seq or 0) + 100)
+    result = ledger2.verify("t")
+    assert not result.ok and result.first_bad_idx in (1, 2)
+
+
+def test_truncation_is_detected_against_the_recorded_head() -> None:
+    ledger = InMemoryLedger()
+    for n in range(4):
+        ledger.append("t", "move", {"n": n})
+    ledger.raw("t").pop()  # the chain that is left is internally sound
+    result = ledger.verify("t")
+    assert not result.ok and "truncated" in result.reason and result.first_bad_idx == 3
+
+
+def _rehashed(entries: list[LedgerEntry], payload: dict[str, Any]) -> list[LedgerEntry]:
+    """Rewrite entry 1 on, re-hashing the chain consistently (what a forger would do)."""
+    out = entries[:1]
+    for e in entries[1:]:
+        prev = out[-1].hash
+        data = payload if e.idx == 1 else e.payload
+        h = entry_hash(prev, e.thread_id, e.idx, e.kind, data, seq=e.seq, created_at=e.created_at)
+        out.append(replace(e, payload=data, prev_hash=prev, hash=h))
+    return out
+
+
+def test_a_rehashed_rewrite_is_detected_by_the_head_and_by_the_anchor() -> None:
+    ledger = InMemoryLedger()
+    for n in range(3):
+        last = ledger.append("t", "move", {"n": n})
+    anchor = (last.idx, last.hash)
+    forged = _rehashed(ledger.entries("t"), {"n": 99})
+    # internally sound: only the anchors can tell
+    assert verify_entries("t", forged).ok
+    result = verify_entries("t", forged, head=ledger.head("t"))
+    assert not result.ok and "rewritten" in result.reason
+    # a forger who also rewrote the head table is still caught by the verdict's anchor
+    forged_head = (forged[-1].idx, forged[-1].hash)
+    result = verify_entries("t", forged, head=forged_head, anchor=anchor)
+    assert not result.ok and "anchor" in result.reason
+    assert verify_entries("t", ledger.entries("t"), head=ledger.head("t"), anchor=anchor).ok
 
 
 def test_payloads_are_made_json_safe() -> None:
