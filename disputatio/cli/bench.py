@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from disputatio.cli.options import COLLECTION, MODEL, TENANT
 from disputatio.errors import ConfigError
 
 console = Console(emoji=False)
@@ -59,22 +60,42 @@ def bench(
     n: int = typer.Option(20, "--n", "-n", help="Questions to draw."),
     seed: int = typer.Option(0, "--seed", help="Seed of the draw."),
     out: Path = _OUT,
-    model: str | None = typer.Option(None, "--model", "-m", help="Chat model string."),
+    model: str | None = MODEL,
+    tenant: str | None = TENANT,
+    collection: str | None = COLLECTION,
     rounds: int | None = typer.Option(None, help="Debate rounds (default: medrag.rounds)."),
     k: int | None = typer.Option(None, help="Sections per retrieval (default: medrag.k)."),
     max_tokens: int | None = typer.Option(None, help="Completion budget of each answer."),
-    corpus: str = typer.Option("default", help="'default' (Postgres) or 'gold' (gold snippets)."),
+    corpus: str = typer.Option(
+        "default",
+        help="'default' (Postgres) or 'gold' (ORACLE: the drawn questions' gold snippets).",
+    ),
     ablate: list[str] | None = _ABLATE,
     sc_samples: int | None = typer.Option(None, help="Self-consistency samples."),
     save_db: bool = typer.Option(False, "--save-db", help="Write runs to Postgres."),
     checkpoint: bool = typer.Option(False, "--checkpoint", help="Resumable debates (Postgres)."),
 ) -> None:
-    """Benchmark a protocol and write ``<name>.json`` and ``<name>.md`` into ``--out``."""
+    """Benchmark one protocol (deprecated: use `disputatio eval run`).
+
+    Writes ``<name>.json`` and ``<name>.md`` into ``--out``; a result of the same name from
+    another configuration is kept and the new one gets a ``-<config hash>`` suffix.
+    """
     from disputatio.eval.harness import run_benchmark
     from disputatio.eval.report import markdown_table, write_results
     from disputatio.nodes.medrag.context import MedragContext
 
-    ctx = MedragContext(model=model, rounds=rounds, k=k, max_tokens=max_tokens)
+    console.print(
+        "[yellow]`disputatio bench` is deprecated: `disputatio eval run --datasets D "
+        "--protocols P` runs every protocol on the same questions, resumably.[/]"
+    )
+    ctx = MedragContext(
+        model=model,
+        rounds=rounds,
+        k=k,
+        max_tokens=max_tokens,
+        tenant=tenant,
+        collection=collection,
+    )
     counter = {"done": 0, "correct": 0}
 
     def progress(i: int, record: dict[str, Any]) -> None:

@@ -7,8 +7,11 @@
                            ablations={"use_verifier": False}, out_dir=Path("bench"))
     result["metrics"]["accuracy"]
 
-Each question runs on its own thread id (``bench:<name>:<question id>``); with a checkpointer,
-rerunning an experiment of the same name resumes unfinished debates and reuses finished ones. With
+Each question runs on its own thread id (``bench:<name>:<config hash>:<question id>``); with a
+checkpointer, rerunning the same configuration resumes unfinished debates and reuses finished
+ones, and a changed configuration (model, k, rounds, max tokens, corpus, code) never does. A
+result file of the same name made with another configuration is not overwritten: the new one
+is written as ``<name>-<config hash>``. ``disputatio eval run`` supersedes this harness. With
 ``save_db=True`` every finished question is written to ``experiment_runs`` (and its messages to
 ``agent_messages``, its retrievals to ``tool_calls``) at once.
 """
@@ -17,6 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
+import json
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -54,6 +59,35 @@ def apply_ablations(ctx: MedragContext, ablations: Mapping[str, Any] | None) -> 
             f"unknown ablation {', '.join(unknown)}; known: {', '.join(sorted(ABLATION_FIELDS))}"
         )
     return dataclasses.replace(ctx, **dict(ablations or {}))
+
+
+def config_hash(experiment: Mapping[str, Any], sc_samples: int | None) -> str:
+    """12 hex of everything that can change an answer.
+
+    Model, corpus, resolved debate config, ablations, SC samples and the answering code.
+    """
+    from disputatio.eval.config import code_fingerprint
+
+    keys = ("dataset", "protocol", "seed", "ablations", "corpus", "model", "config")
+    ident = {k: experiment.get(k) for k in keys}
+    ident.update(sc_samples=sc_samples, code=code_fingerprint())
+    blob = json.dumps(ident, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+
+def unique_name(out_dir: Path, name: str, digest: str) -> str:
+    """``name``, or ``name-<digest>`` if ``out_dir`` has ``name`` from another configuration.
+
+    So a changed ``--model`` never overwrites an earlier result.
+    """
+    path = out_dir / f"{name}.json"
+    if not path.exists():
+        return name
+    try:
+        earlier = json.loads(path.read_text(encoding="utf-8"))["experiment"].get("config_hash")
+    except (ValueError, KeyError, TypeError):
+        earlier = None
+    return name if earlier == digest else f"{name}-{digest}"
 
 
 def _question_metrics(record: Mapping[str, Any], gold: str) -> dict[str, Any]:
@@ -190,6 +224,9 @@ def run_benchmark(
         "model": ctx.model or ctx.get_settings().models.chat,
         "config": dataclasses.asdict(cfg),
     }
+    experiment["config_hash"] = config_hash(experiment, sc_samples)
+    if out_dir is not None:
+        name = experiment["name"] = unique_name(out_dir, name, experiment["config_hash"])
     run = PROTOCOLS[protocol](sc_samples)
     records: list[dict[str, Any]] = []
     with _db(save_db, ctx) as conn:
@@ -200,7 +237,7 @@ def run_benchmark(
             experiment_id = create_experiment(conn, name, protocol, experiment)
             experiment["id"] = experiment_id
         for i, question in enumerate(questions):
-            thread_id = f"bench:{name}:{question.id}"
+            thread_id = f"bench:{name}:{experiment['config_hash']}:{question.id}"
             record = _run_one(run, question, ctx, thread_id, checkpointer)
             records.append(record)
             if conn is not None and experiment_id is not None:

@@ -43,7 +43,7 @@ class Retriever:
     def search(self, query: str, *, k: int | None = None, **_: Any) -> RetrievalResult:
         with self._lock:
             self.calls.append((query, k))
-        sections = [Section(id=f"s{i}", text=f"Evidence {i}.", score=1.0) for i in range((k or 2))]
+        sections = [Section(id=f"s{i}", text=f"Evidence {i}.", score=1.0) for i in range(k or 2)]
         return RetrievalResult(query=query, sections=sections, best_score=1.0)
 
 

@@ -141,11 +141,15 @@ def test_numeric_questions_take_only_the_no_retrieval_protocols(
 ) -> None:
     from disputatio.eval.question import Question
 
-    qs = [Question(id=f"g{i}", dataset="gsm8k", question=f"{i}+1?", options=[], gold=str(i + 1))
-          for i in range(3)]
+    qs = [
+        Question(id=f"g{i}", dataset="gsm8k", question=f"{i}+1?", options=[], gold=str(i + 1))
+        for i in range(3)
+    ]
     models = {"baseline": ScriptedChatModel(script=["1 + 1 = 2, so \\boxed{2}"], repeat_last=True)}
     summary = run_eval(
-        config, plan(("cot", "rag", "medrag", "sc"), questions=qs), make_env(models),
+        config,
+        plan(("cot", "rag", "medrag", "sc"), questions=qs),
+        make_env(models),
         out_root=tmp_path,
     )
     records = ResultsLog(Path(summary["run_dir"]) / "results.jsonl").read()
@@ -160,3 +164,31 @@ def test_unknown_protocols_are_config_errors(
 ) -> None:
     with pytest.raises(ConfigError, match="unknown protocol"):
         run_eval(config, plan(("chaos",)), make_env({}), out_root=tmp_path)
+
+
+def test_bench_never_overwrites_or_resumes_another_configuration(tmp_path: Path) -> None:
+    from disputatio.eval.harness import run_benchmark
+    from disputatio.nodes.medrag.context import MedragContext
+
+    qs = toy_questions(2)
+    first = run_benchmark(
+        qs, "cot", n=None, context=MedragContext(models=scripted_models()), out_dir=tmp_path
+    )
+    same = run_benchmark(
+        qs, "cot", n=None, context=MedragContext(models=scripted_models()), out_dir=tmp_path
+    )
+    other = run_benchmark(
+        qs,
+        "cot",
+        n=None,
+        context=MedragContext(models=scripted_models(), max_tokens=64),
+        out_dir=tmp_path,
+    )
+    name = first["experiment"]["name"]
+    assert same["experiment"]["name"] == name  # same configuration: same file
+    assert other["experiment"]["name"] == f"{name}-{other['experiment']['config_hash']}"
+    assert other["experiment"]["config_hash"] != first["experiment"]["config_hash"]
+    assert {r["thread_id"] for r in first["questions"]}.isdisjoint(
+        r["thread_id"] for r in other["questions"]
+    )
+    assert len(list(tmp_path.glob("*.json"))) == 2

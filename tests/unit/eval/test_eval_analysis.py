@@ -1,0 +1,102 @@
+"""Per-dataset metrics and paired tests of ``analyse``, checked against hand counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from disputatio.eval.analysis import analyse, change_category, question_metrics
+from disputatio.eval.render import write_report
+from disputatio.eval.results import ResultsLog, write_manifest
+
+
+def rec(protocol: str, qid: str, answer: str | None, gold: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "dataset": "toy",
+        "protocol": protocol,
+        "question_id": qid,
+        "answer": answer,
+        "gold": gold,
+        "correct": answer == gold,
+        "error": None,
+        "wall_ms": 1000.0,
+        "usage": {"a": {"role": "debater", "calls": 2, "input_tokens": 100, "output_tokens": 10}},
+        **extra,
+    }
+
+
+def test_change_of_answer_follows_the_seed_definition() -> None:
+    # final differs from EVERY initial answer
+    assert change_category(["A", "B"], "B", "A") == "same"  # B was an initial answer
+    assert change_category(["B", "C"], "A", "A") == "wrong_to_correct"
+    assert change_category(["A", "B"], "C", "A") == "correct_to_wrong"
+    assert change_category(["B", "B"], "C", "A") == "wrong_to_wrong"
+    assert change_category([None, None], "A", "A") is None
+    assert change_category(["A"], None, "A") is None
+
+
+def test_question_metrics_count_tool_calls_citations_and_convergence() -> None:
+    record = rec(
+        "medrag",
+        "q1",
+        "A",
+        "A",
+        initial_answers=["B", "A"],
+        rounds_run=2,
+        agreement_round=2,
+        answers_per_round=[{"round": 1}],
+        log={
+            "retrieval": [
+                {"agent": "agent1", "query": "x", "ids": ["s1", "s2"]},
+                {"agent": "agent2", "query": "x", "ids": ["s2"], "skipped": False},
+                {"agent": "agent2", "skipped": True},
+            ],
+            "citations": [{"id": "s1"}, {"id": "s1"}, "s2"],
+        },
+    )
+    m = question_metrics(record)
+    assert (m["tool_calls"], m["sections_cited"], m["sections_retrieved"]) == (2, 2, 2)
+    assert (m["converged"], m["rounds"], m["change"], m["calls"]) == (True, 2, "same", 2)
+
+
+def test_accuracy_interval_baseline_and_paired_tests_by_hand() -> None:
+    golds = ["A", "A", "B", "A", "A", "A"]
+    # cot right on q0..q4 except q1; rag right only on q0
+    cot = ["A", "C", "B", "A", "A", "C"]
+    rag = ["A", "C", "C", "C", "C", "C"]
+    records = [rec("cot", f"q{i}", a, g) for i, (a, g) in enumerate(zip(cot, golds, strict=True))]
+    records += [rec("rag", f"q{i}", a, g) for i, (a, g) in enumerate(zip(rag, golds, strict=True))]
+    records.append({**rec("rag", "q9", "A", "A"), "error": "boom"})  # errors never count
+    out = analyse(records)["toy"]
+    assert out["questions"] == 6
+    assert out["baseline"] == {"label": "A", "accuracy": pytest.approx(5 / 6)}
+    s = out["protocols"]["cot"]
+    assert (s["n"], s["correct"], s["accuracy"]) == (6, 4, pytest.approx(4 / 6))
+    assert s["ci_low"] < 4 / 6 < s["ci_high"]
+    assert s["calls_per_q"] == 2 and s["wall_p50_s"] == 1.0
+    assert s["tokens_by_role"] == {
+        "debater": {"calls": 2.0, "input_tokens": 100.0, "output_tokens": 10.0}
+    }
+    (pair,) = out["pairs"]
+    # cot-only right: q2, q3, q4 (b=3); rag-only right: none (c=0): p = 2/2^3 = 0.25
+    assert (pair["a"], pair["b"], pair["only_a"], pair["only_b"]) == ("cot", "rag", 3, 0)
+    assert pair["mcnemar_p"] == pytest.approx(0.25)
+    assert pair["diff"] == pytest.approx(3 / 6)
+
+
+def test_report_writes_markdown_and_plots(tmp_path: Path) -> None:
+    run = tmp_path / "run-1"
+    write_manifest(run, {"model": "m", "corpus": "oracle"}, {"datasets": ["toy"]})
+    log = ResultsLog(run / "results.jsonl")
+    for i, answer in enumerate("AABA"):
+        log.append(rec("cot", f"q{i}", answer, "A"))
+        log.append(rec("medrag", f"q{i}", "A", "A", initial_answers=["B", "A"]))
+    paths = write_report([run], tmp_path / "report")
+    text = paths["markdown"].read_text()
+    assert "## toy (4 questions)" in text and "| cot | 4 | 0.750 |" in text
+    assert "Majority-class baseline: always `A` = 1.000" in text
+    assert "| cot | medrag | 4 |" in text and "oracle" in text
+    for name in ("accuracy", "accuracy_vs_tokens"):
+        assert paths[name].stat().st_size > 1000
