@@ -23,6 +23,7 @@ from disputatio.argumentation.bandit import (
     RoundRobinSelector,
     SpeakerSelector,
     entropy_drop_reward,
+    net_entropy_reward,
 )
 from disputatio.argumentation.calibration import (
     ReliabilityBin,
@@ -70,7 +71,12 @@ from disputatio.argumentation.learning import (
     fit_alpha_beta,
     leave_one_out,
 )
-from disputatio.argumentation.paths import HittingSet, minimum_hitting_set, support_paths
+from disputatio.argumentation.paths import (
+    HittingSet,
+    minimum_hitting_set,
+    nodes_on_cycles,
+    support_paths,
+)
 from disputatio.argumentation.schema import (
     CLAIM_KINDS,
     EDGE_SIGNS,
@@ -183,6 +189,8 @@ __all__ = [
     "minimal_defeat_set",
     "minimum_hitting_set",
     "multiclass_brier_score",
+    "net_entropy_reward",
+    "nodes_on_cycles",
     "noisy_or",
     "noisy_or_shift",
     "normalised_vote_entropy",

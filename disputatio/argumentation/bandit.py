@@ -9,13 +9,17 @@ estimates ``θ̂ = A⁻¹ b``:
 * linear Thompson sampling (Agrawal & Goyal 2013) draws ``θ̃_a ~ N(θ̂_a, v² A_a⁻¹)`` from the
   caller's :class:`numpy.random.Generator` and picks ``argmax_a θ̃_aᵀ x``.
 
+The context is one vector shared by every arm, or a mapping ``{arm: vector}`` giving each arm
+its own (e.g. the debate state plus that speaker's recent gain); :func:`net_entropy_reward` is
+the seed's reward, entropy drop minus cost.
+
 Ties go to the arm listed first, so runs are reproducible.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -27,6 +31,7 @@ __all__ = [
     "RoundRobinSelector",
     "SpeakerSelector",
     "entropy_drop_reward",
+    "net_entropy_reward",
 ]
 
 Context = npt.ArrayLike
@@ -43,6 +48,20 @@ def entropy_drop_reward(entropy_before: float, entropy_after: float, cost: float
     if not (math.isfinite(entropy_before) and math.isfinite(entropy_after)):
         raise ValueError("entropies must be finite")
     return (entropy_before - entropy_after) / cost
+
+
+def net_entropy_reward(
+    entropy_before: float, entropy_after: float, cost: float, cost_weight: float = 1.0
+) -> float:
+    """Return the reward ``(H_before − H_after) − cost_weight · cost`` of a turn.
+
+    Raises:
+        ValueError: If a value is not finite or ``cost``/``cost_weight`` is negative.
+    """
+    values = (entropy_before, entropy_after, cost, cost_weight)
+    if not all(math.isfinite(v) for v in values) or cost < 0.0 or cost_weight < 0.0:
+        raise ValueError("entropies, cost and cost_weight must be finite; cost >= 0, weight >= 0")
+    return (entropy_before - entropy_after) - cost_weight * cost
 
 
 class SpeakerSelector(Protocol):
@@ -97,9 +116,15 @@ class _LinearBandit:
         self._a = {arm: ridge * np.eye(dim) for arm in self.arms}
         self._b = {arm: np.zeros(dim) for arm in self.arms}
 
-    def _vector(self, context: Context | None) -> npt.NDArray[np.float64]:
+    def _vector(
+        self, context: Context | Mapping[str, Context] | None, arm: str | None = None
+    ) -> npt.NDArray[np.float64]:
         if context is None:
             raise ValueError("a contextual bandit needs a context vector")
+        if isinstance(context, Mapping):
+            if arm is None or arm not in context:
+                raise ValueError(f"per-arm context has no vector for arm {arm!r}")
+            context = context[arm]
         x = np.asarray(context, dtype=float)
         if x.shape != (self.dim,) or not np.isfinite(x).all():
             raise ValueError(f"context must be a finite vector of shape ({self.dim},)")
@@ -119,7 +144,7 @@ class _LinearBandit:
             raise ValueError(f"unknown arm {arm!r}")
         if not math.isfinite(reward):
             raise ValueError(f"reward must be finite, got {reward}")
-        x = self._vector(context)
+        x = self._vector(context, arm)
         self._a[arm] += np.outer(x, x)
         self._b[arm] += reward * x
 
@@ -145,19 +170,21 @@ class LinUCB(_LinearBandit):
             raise ValueError(f"alpha must be >= 0, got {alpha}")
         self.alpha = alpha
 
-    def upper_bounds(self, context: Context) -> dict[str, float]:
-        """Return ``θ̂ᵀx + α sqrt(xᵀA⁻¹x)`` for every arm."""
-        x = self._vector(context)
+    def upper_bounds(self, context: Context | Mapping[str, Context]) -> dict[str, float]:
+        """Return ``θ̂ᵀx + α sqrt(xᵀA⁻¹x)`` for every arm (``x`` the arm's context)."""
         bounds = {}
         for arm in self.arms:
+            x = self._vector(context, arm)
             a_inv_x = np.linalg.solve(self._a[arm], x)
             bonus = self.alpha * math.sqrt(max(float(x @ a_inv_x), 0.0))
             bounds[arm] = float(self.theta(arm) @ x) + bonus
         return bounds
 
-    def select(self, context: Context | None = None) -> str:
+    def select(self, context: Context | Mapping[str, Context] | None = None) -> str:
         """Return the arm with the highest upper confidence bound."""
-        bounds = self.upper_bounds(self._vector(context))
+        if context is None:
+            raise ValueError("a contextual bandit needs a context vector")
+        bounds = self.upper_bounds(context)
         return self._argmax([bounds[a] for a in self.arms])
 
 
@@ -186,11 +213,11 @@ class LinearThompsonSampling(_LinearBandit):
         self.rng = rng
         self.scale = scale
 
-    def select(self, context: Context | None = None) -> str:
+    def select(self, context: Context | Mapping[str, Context] | None = None) -> str:
         """Sample weights for every arm and return the arm with the highest sampled payoff."""
-        x = self._vector(context)
         scores = []
         for arm in self.arms:
+            x = self._vector(context, arm)
             cov = np.linalg.inv(self._a[arm]) * self.scale**2
             sample = self.rng.multivariate_normal(self.theta(arm), (cov + cov.T) / 2.0)
             scores.append(float(sample @ x))

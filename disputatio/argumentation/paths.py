@@ -8,6 +8,10 @@ must be defeated to take every support away from ``target`` is a *minimum hittin
 support paths (target itself excluded): :func:`minimum_hitting_set` finds it exactly by trying all
 sets of size 1, 2, … up to a bound, and falls back to the greedy set (the classical ``ln n``
 approximation, flagged ``exact=False``) past the bound.
+
+:func:`nodes_on_cycles` finds the arguments that lie on a cycle of a relation (e.g. attack cycles,
+where grounded labellings leave arguments UNDEC): the members of strongly connected components
+with more than one member, or with a self-loop.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from itertools import combinations
 
 from disputatio.argumentation.semantics import BipolarFramework
 
-__all__ = ["HittingSet", "minimum_hitting_set", "support_paths"]
+__all__ = ["HittingSet", "minimum_hitting_set", "nodes_on_cycles", "support_paths"]
 
 
 def support_paths(
@@ -120,3 +124,61 @@ def minimum_hitting_set(
         unhit = [s for s in unhit if best not in s]
     # Nothing of size <= max_size hits every set, so a greedy set one larger is a minimum one.
     return HittingSet(tuple(sorted(greedy)), len(greedy) == max(max_size, 0) + 1)
+
+
+def nodes_on_cycles(
+    arguments: Iterable[str], relation: Iterable[tuple[str, str]]
+) -> frozenset[str]:
+    """Return the arguments that lie on a directed cycle of ``relation`` (Tarjan's SCCs).
+
+    Raises:
+        ValueError: If ``relation`` mentions an argument not in ``arguments``.
+    """
+    nodes = sorted(set(arguments))
+    succ: dict[str, list[str]] = {a: [] for a in nodes}
+    loops: set[str] = set()
+    for a, b in relation:
+        if a not in succ or b not in succ:
+            raise ValueError(f"({a!r}, {b!r}) mentions an unknown argument")
+        succ[a].append(b)
+        if a == b:
+            loops.add(a)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: set[str] = set(loops)
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work: list[tuple[str, int]] = [(root, 0)]
+        while work:  # iterative Tarjan: (node, next successor position)
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on_stack.add(v)
+            if i < len(succ[v]):
+                work.append((v, i + 1))
+                w = succ[v][i]
+                if w not in index:
+                    work.append((w, 0))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            if low[v] == index[v]:
+                component = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    component.append(w)
+                    if w == v:
+                        break
+                if len(component) > 1:
+                    found.update(component)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+    return frozenset(found)

@@ -42,8 +42,8 @@ PHASE_INSTRUCTIONS: dict[str, str] = {
     "think are wrong, or support evidence that was attacked unfairly.",
     "cross_examination": "Phase: cross-examination. Examine the other specialists' claims: "
     "attack weakly sourced or overstated ones, support well-founded ones.",
-    "appeal": "Phase: appeal. Your vote differed from the leading hypothesis. Put forward the "
-    "strongest traceable evidence for your position.",
+    "appeal": "Phase: appeal on the top conflict pair. Put forward the strongest traceable "
+    "evidence on which of the two hypotheses of the pair is more likely.",
 }
 
 TURN_TEMPLATE = """<case>
@@ -66,9 +66,16 @@ TURN_TEMPLATE = """<case>
 {instruction}"""
 
 VOTE_SYSTEM = """You are the {name} specialist ({focus}). The debate is over: rank the \
-hypotheses. Reply with ONE compact JSON object, for example:
-{{"ranking": ["<most likely id>", "<next id>", "<least likely id>"], "rationale": "One short \
+hypotheses by giving each a probability. Reply with ONE compact JSON object, for example:
+{{"probabilities": [{{"hypothesis": "<id>", "probability": 0.6}}, {{"hypothesis": "<id>", \
+"probability": 0.3}}, {{"hypothesis": "<id>", "probability": 0.1}}], "rationale": "One short \
 sentence."}}"""
+
+#: Added to the cross-examination instruction: the hotspots to examine first.
+HOTSPOTS = "Examine these hotspots first (unresolved or contested evidence): {spots}."
+
+#: Added to the appeal instruction: the pair under appeal.
+APPEAL_PAIR = "The pair under appeal: {top} (leading) against {challenger}."
 
 VOTE_TEMPLATE = """<case>
 {case}
@@ -82,7 +89,7 @@ VOTE_TEMPLATE = """<case>
 <posterior>
 {posterior}
 </posterior>
-Rank every hypothesis id above, most likely first."""
+Give every hypothesis id above a probability; they should sum to 1."""
 
 #: Retrieval query of a specialist turn.
 RETRIEVAL_QUERY = "{hypotheses}: {focus}"

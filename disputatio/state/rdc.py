@@ -28,7 +28,7 @@ PHASES = ("seeding", "challenges", "rebuttal", "cross_examination", "vote", "app
 #: The phases in which specialists take turns each round.
 ROUND_PHASES = ("challenges", "rebuttal", "cross_examination")
 #: Why the debate stopped.
-HaltReason = Literal["budget_rounds", "budget_tokens", "entropy", "voi"]
+HaltReason = Literal["budget_rounds", "budget_tokens", "entropy", "entropy_drop", "voi"]
 
 
 class Hypothesis(BaseModel):
@@ -188,10 +188,24 @@ class SpecialistMove(BaseModel):
     relations: list[MoveRelation] = Field(default_factory=list, max_length=5)
 
 
-class SpecialistVote(BaseModel):
-    """A specialist's ranking of the hypotheses at the end of the debate."""
+class VoteShare(BaseModel):
+    """The probability a voter gives one hypothesis."""
 
-    ranking: list[str] = Field(description="Hypothesis ids, most likely first.", max_length=32)
+    hypothesis: str = Field(description="Hypothesis id.")
+    probability: float = Field(ge=0.0, le=1.0, description="Probability in [0, 1].")
+
+
+class SpecialistVote(BaseModel):
+    """A specialist's vote: a probability vector over the hypotheses (and/or a ranking).
+
+    The probabilities are normalised over the known hypotheses (missing ones get 0); the ranking
+    is derived from them when given, else taken as written.
+    """
+
+    probabilities: list[VoteShare] = Field(default_factory=list, max_length=32)
+    ranking: list[str] = Field(
+        default_factory=list, description="Hypothesis ids, most likely first.", max_length=32
+    )
     rationale: str = Field("", description="One short sentence.")
 
     _trim_rationale = field_validator("rationale")(lambda v: _trim(v, MAX_TEXT))
@@ -224,6 +238,7 @@ class RdcState(RdcInput, total=False):
         turns: Specialist turns taken so far.
         speaker: The speaker of the pending turn.
         appeal_queue: Speakers still to be heard in the appeal.
+        appeal_pair: The top conflict pair ``[top, challenger]`` the appeal argues (or empty).
         appeals: Appeals held so far.
         rr_cursor: Round-robin position.
         bandit: Serialised LinUCB: ``{"dim", "alpha", "observations": [{arm, context, reward}]}``
@@ -254,6 +269,7 @@ class RdcState(RdcInput, total=False):
     turns: int
     speaker: str
     appeal_queue: list[str]
+    appeal_pair: list[str]
     appeals: int
     rr_cursor: int
     bandit: dict[str, Any]

@@ -25,8 +25,10 @@ from disputatio.storage.ledger import (
     PostgresLedger,
     append,
     entry_hash,
+    head_of,
     read_entries,
     verify,
+    verify_entries,
 )
 from disputatio.testing import ScriptedChatModel
 
@@ -49,7 +51,18 @@ def test_append_chains_and_verifies(conn: psycopg.Connection[Any]) -> None:
     second = append(conn, thread, "verdict", {"top": "brucellosis"})
     assert (first.idx, first.prev_hash) == (0, GENESIS_HASH)
     assert (second.idx, second.prev_hash) == (1, first.hash)
-    assert second.hash == entry_hash(first.hash, thread, 1, "verdict", {"top": "brucellosis"})
+    assert first.seq is not None and second.seq is not None and second.seq > first.seq
+    assert second.hash == entry_hash(
+        first.hash,
+        thread,
+        1,
+        "verdict",
+        {"top": "brucellosis"},
+        seq=second.seq,
+        created_at=second.created_at,
+    )
+    assert read_entries(conn, thread) == [first, second]  # seq and time read back as hashed
+    assert head_of(conn, thread) == (1, second.hash)
     result = verify(conn, thread)
     assert result.ok and result.entries == 2 and result.first_bad_idx is None
 
@@ -61,7 +74,12 @@ def test_numbers_survive_jsonb_and_match_the_in_memory_hash(conn: psycopg.Connec
     stored = append(conn, thread, "x", payload)
     memory = InMemoryLedger().append(thread, "x", payload)
     assert stored.payload["sum"] == 0.1 + 0.2 and stored.payload["nan"] is None
-    assert stored.hash == memory.hash  # both back ends hash the same canonical JSON
+    # both back ends hash the same canonical JSON: the in-memory payload, hashed with the
+    # stored entry's seq and time, gives the stored hash
+    assert stored.payload == memory.payload
+    assert stored.hash == entry_hash(
+        GENESIS_HASH, thread, 0, "x", memory.payload, seq=stored.seq, created_at=stored.created_at
+    )
     # jsonb rewrites some numbers' text (1e300 comes back as an integer): the entry is hashed
     # as jsonb returns it, so it still verifies
     big = append(conn, thread, "x", {"big": 1e300})
@@ -109,13 +127,98 @@ def test_update_and_delete_are_refused(conn: psycopg.Connection[Any]) -> None:
         conn.execute("DELETE FROM ledger WHERE thread_id = %s", (thread,))
 
 
-def _tamper(conn: psycopg.Connection[Any], sql: str, params: tuple[Any, ...]) -> None:
-    """Bypass the append-only trigger the way a superuser could."""
-    conn.execute("ALTER TABLE ledger DISABLE TRIGGER ledger_no_update")
+def _tamper(
+    conn: psycopg.Connection[Any],
+    sql: str,
+    params: tuple[Any, ...],
+    table: str = "ledger",
+    trigger: str = "ledger_no_update",
+) -> None:
+    """Bypass an append-only trigger the way a superuser could."""
+    conn.execute(f"ALTER TABLE {table} DISABLE TRIGGER {trigger}")
     try:
         conn.execute(sql, params)
     finally:
-        conn.execute("ALTER TABLE ledger ENABLE TRIGGER ledger_no_update")
+        conn.execute(f"ALTER TABLE {table} ENABLE TRIGGER {trigger}")
+
+
+def test_truncation_is_detected_by_the_head_table(conn: psycopg.Connection[Any]) -> None:
+    thread = _thread()
+    for n in range(4):
+        append(conn, thread, "move", {"n": n})
+    _tamper(conn, "DELETE FROM ledger WHERE thread_id = %s AND idx = 3", (thread,))
+    assert verify_entries(thread, read_entries(conn, thread)).ok  # the rest is a sound chain
+    result = verify(conn, thread)
+    assert not result.ok and "truncated" in result.reason and result.first_bad_idx == 3
+    # the head cannot be moved back to hide it, nor deleted
+    with pytest.raises(psycopg.errors.RaiseException, match="forward"):
+        conn.execute("UPDATE ledger_heads SET idx = 2 WHERE thread_id = %s", (thread,))
+    with pytest.raises(psycopg.errors.RaiseException, match="forward"):
+        conn.execute("DELETE FROM ledger_heads WHERE thread_id = %s", (thread,))
+
+
+def _rehash_from(conn: psycopg.Connection[Any], thread: str, start: int) -> None:
+    """Re-hash the chain from ``start`` on so that it is internally consistent again."""
+    entries = read_entries(conn, thread)
+    prev = entries[start - 1].hash if start else GENESIS_HASH
+    for e in entries[start:]:
+        digest = entry_hash(
+            prev, thread, e.idx, e.kind, e.payload, seq=e.seq, created_at=e.created_at
+        )
+        _tamper(
+            conn,
+            "UPDATE ledger SET prev_hash = %s, hash = %s WHERE thread_id = %s AND idx = %s",
+            (prev, digest, thread, e.idx),
+        )
+        prev = digest
+
+
+def test_a_rehashed_rewrite_is_caught_by_the_head_and_by_the_verdict_anchor(
+    conn: psycopg.Connection[Any],
+) -> None:
+    thread = _thread()
+    for n in range(3):
+        last = append(conn, thread, "move", {"n": n})
+    anchor = (last.idx, last.hash)  # what the RDC verdict records
+    _tamper(
+        conn,
+        "UPDATE ledger SET payload = jsonb_set(payload, '{n}', '99')"
+        " WHERE thread_id = %s AND idx = 1",
+        (thread,),
+    )
+    _rehash_from(conn, thread, 1)
+    assert verify_entries(thread, read_entries(conn, thread)).ok  # the chain alone is fooled
+    result = verify(conn, thread)
+    assert not result.ok and "rewritten" in result.reason
+    # forge the head table too: only the anchor kept outside the ledger still tells
+    forged = read_entries(conn, thread)[-1]
+    _tamper(
+        conn,
+        "UPDATE ledger_heads SET hash = %s WHERE thread_id = %s",
+        (forged.hash, thread),
+        table="ledger_heads",
+        trigger="ledger_heads_forward",
+    )
+    assert verify(conn, thread).ok
+    result = verify(conn, thread, anchor=anchor)
+    assert not result.ok and "anchor" in result.reason
+
+
+def test_legacy_rows_verify_and_the_migration_is_idempotent(conn: psycopg.Connection[Any]) -> None:
+    thread = _thread()
+    digest = entry_hash(GENESIS_HASH, thread, 0, "move", {"n": 0})  # hash version 1
+    conn.execute(
+        "INSERT INTO ledger (thread_id, idx, kind, payload, prev_hash, hash, hash_version)"
+        " VALUES (%s, 0, 'move', '{\"n\": 0}', %s, %s, 1)",
+        (thread, GENESIS_HASH, digest),
+    )
+    sql = resources.files("disputatio.storage") / "migrations" / "0005_ledger_heads.sql"
+    with conn.transaction():
+        conn.execute(sql.read_text(encoding="utf-8"))  # re-running it changes nothing it must not
+    assert head_of(conn, thread) == (0, digest)  # backfilled from the existing row
+    after = append(conn, thread, "move", {"n": 1})
+    assert after.version == 2 and after.prev_hash == digest
+    assert verify(conn, thread).ok
 
 
 @pytest.mark.parametrize(
@@ -176,6 +279,26 @@ def test_cli_ledger_verify_exit_codes(conn: psycopg.Connection[Any], settings: S
     assert bad.output.startswith("FAILED:") and "entry 2" in bad.output
     missing = runner.invoke(_cli(), ["ledger", "verify", _thread()])
     assert missing.exit_code == 1 and "no ledger entries" in missing.output
+    other = _thread()
+    append(conn, other, "move", {"n": 0})
+    wrong = runner.invoke(_cli(), ["ledger", "verify", other, "--head", "0" * 64])
+    assert wrong.exit_code == 1 and "anchor" in wrong.output
+
+
+def test_cli_ledger_show(conn: psycopg.Connection[Any], settings: Settings) -> None:
+    thread = _thread()
+    entries = [append(conn, thread, kind, {"n": n}) for n, kind in enumerate(["seed", "move"])]
+    runner = CliRunner()
+    shown = runner.invoke(_cli(), ["ledger", "show", thread, "--json"])
+    assert shown.exit_code == 0, shown.output
+    rows = json.loads(shown.output)
+    assert [(r["idx"], r["kind"], r["hash"]) for r in rows] == [
+        (e.idx, e.kind, e.hash) for e in entries
+    ]
+    table = runner.invoke(_cli(), ["ledger", "show", thread])
+    assert table.exit_code == 0 and "seed" in table.output and entries[1].hash[:12] in table.output
+    missing = runner.invoke(_cli(), ["ledger", "show", _thread()])
+    assert missing.exit_code != 0 and "no ledger entries" in str(missing.exception)
 
 
 class _Corpus:
@@ -211,7 +334,7 @@ def test_cli_rdc_runs_with_postgres_and_its_ledger_verifies(
     thread = _thread()
     root = _cli()
     root.command("rdc")(cli.rdc)
-    args = ["rdc", str(case_file), "--thread", thread, "--out", str(tmp_path), "--max-rounds",
+    args = ["rdc", str(case_file), "--thread-id", thread, "--out", str(tmp_path), "--max-rounds",
             "1", "--specialists", "infectious,epidemiology", "--no-appeal"]  # fmt: skip
     result = CliRunner().invoke(root, args)
     assert result.exit_code == 0, result.output
@@ -225,6 +348,7 @@ def test_cli_rdc_runs_with_postgres_and_its_ledger_verifies(
     assert verdict["top"] == "brucellosis" and verdict["turns"] == 6
     ok = CliRunner().invoke(root, ["ledger", "verify", thread])
     assert ok.exit_code == 0 and f"{verdict['ledger']['entries']} entries" in ok.output
+    assert "verdict anchor" in ok.output  # the verdict's head, read from the checkpoint
     # the same thread cannot hold a second debate
     again = CliRunner().invoke(root, args)
     assert again.exit_code != 0 and "already holds a debate" in str(again.exception)

@@ -21,6 +21,7 @@ UNDEC ½, IN 0); the verdict always reports the label inconsistency ``E_p[c(L)]`
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -34,6 +35,7 @@ from disputatio.argumentation import (
     brier_score,
     differential_log_scores,
     disagreement,
+    entropy_nats,
     expected_calibration_error,
     finding_shifts,
     flip_table,
@@ -41,6 +43,7 @@ from disputatio.argumentation import (
     minimal_defeat_set,
     minimum_hitting_set,
     multiclass_brier_score,
+    nodes_on_cycles,
     noisy_or_shift,
     outcome_flips,
     pairwise_test_shifts,
@@ -267,3 +270,74 @@ def calibration(posterior: Mapping[str, float], gold: str, bins: int) -> dict[st
 def ordered_differential(posterior: Mapping[str, float]) -> list[str]:
     """Return the hypotheses by posterior (descending), ties by id (as the verdict breaks them)."""
     return sorted(posterior, key=lambda h: (-posterior[h], h))
+
+
+def hotspots(
+    graph: DebateGraph, labels: Mapping[str, Label], posterior: Mapping[str, float]
+) -> list[dict[str, Any]]:
+    """Return the graph's hotspots, the targets of cross-examination, most pressing first.
+
+    * ``cycle`` (score 3) — evidence on an attack cycle (its conflict is unresolved);
+    * ``conflict`` (score 2) — evidence that has both an IN supporter and an IN attacker;
+    * ``high_entropy`` (score = normalised entropy, ≤ 1) — IN evidence bearing on two or more
+      hypotheses among which the posterior, restricted to them, is nearly uniform (≥ 0.9): the
+      subgraph where the debate is least decided.
+    """
+    bf = graph.to_framework()
+    evidence = {n.id for n in graph.nodes_of(NodeKind.EVIDENCE)}
+    cyclic = nodes_on_cycles(bf.arguments, bf.attacks)
+    spots: dict[str, dict[str, Any]] = {}
+    for x in sorted(evidence & cyclic):
+        spots[x] = {"node": x, "why": "cycle", "score": 3.0}
+    for x in sorted(evidence - cyclic):
+        sup = any(labels.get(a) is Label.IN for a, b in bf.supports if b == x)
+        att = any(labels.get(a) is Label.IN for a, b in bf.attacks if b == x)
+        if sup and att:
+            spots[x] = {"node": x, "why": "conflict", "score": 2.0}
+    targets: dict[str, set[str]] = {}
+    for e in graph.edges:
+        if e.source in evidence and e.target in posterior:
+            targets.setdefault(e.source, set()).add(e.target)
+    for x, hyps in sorted(targets.items()):
+        if x in spots or len(hyps) < 2 or labels.get(x) is not Label.IN:
+            continue
+        mass = sum(posterior[h] for h in hyps)
+        if mass <= 0.0:
+            continue
+        h_norm = entropy_nats([posterior[h] / mass for h in sorted(hyps)]) / math.log(len(hyps))
+        if h_norm >= 0.9:
+            spots[x] = {"node": x, "why": "high_entropy", "score": round(h_norm, 6)}
+    return sorted(spots.values(), key=lambda s: (-s["score"], s["node"]))
+
+
+def conflict_pair(
+    posterior: Mapping[str, float], votes: Sequence[Mapping[str, Any]]
+) -> tuple[str, str] | None:
+    """Return ``(top, challenger)``: the differential's top and the most-voted other hypothesis.
+
+    Votes count by their probability vectors when given (linear pool), else one point for the
+    voter's first choice; ties go to the higher posterior, then the id. None without a challenger.
+    """
+    top = ordered_differential(posterior)[0]
+    weight: dict[str, float] = dict.fromkeys(posterior, 0.0)
+    for v in votes:
+        dist = v.get("distribution")
+        if dist:
+            for h, p in dist.items():
+                if h in weight:
+                    weight[h] += float(p)
+        elif v.get("ranking"):
+            weight[v["ranking"][0]] = weight.get(v["ranking"][0], 0.0) + 1.0
+    others = [h for h in posterior if h != top and weight[h] > 0.0]
+    if not others:
+        return None
+    challenger = min(others, key=lambda h: (-weight[h], -posterior[h], h))
+    return top, challenger
+
+
+def pooled_votes(votes: Sequence[Mapping[str, Any]], hypotheses: Sequence[str]) -> dict[str, float]:
+    """Return the linear opinion pool (mean) of the votes' probability vectors (empty if none)."""
+    dists = [v["distribution"] for v in votes if v.get("distribution")]
+    if not dists:
+        return {}
+    return {h: math.fsum(float(d.get(h, 0.0)) for d in dists) / len(dists) for h in hypotheses}

@@ -36,6 +36,7 @@ from disputatio.nodes.rdc.analysis import (
     ordered_differential,
     pair_shifts,
     plan_tests,
+    pooled_votes,
     sensitivity,
 )
 from disputatio.nodes.rdc.case import candidate_tests, evidence_items, load_case
@@ -109,6 +110,7 @@ def jury(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
         "test_plan": plan,
         "excluded_tests": excluded,
         "disagreement": jury_disagreement(votes, list(posterior)),
+        "pooled_vote": pooled_votes(votes, list(posterior)),
         "what_would_change_our_mind": change,
         "minimal_counter_evidence": minimal,
         "calibration": calibration(posterior, case.gold, cfg.ece_bins) if case.gold else None,

@@ -4,7 +4,9 @@ Each round runs the phases challenges → rebuttal → cross-examination, each w
 ``turns_per_phase`` turns (default: one per specialist). Halting is checked at the start of every
 round (after seeding too), in this order: round budget (``round > max_rounds``), entropy of the
 differential below ``entropy_stop``, EIG of the best admissible test below ``voi_stop`` (only when
-the case has admissible tests); the token budget is checked before every turn. Any halt leads to
+the case has admissible tests). Before every turn: the token budget, then the entropy drop per
+step (each of the last ``stall_turns`` turns dropped the entropy by less than
+``min_entropy_drop`` nats: the debate has stalled). Any halt leads to
 the vote; the appeal (see :mod:`.vote`) comes back here for its queued turns.
 """
 
@@ -129,21 +131,42 @@ def moderator(
     if _over_budget(state, cfg):
         runtime.stream_writer({"event": "halt", "reason": "budget_tokens"})
         return to_vote(state, update, "budget_tokens")
+    if stalled(state, cfg):
+        runtime.stream_writer({"event": "halt", "reason": "entropy_drop"})
+        return to_vote(state, update, "entropy_drop")
     if phase != state["phase"]:
         update["phase_log"] = [phase]
     update.update({"phase": phase, "round": round_, "turn_in_phase": turn + 1})
-    if cfg.speaker_selection == "linucb":
-        context = speakers.context_vector(
+    if cfg.speaker_selection in ("linucb", "thompson"):
+        shared = speakers.context_vector(
             state["entropy"], len(state["posterior"]), phase, round_, cfg.max_rounds
         )
-        speaker, bounds = speakers.select_linucb(names, state["bandit"], context)
-        update["bandit"] = {**state["bandit"], "pending": {"arm": speaker, "context": context}}
-        runtime.stream_writer({"event": "bandit", "speaker": speaker, "bounds": bounds})
+        bandit = state["bandit"]
+        contexts = speakers.arm_contexts(names, bandit, shared, bandit.get("prior_gain"))
+        speaker, scores = speakers.select(cfg.speaker_selection, names, bandit, contexts, cfg.seed)
+        pending = {"arm": speaker, "context": contexts[speaker]}
+        update["bandit"] = {**bandit, "pending": pending}
+        runtime.stream_writer({"event": "bandit", "speaker": speaker, "bounds": scores})
     else:
         speaker = speakers.round_robin(names, state["rr_cursor"])
         update["rr_cursor"] = state["rr_cursor"] + 1
     runtime.stream_writer({"event": "turn", "agent": speaker, "phase": phase, "round": round_})
     return _dispatch(state, update, phase, speaker)
+
+
+def stalled(state: RdcState, cfg: RdcConfig) -> bool:
+    """Return whether the debate stalled (the per-step halt).
+
+    It has when each of the last ``stall_turns`` turns dropped the entropy by less than
+    ``min_entropy_drop`` nats; off when ``min_entropy_drop`` is 0.
+    """
+    moves = state.get("moves") or []
+    if cfg.min_entropy_drop <= 0.0 or len(moves) < cfg.stall_turns:
+        return False
+    return all(
+        m["entropy_before"] - m["entropy_after"] < cfg.min_entropy_drop
+        for m in moves[-cfg.stall_turns :]
+    )
 
 
 def _over_budget(state: RdcState, cfg: RdcConfig) -> bool:

@@ -28,9 +28,9 @@ def hypotheses_text(case: Case) -> str:
     return "\n".join(f"{h.id}: {h.label or h.id} (prior {h.prior:.2f})" for h in case.hypotheses)
 
 
-def graph_text(graph: DebateGraph, max_lines: int) -> str:
+def graph_text(graph: DebateGraph, max_lines: int, semantics: str = "bipolar") -> str:
     """Return one line per evidence node (the latest ``max_lines``): label, quality, bearings."""
-    labels = labelling(graph)
+    labels = labelling(graph, semantics)
     bearings: dict[str, list[str]] = {}
     for e in graph.edges:
         if e.kind in (EdgeKind.SUPPORTS, EdgeKind.ATTACKS) and e.llr is not None:
@@ -65,18 +65,20 @@ def turn_messages(
     sections: str,
     citable: Sequence[str],
     max_lines: int,
+    extra: str = "",
+    semantics: str = "bipolar",
 ) -> list[BaseMessage]:
-    """Return the prompt of a specialist turn."""
+    """Return the prompt of a specialist turn (``extra`` is appended to the phase instruction)."""
     system = SPECIALIST_SYSTEM.format(name=spec.name, focus=spec.focus or spec.name)
     human = TURN_TEMPLATE.format(
         case=case_text(case),
         hypotheses=hypotheses_text(case),
-        graph=graph_text(graph, max_lines),
+        graph=graph_text(graph, max_lines, semantics),
         posterior=posterior_text(posterior),
         sections=sections,
         citable=", ".join(citable),
         phase=phase,
-        instruction=PHASE_INSTRUCTIONS[phase],
+        instruction=f"{PHASE_INSTRUCTIONS[phase]}\n{extra}".strip(),
     )
     return [SystemMessage(system), HumanMessage(human)]
 

@@ -16,13 +16,13 @@ from disputatio.argumentation import DebateGraph, entropy_nats
 from disputatio.errors import DisputatioError, ModelError
 from disputatio.models.structured import structured_invoke
 from disputatio.nodes.rdc import speakers
-from disputatio.nodes.rdc.analysis import best_eig, differential
+from disputatio.nodes.rdc.analysis import best_eig, differential, hotspots, labelling
 from disputatio.nodes.rdc.case import candidate_tests, hypothesis_aliases, load_case
 from disputatio.nodes.rdc.context import RdcConfig, RdcContext, run_context
 from disputatio.nodes.rdc.moves import MoveOutcome, apply_move
 from disputatio.nodes.rdc.outbox import entry, prompt_sha256
 from disputatio.nodes.rdc.render import turn_messages
-from disputatio.prompts.rdc import NO_SECTIONS, RETRIEVAL_QUERY
+from disputatio.prompts.rdc import APPEAL_PAIR, HOTSPOTS, NO_SECTIONS, RETRIEVAL_QUERY
 from disputatio.retrievers.base import format_sections
 from disputatio.state.rdc import Case, RdcState, SpecialistMove, SpecialistSpec
 from disputatio.tools.retrieval import TOOL_NAME
@@ -55,6 +55,21 @@ def _retrieve(
     return format_sections(result.sections, cfg.section_chars), result.ids, record
 
 
+def _phase_extra(state: RdcState, graph: DebateGraph, cfg: RdcConfig) -> str:
+    """Return the appeal pair, or the hotspots of cross-examination (rotated per turn)."""
+    if state["phase"] == "appeal" and len(state.get("appeal_pair") or []) == 2:
+        top, challenger = state["appeal_pair"]
+        return APPEAL_PAIR.format(top=top, challenger=challenger)
+    if state["phase"] != "cross_examination":
+        return ""
+    spots = hotspots(graph, labelling(graph, cfg.semantics), state["posterior"])
+    if not spots:
+        return ""
+    start = state["turns"] % len(spots)
+    chosen = (spots[start:] + spots[:start])[:3]
+    return HOTSPOTS.format(spots="; ".join(f"{s['node']} ({s['why']})" for s in chosen))
+
+
 def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     """Run the pending speaker's turn and return the updated graph, differential and records."""
     ctx = run_context(runtime.context)
@@ -68,7 +83,16 @@ def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     seen = list(dict.fromkeys([*new_ids, *state.get("retrieved_ids", [])]))
     case_ids = [e.id for e in case.evidence]
     messages = turn_messages(
-        case, spec, phase, graph, state["posterior"], sections, [*seen, *case_ids], cfg.graph_lines
+        case,
+        spec,
+        phase,
+        graph,
+        state["posterior"],
+        sections,
+        [*seen, *case_ids],
+        cfg.graph_lines,
+        extra=_phase_extra(state, graph, cfg),
+        semantics=cfg.semantics,
     )
     llm = ctx.chat_model(
         spec.name, role="specialist", temperature=cfg.temperature, max_tokens=cfg.max_tokens
@@ -121,7 +145,7 @@ def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
         tokens = sum(u.get("input_tokens", 0) + u.get("output_tokens", 0) for u in usage.values())
         reward = speakers.turn_reward(state["entropy"], entropy, tokens)
         bandit = speakers.with_observation(
-            state["bandit"], pending["arm"], pending["context"], reward
+            state["bandit"], pending["arm"], pending["context"], reward, state["entropy"] - entropy
         )
         update["bandit"] = {k: v for k, v in bandit.items() if k != "pending"}
     runtime.stream_writer({"event": "move", **record, "rejected": rejected})

@@ -1,9 +1,13 @@
 """The vote (one parallel task per specialist) and its tally, which may open an appeal.
 
-An appeal is held when it is enabled, fewer than ``max_appeals`` were held, the disagreement
-index of the vote is at least ``appeal_threshold``, and some specialist's top choice differs from
-the top of the differential: those dissenters get one ``appeal`` turn each (in vote order), then
-everyone votes again. The jury reads the last vote round only.
+A vote is a probability vector over the hypotheses (normalised; its ranking follows from it), or
+a bare ranking from a model that gives none. An appeal is held when it is enabled, fewer than
+``max_appeals`` were held, the disagreement index of the vote is at least ``appeal_threshold``,
+and some specialist's top choice differs from the top of the differential. It runs on the *top
+conflict pair* (:func:`disputatio.nodes.rdc.analysis.conflict_pair`: the differential's top
+against the hypothesis the votes favour most among the others): the first voter whose top
+choice is the challenger and the first whose top choice is the leader (if any) get one
+``appeal`` turn each on that pair, then everyone votes again. The jury reads the last round.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from langgraph.types import Command
 from disputatio.argumentation import DebateGraph
 from disputatio.errors import ModelError
 from disputatio.models.structured import structured_invoke
-from disputatio.nodes.rdc.analysis import jury_disagreement, ordered_differential
+from disputatio.nodes.rdc.analysis import conflict_pair, jury_disagreement, ordered_differential
 from disputatio.nodes.rdc.case import hypothesis_aliases, load_case
 from disputatio.nodes.rdc.context import RdcContext, run_context
 from disputatio.nodes.rdc.moves import clean_id
@@ -51,8 +55,19 @@ def vote(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
             llm, SpecialistVote, messages, agent=spec.name, role="specialist", retries=cfg.retries
         )
         aliases = hypothesis_aliases(case)
-        ranked = [aliases.get(clean_id(h).lower()) for h in ballot.ranking]
-        record["ranking"] = list(dict.fromkeys(h for h in ranked if h is not None))
+        mass: dict[str, float] = {}
+        for share in ballot.probabilities:
+            h = aliases.get(clean_id(share.hypothesis).lower())
+            if h is not None:
+                mass[h] = mass.get(h, 0.0) + share.probability
+        total = sum(mass.values())
+        if total > 0.0:
+            dist = {h.id: mass.get(h.id, 0.0) / total for h in case.hypotheses}
+            record["distribution"] = dist
+            record["ranking"] = sorted((h for h in dist if dist[h] > 0), key=lambda h: -dist[h])
+        else:
+            ranked = [aliases.get(clean_id(h).lower()) for h in ballot.ranking]
+            record["ranking"] = list(dict.fromkeys(h for h in ranked if h is not None))
         record["rationale"] = ballot.rationale
     except ModelError as exc:
         logger.warning("rdc: %s abstains: %s", spec.name, exc.message)
@@ -82,14 +97,28 @@ def tally(state: RdcState, runtime: Runtime[RdcContext]) -> Command[Literal["mod
     split = jury_disagreement(votes, hyps)
     top = ordered_differential(state["posterior"])[0]
     dissenters = [v["speaker"] for v in votes if v["ranking"] and v["ranking"][0] != top]
+    pair = conflict_pair(state["posterior"], votes)
     appeal = (
         cfg.appeal
         and state["appeals"] < cfg.max_appeals
         and split is not None
         and split["index"] >= cfg.appeal_threshold
         and bool(dissenters)
+        and pair is not None
     )
-    payload = {"vote_round": state["vote_round"], "disagreement": split, "appeal": appeal}
+    queue: list[str] = []
+    if appeal and pair is not None:
+        for side in (pair[1], pair[0]):  # the challenger's advocate first, then the leader's
+            first = next((v["speaker"] for v in votes if v["ranking"][:1] == [side]), None)
+            if first is not None and first not in queue:
+                queue.append(first)
+        appeal = bool(queue)
+    payload = {
+        "vote_round": state["vote_round"],
+        "disagreement": split,
+        "appeal": appeal,
+        "conflict_pair": list(pair) if pair else None,
+    }
     out = [entry(f"{state['run_id']}:tally{state['vote_round']}", "tally", payload)]
     update: dict[str, Any] = {"ledger_cursor": cursor, "outbox": out}
     if appeal:
@@ -97,11 +126,12 @@ def tally(state: RdcState, runtime: Runtime[RdcContext]) -> Command[Literal["mod
             {
                 "phase": "appeal",
                 "phase_log": ["appeal"],
-                "appeal_queue": dissenters,
+                "appeal_queue": queue,
+                "appeal_pair": list(pair) if pair else [],
                 "appeals": state["appeals"] + 1,
             }
         )
-        runtime.stream_writer({"event": "appeal", "speakers": dissenters})
+        runtime.stream_writer({"event": "appeal", "speakers": queue, "pair": pair})
         return Command(update=update, goto="moderator")
     update.update({"phase": "jury", "phase_log": ["jury"]})
     return Command(update=update, goto="jury")

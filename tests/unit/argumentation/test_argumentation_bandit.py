@@ -111,3 +111,36 @@ def test_linear_bandit_validation() -> None:
         LinUCB(ARMS, dim=0)
     with pytest.raises(ValueError):
         LinearThompsonSampling(ARMS, dim=2, rng=np.random.default_rng(0), scale=0.0)
+
+
+def test_net_entropy_reward_by_hand() -> None:
+    from disputatio.argumentation import net_entropy_reward
+
+    assert net_entropy_reward(1.0, 0.4, 0.2, 0.5) == pytest.approx(0.6 - 0.1)
+    assert net_entropy_reward(0.4, 0.5, 0.0) == pytest.approx(-0.1)
+    with pytest.raises(ValueError):
+        net_entropy_reward(1.0, 0.5, -1.0)
+
+
+def test_per_arm_contexts_equal_to_a_shared_one_change_nothing() -> None:
+    import numpy as np
+
+    from disputatio.argumentation import LinearThompsonSampling, LinUCB
+
+    arms = ["a", "b", "c"]
+    x = [1.0, 0.3]
+    shared, per_arm = LinUCB(arms, 2), LinUCB(arms, 2)
+    for arm, r in [("a", 0.1), ("b", 0.9), ("c", 0.2)]:
+        shared.update(arm, x, r)
+        per_arm.update(arm, {arm: x}, r)
+    assert shared.upper_bounds(x) == per_arm.upper_bounds(dict.fromkeys(arms, x))
+    ts1 = LinearThompsonSampling(arms, 2, np.random.default_rng(7))
+    ts2 = LinearThompsonSampling(arms, 2, np.random.default_rng(7))
+    assert ts1.select(x) == ts2.select(dict.fromkeys(arms, x))
+    # an arm's own feature decides when it is the only difference
+    fresh = LinUCB(["a", "b"], 2, alpha=0.0)
+    fresh.update("a", [1.0, 1.0], 1.0)
+    fresh.update("b", [1.0, 1.0], 1.0)
+    assert fresh.select({"a": [1.0, 0.0], "b": [1.0, 1.0]}) == "b"
+    with pytest.raises(ValueError, match="no vector"):
+        fresh.select({"a": [1.0, 0.0]})

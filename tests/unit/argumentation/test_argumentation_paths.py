@@ -65,3 +65,35 @@ def test_support_paths_are_simple_support_chains_from_base_facts(
     for path in support_paths(bf, "f", base=base):
         assert path[0] in base and path[-1] == "f" and len(set(path)) == len(path)
         assert all((x, y) in bf.supports for x, y in pairwise(path))
+
+
+def test_nodes_on_cycles_by_hand() -> None:
+    from disputatio.argumentation import nodes_on_cycles
+
+    rel = [("a", "b"), ("b", "a"), ("b", "c"), ("d", "d"), ("c", "e")]
+    assert nodes_on_cycles("abcdef", rel) == {"a", "b", "d"}
+    with pytest.raises(ValueError):
+        nodes_on_cycles("ab", [("a", "z")])
+
+
+@FAST
+@given(st.lists(st.tuples(universe, universe), max_size=14))
+def test_nodes_on_cycles_are_those_that_reach_themselves(edges: list[tuple[str, str]]) -> None:
+    from disputatio.argumentation import nodes_on_cycles
+
+    succ: dict[str, set[str]] = {a: set() for a in "abcdef"}
+    for a, b in edges:
+        succ[a].add(b)
+
+    def reaches_itself(start: str) -> bool:
+        seen, todo = set(), list(succ[start])
+        while todo:
+            x = todo.pop()
+            if x == start:
+                return True
+            if x not in seen:
+                seen.add(x)
+                todo.extend(succ[x])
+        return False
+
+    assert nodes_on_cycles("abcdef", edges) == {a for a in "abcdef" if reaches_itself(a)}

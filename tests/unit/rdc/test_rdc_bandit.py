@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from disputatio.argumentation import LinUCB, entropy_drop_reward
+from disputatio.argumentation import LinUCB
 from disputatio.graphs.rdc import RdcContext, build_graph
 from disputatio.nodes.rdc import speakers
 from disputatio.settings import Settings
@@ -37,9 +37,28 @@ def test_replayed_bandit_equals_the_incrementally_updated_one() -> None:
     assert rebuilt.upper_bounds(x) == pytest.approx(live.upper_bounds(x))
 
 
-def test_turn_reward_is_entropy_drop_per_thousand_tokens() -> None:
-    assert speakers.turn_reward(0.9, 0.5, 2000) == pytest.approx(entropy_drop_reward(0.9, 0.5, 2.0))
-    assert speakers.turn_reward(0.9, 0.9, 0) == 0.0  # a free turn costs MIN_COST, not 0
+def test_turn_reward_is_entropy_drop_minus_cost() -> None:
+    # 0.4 nats dropped, 2,000 tokens at COST_PER_KTOKENS each
+    expected = 0.4 - 2.0 * speakers.COST_PER_KTOKENS
+    assert speakers.turn_reward(0.9, 0.5, 2000) == pytest.approx(expected)
+    assert speakers.turn_reward(0.9, 0.9, 0) == 0.0
+
+
+def test_recent_gain_is_the_mean_drop_of_the_arms_last_turns() -> None:
+    state = speakers.new_bandit(1.0, prior_gain={"b": 0.25})
+    for drop in (0.1, 0.2, 0.3, 0.6):
+        state = speakers.with_observation(state, "a", [0.0] * speakers.CONTEXT_DIM, 0.0, drop)
+    assert speakers.recent_gain(state, "a") == pytest.approx((0.2 + 0.3 + 0.6) / 3)
+    assert speakers.recent_gain(state, "b", state["prior_gain"]) == 0.25  # from the diary
+    contexts = speakers.arm_contexts(["a", "b"], state, [1.0], state["prior_gain"])
+    assert contexts == {"a": [1.0, pytest.approx(1.1 / 3)], "b": [1.0, 0.25]}
+
+
+def test_thompson_selection_is_reproducible_per_step() -> None:
+    state = speakers.new_bandit(1.0)
+    x = dict.fromkeys(ARMS, [0.5] * speakers.CONTEXT_DIM)
+    first = speakers.select("thompson", ARMS, state, x, seed=3)
+    assert speakers.select("thompson", ARMS, state, x, seed=3) == first
 
 
 def _informative() -> list[Any]:
@@ -82,12 +101,16 @@ def test_linucb_selection_follows_the_replayed_bandit(unit_settings: Settings) -
     # every choice is LinUCB's argmax over the observations made before it
     arms = list(models)
     for i, obs in enumerate(observations):
-        model = speakers.rebuild(arms, {**bandit, "observations": observations[:i]})
-        assert model.select(obs["context"]) == obs["arm"] == events[i]["speaker"]
+        before = {**bandit, "observations": observations[:i]}
+        model = speakers.rebuild(arms, before)
+        # each arm's context: the shared debate state plus that arm's recent gain so far
+        contexts = speakers.arm_contexts(arms, before, obs["context"][:-1])
+        assert contexts[obs["arm"]] == obs["context"]
+        assert model.select(contexts) == obs["arm"] == events[i]["speaker"]
     # informative turns earn positive rewards, empty ones zero, so the bandit settles on them
     rewards = {arm: [o["reward"] for o in observations if o["arm"] == arm] for arm in arms}
     assert rewards["autoimmune"], "LinUCB explores the other arm at least once"
-    assert all(r > 0 for r in rewards["infectious"]) and all(r == 0 for r in rewards["autoimmune"])
+    assert all(r > 0 for r in rewards["infectious"]) and all(r <= 0 for r in rewards["autoimmune"])
     assert len(rewards["infectious"]) > len(rewards["autoimmune"])
     # the ledger thread is the checkpointer's thread
     assert out["ledger_thread"] == "bandit-1" and ctx.ledger.verify("bandit-1").ok

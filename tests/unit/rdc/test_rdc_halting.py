@@ -30,7 +30,16 @@ def run(settings: Settings, scripts: dict[str, list[Any]], **knobs: Any) -> dict
     )
     out = graph.invoke({"case": case_data()}, context=ctx)
     assert ctx.ledger.verify(out["ledger_thread"]).ok
+    RECEIVED[out["ledger_thread"]] = models
     return out
+
+
+RECEIVED: dict[str, dict[str, ScriptedChatModel]] = {}
+
+
+def scripts_received(out: dict[str, Any], name: str) -> list[Any]:
+    """Every prompt the model of ``name`` received in the run that produced ``out``."""
+    return RECEIVED[out["ledger_thread"]][name].prompts
 
 
 def votes_only() -> dict[str, list[Any]]:
@@ -91,10 +100,10 @@ def test_token_budget_stops_before_the_next_turn(unit_settings: Settings) -> Non
     assert len(out["moves"]) == 1
 
 
-def test_split_vote_opens_an_appeal_for_the_dissenter(unit_settings: Settings) -> None:
+def test_split_vote_opens_an_appeal_on_the_top_conflict_pair(unit_settings: Settings) -> None:
     appeal_move = move("appeal", [claim("p", ["sec-still-1"], {"adult_onset_still": 0.5})])
     scripts = {
-        "infectious": [EMPTY, EMPTY, EMPTY, ballot("brucellosis"), ballot("brucellosis")],
+        "infectious": [EMPTY, EMPTY, EMPTY, ballot("brucellosis"), EMPTY, ballot("brucellosis")],
         "autoimmune": [
             EMPTY,
             EMPTY,
@@ -106,12 +115,36 @@ def test_split_vote_opens_an_appeal_for_the_dissenter(unit_settings: Settings) -
     }
     out = run(unit_settings, scripts, max_rounds=1, appeal=True, appeal_threshold=0.0)
     assert out["phase_log"][-4:] == ["vote", "appeal", "vote", "jury"]
-    assert [(m["phase"], m["speaker"]) for m in out["moves"]][-1] == ("appeal", "autoimmune")
+    # the pair is (differential top, the hypothesis the votes favour among the others): its
+    # challenger's advocate speaks first, then the leader's
+    appeal = [(m["phase"], m["speaker"]) for m in out["moves"] if m["phase"] == "appeal"]
+    assert appeal == [("appeal", "autoimmune"), ("appeal", "infectious")]
+    prompt = str(scripts_received(out, "autoimmune"))
+    assert "brucellosis (leading) against adult_onset_still" in prompt
     # the jury reads the second vote only: unanimous tops
     assert out["verdict"]["disagreement"]["votes"] == {
         "infectious": "brucellosis",
         "autoimmune": "brucellosis",
     }
+
+
+def test_votes_are_normalised_probability_vectors(unit_settings: Settings) -> None:
+    vector = {
+        "probabilities": [
+            {"hypothesis": "Brucellosis", "probability": 0.6},
+            {"hypothesis": "q_fever", "probability": 0.2},
+            {"hypothesis": "nonsense", "probability": 0.5},
+        ],
+        "rationale": "r",
+    }
+    scripts = {"infectious": [EMPTY] * 3 + [vector], "autoimmune": [EMPTY] * 3 + [vector]}
+    out = run(unit_settings, scripts, max_rounds=1)
+    votes = [v for v in out["votes"] if v["speaker"] == "infectious"]
+    dist = votes[-1]["distribution"]
+    # unknown names dropped, the rest renormalised, unnamed hypotheses at 0
+    assert dist == pytest.approx({"brucellosis": 0.75, "q_fever": 0.25, "adult_onset_still": 0.0})
+    assert votes[-1]["ranking"] == ["brucellosis", "q_fever"]
+    assert out["verdict"]["pooled_vote"] == pytest.approx(dist)
 
 
 def test_a_model_without_a_valid_move_forfeits_its_turn(unit_settings: Settings) -> None:
@@ -146,3 +179,14 @@ def test_voi_is_not_a_criterion_without_admissible_tests(unit_settings: Settings
     out = graph.invoke({"case": case_data()}, context=ctx)
     assert out["halt_reason"] == "budget_rounds"
     assert out["verdict"]["test_plan"] == [] and len(out["verdict"]["excluded_tests"]) == 3
+
+
+def test_the_debate_halts_when_the_entropy_stops_dropping(unit_settings: Settings) -> None:
+    scripts = {name: [EMPTY] * 6 + [ballot("brucellosis")] for name in SPEAKERS}
+    settings = unit_settings.model_copy(
+        update={"rdc": unit_settings.rdc.model_copy(update={"stall_turns": 2})}
+    )
+    out = run(settings, scripts, max_rounds=3, min_entropy_drop=0.01)
+    assert out["halt_reason"] == "entropy_drop"
+    assert len(out["moves"]) == 2  # two turns without a drop, then the halt
+    assert out["verdict"]["turns"] == 2
