@@ -7,8 +7,9 @@ agent its own instance so the script order never depends on scheduling.
 
 It also records what each call RECEIVED besides the prompt (``received``: the temperature,
 max_tokens, stop sequences and extra request body in force), like a real client would send
-them. Copies made with ``model_copy(update=...)`` (how :func:`disputatio.models.chat.configure_model`
-applies a temperature to a model object) share the script, its cursor and the records.
+them. Copies made with ``model_copy(update=...)`` (how
+:func:`disputatio.models.chat.configure_model` applies a temperature to a model object) share
+the script, its cursor and the records.
 """
 
 from __future__ import annotations

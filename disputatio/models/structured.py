@@ -22,6 +22,15 @@ from disputatio.state.reducers import merge_usage
 
 T = TypeVar("T", bound=BaseModel)
 
+
+class StructuredOutputError(ModelError):
+    """No attempt produced a valid instance; ``usage`` still counts every attempt's tokens."""
+
+    def __init__(self, message: str, usage: dict[str, dict[str, Any]]) -> None:
+        super().__init__(message)
+        self.usage = usage
+
+
 BRIEF_REMINDER = (
     "Your previous reply was not valid JSON for the schema or was too long. Reply again with "
     "one short JSON object only; keep every string field brief."
@@ -51,7 +60,8 @@ def structured_invoke(
         ``(instance, usage)``.
 
     Raises:
-        ModelError: If no attempt produced a valid instance.
+        StructuredOutputError: If no attempt produced a valid instance (a ``ModelError`` that
+            carries the usage of the failed attempts).
     """
     runnable = llm.with_structured_output(schema, method="json_schema", include_raw=True)
     usage: dict[str, dict[str, Any]] = {}
@@ -80,4 +90,6 @@ def structured_invoke(
         if isinstance(out, dict) and out.get("parsing_error") is not None:
             last_error = f"parsing error: {str(out['parsing_error']).splitlines()[0][:160]}"
         prompt = [*messages, HumanMessage(BRIEF_REMINDER)]
-    raise ModelError(f"{agent} ({role}) gave no valid {schema.__name__}: {last_error}")
+    raise StructuredOutputError(
+        f"{agent} ({role}) gave no valid {schema.__name__}: {last_error}", usage
+    )

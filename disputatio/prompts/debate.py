@@ -1,13 +1,27 @@
 """Prompts of the hierarchical debate graph (module constants only; filled with ``str.format``).
 
-Context is XML-tagged (``<question>``, ``<sections>``, ``<answers>``...). Every prompt asks for
-citations as ``[section-id]`` using the ids of the ``<section id=...>`` blocks shown.
+Context is XML-tagged (``<question>``, ``<sections>``, ``<answers>``...). Sections are shown
+with short labels (``S1``, ``S2``...) that small models copy reliably; every prompt asks for
+citations as ``[S1]`` and the nodes map the labels back to section ids.
 """
 
+#: Nested plan (strong models): a one-shot example of the JSON shape.
 ORCHESTRATOR_SYSTEM = """You plan research. Split a question into simpler sub-questions only \
 when that helps answer it from documents. Each sub-question must be self-contained and \
 answerable on its own. Use at most {breadth} sub-questions per question and nest at most \
-{depth} level(s). If the question is already simple, return an empty list."""
+{depth} level(s). If the question is already simple, return an empty list.
+
+Example: for "Which drug treats brucellosis, and what are its side effects?" return
+{{"subquestions": [{{"question": "Which drug treats brucellosis?", "subquestions": []}}, \
+{{"question": "What are the side effects of doxycycline?", "subquestions": []}}]}}"""
+
+#: Flat plan (small local models): a list of at most ``breadth`` questions, one-shot example.
+ORCHESTRATOR_FLAT_SYSTEM = """You plan research. If a question asks several things, split it \
+into at most {breadth} simple, self-contained sub-questions, one per thing asked. If it asks \
+one thing, return an empty list.
+
+Example: for "What is the boiling point of ethanol, and is it toxic to cats?" return
+{{"subquestions": ["What is the boiling point of ethanol?", "Is ethanol toxic to cats?"]}}"""
 
 ORCHESTRATOR_USER = """<question>
 {question}
@@ -20,8 +34,9 @@ PERSONAS = {
         "You are the synthesizer: combine the evidence into the most complete, balanced answer."
     ),
     "devils_advocate": (
-        "You are the devil's advocate: look for evidence against the obvious answer and argue "
-        "the strongest alternative the sections allow."
+        "You are the devil's advocate: check the sections for evidence against the obvious "
+        "answer. If they support it, agree in your verdict and name any caveat; argue an "
+        "alternative only when the sections give one."
     ),
     "skeptic": (
         "You are the skeptic: accept only claims the sections clearly support and say what "
@@ -30,17 +45,20 @@ PERSONAS = {
 }
 
 WORKER_SYSTEM = """{persona}
-Answer from the <sections> only. Start with a one-sentence answer, then the support. Cite \
-every claim with the id of its section in square brackets, e.g. [{example_id}]. If the \
-sections do not answer the question, say so. Be concise (at most {max_words} words)."""
+Answer the <question> from the <sections> only. Your first line is the verdict: \
+"Verdict: <the short answer>". Then give the support in 1-3 sentences. Cite every claim with \
+its section label in square brackets, e.g. [{example_id}]. If the sections do not answer the \
+question, write "Verdict: not in the sections". Be concise (at most {max_words} words)."""
 
 WORKER_SYSTEM_NO_RAG = """{persona}
-Answer from your own knowledge. Start with a one-sentence answer. Be concise (at most \
-{max_words} words)."""
+Answer from your own knowledge. Your first line is the verdict: "Verdict: <the short \
+answer>". Be concise (at most {max_words} words)."""
 
+#: Shown with a sub-question: the user's question is context, not something to answer here.
 MAIN_QUESTION_BLOCK = """<main_question>
 {main_question}
 </main_question>
+(Context only: answer ONLY the question below, not the other parts of the main question.)
 """
 
 WORKER_USER = """{main_block}<question>
@@ -76,10 +94,10 @@ answering: reply with only a call such as
 ```
 Otherwise answer now."""
 
-ANSWER_NOW = "Answer now, citing sections by id. Do not call any tool."
+ANSWER_NOW = "Answer now: the verdict line first, citing sections by label. Do not call any tool."
 
-DEBATE_INSTRUCTION = """Read the other answers. Keep, revise or correct your answer; point out \
-unsupported claims in the others."""
+DEBATE_INSTRUCTION = """Read the other answers. Keep, revise or correct your answer (verdict \
+line first); point out unsupported claims in the others."""
 
 NO_SECTIONS = "NO_SUITABLE_CONTEXT: no section was found."
 
@@ -88,6 +106,10 @@ NO_ANSWER = "No answer was given."
 REVIEWER_SYSTEM = """You review a debate between agents. Point out which claims are supported \
 by cited sections, which are unsupported or contradicted, and where the agents still disagree. \
 Be brief (at most {max_words} words)."""
+
+#: Added to the reviewer's prompt while it may still ask for evidence (bounded by settings).
+REVIEWER_SEARCH = """If a disputed claim needs checking against the documents, end your \
+critique with one search call: retrieve("search terms")."""
 
 REVIEWER_USER = """<question>
 {question}
@@ -102,8 +124,9 @@ TRANSCRIPT_MOVE = """<move agent="{agent}" role="{role}" round="{round}">
 </move>"""
 
 SUMMARIZER_SYSTEM = """You write the final answer to a question after a debate. Use the \
-sections, the debate and the review; keep only claims the sections support. Cite every claim \
-with its section id in square brackets, e.g. [{example_id}]. Be concise (at most {max_words} \
+sections, the debate and the review; keep only claims the sections support. Start with the \
+verdict line "Verdict: <the short answer>". Cite every claim with its section label in square \
+brackets, e.g. [{example_id}]. Answer only the <question>. Be concise (at most {max_words} \
 words)."""
 
 SUMMARIZER_USER = """{main_block}<question>
@@ -134,6 +157,10 @@ AGGREGATOR_USER = """{main_block}<question>
 {sections}
 </sections>
 Write the answer to the question."""
+
+#: One part of an internal node's composed answer: a sub-question and its own answer.
+COMPOSED_PART = """{question}
+{answer}"""
 
 SUB_ANSWER = """<sub_answer id="{id}">
 <sub_question>{question}</sub_question>

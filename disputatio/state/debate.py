@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from typing_extensions import TypedDict
 
 from disputatio.state.reducers import merge_dicts, merge_usage
@@ -57,6 +57,23 @@ class Decomposition(BaseModel):
         default_factory=list,
         description="Sub-questions of the main question; empty when it needs no decomposition.",
     )
+
+
+class FlatDecomposition(BaseModel):
+    """The orchestrator's structured output for small models: a flat list of questions."""
+
+    subquestions: list[str] = Field(
+        default_factory=list,
+        description="Simple, self-contained sub-questions; empty when the question is simple.",
+    )
+
+    @field_validator("subquestions", mode="before")
+    @classmethod
+    def _accept_nested(cls, value: Any) -> Any:
+        """Accept ``{"question": ...}`` items too (a model that answered the nested shape)."""
+        if isinstance(value, list):
+            return [v.get("question", "") if isinstance(v, dict) else v for v in value]
+        return value
 
 
 class DebateInput(TypedDict, total=False):
@@ -206,7 +223,7 @@ class AggregateTask(TypedDict):
         node: Node id.
         question: The node's question.
         main_question: The user's question.
-        children: ``{id, question, answer, citations, confidence}`` per child.
+        children: ``{id, question, answer, citations, confidence, status}`` per child.
         sections: Sections the children cited (shown to the aggregator).
     """
 

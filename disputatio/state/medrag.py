@@ -212,6 +212,8 @@ class MedragState(MedragInput, total=False):
         notes: Things the run degraded on (a retriever failure...).
         sections: Every section shown to an agent, id → ``Section`` dict (for citations).
         citations: Verified citations of the final answer: ``{id, source, title, page}``.
+        validation: One ``ValidationResult`` dict per validator run on the final answer.
+        confidence: The confidence estimator's score of the final answer.
         log: The per-question log assembled at the end (see ``finalize``).
     """
 
@@ -229,6 +231,8 @@ class MedragState(MedragInput, total=False):
     notes: Annotated[list[str], operator.add]
     sections: Annotated[dict[str, dict[str, Any]], merge_dicts]
     citations: list[dict[str, Any]]
+    validation: list[dict[str, Any]]
+    confidence: float
     log: dict[str, Any]
 
 
@@ -293,6 +297,8 @@ class MedragOutput(TypedDict, total=False):
         transcript: Every move (turns, summaries, verdict) as the CLI prints it.
         notes: Degradations (retriever failures...).
         citations: Verified citations of the final answer (from the turns that chose it).
+        validation: One ``ValidationResult`` dict per validator (citations, confidence, bias).
+        confidence: The confidence estimator's score of the final answer.
         log: Per-question log in the seed's shape: ``mode``, ``history[].answer
             {step_by_step_thinking, answer_choice, retrieval_time, generation_time}``,
             ``final_answer {answer_choice, consensus_type, ...}``, ``timing``; plus answers per
@@ -311,4 +317,6 @@ class MedragOutput(TypedDict, total=False):
     transcript: list[dict[str, Any]]
     notes: list[str]
     citations: list[dict[str, Any]]
+    validation: list[dict[str, Any]]
+    confidence: float
     log: dict[str, Any]

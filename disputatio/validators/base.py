@@ -99,10 +99,11 @@ ValidatorFactory: TypeAlias = Callable[[], Validator]
 _REGISTRY: dict[str, ValidatorFactory | str] = {
     "citations": "disputatio.validators.citations:CitationValidator",
     "confidence": "disputatio.validators.confidence:ConfidenceValidator",
+    "bias": "disputatio.validators.hooks:BiasValidator",
 }
 
 #: Validators a graph runs when its context names none.
-DEFAULT_VALIDATORS: tuple[str, ...] = ("citations", "confidence")
+DEFAULT_VALIDATORS: tuple[str, ...] = ("citations", "confidence", "bias")
 
 
 def register_validator(name: str, factory: ValidatorFactory, *, replace: bool = False) -> None:
@@ -169,22 +170,32 @@ def resolve_validators(specs: Iterable[ValidatorSpec] | None) -> list[Validator]
 
 
 def run_validators(
-    validators: Iterable[Validator], answer: str, context: ValidationContext
+    validators: Iterable[Validator],
+    answer: str,
+    context: ValidationContext,
+    error_handler: Any = None,
 ) -> list[ValidationResult]:
-    """Run every validator; one that raises is logged and reported as failed.
+    """Run every validator; one that raises goes to the error handler hook.
+
+    Args:
+        validators: The validators, in order.
+        answer: The answer to check.
+        context: What the validators may look at.
+        error_handler: An :class:`~disputatio.validators.hooks.ErrorHandler` (default
+            :class:`~disputatio.validators.hooks.ReportingErrorHandler`: log, report failed).
 
     Returns:
         One result per validator, in order.
     """
+    from disputatio.validators.hooks import ReportingErrorHandler
+
+    handler = error_handler or ReportingErrorHandler()
     results = []
     for validator in validators:
         name = str(getattr(validator, "name", type(validator).__name__))
         try:
             result = validator.validate(answer, context)
-        except Exception as exc:  # a user's check must not abort the run; reported below
-            logger.exception("validator %s failed", name)
-            result = ValidationResult(
-                name=name, passed=False, message=f"validator error: {type(exc).__name__}: {exc}"
-            )
+        except Exception as exc:  # a user's check must not abort the run: the hook decides
+            result = handler.handle(name, exc, context)
         results.append(result)
     return results

@@ -9,6 +9,8 @@ ranking signal, not a calibrated probability.
 
 from __future__ import annotations
 
+from typing import Any
+
 from disputatio.validators.base import ValidationContext, ValidationResult
 from disputatio.validators.citations import verify_citations
 
@@ -38,20 +40,25 @@ class ConfidenceValidator:
 
     Args:
         min_confidence: Passing threshold.
+        estimator: The confidence estimator hook (default
+            :class:`~disputatio.validators.hooks.GroundedAgreement`).
     """
 
     name = "confidence"
 
-    def __init__(self, min_confidence: float = 0.5) -> None:
+    def __init__(self, min_confidence: float = 0.5, estimator: Any = None) -> None:
+        from disputatio.validators.hooks import GroundedAgreement
+
         self.min_confidence = min_confidence
+        self.estimator = estimator or GroundedAgreement()
 
     def validate(self, answer: str, context: ValidationContext) -> ValidationResult:
-        """Estimate the confidence of ``answer``."""
+        """Estimate the confidence of ``answer`` with the estimator hook."""
         check = verify_citations(answer, context.allowed_ids)
         unverified = len(check.unverified) + len(
             [i for i in context.unverified if i not in check.unverified]
         )
-        score = estimate_confidence(context.agreement, len(check.verified), unverified)
+        score = float(self.estimator.estimate(answer, context))
         return ValidationResult(
             name=self.name,
             passed=score >= self.min_confidence,

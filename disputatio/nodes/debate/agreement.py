@@ -1,11 +1,17 @@
 """Agreement detection between worker answers.
 
-Answers are compared after normalisation (citations, punctuation and case removed). When both
-answers open with a verdict (``yes``/``no``/``true``/``false`` or an option letter such as
-``B.``), the verdicts decide: equal → 1.0, different → 0.0. Otherwise the ``lexical``
-similarity is difflib's ratio over the word sequences; ``embedding`` is the cosine of the
-settings' embedding model. The agreement of a leaf is the lowest pairwise similarity: one
-materially different answer is enough to start a debate.
+Workers open with a one-line verdict (``Verdict: <short answer>``), and agreement compares
+verdicts, not wording:
+
+1. both verdicts are canonical (``yes``/``no``/``true``/``false`` or an option letter such as
+   ``B.``): equal → 1.0, different → 0.0;
+2. both answers have a verdict line: different numbers in them → 0.0 (``300 hours`` vs
+   ``6 hours``); otherwise the overlap of their content words (``|A ∩ B| / min(|A|, |B|)``);
+3. otherwise the whole answers are compared: ``lexical`` is difflib's ratio over the word
+   sequences; ``embedding`` is the cosine of the settings' embedding model.
+
+Answers are normalised first (citations, punctuation and case removed). The agreement of a
+leaf is the lowest pairwise similarity: one materially different answer starts a debate.
 """
 
 from __future__ import annotations
@@ -22,6 +28,12 @@ from disputatio.settings import Settings
 
 _CITATION_RE = re.compile(r"\[[^\[\]\n]{1,300}\]")
 _WORD_RE = re.compile(r"[a-z0-9]+")
+_VERDICT_LINE_RE = re.compile(r"^\W*verdict\W*\s*[:\-]\s*(.+)$", re.I)
+_NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)?")
+_STOPWORDS = frozenset(
+    "a an the of to in on and or is are was were be by for with it its as at from that this "
+    "these those which who what when how not no yes".split()
+)
 _VERDICT_RE = re.compile(
     r"^\W*(?:(?:final\s+)?answer\s*(?:is)?\s*[:\-]?\s*)?"
     r"(?:(yes|no|true|false)\b|\(?([a-e])\)?(?:[.):]|\s*$))",
@@ -34,12 +46,40 @@ def normalise(text: str) -> str:
     return " ".join(_WORD_RE.findall(_CITATION_RE.sub(" ", text or "").lower()))
 
 
+def verdict_line(text: str) -> str | None:
+    """The text of the ``Verdict: ...`` line an answer opens with (None without one)."""
+    for line in (text or "").splitlines():
+        if line.strip():
+            match = _VERDICT_LINE_RE.match(line.replace("*", "").strip())
+            return match.group(1).strip() if match else None
+    return None
+
+
 def verdict(text: str) -> str | None:
-    """The verdict an answer opens with (``yes``, ``no``, ``true``, ``false``, a letter)."""
-    match = _VERDICT_RE.match(_CITATION_RE.sub(" ", text or "").strip())
+    """The canonical verdict an answer opens with (yes, no, true, false or a letter).
+
+    Read from its ``Verdict:`` line when it has one.
+    """
+    line = verdict_line(text)
+    match = _VERDICT_RE.match(_CITATION_RE.sub(" ", line if line is not None else text or ""))
     if match is None:
         return None
     return (match.group(1) or match.group(2)).lower()
+
+
+def verdict_similarity(a: str, b: str) -> float:
+    """Similarity of two verdict lines: 0 when their numbers differ, else word overlap."""
+    na = set(_NUMBER_RE.findall(_CITATION_RE.sub(" ", a)))
+    nb = set(_NUMBER_RE.findall(_CITATION_RE.sub(" ", b)))
+    if (na or nb) and na != nb:
+        return 0.0
+    if na:  # the same figures: a numeric verdict agrees whatever the wording
+        return 1.0
+    wa = {w for w in normalise(a).split() if w not in _STOPWORDS}
+    wb = {w for w in normalise(b).split() if w not in _STOPWORDS}
+    if not wa or not wb:
+        return 1.0 if wa == wb else 0.0
+    return len(wa & wb) / min(len(wa), len(wb))
 
 
 def lexical_similarity(a: str, b: str) -> float:
@@ -97,6 +137,9 @@ def pair_similarity(a: str, b: str, similarity: Callable[[str, str], float]) -> 
     va, vb = verdict(a), verdict(b)
     if va is not None and vb is not None:
         return 1.0 if va == vb else 0.0
+    la, lb = verdict_line(a), verdict_line(b)
+    if la is not None and lb is not None:
+        return verdict_similarity(la, lb)
     return float(similarity(a, b))
 
 

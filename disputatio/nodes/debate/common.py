@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import BaseMessage
 from langgraph.config import get_stream_writer
 
+from disputatio.nodes.citations import resolve_labels, short_labels
 from disputatio.prompts.debate import NO_SECTIONS, OPTIONS_BLOCK, TRANSCRIPT_MOVE
 from disputatio.retrievers.base import CorpusRetriever, format_sections
 from disputatio.state.retrieval import RetrievalResult, Section
@@ -49,16 +51,39 @@ def dedupe_sections(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
-def render_sections(items: Sequence[Mapping[str, Any]], max_chars: int) -> str:
-    """Sections as XML blocks for a prompt, or the no-context marker."""
+def render_sections(
+    items: Sequence[Mapping[str, Any]], max_chars: int, labels: Sequence[str] | None = None
+) -> str:
+    """Sections as XML blocks for a prompt (shown as ``labels`` when given), or the marker."""
     if not items:
         return NO_SECTIONS
-    return format_sections(to_sections(items), max_chars=max_chars)
+    return format_sections(
+        to_sections(items), max_chars=max_chars, labels=list(labels) if labels else None
+    )
 
 
 def example_id(items: Sequence[Mapping[str, Any]]) -> str:
-    """An id to show in the citation example of a prompt."""
-    return str(items[0]["id"]) if items else EXAMPLE_ID
+    """A label to show in the citation example of a prompt (``S1``)."""
+    return "S1" if items else EXAMPLE_ID
+
+
+def section_labels(items: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Short stable labels of ``items`` in order: label → section id (``S1``, ``S2``...)."""
+    return short_labels([str(item["id"]) for item in items])
+
+
+def ids_to_labels(text: str, label_to_id: Mapping[str, str]) -> str:
+    """Show another agent's ``[section-id]`` citations with this agent's labels."""
+    for label, sid in label_to_id.items():
+        text = text.replace(f"[{sid}]", f"[{label}]")
+        text = re.sub(rf"(?<=[\[,])(\s?){re.escape(sid)}(?=\s?[\],])", rf"\g<1>{label}", text)
+    return text
+
+
+def labelled_check(text: str, label_to_id: Mapping[str, str]) -> CitationCheck:
+    """Verify ``[S1]``-style citations against the labels shown and map them back to ids."""
+    clean, ids, unverified = resolve_labels(text, dict(label_to_id))
+    return CitationCheck(clean, ids, unverified)
 
 
 def search(

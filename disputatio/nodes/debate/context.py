@@ -59,7 +59,14 @@ class DebateContext(AgentContext):
         summary_sections: Sections shown to a summarizer or aggregator at most.
         max_tokens: Completion budget per call (default ``models.max_tokens``).
         agreement: ``"lexical"`` (default), ``"embedding"`` or a function ``(a, b) -> [0, 1]``.
-        validators: Validator specs run on the final answer (default: citations, confidence).
+        validators: Validator specs run on the final answer (default: citations, confidence,
+            bias).
+        review_searches: Retrievals the reviewer may ask for per debated leaf (default
+            ``debate.review_searches``).
+        error_handler: Validation error handler hook (default: log and report failed).
+
+    With a ``local:`` orchestrator (small model) and ``max_depth`` unset, the plan is a flat
+    list of at most 3 sub-questions (depth 1), asked with a one-shot example.
     """
 
     max_depth: int | None = None
@@ -81,15 +88,27 @@ class DebateContext(AgentContext):
     max_tokens: int | None = None
     agreement: str | Similarity = "lexical"
     validators: Sequence[Any] | None = None
+    review_searches: int | None = None
+    error_handler: Any = None
 
     def agent_model(
-        self, agent: str, role: str, *, group: str | None = None, temperature: float | None = None
+        self,
+        agent: str,
+        role: str,
+        *,
+        group: str | None = None,
+        temperature: float | None = None,
+        slot: int | None = None,
     ) -> BaseChatModel:
-        """The chat model of ``agent``: ``models[agent]`` → ``models[role]`` → ``models[group]``."""
+        """The chat model of ``agent``: ``models[agent]`` → ``models[role]`` → ``models[group]``.
+
+        ``temperature`` is applied to model objects too; ``slot`` pins a ``local:`` model's
+        requests to one llama.cpp slot (prefix-cache affinity).
+        """
         key = next((k for k in (agent, role, group) if k and k in self.models), None)
         cfg = resolve_config(self)
         return self.chat_model(
-            key or agent, role=role, temperature=temperature, max_tokens=cfg.max_tokens
+            key or agent, role=role, temperature=temperature, max_tokens=cfg.max_tokens, slot=slot
         )
 
 
@@ -112,6 +131,8 @@ class DebateConfig:
     section_max_chars: int
     summary_sections: int
     max_tokens: int
+    review_searches: int = 1
+    flat_plan: bool = False
     personas: tuple[str, ...] = field(default=tuple(PERSONAS))
 
     @property
@@ -140,9 +161,12 @@ def resolve_config(ctx: DebateContext) -> DebateConfig:
     """
     s = ctx.get_settings()
     d = s.debate
+    small = ctx.max_depth is None and ctx.is_local_model("orchestrator", "orchestrator")
+    depth = min(d.max_depth, 1) if small else int(_pick(ctx.max_depth, d.max_depth))
+    breadth = int(_pick(ctx.max_breadth, d.max_breadth))
     cfg = DebateConfig(
-        max_depth=0 if ctx.flat else int(_pick(ctx.max_depth, d.max_depth)),
-        max_breadth=int(_pick(ctx.max_breadth, d.max_breadth)),
+        max_depth=0 if ctx.flat else depth,
+        max_breadth=min(breadth, 3) if small else breadth,
         workers=1 if ctx.no_debate else int(_pick(ctx.workers, d.workers)),
         temperatures=tuple(_pick(ctx.worker_temperatures, d.worker_temperatures)),
         rounds=0 if ctx.no_debate else int(_pick(ctx.rounds, d.rounds)),
@@ -156,6 +180,8 @@ def resolve_config(ctx: DebateContext) -> DebateConfig:
         section_max_chars=ctx.section_max_chars,
         summary_sections=ctx.summary_sections,
         max_tokens=int(_pick(ctx.max_tokens, s.models.max_tokens)),
+        review_searches=0 if ctx.no_rag else int(_pick(ctx.review_searches, d.review_searches)),
+        flat_plan=small or depth == 1,
     )
     _check(cfg)
     return cfg

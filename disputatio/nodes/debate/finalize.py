@@ -32,7 +32,9 @@ def finalize(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, A
         transcript=list(state.get("transcript") or []),
         tree=tree,
     )
-    checks = run_validators(resolve_validators(ctx.validators), root["answer"], vctx)
+    checks = run_validators(
+        resolve_validators(ctx.validators), root["answer"], vctx, ctx.error_handler
+    )
     revised = next((c.revised_answer for c in reversed(checks) if c.revised_answer), None)
     final = verify_citations(revised or root["answer"], root["allowed_ids"])
     scored = [c.score for c in checks if c.name == "confidence" and c.score is not None]

@@ -13,8 +13,18 @@ from disputatio.models.structured import structured_invoke
 from disputatio.nodes.debate.common import emit, make_move, with_options
 from disputatio.nodes.debate.context import DebateContext, get_context, resolve_config
 from disputatio.nodes.debate.tree import build_tree
-from disputatio.prompts.debate import ORCHESTRATOR_SYSTEM, ORCHESTRATOR_USER
-from disputatio.state.debate import ROOT, DebateState, Decomposition, SubQuestionPlan
+from disputatio.prompts.debate import (
+    ORCHESTRATOR_FLAT_SYSTEM,
+    ORCHESTRATOR_SYSTEM,
+    ORCHESTRATOR_USER,
+)
+from disputatio.state.debate import (
+    ROOT,
+    DebateState,
+    Decomposition,
+    FlatDecomposition,
+    SubQuestionPlan,
+)
 from disputatio.validators.base import resolve_validators
 from disputatio.validators.citations import CitationCheck
 
@@ -27,7 +37,9 @@ def decompose(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, 
     """Ask the orchestrator for sub-questions and build the tree (flat: the root only).
 
     A decomposition the model cannot produce (after the structured-output retries) degrades
-    to the flat protocol with a note, instead of failing the run.
+    to the flat protocol with a note, instead of failing the run; the tokens of the failed
+    attempts are still counted. Small local models (and ``max_depth == 1``) are asked for a
+    flat list of sub-questions; larger ones for the nested plan, each with a one-shot example.
     """
     ctx = get_context(runtime.context)
     cfg = resolve_config(ctx)
@@ -38,18 +50,32 @@ def decompose(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, 
     update: dict[str, Any] = {"usage": {}, "notes": [], "transcript": []}
     plan: list[SubQuestionPlan] = []
     if cfg.max_depth >= 1:
+        flat = cfg.flat_plan or cfg.max_depth == 1
+        system = (
+            ORCHESTRATOR_FLAT_SYSTEM.format(breadth=cfg.max_breadth)
+            if flat
+            else ORCHESTRATOR_SYSTEM.format(breadth=cfg.max_breadth, depth=cfg.max_depth)
+        )
         messages = [
-            SystemMessage(ORCHESTRATOR_SYSTEM.format(breadth=cfg.max_breadth, depth=cfg.max_depth)),
+            SystemMessage(system),
             HumanMessage(ORCHESTRATOR_USER.format(question=question)),
         ]
+        llm = ctx.agent_model(AGENT, AGENT, temperature=0.0)
         try:
-            result, update["usage"] = structured_invoke(
-                ctx.agent_model(AGENT, AGENT), Decomposition, messages, agent=AGENT, role=AGENT
-            )
-            plan = result.subquestions
+            if flat:
+                listed, update["usage"] = structured_invoke(
+                    llm, FlatDecomposition, messages, agent=AGENT, role=AGENT
+                )
+                plan = [SubQuestionPlan(question=q) for q in listed.subquestions if q.strip()]
+            else:
+                result, update["usage"] = structured_invoke(
+                    llm, Decomposition, messages, agent=AGENT, role=AGENT
+                )
+                plan = result.subquestions
         except ModelError as exc:
             logger.warning("decomposition failed, answering without it: %s", exc.message)
             update["notes"] = [f"decomposition failed, answered flat: {exc.message}"]
+            update["usage"] = dict(getattr(exc, "usage", None) or {})
     nodes = build_tree(question, plan, max_depth=cfg.max_depth, max_breadth=cfg.max_breadth)
     if cfg.max_depth >= 1:
         listing = "\n".join(f"{n['id']}: {n['question']}" for n in nodes.values() if n["parent"])

@@ -1,7 +1,20 @@
-"""Reviewer, summarizer and aggregator: the moves that turn answers into a node's answer."""
+"""Reviewer, summarizer and aggregator: the moves that turn answers into a node's answer.
+
+* The reviewer critiques a debated leaf and may ask for more evidence: a ``retrieve("...")``
+  call at the end of its critique is run (at most ``review_searches`` per leaf), and what it
+  finds is shown to the summarizer.
+* The summarizer writes the leaf's answer from the sections (labelled ``S1``...), the debate
+  and the review; citations are verified against the labels shown and mapped back to ids.
+* An internal node's answer is COMPOSED, not rewritten: each sub-question's answer comes from
+  that sub-question's own result, keeping its verdict line and its cited sentences (an uncited
+  claim a sub-answer made about another sub-question is dropped) and its citations. A model
+  rewriting the children mixed their figures up (a held-out run kept an invented battery life
+  from the wrong sub-question, uncited).
+"""
 
 from __future__ import annotations
 
+import re
 from statistics import fmean
 from typing import Any, Literal
 
@@ -10,29 +23,33 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, Send
 
 from disputatio.models.accounting import invoke_with_usage
-from disputatio.models.toolcalls import strip_tool_calls
+from disputatio.models.toolcalls import parse_tool_calls, strip_tool_calls
+from disputatio.nodes.debate.agreement import verdict_line
 from disputatio.nodes.debate.common import (
+    dedupe_sections,
     example_id,
+    labelled_check,
     make_move,
     render_moves,
     render_sections,
+    search,
+    section_labels,
     text_of,
 )
 from disputatio.nodes.debate.context import DebateContext, get_context, resolve_config
 from disputatio.prompts.debate import (
-    AGGREGATOR_SYSTEM,
-    AGGREGATOR_USER,
+    COMPOSED_PART,
     MAIN_QUESTION_BLOCK,
     NO_ANSWER,
+    REVIEWER_SEARCH,
     REVIEWER_SYSTEM,
     REVIEWER_USER,
-    SUB_ANSWER,
     SUMMARIZER_SYSTEM,
     SUMMARIZER_USER,
 )
 from disputatio.state.debate import AggregateTask, ReviewTask
 from disputatio.tools.retrieval import TOOL_NAME
-from disputatio.validators.citations import CitationCheck, verify_citations
+from disputatio.validators.citations import CitationCheck, extract_citations, verify_citations
 from disputatio.validators.confidence import estimate_confidence
 
 
@@ -56,13 +73,31 @@ def _result(
     }
 
 
+#: Search calls the reviewer may write (text tool calls).
+_REVIEW_TOOLS = {"retrieve": ["query"], TOOL_NAME: ["query", "k"]}
+
+
+def _review_queries(text: str, limit: int) -> list[str]:
+    """Queries of the reviewer's search calls, at most ``limit``."""
+    queries = []
+    for call in parse_tool_calls(text, _REVIEW_TOOLS):
+        args = call.get("args") or {}
+        query = args.get("query") or next((v for v in args.values() if isinstance(v, str)), "")
+        if str(query).strip():
+            queries.append(str(query).strip())
+    return queries[:limit]
+
+
 def review(state: ReviewTask, runtime: Runtime[DebateContext]) -> Command[Literal["summarize"]]:
-    """Critique a leaf's debate, then hand it to that leaf's summarizer."""
+    """Critique a leaf's debate (fetching more evidence when it asks), then summarize it."""
     ctx = get_context(runtime.context)
     cfg = resolve_config(ctx)
     node, agent = state["node"], f"reviewer-{state['node']}"
+    system = REVIEWER_SYSTEM.format(max_words=cfg.max_words)
+    if cfg.review_searches > 0:
+        system = f"{system}\n{REVIEWER_SEARCH}"
     messages = [
-        SystemMessage(REVIEWER_SYSTEM.format(max_words=cfg.max_words)),
+        SystemMessage(system),
         HumanMessage(
             REVIEWER_USER.format(
                 question=state["question"], transcript=render_moves(state["moves"])
@@ -72,14 +107,35 @@ def review(state: ReviewTask, runtime: Runtime[DebateContext]) -> Command[Litera
     reply, usage = invoke_with_usage(
         ctx.agent_model(agent, "reviewer"), messages, agent=agent, role="reviewer"
     )
+    raw = text_of(reply)
+    queries = _review_queries(raw, cfg.review_searches) if cfg.review_searches > 0 else []
+    found: list[dict[str, Any]] = []
+    if queries:
+        retriever = ctx.get_retriever()
+        for query in queries:
+            sections, _ = search(retriever, query, k=cfg.seed_k, agent=agent)
+            found += sections
+    found = dedupe_sections(found)
+    critique = strip_tool_calls(raw, list(_REVIEW_TOOLS)).strip() or NO_ANSWER
     seen = [c for m in state["moves"] for c in m["citations"]]
-    check = verify_citations(text_of(reply).strip() or NO_ANSWER, seen)
+    check = verify_citations(critique, seen)
     move = make_move(
-        node=node, agent=agent, role="reviewer", round_=state["rounds"], kind="review", check=check
+        node=node,
+        agent=agent,
+        role="reviewer",
+        round_=state["rounds"],
+        kind="review",
+        check=check,
+        queries=queries,
     )
+    sections = dedupe_sections([*found, *state["sections"]])[: cfg.summary_sections + len(found)]
+    update: dict[str, Any] = {"transcript": [move], "usage": usage, "reviews": {node: check.text}}
+    if found:
+        update["sections"] = {s["id"]: s for s in found}
+        update["retrieved"] = {agent: [s["id"] for s in found]}
     return Command(
-        update={"transcript": [move], "usage": usage, "reviews": {node: check.text}},
-        goto=Send("summarize", {**state, "critique": check.text}),
+        update=update,
+        goto=Send("summarize", {**state, "critique": check.text, "sections": sections}),
     )
 
 
@@ -89,6 +145,7 @@ def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, A
     cfg = resolve_config(ctx)
     node, agent = state["node"], f"summarizer-{state['node']}"
     sections = state["sections"]
+    labels = section_labels(sections)
     messages = [
         SystemMessage(
             SUMMARIZER_SYSTEM.format(example_id=example_id(sections), max_words=cfg.max_words)
@@ -97,7 +154,7 @@ def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, A
             SUMMARIZER_USER.format(
                 main_block=_main_block(state["question"], state["main_question"]),
                 question=state["question"],
-                sections=render_sections(sections, cfg.section_max_chars),
+                sections=render_sections(sections, cfg.section_max_chars, list(labels)),
                 transcript=render_moves(state["moves"]),
                 critique=state.get("critique") or NO_ANSWER,
             )
@@ -108,7 +165,7 @@ def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, A
     )
     allowed = [s["id"] for s in sections]
     text = strip_tool_calls(text_of(reply), [TOOL_NAME]).strip() or NO_ANSWER
-    check = verify_citations(text, allowed)
+    check = labelled_check(text, labels)
     move = make_move(
         node=node,
         agent=agent,
@@ -130,36 +187,45 @@ def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, A
     return {"transcript": [move], "usage": usage, "results": {node: result}}
 
 
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def own_answer(answer: str) -> str:
+    """A sub-answer reduced to what it grounds: its verdict line and its cited sentences.
+
+    An answer that cites nothing is kept whole (there is nothing to tell claims apart by).
+    """
+    lines = [line for line in (answer or "").splitlines() if line.strip()]
+    if not lines:
+        return NO_ANSWER
+    head = lines[0] if verdict_line(lines[0]) is not None else None
+    body = " ".join(lines[1:] if head is not None else lines)
+    sentences = [s for s in _SENTENCE_RE.split(body) if s.strip()]
+    cited = [s for s in sentences if extract_citations(s)]
+    if not cited and not (head and extract_citations(head)):
+        return "\n".join(lines)
+    return "\n".join(part for part in (head, " ".join(cited)) if part)
+
+
+def compose(children: list[dict[str, Any]]) -> str:
+    """An internal node's answer: each sub-question with its own (grounded) answer.
+
+    A child that is itself composed is kept as it is (its parts were reduced already).
+    """
+    return "\n\n".join(
+        COMPOSED_PART.format(
+            question=c["question"],
+            answer=c["answer"] if c.get("status") == "aggregated" else own_answer(c["answer"]),
+        )
+        for c in children
+    )
+
+
 def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str, Any]:
-    """Answer an internal node from its children's answers (and the sections they cite)."""
-    ctx = get_context(runtime.context)
-    cfg = resolve_config(ctx)
+    """Compose an internal node's answer from its children's own answers and citations."""
     node, agent = state["node"], f"aggregator-{state['node']}"
-    sections = state["sections"]
-    children = "\n".join(
-        SUB_ANSWER.format(id=c["id"], question=c["question"], answer=c["answer"])
-        for c in state["children"]
-    )
-    messages = [
-        SystemMessage(
-            AGGREGATOR_SYSTEM.format(example_id=example_id(sections), max_words=cfg.max_words)
-        ),
-        HumanMessage(
-            AGGREGATOR_USER.format(
-                main_block=_main_block(state["question"], state["main_question"]),
-                question=state["question"],
-                children=children,
-                sections=render_sections(sections, cfg.section_max_chars),
-            )
-        ),
-    ]
-    reply, usage = invoke_with_usage(
-        ctx.agent_model(agent, "aggregator"), messages, agent=agent, role="aggregator"
-    )
     allowed = list(dict.fromkeys(i for c in state["children"] for i in c["citations"]))
-    allowed += [s["id"] for s in sections if s["id"] not in allowed]
-    text = strip_tool_calls(text_of(reply), [TOOL_NAME]).strip() or NO_ANSWER
-    check = verify_citations(text, allowed)
+    check = verify_citations(compose(state["children"]), allowed)
     move = make_move(
         node=node, agent=agent, role="aggregator", round_=0, kind="aggregate", check=check
     )
@@ -174,4 +240,4 @@ def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str
         rounds=0,
         agent=agent,
     )
-    return {"transcript": [move], "usage": usage, "results": {node: result}}
+    return {"transcript": [move], "results": {node: result}}

@@ -157,6 +157,7 @@ def _aggregate_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> 
                 "answer": results[c]["answer"],
                 "citations": results[c]["citations"],
                 "confidence": results[c]["confidence"],
+                "status": results[c].get("status"),
             }
             for c in nodes[nid]["children"]
         ]

@@ -19,9 +19,12 @@ from disputatio.models.toolcalls import bind_tools_with_text_fallback, strip_too
 from disputatio.nodes.debate.common import (
     dedupe_sections,
     example_id,
+    ids_to_labels,
+    labelled_check,
     make_move,
     render_sections,
     search,
+    section_labels,
     text_of,
 )
 from disputatio.nodes.debate.context import (
@@ -48,14 +51,14 @@ from disputatio.retrievers.base import CorpusRetriever
 from disputatio.state.debate import WorkerTask
 from disputatio.state.reducers import merge_usage
 from disputatio.tools.retrieval import TOOL_NAME, make_retrieval_tool
-from disputatio.validators.citations import verify_citations
 
 
 def worker_messages(
     task: WorkerTask, shown: Sequence[dict[str, Any]], cfg: DebateConfig, *, offer_tool: bool
 ) -> list[BaseMessage]:
-    """The prompt of one worker call."""
+    """The prompt of one worker call (sections shown as ``S1``, ``S2``... in ``shown`` order)."""
     persona = PERSONAS.get(task["persona"], task["persona"])
+    labels = section_labels(shown)
     main_block = (
         MAIN_QUESTION_BLOCK.format(main_question=task["main_question"])
         if task["main_question"] != task["question"]
@@ -64,8 +67,12 @@ def worker_messages(
     debate_block = ""
     instructions = [TOOL_OFFER if offer_tool else ANSWER_NOW]
     if task["round"] > 0:
-        others = "\n".join(OTHER_ANSWER.format(**other) for other in task["others"])
-        debate_block = DEBATE_BLOCK.format(previous=task["previous"] or NO_ANSWER, others=others)
+        others = "\n".join(
+            OTHER_ANSWER.format(**{**other, "content": ids_to_labels(other["content"], labels)})
+            for other in task["others"]
+        )
+        previous = ids_to_labels(task["previous"] or NO_ANSWER, labels)
+        debate_block = DEBATE_BLOCK.format(previous=previous, others=others)
         instructions.insert(0, DEBATE_INSTRUCTION)
     if cfg.use_rag:
         system = WORKER_SYSTEM.format(
@@ -74,7 +81,7 @@ def worker_messages(
         user = WORKER_USER.format(
             main_block=main_block,
             question=task["question"],
-            sections=render_sections(shown, cfg.section_max_chars),
+            sections=render_sections(shown, cfg.section_max_chars, list(labels)),
             debate_block=debate_block,
             instruction="\n".join(instructions),
         )
@@ -128,7 +135,10 @@ def worker_turn(state: WorkerTask, runtime: Runtime[DebateContext]) -> dict[str,
         new += found
         queries.append(state["question"])
     shown = dedupe_sections([*state["sections"], *new])
-    llm = ctx.agent_model(agent, persona, group="worker", temperature=state["temperature"])
+    index = int(agent.rsplit("-", 1)[-1]) if agent.rsplit("-", 1)[-1].isdigit() else None
+    llm = ctx.agent_model(
+        agent, persona, group="worker", temperature=state["temperature"], slot=index
+    )
     offer_tool = (
         retriever is not None
         and cfg.max_tool_calls > 0
@@ -150,7 +160,7 @@ def worker_turn(state: WorkerTask, runtime: Runtime[DebateContext]) -> dict[str,
     else:
         reply, usage = invoke_with_usage(llm, messages, agent=agent, role=persona)
     text = strip_tool_calls(text_of(reply), [TOOL_NAME]).strip() or NO_ANSWER
-    check = verify_citations(text, [s["id"] for s in shown])
+    check = labelled_check(text, section_labels(shown))
     move = make_move(
         node=state["node"],
         agent=agent,

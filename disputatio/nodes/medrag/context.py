@@ -6,7 +6,9 @@ at the end exist for ablations and default to the full protocol.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from typing import Any
 
 from langgraph.runtime import Runtime
 
@@ -51,6 +53,9 @@ class MedragContext(AgentContext):
         use_verifier: Ask the verifier when the agents disagree after the last round
             (ablation: off goes straight to the majority vote).
         early_stop: Stop as soon as all agents agree (ablation: off always runs every round).
+        validators: Validator specs run on the final answer (default: citations, confidence,
+            bias; see :mod:`disputatio.validators.hooks`).
+        error_handler: Validation error handler hook (default: log and report failed).
     """
 
     rounds: int | None = None
@@ -73,6 +78,8 @@ class MedragContext(AgentContext):
     requery: bool = True
     use_verifier: bool = True
     early_stop: bool = True
+    validators: Sequence[Any] | None = None
+    error_handler: Any = None
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from disputatio.errors import ConfigError
 from disputatio.nodes.medrag.context import MedragContext, context_of, resolve
 from disputatio.nodes.medrag.turns import history_entry
 from disputatio.state.medrag import MedragState, Summary, Turn
+from disputatio.validators.base import resolve_validators
 
 
 def _check_options(options: Any) -> None:
@@ -39,7 +40,9 @@ def prepare(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, An
         ConfigError: If the question is empty, the options are malformed or the context's
             values are out of range.
     """
-    resolve(context_of(runtime))  # fail early on bad settings
+    ctx = context_of(runtime)
+    resolve(ctx)  # fail early on bad settings
+    resolve_validators(ctx.validators)  # and on a bad validator spec, not after the debate
     if not str(state.get("question") or "").strip():
         raise ConfigError("medrag debate needs a non-empty question")
     _check_options(state.get("options"))

@@ -34,6 +34,7 @@ from disputatio.nodes.medrag.text import (
 )
 from disputatio.parsing.answers import ParsedAnswer, majority_vote, parse_answer
 from disputatio.state.medrag import SEED_CONSENSUS, ConsensusType, MedragState, Turn, Verdict
+from disputatio.validators.base import ValidationContext, resolve_validators, run_validators
 
 #: Fields of a section kept in a citation.
 CITATION_FIELDS = ("id", "source", "title", "page", "heading_path", "document_id")
@@ -273,18 +274,59 @@ def answer_citations(
     ]
 
 
+def validate_answer(
+    state: MedragState, ctx: MedragContext, answer: str | None, agents: Sequence[str]
+) -> tuple[list[dict[str, Any]], float | None]:
+    """Run the validation hooks on the final answer and its supporting turns.
+
+    The text checked is the answer label followed by the last reply of each agent that chose
+    it (citations as section ids); ``allowed_ids`` are the sections those agents were shown;
+    ``agreement`` is the share of agents whose last answer is the final one.
+
+    Returns:
+        ``(validation results as dicts, confidence score or None)``.
+    """
+    turns = state.get("turns", [])
+    last: dict[str, Turn] = {}
+    for t in sorted(turns, key=lambda t: t.get("round", 0)):
+        last[t["agent"]] = t
+    support = [t for t in last.values() if answer is not None and t.get("choice") == answer]
+    text = "\n".join([f"Answer: {answer}", *(t.get("response", "") for t in support)])
+    allowed = list(dict.fromkeys(i for t in support for i in (t.get("labels") or {}).values()))
+    vctx = ValidationContext(
+        question=str(state.get("question") or ""),
+        allowed_ids=allowed,
+        sections=dict(state.get("sections") or {}),
+        agreement=len(support) / len(agents) if agents else None,
+        unverified=[u for t in support for u in t.get("unverified", [])],
+        transcript=list(state.get("transcript") or []),
+        extra={"options": state.get("options"), "answer": answer},
+    )
+    checks = run_validators(resolve_validators(ctx.validators), text, vctx, ctx.error_handler)
+    scores = [c.score for c in checks if c.name == "confidence" and c.score is not None]
+    return [c.model_dump(mode="json") for c in checks], (scores[-1] if scores else None)
+
+
 def finalize(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, Any]:
-    """Choose the final answer, its citations, and assemble the per-question log."""
-    cfg = resolve(context_of(runtime))
+    """Choose the final answer, its citations, validate it and assemble the per-question log."""
+    ctx = context_of(runtime)
+    cfg = resolve(ctx)
     turns = state.get("turns", [])
     answer, consensus = decide(turns, state.get("verdict"), cfg.agents, state.get("round", 1))
     wall_ms = (time.time() - state.get("started_at", time.time())) * 1000.0
     citations = answer_citations(turns, answer, state.get("sections") or {})
+    validation, confidence = validate_answer(state, ctx, answer, cfg.agents)
     get_stream_writer()({"event": "done", "answer": answer, "consensus_type": consensus})
     mode = "debate_rag" if cfg.use_retrieval else "debate"
-    return {
+    log = build_log(state, answer, consensus, wall_ms, cfg.agents, mode)
+    log["validation"] = validation
+    update: dict[str, Any] = {
         "answer": answer,
         "consensus_type": consensus,
         "citations": citations,
-        "log": build_log(state, answer, consensus, wall_ms, cfg.agents, mode),
+        "validation": validation,
+        "log": log,
     }
+    if confidence is not None:
+        update["confidence"] = confidence
+    return update

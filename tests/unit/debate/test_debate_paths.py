@@ -32,9 +32,6 @@ def test_decomposition_respects_limits_and_answers_bubble_up() -> None:
     models = {
         "orchestrator": scripted("orchestrator", plan),
         "worker": scripted("worker", AGREE),  # shared by every worker (group fallback)
-        "aggregator-1": scripted("agg-1", "Mechanism: COX [s-aspirin]."),
-        "aggregator-2": scripted("agg-2", "Dose: not in the sections."),
-        "aggregator-root": scripted("agg-root", "COX inhibition [s-aspirin]."),
     }
     models["worker"].repeat_last = True
     ctx = context(models, max_depth=2, max_breadth=2, workers=1, max_tool_calls=0)
@@ -48,10 +45,9 @@ def test_decomposition_respects_limits_and_answers_bubble_up() -> None:
     ]
     aggregated = [m["agent"] for m in out["transcript"] if m["kind"] == "aggregate"]
     assert aggregated == ["aggregator-1", "aggregator-2", "aggregator-root"]
-    # the root saw its children's answers
-    root_prompt = str(models["aggregator-root"].prompts[0][1].content)
-    assert "Mechanism: COX [s-aspirin]." in root_prompt and 'sub_answer id="2"' in root_prompt
-    assert out["answer"] == "COX inhibition [s-aspirin]."
+    # the root's answer is composed of its children's own answers (no model rewrites them)
+    assert out["answer"].count(AGREE) == 4
+    assert "Mechanism?" in out["answer"] and "Adults?" in out["answer"]
     assert [c["id"] for c in out["citations"]] == ["s-aspirin"]
     assert {n["id"]: n["status"] for n in out["tree"]}["1.1"] == "agreed"
 
@@ -134,14 +130,15 @@ def test_text_tool_call_is_run_and_bounded() -> None:
         '```json\n{"name": "retrieve_corpus_sections", "arguments": {"query": "aspirin dose"}}'
         '\n```\nretrieve_corpus_sections(query="bleeding")'
     )
-    models = {"worker-root-0": scripted("w0", calls, "75 mg daily [s-dose].")}
+    models = {"worker-root-0": scripted("w0", calls, "75 mg daily [S2].")}
     retriever = FakeRetriever(default=[ASPIRIN], by_keyword={"dose": [DOSE]})
     ctx = context(models, retriever, flat=True, no_debate=True, max_tool_calls=1)
     out, _, _ = run("How is aspirin given?", ctx)
     assert [q for q, _ in retriever.queries] == ["How is aspirin given?", "aspirin dose"]
     offer = str(models["worker-root-0"].prompts[0][1].content)
     assert '{"name": "retrieve_corpus_sections", "arguments": {"query": ' in offer
-    assert "s-dose" in str(models["worker-root-0"].prompts[1][1].content)
+    second = str(models["worker-root-0"].prompts[1][1].content)
+    assert '<section id="S2" source="dosing.md">' in second and "s-dose" not in second
     assert out["transcript"][0]["queries"] == ["How is aspirin given?", "aspirin dose"]
     assert out["answer"] == "75 mg daily [s-dose]." and out["usage"]["worker-root-0"]["calls"] == 2
     assert (

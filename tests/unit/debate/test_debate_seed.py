@@ -1,0 +1,222 @@
+"""The hierarchical debate does what seed 000 says (scripted agents, one script per agent)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from debate_fakes import ASPIRIN, BLEED, DOSE, FakeRetriever, context, run, scripted
+
+from disputatio.graphs.medrag_debate import MedragContext
+from disputatio.graphs.medrag_debate import graph as medrag_graph
+from disputatio.nodes.debate.agreement import lexical_similarity, pair_similarity
+from disputatio.state.retrieval import Section
+from disputatio.testing import ScriptedChatModel
+from disputatio.validators import ValidationContext, ValidationResult
+from disputatio.validators.hooks import BiasValidator, LexicalBiasDetector
+
+TERN_DRILLS = Section(id="polar-tern-drills-0001", source="ops.md", text="Fire drills: Mondays.")
+TERN_BATTERY = Section(id="ctd41-battery-000000002", source="ctd41.md", text="Battery: 300 h.")
+
+
+def test_workers_see_short_labels_and_their_citations_map_back() -> None:
+    models = {
+        "worker-root-0": scripted("w0", "Verdict: COX-1.\nIt inhibits COX-1 [S1].", "Same [S1]."),
+        "worker-root-1": scripted("w1", "Verdict: unknown.\nNo idea.", "Verdict: COX-1 [S1]."),
+        "reviewer-root": scripted("rev", "Fine."),
+        "summarizer-root": scripted("sum", "Verdict: COX-1.\nInhibits COX-1 [S1]."),
+    }
+    ctx = context(models, flat=True, workers=2, rounds=1, max_tool_calls=0, review_searches=0)
+    out, _, _ = run("How does aspirin work?", ctx)
+    first = str(models["worker-root-0"].prompts[0][1].content)
+    assert '<section id="S1" source="pharma.md"' in first and "s-aspirin" not in first
+    # the debate round shows the other worker's citations with this worker's labels
+    debate = str(models["worker-root-1"].prompts[1][1].content)
+    assert "COX-1 [S1]" in debate and "s-aspirin" not in debate
+    assert out["transcript"][0]["citations"] == ["s-aspirin"]
+    assert [c["id"] for c in out["citations"]] == ["s-aspirin"]
+
+
+def test_workers_receive_their_own_temperatures() -> None:
+    models = {
+        "worker-root-0": scripted("w0", "Verdict: yes.\nA [S1]."),
+        "worker-root-1": scripted("w1", "Verdict: yes.\nB [S1]."),
+    }
+    run("Does aspirin inhibit COX?", context(models, flat=True, workers=2, max_tool_calls=0))
+    assert [r["temperature"] for r in models["worker-root-0"].received] == [0.7]
+    assert [r["temperature"] for r in models["worker-root-1"].received] == [0.3]
+
+
+def test_orchestrator_gets_a_one_shot_example_and_a_flat_list_at_depth_one() -> None:
+    models = {
+        "orchestrator": scripted("o", {"subquestions": ["What is the dose?", "Any risks?"]}),
+        "worker": scripted("w", "Verdict: 75 mg.\nDaily [S1]."),
+    }
+    models["worker"].repeat_last = True
+    ctx = context(models, max_depth=1, workers=1, max_tool_calls=0)
+    out, _, _ = run("What is the dose of aspirin and what are its risks?", ctx)
+    system = str(models["orchestrator"].prompts[0][0].content)
+    assert "Example:" in system and '{"subquestions": ["' in system
+    assert [n["question"] for n in out["tree"][1:]] == ["What is the dose?", "Any risks?"]
+
+
+def test_nested_plans_keep_their_example_at_depth_two() -> None:
+    models = {
+        "orchestrator": scripted("o", {"subquestions": []}),
+        "worker-root-0": scripted("w", "Verdict: yes."),
+    }
+    run("Q?", context(models, max_depth=2, workers=1, max_tool_calls=0))
+    system = str(models["orchestrator"].prompts[0][0].content)
+    assert "Example:" in system and '"subquestions": []}' in system
+
+
+def test_orchestrator_tokens_are_counted_when_decomposition_fails() -> None:
+    models = {
+        "orchestrator": scripted("o", "not json", "still not json", "no"),
+        "worker-root-0": scripted("w", "Verdict: yes."),
+    }
+    out, _, _ = run("Q?", context(models, max_depth=1, workers=1, max_tool_calls=0))
+    assert any("decomposition failed" in n for n in out["notes"])
+    usage = out["usage"]["orchestrator"]
+    assert usage["calls"] == 3 and usage["output_tokens"] > 0
+
+
+def test_agreement_compares_verdicts_not_wording() -> None:
+    same = pair_similarity(
+        "Verdict: Serology and blood culture.\nLong support one [S1].",
+        "Verdict: blood culture and serology\nCompletely different prose [S2].",
+        lexical_similarity,
+    )
+    figures = pair_similarity(
+        "Verdict: the battery lasts 300 hours.", "Verdict: 6 hours.", lexical_similarity
+    )
+    assert same == 1.0 and figures == 0.0
+    models = {
+        "worker-root-0": scripted("w0", "Verdict: COX-1 inhibition.\nAspirin blocks it [S1]."),
+        "worker-root-1": scripted("w1", "Verdict: inhibition of COX-1\nSee the section [S1]."),
+    }
+    out, _, _ = run("How?", context(models, flat=True, workers=2, rounds=2, max_tool_calls=0))
+    assert out["tree"][0]["status"] == "agreed" and not out["tree"][0]["debated"]
+
+
+def test_reviewer_can_ask_for_more_evidence_bounded() -> None:
+    models = {
+        "worker-root-0": scripted("w0", "Verdict: safe.\nFine [S1].", "Verdict: safe."),
+        "worker-root-1": scripted("w1", "Verdict: risky.\nBleeds.", "Verdict: risky."),
+        "reviewer-root": scripted(
+            "rev", 'Risk is disputed.\nretrieve("bleeding risk")\nretrieve("dose")'
+        ),
+        "summarizer-root": scripted("sum", "Verdict: risky.\nIt raises bleeding risk [S1]."),
+    }
+    retriever = FakeRetriever(default=[ASPIRIN], by_keyword={"bleed": [BLEED], "dose": [DOSE]})
+    ctx = context(models, retriever, flat=True, workers=2, rounds=1, max_tool_calls=0)
+    out, _, _ = run("Is aspirin safe?", ctx)
+    queries = [q for q, _ in retriever.queries]
+    assert queries.count("bleeding risk") == 1 and "dose" not in queries  # review_searches=1
+    summary_prompt = str(models["summarizer-root"].prompts[0][1].content)
+    assert "raises bleeding risk" in summary_prompt and "retrieve(" not in summary_prompt
+    review = next(m for m in out["transcript"] if m["kind"] == "review")
+    assert review["queries"] == ["bleeding risk"] and "retrieve(" not in review["content"]
+    assert [c["id"] for c in out["citations"]] == ["s-bleed"]
+
+
+def test_aggregation_keeps_each_sub_answer_and_its_citations() -> None:
+    """The held-out failure: one sub-answer invented the other's figure, uncited."""
+    plan = {"subquestions": ["When are fire drills held?", "How long does the battery last?"]}
+    models = {
+        "orchestrator": scripted("o", plan),
+        "worker-1-0": scripted(
+            "w1",
+            "Verdict: on Mondays.\nFire drills are held on Mondays [S1]. "
+            "The CTD-41 battery lasts 6 hours.",
+        ),
+        "worker-2-0": scripted("w2", "Verdict: 300 hours.\nThe battery lasts 300 hours [S1]."),
+    }
+    retriever = FakeRetriever(
+        default=[TERN_DRILLS], by_keyword={"battery": [TERN_BATTERY], "drill": [TERN_DRILLS]}
+    )
+    ctx = context(models, retriever, max_depth=1, workers=1, max_tool_calls=0)
+    out, _, _ = run(
+        "When are fire drills held on the Polar Tern, and how long does the CTD-41 battery last?",
+        ctx,
+    )
+    answer = out["answer"]
+    assert "300 hours [ctd41-battery-000000002]" in answer
+    assert "Mondays [polar-tern-drills-0001]" in answer
+    assert "6 hours" not in answer
+    assert {c["id"] for c in out["citations"]} == {
+        "polar-tern-drills-0001",
+        "ctd41-battery-000000002",
+    }
+
+
+class _Always:
+    def detect(self, answer: str, context: ValidationContext) -> list[str]:
+        return ["custom finding"]
+
+
+class _Fixed:
+    def estimate(self, answer: str, context: ValidationContext) -> float:
+        return 0.123
+
+
+class _Boom:
+    name = "boom"
+
+    def validate(self, answer: str, context: ValidationContext) -> ValidationResult:
+        raise RuntimeError("kaput")
+
+
+class _Handler:
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def handle(self, name: str, exc: Exception, context: ValidationContext) -> ValidationResult:
+        self.seen.append(f"{name}:{exc}")
+        return ValidationResult(name=name, passed=False, message="handled")
+
+
+def _hooks() -> tuple[list[Any], _Handler]:
+    from disputatio.validators import ConfidenceValidator
+
+    handler = _Handler()
+    return [BiasValidator(_Always()), ConfidenceValidator(estimator=_Fixed()), _Boom()], handler
+
+
+def test_validation_hooks_run_in_the_hierarchical_graph() -> None:
+    validators, handler = _hooks()
+    models = {"worker-root-0": scripted("w", "Verdict: yes.\nIt clearly does [S1].")}
+    ctx = context(models, flat=True, workers=1, max_tool_calls=0, validators=validators)
+    ctx.error_handler = handler
+    out, _, _ = run("Q?", ctx)
+    by_name = {v["name"]: v for v in out["validation"]}
+    assert by_name["bias"]["details"]["findings"] == ["custom finding"]
+    assert out["confidence"] == 0.123
+    assert handler.seen == ["boom:kaput"] and by_name["boom"]["message"] == "handled"
+
+
+def test_validation_hooks_run_in_the_medrag_graph() -> None:
+    validators, handler = _hooks()
+    retriever = FakeRetriever()
+    models = {
+        "agent1": ScriptedChatModel(script=["B [S1]. \\boxed{B}"]),
+        "agent2": ScriptedChatModel(script=["B. \\boxed{B}"]),
+    }
+    ctx = MedragContext(
+        models=models,
+        retriever=retriever,
+        agent_query=False,
+        validators=validators,
+        error_handler=handler,
+    )
+    out = medrag_graph.invoke({"question": "Q?", "options": {"A": "x", "B": "y"}}, context=ctx)
+    by_name = {v["name"]: v for v in out["validation"]}
+    assert by_name["bias"]["details"]["findings"] == ["custom finding"]
+    assert out["confidence"] == 0.123 and handler.seen == ["boom:kaput"]
+
+
+def test_default_validators_include_the_basic_bias_detector() -> None:
+    models = {"worker-root-0": scripted("w", "Verdict: yes.\nIt is always and clearly so [S1].")}
+    out, _, _ = run("Q?", context(models, flat=True, workers=1, max_tool_calls=0))
+    bias = next(v for v in out["validation"] if v["name"] == "bias")
+    assert not bias["passed"] and "always" in bias["message"]
+    assert LexicalBiasDetector().detect("It may help [x].", ValidationContext()) == []
