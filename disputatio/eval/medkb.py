@@ -136,7 +136,7 @@ def ensure_kb(
     tenant: str = KB_TENANT,
     limit: int | None = None,
     *,
-    ingest: Callable[[Path, str], dict[str, Any]] | None = None,
+    ingest: Callable[[Path, str, Settings], dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Build and ingest the knowledge base once; return its manifest (with ``fingerprint``).
 
@@ -144,7 +144,7 @@ def ensure_kb(
         settings: Settings (``home`` holds the files and the marker).
         tenant: Tenant to ingest into.
         limit: Documents per source (None: all; a small number for a smoke run).
-        ingest: ``(folder, tenant) -> summary`` (default: the ingest graph).
+        ingest: ``(folder, tenant, settings) -> summary`` (default: the ingest graph).
     """
     folder = settings.home / "eval" / (f"medkb-{limit}" if limit is not None else "medkb")
     marker = folder / "ingested.json"
@@ -153,7 +153,7 @@ def ensure_kb(
         done = json.loads(marker.read_text(encoding="utf-8"))
         if done.get("fingerprint") == manifest["fingerprint"] and done.get("tenant") == tenant:
             return dict(done)
-    summary = (ingest or ingest_folder)(folder / "docs", tenant)
+    summary = (ingest or ingest_folder)(folder / "docs", tenant, settings)
     failed = int(summary.get("failed", 0))
     if failed:
         raise ConfigError(f"knowledge base: {failed} documents failed to ingest; run again")
@@ -162,11 +162,13 @@ def ensure_kb(
     return done
 
 
-def ingest_folder(folder: Path, tenant: str) -> dict[str, Any]:
+def ingest_folder(folder: Path, tenant: str, settings: Settings) -> dict[str, Any]:
     """Ingest ``folder`` into ``tenant`` with the ingest graph (idempotent by content hash)."""
     from disputatio.graphs.ingest import graph
+    from disputatio.nodes.ingest.context import IngestContext
 
     out = graph.invoke(
-        {"paths": [str(folder)], "tenant": tenant, "collection": "medkb", "tags": ["medkb"]}
+        {"paths": [str(folder)], "tenant": tenant, "collection": "medkb", "tags": ["medkb"]},
+        context=IngestContext(settings=settings),
     )
     return dict(out.get("summary") or {})

@@ -1,17 +1,25 @@
-"""What a benchmark compares: the debate graph and single-agent baselines on the same models.
+"""What a benchmark compares: the debates and single-agent baselines on the same models.
 
-Every protocol takes a :class:`~disputatio.eval.datasets.Question` and a
-:class:`~disputatio.nodes.medrag.MedragContext` (models, retriever, settings) and returns one
-record (a JSON-ready dict): ``answer``, ``status``, ``consensus_type``, ``answers_per_round``,
-``usage``, ``wall_ms`` and a ``log`` shaped like the debate's (``history``, ``retrieval``,
-``timings``).
+Every protocol takes a :class:`~disputatio.eval.datasets.Question` and its context (models,
+retriever, settings) and returns one record (a JSON-ready dict): ``answer``, ``status``,
+``consensus_type``, ``answers_per_round``, ``usage``, ``wall_ms`` and a ``log`` (the debate's
+own seed-shaped log, or ``history``/``retrieval``/``timings`` for the baselines).
 
-* ``debate``: the ``medrag_debate`` graph.
-* ``cot``: one chain-of-thought call, no retrieval (temperature 0, MedRAG's CoT baseline).
-* ``rag``: one retrieval with the question, one call (temperature 0).
-* ``sc`` / ``sc_rag``: self-consistency: as many samples as the debate's call budget, at the
-  debate agents' temperatures in turn, majority vote; ``sc_rag`` retrieves once first. Samples
-  run as many at a time as the debate has agents, so wall times compare fairly.
+Protocols of ``disputatio eval run`` (:func:`eval_protocols`; thin adapters over the graphs'
+public ``build_graph()``/inputs):
+
+* ``cot``: one chain-of-thought call, no retrieval (temperature 0, MedRAG's CoT baseline);
+* ``rag``: one retrieval with the question, one call (MedRAG-style, temperature 0);
+* ``medrag`` / ``medrag_norag``: the ``medrag_debate`` graph with / without retrieval;
+* ``sc`` / ``sc_rag``: self-consistency with as many calls as the matching debate ACTUALLY made
+  on the same question, each sample's completion budget its mean completion tokens per call
+  (both budgets are in the record); majority vote;
+* ``hier``, ``hier_nodebate``, ``hier_flat``, ``hier_norag``: the hierarchical debate and its
+  ablations (:mod:`disputatio.eval.protocols_hier`).
+
+Numeric questions (GSM8K) are answered by ``cot``, ``sc`` and ``hier_norag`` with a numeric
+prompt and :func:`~disputatio.eval.numeric.parse_number`. The older ``PROTOCOLS`` registry
+(``debate``, ``cot``, ``rag``, ``sc``, ``sc_rag`` at a static budget) serves ``disputatio bench``.
 """
 
 from __future__ import annotations

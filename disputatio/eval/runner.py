@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,13 +60,13 @@ class Plan:
         datasets: Data set names.
         protocols: Protocol names (see :func:`~disputatio.eval.protocols.eval_protocols`).
         n: Questions per data set (None: all).
-        loader: ``name -> every question`` (default: the shipped data sets).
+        loader: ``name -> every question`` (None: the shipped data sets, ``load_all``).
     """
 
     datasets: tuple[str, ...]
     protocols: tuple[str, ...]
     n: int | None = 20
-    loader: Callable[[str], list[Question]] = field(default=load_all)
+    loader: Callable[[str], list[Question]] | None = None
 
 
 def draw(questions: Sequence[Question], n: int | None, seed: int) -> list[Question]:
@@ -229,11 +229,12 @@ def run_eval(
     facts = {"datasets": list(plan.datasets), "protocols": list(plan.protocols), "n": plan.n}
     write_manifest(run_dir, config.identity(), {**facts, **(invocation or {})})
     run = _Run(config, run_dir, connect, on_record)
+    loader = plan.loader or load_all
     _heal(run)
     work: list[tuple[str, Question, int, list[ProtocolSpec]]] = []
     pending = 0
     for dataset in plan.datasets:
-        drawn = draw(plan.loader(dataset), plan.n, config.seed)
+        drawn = draw(loader(dataset), plan.n, config.seed)
         for i, question in enumerate(drawn):
             todo = [s for s in specs if applicable(s, question, config.corpus)]
             missing = [s for s in todo if (dataset, s.name, question.id) not in run.done]
@@ -246,7 +247,7 @@ def run_eval(
         on_start(pending, run.stats["skipped"])
     envs: dict[str, ProtocolEnv] = {}
     for dataset in dict.fromkeys(d for d, *_ in work):
-        envs[dataset] = env_for(dataset, plan.loader(dataset))
+        envs[dataset] = env_for(dataset, loader(dataset))
     with ThreadPoolExecutor(max_workers=concurrency) as pool:
         futures = [
             pool.submit(_question_task, run, d, q, i, todo, envs[d]) for d, q, i, todo in work

@@ -1,0 +1,66 @@
+"""``disputatio eval run`` and ``eval report`` through typer, with scripted models."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from disputatio.cli import eval_run
+from disputatio.eval import runner
+
+from .conftest import Retriever, scripted_models, toy_questions
+
+
+def app() -> typer.Typer:
+    cli = typer.Typer()
+    cli.command("run")(eval_run.run)
+    cli.command("report")(eval_run.report)
+    return cli
+
+
+def test_split_list() -> None:
+    assert eval_run.split_list(["cot,rag", " sc ", "cot"]) == ("cot", "rag", "sc")
+
+
+def test_run_twice_then_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[str, int]] = []
+
+    def env_factory(config: Any, settings: Any, checkpointer: Any) -> Any:
+        assert checkpointer is None and config.corpus == "oracle" and config.k == 3
+        from disputatio.eval.protocols import ProtocolEnv
+        from disputatio.nodes.medrag.context import MedragContext
+
+        def env_for(dataset: str, questions: Any) -> ProtocolEnv:
+            seen.append((dataset, len(questions)))
+            ctx = MedragContext(models=scripted_models(), retriever=Retriever(), k=config.k)
+            return ProtocolEnv(medrag=ctx)
+
+        return env_for
+
+    monkeypatch.setattr(eval_run, "_env_factory", env_factory)
+    monkeypatch.setattr(runner, "load_all", lambda name: toy_questions(5, name))
+    args = ["run", "-d", "toy", "-p", "cot,medrag", "-n", "3", "--corpus", "oracle", "--k", "3"]
+    args += ["--no-db", "-o", str(tmp_path), "-m", "scripted:model"]
+    first = CliRunner().invoke(app(), args)
+    assert first.exit_code == 0, first.output
+    assert "6 new, 0 errors, 0 finished before" in first.output
+    second = CliRunner().invoke(app(), args)
+    assert "0 new, 0 errors, 6 finished before" in second.output
+    (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    assert manifest["identity"]["model"] == "scripted:model" and len(manifest["runs"]) == 2
+    report = CliRunner().invoke(app(), ["report", str(run_dir), "-o", str(tmp_path / "rep")])
+    assert report.exit_code == 0, report.output
+    text = (tmp_path / "rep" / "report.md").read_text()
+    assert "| cot | 3 |" in text and "| medrag | 3 |" in text
+    assert seen == [("toy", 5)]  # the second run had nothing to do: no env was built
+
+
+def test_bad_corpus_is_a_config_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app(), ["run", "--corpus", "web", "--no-db", "-o", str(tmp_path)])
+    assert result.exit_code != 0 and "unknown corpus" in str(result.exception)
