@@ -241,6 +241,7 @@ class RdcState(RdcInput, total=False):
         appeal_pair: The top conflict pair ``[top, challenger]`` the appeal argues (or empty).
         appeals: Appeals held so far.
         rr_cursor: Round-robin position.
+        agent_priors: Per-agent priors from the diaries: ``{agent: {reliability, gain, cases}}``.
         bandit: Serialised LinUCB: ``{"dim", "alpha", "observations": [{arm, context, reward}]}``
             (rebuilt each step by replaying the observations); ``context`` is the pending turn's.
         posterior: Current differential (fusion over IN evidence).
@@ -272,6 +273,7 @@ class RdcState(RdcInput, total=False):
     appeal_pair: list[str]
     appeals: int
     rr_cursor: int
+    agent_priors: dict[str, dict[str, float]]
     bandit: dict[str, Any]
     posterior: dict[str, float]
     entropy: float

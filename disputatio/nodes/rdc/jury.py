@@ -41,6 +41,7 @@ from disputatio.nodes.rdc.analysis import (
 )
 from disputatio.nodes.rdc.case import candidate_tests, evidence_items, load_case
 from disputatio.nodes.rdc.context import RdcContext, run_context, tokens_used
+from disputatio.nodes.rdc.memory import diary_entries, write_diaries
 from disputatio.nodes.rdc.outbox import flush
 from disputatio.state.rdc import RdcState
 from disputatio.storage.ledger import jsonable
@@ -89,6 +90,7 @@ def jury(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     priors = graph.priors()
     verdict: dict[str, Any] = {
         "case": case.id,
+        "run_id": state["run_id"],
         "top": ordered_differential(posterior)[0],
         "differential": [
             {
@@ -122,6 +124,10 @@ def jury(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
         "quality_alpha": alpha,
     }
     verdict = jsonable(verdict)
+    if cfg.memory and runtime.store is not None:
+        tenant = ctx.tenant or ctx.get_settings().tenant
+        diaries = diary_entries(state, verdict, case.gold)
+        write_diaries(runtime.store, tenant, state["run_id"], diaries)
     head = ledger.append(thread, "verdict", verdict, key=f"{state['run_id']}:verdict")
     verdict["ledger"] = {"thread": thread, "entries": head.idx + 1, "head_hash": head.hash}
     runtime.stream_writer({"event": "verdict", "top": verdict["top"]})

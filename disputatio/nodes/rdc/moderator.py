@@ -25,6 +25,7 @@ from disputatio.nodes.rdc import speakers
 from disputatio.nodes.rdc.analysis import best_eig, differential
 from disputatio.nodes.rdc.case import candidate_tests, load_case, resolve_specialists, seed_graph
 from disputatio.nodes.rdc.context import RdcConfig, RdcContext, run_context, tokens_used
+from disputatio.nodes.rdc.memory import agent_priors
 from disputatio.nodes.rdc.outbox import entry, flush
 from disputatio.state.rdc import ROUND_PHASES, RdcState
 from disputatio.storage.ledger import jsonable
@@ -49,6 +50,9 @@ def seed(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     info = runtime.execution_info
     thread = (info.thread_id if info else None) or state.get("thread_id") or f"rdc-{run_id}"
     entropy = entropy_nats(posterior)
+    names = [s.name for s in specs]
+    tenant = ctx.tenant or ctx.get_settings().tenant
+    priors = agent_priors(runtime.store if cfg.memory else None, tenant, names)
     payload = {
         "case": case.model_dump(mode="json"),
         "specialists": [s.model_dump() for s in specs],
@@ -56,6 +60,7 @@ def seed(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
         "graph": graph.to_dict(),
         "posterior": posterior,
         "entropy": entropy,
+        "agent_priors": priors,
     }
     runtime.stream_writer({"event": "seeded", "thread": thread, "posterior": posterior})
     return {
@@ -72,7 +77,8 @@ def seed(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
         "appeal_queue": [],
         "appeals": 0,
         "rr_cursor": 0,
-        "bandit": speakers.new_bandit(cfg.linucb_alpha),
+        "agent_priors": priors,
+        "bandit": speakers.new_bandit(cfg.linucb_alpha, {a: p["gain"] for a, p in priors.items()}),
         "posterior": posterior,
         "entropy": entropy,
         "best_eig": eig,

@@ -98,8 +98,13 @@ def apply_move(
     traceable: Set[str],
     aliases: Mapping[str, str],
     max_abs_llr: float,
+    reliability: float = 1.0,
 ) -> MoveOutcome:
-    """Check ``move`` (see the module docstring) and add what survives to ``graph`` in place."""
+    """Check ``move`` (see the module docstring) and add what survives to ``graph`` in place.
+
+    ``reliability`` (the speaker's prior from its diary, in ``[0, 1]``) multiplies the quality
+    of every claim it makes.
+    """
     out = MoveOutcome()
     claims: dict[str, _Claim] = {}
     for claim in move.claims:
@@ -122,7 +127,7 @@ def apply_move(
             c.node_id,
             NodeKind.EVIDENCE,
             label=c.claim.text[:200],
-            quality=c.claim.quality,
+            quality=min(1.0, max(0.0, reliability * c.claim.quality)),
             provenance=c.provenance,
         )
         graph.add_node(node)

@@ -111,6 +111,9 @@ def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
             traceable={*seen, *case_ids},
             aliases=hypothesis_aliases(case),
             max_abs_llr=cfg.max_abs_llr,
+            reliability=(state.get("agent_priors") or {})
+            .get(spec.name, {})
+            .get("reliability", 1.0),
         )
     except ModelError as exc:
         logger.warning("rdc: %s forfeits turn %d: %s", spec.name, turn, exc.message)
