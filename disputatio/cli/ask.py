@@ -24,6 +24,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from disputatio.cli.options import COLLECTION, MODEL, RESUME, SHOW_CONTEXT, TENANT, THREAD_ID
 from disputatio.errors import ConfigError
 from disputatio.settings import Settings, get_settings
 
@@ -93,9 +94,14 @@ def parse_options(items: Iterable[str]) -> dict[str, str] | None:
 
 
 def make_context(
-    builder: StateGraph[Any, Any, Any, Any], *, model: str | None, settings: Settings
+    builder: StateGraph[Any, Any, Any, Any],
+    *,
+    model: str | None,
+    settings: Settings,
+    tenant: str | None = None,
+    collection: str | None = None,
 ) -> Any:
-    """Instantiate the graph's context schema with the model override and the settings."""
+    """Instantiate the graph's context schema with the model, corpus scope and settings."""
     schema = builder.context_schema
     if schema is None or not dataclasses.is_dataclass(schema):
         return None
@@ -105,6 +111,10 @@ def make_context(
         kwargs["model"] = model
     if "settings" in names:
         kwargs["settings"] = settings
+    if "tenant" in names and tenant:
+        kwargs["tenant"] = tenant
+    if "collection" in names and collection:
+        kwargs["collection"] = collection
     return schema(**kwargs)
 
 
@@ -188,18 +198,61 @@ def _citation_row(citation: Any) -> tuple[Text, Text, Text]:
     return Text(cells[0]), Text(cells[1]), Text(cells[2])
 
 
-def render_result(values: Mapping[str, Any], *, show_transcript: bool, console: Console) -> None:
-    """Print the answer, its citations, confidence, validation, usage (and the transcript).
+#: Characters of each evidence section printed by ``--show-context``.
+CONTEXT_CHARS = 600
+
+
+def evidence(values: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The sections behind the answer: the cited ones, else every section retrieved."""
+    sections = values.get("sections") or {}
+    cited = [c.get("id") if isinstance(c, Mapping) else c for c in values.get("citations") or []]
+    chosen = [sections[i] for i in cited if i in sections]
+    return chosen or list(sections.values())
+
+
+def render_context(values: Mapping[str, Any], console: Console) -> None:
+    """Print the evidence sections (``--show-context``)."""
+    items = evidence(values)
+    cited = bool(values.get("citations"))
+    console.rule("evidence (cited sections)" if cited else "evidence (retrieved sections)")
+    if not items:
+        console.print("no section was retrieved")
+    for item in items:
+        page = f", page {item['page']}" if item.get("page") is not None else ""
+        console.print(Text(f"[{item.get('id')}] {item.get('source', '')}{page}", style="bold"))
+        console.print(Text(_short(item.get("text", ""), CONTEXT_CHARS)))
+
+
+def render_transcript(values: Mapping[str, Any], console: Console) -> None:
+    """Print every move of the debate, whichever protocol ran it."""
+    console.rule("transcript")
+    moves = [m for m in values.get("transcript") or [] if _is_move(m)]
+    if not moves:
+        console.print("(this run recorded no transcript)")
+    for move in moves:
+        head = f"{move.get('agent', '?')} ({move.get('role', '')}, round {move.get('round', '')})"
+        queries = move.get("queries") or []
+        if queries:
+            head += f" searched: {'; '.join(_short(q, 60) for q in queries)}"
+        console.print(Text(head, style="bold"))
+        console.print(Text(str(move.get("content", ""))))
+
+
+def render_result(
+    values: Mapping[str, Any],
+    *,
+    show_transcript: bool,
+    console: Console,
+    show_context: bool = False,
+) -> None:
+    """Print the answer, its citations, confidence, validation, usage (transcript, evidence).
 
     Model text is printed as plain text: ``[section-id]`` citations are not rich markup.
     """
     if show_transcript:
-        console.rule("transcript")
-        for move in values.get("transcript") or []:
-            if _is_move(move):
-                head = f"{move.get('agent', '?')} ({move.get('role', '')}, "
-                console.print(Text(f"{head}round {move.get('round', '')})", style="bold"))
-                console.print(Text(str(move.get("content", ""))))
+        render_transcript(values, console)
+    if show_context:
+        render_context(values, console)
     answer = Text(str(values.get("answer") or "(no answer)"))
     console.print(Panel(answer, title="answer", expand=False))
     citations = values.get("citations") or []
@@ -234,9 +287,12 @@ def ask(
         [], "--options", "-o", help="Answer option as LETTER=text; repeat for each option."
     ),
     show_transcript: bool = typer.Option(False, "--show-transcript", help="Print every move."),
-    thread_id: str | None = typer.Option(None, "--thread-id", help="Checkpoint thread id."),
-    resume: bool = typer.Option(False, "--resume", help="Continue the run of --thread-id."),
-    model: str | None = typer.Option(None, "--model", "-m", help="Chat model string."),
+    show_context: bool = SHOW_CONTEXT,
+    thread_id: str | None = THREAD_ID,
+    resume: bool = RESUME,
+    model: str | None = MODEL,
+    tenant: str | None = TENANT,
+    collection: str | None = COLLECTION,
 ) -> None:
     """Answer a question from your documents with a multi-agent debate."""
     from disputatio.storage.checkpoint import open_checkpointer
@@ -247,19 +303,26 @@ def ask(
     if not resume and not question.strip():
         raise typer.BadParameter("a question is required", param_hint="QUESTION")
     builder = load_builder(protocol)
-    context = make_context(builder, model=model, settings=settings)
+    context = make_context(
+        builder, model=model, settings=settings, tenant=tenant, collection=collection
+    )
     thread = thread_id or f"ask-{uuid.uuid4().hex[:12]}"
     config: RunnableConfig = {"configurable": {"thread_id": thread}}
     inputs = None if resume else {"question": question, "options": parse_options(options)}
     board = MoveBoard()
     with open_checkpointer(settings) as saver:
         graph = builder.compile(checkpointer=saver, name=protocol)
+        snapshot = graph.get_state(config) if thread_id else None
         if resume:
-            snapshot = graph.get_state(config)
-            if not snapshot.values:
+            if snapshot is None or not snapshot.values:
                 raise ConfigError(f"no run with thread id {thread!r} to resume")
             if not snapshot.next:
                 out.print(Text(f"thread {thread} had already finished"))
+        elif snapshot is not None and snapshot.values:
+            raise ConfigError(
+                f"thread {thread!r} already holds a run; pass --resume to continue it, or "
+                "leave out --thread-id (or pick a new one) to ask a new question"
+            )
         with Live(board.render(), console=out, refresh_per_second=4, transient=True) as live:
 
             def on_chunk(mode: str, chunk: Any) -> None:
@@ -267,5 +330,5 @@ def ask(
                 live.update(board.render())
 
             values = run_protocol(graph, inputs, config, context, on_chunk)
-    render_result(values, show_transcript=show_transcript, console=out)
+    render_result(values, show_transcript=show_transcript, show_context=show_context, console=out)
     out.print(Text(f"thread: {thread}", style="dim"))

@@ -102,7 +102,7 @@ def demo(
     with open_checkpointer(settings) as saver:
         graph = build_graph().compile(checkpointer=saver, name="debate")
         values = run_protocol(graph, {"question": question}, thread, context, show)
-    render_result(values, show_transcript=False, console=out)
+    render_result(values, show_transcript=False, show_context=True, console=out)
     out.print(
         f"debated in {time.monotonic() - t:.1f}s (thread {thread['configurable']['thread_id']}); "
         "stop the database with `disputatio db stop`"

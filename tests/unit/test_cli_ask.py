@@ -1,0 +1,114 @@
+"""``disputatio ask``: threads, corpus scope, evidence and transcripts for both protocols.
+
+The command runs in-process (typer's runner) with an in-memory checkpointer and scripted
+models, so these tests need no database and no model server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from typer.testing import CliRunner
+
+from disputatio.cli import ask
+from disputatio.cli.app import app
+from disputatio.errors import ConfigError
+from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.testing import ScriptedChatModel
+
+SECTION = Section(id="brucella-0001", source="brucellosis.md", text="Serology confirms it.")
+
+
+class _Retriever:
+    def search(self, query: str, *, k: int | None = None, **_: Any) -> RetrievalResult:
+        return RetrievalResult(query=query, sections=[SECTION], best_score=1.0)
+
+
+@pytest.fixture
+def wired(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """Route ``ask`` to one in-memory saver and scripted models; record the contexts built."""
+    saver = InMemorySaver()
+    built: dict[str, Any] = {"contexts": [], "models": {}}
+
+    @contextlib.contextmanager
+    def open_checkpointer(settings: Any) -> Iterator[InMemorySaver]:
+        yield saver
+
+    real = ask.make_context
+
+    def make_context(builder: Any, **kwargs: Any) -> Any:
+        ctx = real(builder, **kwargs)
+        built["contexts"].append(ctx)
+        return dataclasses.replace(ctx, models=built["models"], retriever=_Retriever())
+
+    monkeypatch.setattr("disputatio.storage.checkpoint.open_checkpointer", open_checkpointer)
+    monkeypatch.setattr(ask, "make_context", make_context)
+    return built
+
+
+def _invoke(*args: str) -> Any:
+    return CliRunner().invoke(app, list(args), catch_exceptions=True)
+
+
+def test_tenant_and_collection_reach_the_context(wired: dict[str, Any]) -> None:
+    worker = ScriptedChatModel(script=["Verdict: serology.\nSerology [S1]."], repeat_last=True)
+    wired["models"].update(
+        {"worker": worker, "orchestrator": ScriptedChatModel(script=[{"subquestions": []}])}
+    )
+    result = _invoke(
+        "ask", "How?", "--tenant", "acme", "--collection", "med", "--thread-id", "t-scope"
+    )
+    assert result.exit_code == 0, result.output
+    ctx = wired["contexts"][0]
+    assert (ctx.tenant, ctx.collection) == ("acme", "med")
+
+
+def test_an_existing_thread_is_refused_without_resume(wired: dict[str, Any]) -> None:
+    wired["models"]["worker"] = ScriptedChatModel(script=["Verdict: yes.\nIt is [S1]."])
+    wired["models"]["worker"].repeat_last = True
+    wired["models"]["orchestrator"] = ScriptedChatModel(script=[{"subquestions": []}])
+    first = _invoke("ask", "First question?", "--thread-id", "t1")
+    assert first.exit_code == 0, first.output
+    calls = wired["models"]["worker"].calls
+    second = _invoke("ask", "Another question?", "--thread-id", "t1")
+    assert second.exit_code != 0
+    assert isinstance(second.exception, ConfigError)
+    assert "already holds a run" in str(second.exception) and "--resume" in str(second.exception)
+    # the old thread's state was not touched by the refused question
+    assert wired["models"]["worker"].calls == calls  # no model ran for the refused question
+
+
+def test_medrag_transcript_and_evidence_are_printed(wired: dict[str, Any]) -> None:
+    wired["models"].update(
+        {
+            "agent1": ScriptedChatModel(
+                script=['retrieve("serology")', "Serology [S1]. \\boxed{A}"]
+            ),
+            "agent2": ScriptedChatModel(script=['retrieve("culture")', "Culture. \\boxed{A}"]),
+        }
+    )
+    result = _invoke(
+        "ask",
+        "How is brucellosis confirmed?",
+        "--protocol",
+        "medrag",
+        "-o",
+        "A=serology",
+        "-o",
+        "B=x-ray",
+        "--show-transcript",
+        "--show-context",
+        "--thread-id",
+        "t-med",
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "agent1 (debater, round 1) searched: serology" in out
+    assert "Serology [brucella-0001]. \\boxed{A}" in out
+    assert "evidence (cited sections)" in out and "Serology confirms it." in out
+    assert "brucella-0001" in out and "consensus_type: agreement" in out
