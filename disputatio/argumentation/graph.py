@@ -124,8 +124,21 @@ class DebateGraph:
             NodeKind.TEST
         ):
             raise ValueError(f"suggests_test target {edge.target!r} is not a test")
+        if (edge.kind is EdgeKind.QUERIES) != (self._nodes[edge.source].kind is NodeKind.QUERY):
+            raise ValueError(f"only a query queries, and a query only queries ({edge.source!r})")
+        if edge.kind is EdgeKind.ANSWERS and self._nodes[edge.target].kind is not NodeKind.QUERY:
+            raise ValueError(f"answers target {edge.target!r} is not a query")
         self._edges[key] = edge
         return edge
+
+    def open_queries(self) -> list[tuple[str, str]]:
+        """Return ``(query id, queried node id)`` for every query that nothing answers yet."""
+        answered = {e.target for e in self._edges.values() if e.kind is EdgeKind.ANSWERS}
+        return [
+            (e.source, e.target)
+            for e in self._edges.values()
+            if e.kind is EdgeKind.QUERIES and e.source not in answered
+        ]
 
     def backed_claims(self) -> frozenset[str]:
         """Return the claims backed, directly or through other backed claims, by grounds.
@@ -199,12 +212,14 @@ class DebateGraph:
         return items
 
     def to_framework(self) -> BipolarFramework:
-        """Return the bipolar argumentation framework over every non-test node.
+        """Return the bipolar argumentation framework over every node but tests and queries.
 
         ``attacks`` edges attack, ``contradicts`` edges attack both ways, ``supports`` edges
         support, and ``c derived_from g`` means ``g`` supports ``c``; other kinds are ignored.
         """
-        args = frozenset(n.id for n in self._nodes.values() if n.kind is not NodeKind.TEST)
+        args = frozenset(
+            n.id for n in self._nodes.values() if n.kind not in (NodeKind.TEST, NodeKind.QUERY)
+        )
         attacks: set[tuple[str, str]] = set()
         supports: set[tuple[str, str]] = set()
         for e in self._edges.values():

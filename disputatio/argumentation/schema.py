@@ -1,7 +1,9 @@
 """Node and edge types of the debate graph: kinds, signs and validated attributes.
 
 Edges read ``source <kind> target`` (``e supports h``, ``h suggests_test t``,
-``f derived_from e``); their sign is fixed by their kind (:data:`EDGE_SIGNS`).
+``f derived_from e``, ``q queries e``, ``c answers q``); their sign is fixed by their kind
+(:data:`EDGE_SIGNS`). Queries and their answers are dialogue, not arguments: they carry no sign
+and play no part in the labelling or the fusion.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ class NodeKind(StrEnum):
     TEST = "test"
     FINDING = "finding"
     ASSUMPTION = "assumption"
+    QUERY = "query"
 
 
 class EdgeKind(StrEnum):
@@ -35,6 +38,8 @@ class EdgeKind(StrEnum):
     CONTRADICTS = "contradicts"
     REFINES = "refines"
     DERIVED_FROM = "derived_from"
+    QUERIES = "queries"
+    ANSWERS = "answers"
 
 
 EDGE_SIGNS: Mapping[EdgeKind, int] = MappingProxyType(
@@ -46,6 +51,8 @@ EDGE_SIGNS: Mapping[EdgeKind, int] = MappingProxyType(
         EdgeKind.ATTACKS: -1,
         EdgeKind.CONTRADICTS: -1,
         EdgeKind.SUGGESTS_TEST: 0,
+        EdgeKind.QUERIES: 0,
+        EdgeKind.ANSWERS: 0,
     }
 )
 """Sign of each edge kind: +1 positive, −1 negative, 0 neutral."""

@@ -33,7 +33,12 @@ Rules:
 (0.7 = twice as likely, 1.6 = five times, 2.3 = ten times).
 - A relation {{"source": your claim id, "target": an evidence id from <graph>, "kind": \
 "attacks" or "supports"}} undercuts unreliable evidence or corroborates sound evidence.
-- At most 2 claims. Write your own words: one short sentence per text."""
+- At most 2 claims. Write your own words: one short sentence per text.
+Optional keys: "hypotheses": [{{"id", "label", "provenance": [section ids]}}] adds a hypothesis \
+the sections suggest (back it with a claim bearing on it); "queries": [{{"id", "question", \
+"target": a node id}}] asks the others; a relation of kind "answers" from your claim to a query \
+id answers it; "tests": [{{"id", "label", "positive": [{{"hypothesis", "probability"}}], "cost", \
+"risk"}}] proposes a test."""
 
 PHASE_INSTRUCTIONS: dict[str, str] = {
     "challenges": "Phase: challenges. Put forward the evidence from your field that best "
@@ -73,6 +78,9 @@ sentence."}}"""
 
 #: Added to the cross-examination instruction: the hotspots to examine first.
 HOTSPOTS = "Examine these hotspots first (unresolved or contested evidence): {spots}."
+
+#: Added to the turn instruction while queries are open.
+OPEN_QUERIES = 'Open questions (answer with a relation of kind "answers"): {queries}.'
 
 #: Added to the appeal instruction: the pair under appeal.
 APPEAL_PAIR = "The pair under appeal: {top} (leading) against {challenger}."

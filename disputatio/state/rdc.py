@@ -140,10 +140,15 @@ def _trim(value: str, limit: int) -> str:
 
 
 class Bearing(BaseModel):
-    """How strongly a claim bears on one hypothesis."""
+    """How strongly a claim bears on one hypothesis (qualitatively when no LLR is given)."""
 
     hypothesis: str = Field(description="Hypothesis id.")
-    llr: float = Field(description="Natural-log likelihood ratio: > 0 supports, < 0 attacks.")
+    llr: float | None = Field(
+        None, description="Natural-log likelihood ratio: > 0 supports, < 0 attacks."
+    )
+    stance: Literal["supports", "attacks"] = Field(
+        "supports", description="Direction when no llr is given (then noisy-OR weighs it)."
+    )
 
 
 class MoveClaim(BaseModel):
@@ -171,21 +176,80 @@ class MoveClaim(BaseModel):
 
 
 class MoveRelation(BaseModel):
-    """An attack or support from one of this move's claims to a node or another claim."""
+    """A relation from one of this move's claims: attack, support, or answer to a query."""
 
     source: str = Field(description="Local id of a claim of this move.")
-    target: str = Field(description="Id of an existing evidence node or a claim of this move.")
-    kind: Literal["attacks", "supports"]
+    target: str = Field(
+        description="Id of an existing evidence node, a claim of this move, or a query answered."
+    )
+    kind: Literal["attacks", "supports", "answers"]
+
+
+class MoveAssumption(BaseModel):
+    """An explicit assumption a move rests on (backs a proposed hypothesis)."""
+
+    id: str = Field(description="Short id local to this move, e.g. 'a1'.")
+    text: str = Field(description="The assumption, one short sentence.")
+
+    _trim_text = field_validator("text")(lambda v: _trim(v, MAX_TEXT))
+
+
+class ProposedHypothesis(BaseModel):
+    """A hypothesis an agent adds from what it retrieved (with provenance)."""
+
+    id: str = Field(description="New hypothesis id, e.g. 'lyme_disease'.")
+    label: str = Field("", description="Human-readable name.")
+    provenance: list[str] = Field(
+        default_factory=list, max_length=3, description="Retrieved section ids it comes from."
+    )
+    assumption: str = Field(
+        "", description="Local id of an assumption of this move that backs it (optional)."
+    )
+
+
+class MoveQuery(BaseModel):
+    """A question to the other specialists about one node of the graph."""
+
+    id: str = Field(description="Short id local to this move, e.g. 'q1'.")
+    question: str = Field(description="The question, one short sentence.")
+    target: str = Field(description="Id of the node (evidence or hypothesis) it is about.")
+
+    _trim_question = field_validator("question")(lambda v: _trim(v, MAX_TEXT))
+
+
+class TestOutcomeShare(BaseModel):
+    """P(positive result | hypothesis) of a proposed test."""
+
+    hypothesis: str = Field(description="Hypothesis id.")
+    probability: float = Field(ge=0.0, le=1.0)
+
+
+class ProposedTest(BaseModel):
+    """A binary test an agent proposes: its positive rate under each hypothesis, cost and risk."""
+
+    id: str = Field(description="Short test id, e.g. 'pcr'.")
+    label: str = Field("", description="What the test is.")
+    positive: list[TestOutcomeShare] = Field(default_factory=list, max_length=8)
+    cost: float = Field(0.0, ge=0.0)
+    risk: float = Field(0.0, ge=0.0, le=1.0)
 
 
 class SpecialistMove(BaseModel):
-    """One specialist turn: claims with provenance and their attacks/supports."""
+    """One specialist turn: claims with provenance and their relations.
+
+    Optionally also an explicit assumption, a hypothesis from retrieval, a query to the others
+    and a proposed test.
+    """
 
     summary: str = Field("", description="One short sentence.")
 
     _trim_summary = field_validator("summary")(lambda v: _trim(v, MAX_TEXT))
     claims: list[MoveClaim] = Field(default_factory=list, max_length=3)
     relations: list[MoveRelation] = Field(default_factory=list, max_length=5)
+    assumptions: list[MoveAssumption] = Field(default_factory=list, max_length=2)
+    hypotheses: list[ProposedHypothesis] = Field(default_factory=list, max_length=1)
+    queries: list[MoveQuery] = Field(default_factory=list, max_length=1)
+    tests: list[ProposedTest] = Field(default_factory=list, max_length=1)
 
 
 class VoteShare(BaseModel):

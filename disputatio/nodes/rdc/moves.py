@@ -5,12 +5,15 @@ Rules (each rejection is recorded with its reason; nothing rejected enters the g
 * A claim must cite provenance, and **every** id it cites must be traceable: a section id the
   retriever returned in this thread, or a case evidence id. Otherwise it is *untraceable*.
 * A claim's bearings must name known hypotheses (ids or labels, any case) with finite LLRs; LLRs
-  are clipped to ``±max_abs_llr``; a repeated hypothesis keeps its first bearing.
+  are clipped to ``±max_abs_llr``; a repeated hypothesis keeps its first bearing. A bearing
+  without an LLR is qualitative: a ``supports``/``attacks`` edge (its ``stance``) without a
+  likelihood, which the fusion weighs by noisy-OR.
 * Claim ids must be unique within the move (also after slugging: ``c 1`` and ``c_1`` clash).
 * A claim that bears on no hypothesis and is the source of no accepted relation is rejected.
 * A relation's source must be an accepted claim of the same move (so every edge rests on a
   traceable claim); its target an accepted claim of the move or an existing evidence, finding or
-  assumption node (hypotheses are argued through bearings, tests are not arguments).
+  assumption node (hypotheses are argued through bearings, tests are not arguments); an
+  ``answers`` relation's target must be an existing query node.
 
 Accepted claims become ``evidence`` nodes named ``t<turn>.<speaker>.<local id>``.
 """
@@ -63,6 +66,7 @@ class _Claim:
     claim: MoveClaim
     provenance: tuple[str, ...]
     llrs: dict[str, float]
+    stances: dict[str, EdgeKind] = field(default_factory=dict)
 
 
 def _check_claim(
@@ -79,14 +83,20 @@ def _check_claim(
     if missing:
         return f"untraceable: {', '.join(missing)} not among retrieved sections or case evidence"
     llrs: dict[str, float] = {}
+    stances: dict[str, EdgeKind] = {}
     for b in claim.bearings:
         hyp = aliases.get(clean_id(b.hypothesis).lower())
         if hyp is None:
             return f"unknown hypothesis {b.hypothesis!r}"
+        if hyp in llrs or hyp in stances:
+            continue
+        if b.llr is None:
+            stances[hyp] = EdgeKind(b.stance)
+            continue
         if not math.isfinite(b.llr):
             return f"llr for {hyp!r} is not a finite number"
-        llrs.setdefault(hyp, max(-max_abs_llr, min(max_abs_llr, b.llr)))
-    return _Claim(clean_id(claim.id), node_id, claim, provenance, llrs)
+        llrs[hyp] = max(-max_abs_llr, min(max_abs_llr, b.llr))
+    return _Claim(clean_id(claim.id), node_id, claim, provenance, llrs, stances)
 
 
 def apply_move(
@@ -133,6 +143,9 @@ def apply_move(
         graph.add_node(node)
         out.nodes.append(node_to_dict(node))
         out.edges += [edge_to_dict(e) for e in add_claim_edges(graph, c.node_id, c.llrs)]
+        out.edges += [
+            edge_to_dict(graph.add_edge(c.node_id, h, kind)) for h, kind in c.stances.items()
+        ]
     for source, target, kind in relations:
         out.edges.append(edge_to_dict(graph.add_edge(source, target, kind)))
     return out
@@ -153,6 +166,9 @@ def _check_relations(
         reason = None
         if source not in claims:
             reason = "source is not an accepted claim of this move"
+        elif rel.kind == "answers":
+            if target not in graph or graph.node(target).kind is not NodeKind.QUERY:
+                reason = "an answer's target must be an open query"
         elif target in claims and target != source:
             target = claims[target].node_id
         elif target not in graph or graph.node(target).kind not in _TARGET_KINDS:
@@ -177,7 +193,8 @@ def _drop_idle(
         changed = False
         sources = {s for s, _, _ in relations}
         for local, c in list(claims.items()):
-            if not any(v != 0.0 for v in c.llrs.values()) and c.node_id not in sources:
+            bears = any(v != 0.0 for v in c.llrs.values()) or bool(c.stances)
+            if not bears and c.node_id not in sources:
                 rejected.append({"what": "claim", "id": local, "reason": "bears on nothing"})
                 del claims[local]
                 changed = True

@@ -12,17 +12,24 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from disputatio.argumentation import DebateGraph, entropy_nats
+from disputatio.argumentation import DebateGraph, NodeKind, entropy_nats
 from disputatio.errors import DisputatioError, ModelError
 from disputatio.models.structured import structured_invoke
 from disputatio.nodes.rdc import speakers
 from disputatio.nodes.rdc.analysis import best_eig, differential, hotspots, labelling
 from disputatio.nodes.rdc.case import candidate_tests, hypothesis_aliases, load_case
 from disputatio.nodes.rdc.context import RdcConfig, RdcContext, run_context
-from disputatio.nodes.rdc.moves import MoveOutcome, apply_move
+from disputatio.nodes.rdc.moves import MoveOutcome
 from disputatio.nodes.rdc.outbox import entry, prompt_sha256
+from disputatio.nodes.rdc.proposals import TurnOutcome, apply_turn
 from disputatio.nodes.rdc.render import turn_messages
-from disputatio.prompts.rdc import APPEAL_PAIR, HOTSPOTS, NO_SECTIONS, RETRIEVAL_QUERY
+from disputatio.prompts.rdc import (
+    APPEAL_PAIR,
+    HOTSPOTS,
+    NO_SECTIONS,
+    OPEN_QUERIES,
+    RETRIEVAL_QUERY,
+)
 from disputatio.retrievers.base import format_sections
 from disputatio.state.rdc import Case, RdcState, SpecialistMove, SpecialistSpec
 from disputatio.tools.retrieval import TOOL_NAME
@@ -60,14 +67,19 @@ def _phase_extra(state: RdcState, graph: DebateGraph, cfg: RdcConfig) -> str:
     if state["phase"] == "appeal" and len(state.get("appeal_pair") or []) == 2:
         top, challenger = state["appeal_pair"]
         return APPEAL_PAIR.format(top=top, challenger=challenger)
-    if state["phase"] != "cross_examination":
-        return ""
-    spots = hotspots(graph, labelling(graph, cfg.semantics), state["posterior"])
-    if not spots:
-        return ""
-    start = state["turns"] % len(spots)
-    chosen = (spots[start:] + spots[:start])[:3]
-    return HOTSPOTS.format(spots="; ".join(f"{s['node']} ({s['why']})" for s in chosen))
+    lines = []
+    queries = graph.open_queries()
+    if queries:
+        asked = "; ".join(f"{q}: {graph.node(q).label} (about {t})" for q, t in queries[:3])
+        lines.append(OPEN_QUERIES.format(queries=asked))
+    if state["phase"] == "cross_examination":
+        spots = hotspots(graph, labelling(graph, cfg.semantics), state["posterior"])
+        if spots:
+            start = state["turns"] % len(spots)
+            chosen = (spots[start:] + spots[:start])[:3]
+            text = "; ".join(f"{s['node']} ({s['why']})" for s in chosen)
+            lines.append(HOTSPOTS.format(spots=text))
+    return "\n".join(lines)
 
 
 def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
@@ -103,21 +115,32 @@ def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
         move, usage = structured_invoke(
             llm, SpecialistMove, messages, agent=spec.name, role="specialist", retries=cfg.retries
         )
-        outcome = apply_move(
+        added = sum(1 for n in graph.nodes_of(NodeKind.HYPOTHESIS) if n.provenance)
+        graph, turned = apply_turn(
             graph,
             move,
+            case,
             speaker=spec.name,
             turn=turn,
             traceable={*seen, *case_ids},
+            retrieved=set(seen),
             aliases=hypothesis_aliases(case),
             max_abs_llr=cfg.max_abs_llr,
             reliability=(state.get("agent_priors") or {})
             .get(spec.name, {})
             .get("reliability", 1.0),
+            hypothesis_budget=max(cfg.retrieved_hypotheses - added, 0),
+            posterior_of=lambda g: differential(
+                g, cfg.quality_alpha, cfg.semantics, cfg.label_consistency
+            )[1],
         )
+        outcome = turned.move
     except ModelError as exc:
         logger.warning("rdc: %s forfeits turn %d: %s", spec.name, turn, exc.message)
         outcome = MoveOutcome(rejected=[{"what": "move", "reason": exc.message}])
+        turned = TurnOutcome(outcome)
+    if turned.case is not None:
+        case = turned.case
     where = {"speaker": spec.name, "phase": phase, "round": round_, "turn": turn}
     rejected = [{**where, **r} for r in outcome.rejected]
     _, posterior = differential(graph, cfg.quality_alpha, cfg.semantics, cfg.label_consistency)
@@ -128,10 +151,13 @@ def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
         "summary": move.summary if move else "",
         "nodes": [n["id"] for n in outcome.nodes],
         "edges": outcome.edges,
+        "hypotheses": turned.hypotheses,
+        "tests": turned.tests,
         "entropy_before": state["entropy"],
         "entropy_after": entropy,
     }
     update: dict[str, Any] = {
+        **({"case": case.model_dump(mode="json")} if turned.case is not None else {}),
         "graph": graph.to_dict(),
         "turns": turn,
         "posterior": posterior,

@@ -204,3 +204,26 @@ def test_graphml_parses_and_carries_attributes() -> None:
     assert json.loads(data["n_provenance"] or "[]") == ["paper A"]
     keys = {k.get("id") for k in root.findall("g:key", ns)}
     assert {"n_prior", "e_sign", "e_weight"} <= keys
+
+
+def test_queries_and_answers_are_dialogue_not_arguments() -> None:
+    g = DebateGraph(
+        [
+            Node("h", NodeKind.HYPOTHESIS, prior=0.5),
+            Node("e", NodeKind.EVIDENCE, llr=1.0),
+            Node("q", NodeKind.QUERY, label="Was the assay repeated?"),
+            Node("c", NodeKind.EVIDENCE),
+        ]
+    )
+    g.add_edge("e", "h", EdgeKind.SUPPORTS)
+    g.add_edge("q", "e", EdgeKind.QUERIES)
+    assert g.open_queries() == [("q", "e")]
+    g.add_edge("c", "q", EdgeKind.ANSWERS)
+    assert g.open_queries() == []
+    assert "q" not in g.to_framework().arguments
+    with pytest.raises(ValueError):
+        g.add_edge("e", "c", EdgeKind.QUERIES)  # only a query queries
+    with pytest.raises(ValueError):
+        g.add_edge("c", "e", EdgeKind.ANSWERS)  # an answer answers a query
+    assert DebateGraph.from_dict(g.to_dict()) == g
+    assert g.check_invariants() == []
