@@ -1,4 +1,4 @@
-"""Ranking metrics and labelled-set helpers of the retrieval evaluation, against hand-computed values."""
+"""Retrieval evaluation: metrics and labelled-set helpers against hand-computed values."""
 
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ def test_jsonl_set_reads_queries_and_rejects_bad_lines(tmp_path: Path) -> None:
     assert got.queries[1].id == "x"
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"query": "what?"}) + "\n")
-    with pytest.raises(ConfigError, match="bad.jsonl:1"):
+    with pytest.raises(ConfigError, match=r"bad\.jsonl:1"):
         jsonl_set(bad)
     with pytest.raises(ConfigError, match="no such queries file"):
         jsonl_set(tmp_path / "missing.jsonl")
