@@ -55,3 +55,18 @@ def test_resume_after_reconnect_does_not_repeat_finished_steps(
         result = graph.invoke(None, thread)
     assert calls == ["one", "two"]
     assert result["steps"] == ["one", "two"]
+
+
+def test_the_postgres_store_keeps_agent_diaries_across_connections(
+    settings: Settings, db_url: str
+) -> None:
+    from disputatio.nodes.rdc.memory import agent_priors, write_diaries
+    from disputatio.storage.checkpoint import open_store
+
+    tenant = f"t-{uuid.uuid4().hex[:8]}"
+    with open_store(settings) as store:
+        write_diaries(store, tenant, "run-1", {"infectious": {"correct": False, "turns": 2,
+                                                              "gain": 0.4}})  # fmt: skip
+    with open_store(settings) as store:  # a later case, a fresh connection
+        priors = agent_priors(store, tenant, ["infectious"])
+    assert priors["infectious"] == {"reliability": 0.5, "gain": 0.2, "cases": 1.0}

@@ -298,7 +298,7 @@ def _add_tests(
             rejected.append({"what": "test", "id": p.id, "reason": str(exc).splitlines()[0]})
             continue
         node = Node(tid, NodeKind.TEST, label=test.label, cost=test.cost, risk=test.risk,
-                    discriminative_power=eig, provenance=(speaker,))  # fmt: skip
+                    discriminative_power=eig)  # fmt: skip
         graph.add_node(node)
         outcome.nodes.append(node_to_dict(node))
         named = {aliases.get(clean_id(s.hypothesis).lower()) for s in p.positive} - {None}
