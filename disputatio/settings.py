@@ -340,6 +340,11 @@ class Settings(BaseSettings):
     )
     tenant: str = Field("default", description="Default tenant of ingestion and retrieval.")
     collection: str = Field("default", description="Default collection.")
+    reliabilities: dict[str, float] = Field(
+        default_factory=dict,
+        description="β per evidence source (as `disputatio rdc calibrate` fits them): "
+        "multiplies the quality of the case's findings of that source (default 1).",
+    )
     models: ModelSettings = Field(default_factory=ModelSettings)  # type: ignore[arg-type]
     local_llm: LocalLLMSettings = Field(default_factory=LocalLLMSettings)  # type: ignore[arg-type]
     database: DatabaseSettings = Field(default_factory=DatabaseSettings)  # type: ignore[arg-type]
