@@ -1,8 +1,8 @@
 """``disputatio referee``: compare technologies with the Tech Referee graph, from the terminal.
 
 Runs on the Postgres checkpointer, so a run paused for clarification questions can be
-answered later (``--thread`` with the printed id) or right away (interactive prompts, or
-``--answers JSON`` for scripts).
+answered later (``--thread-id`` with the printed id) or right away (interactive prompts, or
+``--answers JSON`` for scripts). ``--show-context`` prints the sections the agents cited.
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from rich.panel import Panel
 from rich.prompt import Prompt
 from rich.table import Table
 
+from disputatio.cli.options import COLLECTION, MODEL, SHOW_CONTEXT, TENANT, THREAD_ID
 from disputatio.errors import ConfigError
 from disputatio.graphs.referee import RefereeContext
 from disputatio.settings import Settings, get_settings
-from disputatio.state.referee import ClarificationQuestion, RefereeResult
+from disputatio.state.referee import ClarificationQuestion, RefereeResult, SourceRef
 
 out = Console()
 
@@ -32,19 +33,59 @@ out = Console()
 Answerer = Callable[[dict[str, Any]], Any]
 
 
-def make_context(model: str | None, settings: Settings) -> RefereeContext:
-    """The run context of the command (tests replace this to inject models)."""
-    return RefereeContext(model=model, settings=settings)
+def make_context(
+    model: str | None,
+    settings: Settings,
+    tenant: str | None = None,
+    collection: str | None = None,
+) -> RefereeContext:
+    """The run context of the command (tests replace this to inject models).
+
+    Resolves the web search now, so a misconfigured one (key set, integration missing) is a
+    one-line error before any model runs.
+    """
+    from disputatio.tools.web_search import web_search_from_settings
+
+    web = web_search_from_settings(settings.referee.web_search)
+    return RefereeContext(
+        model=model, settings=settings, tenant=tenant, collection=collection, web_search=web
+    )
 
 
 def parse_answers(text: str | None) -> Any:
-    """Parse ``--answers``: JSON (object by question id, list in order, or a string)."""
+    """Parse ``--answers``: JSON (object by question id, list in order, or a string).
+
+    Text that is not JSON is a bare answer to the first question.
+
+    Raises:
+        ConfigError: JSON of another kind (a number, ``null``...).
+    """
     if text is None:
         return None
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError:
-        return text  # a bare answer to the first question
+        return text
+    if not isinstance(value, dict | list | str):
+        raise ConfigError(
+            f"--answers must be a JSON object, list or string, not {type(value).__name__}"
+        )
+    return value
+
+
+def check_request(query: str, options: list[str] | None) -> None:
+    """Reject a request the referee cannot start from (one line, no traceback).
+
+    Raises:
+        ConfigError: An empty query, an empty or repeated ``--option``.
+    """
+    if not query.strip():
+        raise ConfigError("the question is empty: say what to decide, e.g. 'pgvector or FAISS?'")
+    names = [o.strip() for o in options or []]
+    if any(not n for n in names):
+        raise ConfigError("--option needs a name")
+    if len({n.casefold() for n in names}) < len(names):
+        raise ConfigError("--option names the same option twice")
 
 
 def preset_answerer(answers: Any) -> Answerer:
@@ -160,13 +201,38 @@ def show_result(result: RefereeResult) -> None:
         out.print(table)
     if result.ruling is not None:
         r = result.ruling
-        lines = [f"[bold]{r.recommendation or '–'}[/] (confidence {r.confidence:.0%})"]
+        lines = [f"[bold]{r.recommendation or '–'}[/] (confidence: {r.confidence})"]
+        if r.overridden_by:
+            lines.append(f"over the weighted totals because of: {r.overridden_by}")
         lines += [f"if {t.if_matters} matters, choose {t.choose}" for t in r.trade_offs]
         lines += [f"[yellow]caveat:[/] {c}" for c in r.caveats]
         out.print(Panel("\n".join(lines), title="recommendation", expand=False))
+    for w in result.warnings:
+        out.print(f"[yellow]{w.code}[/] ({w.agent}): {w.message}")
     if result.error is not None:
-        out.print(f"[red]{result.error.code}[/]: {result.error.message}")
+        again = " (retryable)" if result.error.retryable else ""
+        out.print(f"[red]{result.error.code}[/]{again}: {result.error.message}")
         out.print(f"completed phases: {', '.join(result.completed_phases) or 'none'}")
+
+
+def show_context(result: RefereeResult) -> None:
+    """Print every cited section: id, title, document and a quote, with who cited it."""
+    cited: dict[str, tuple[SourceRef, list[str]]] = {}
+    for agent, refs in [(b.agent, b.evidence) for b in result.briefs] + [
+        (e.agent, e.evidence) for e in result.cross_examinations
+    ]:
+        for ref in refs:
+            cited.setdefault(ref.id, (ref, []))[1].append(agent)
+    if not cited:
+        out.print("[dim]no section was cited[/]")
+        return
+    table = Table(title="Cited sources")
+    for col in ("Id", "Source", "Cited by", "Quote"):
+        table.add_column(col, overflow="fold")
+    for ref, agents in cited.values():
+        where = " — ".join(x for x in (ref.title, ref.source) if x)
+        table.add_row(ref.id, where or "–", ", ".join(agents), ref.quote)
+    out.print(table)
 
 
 def referee(
@@ -176,12 +242,11 @@ def referee(
     out_dir: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write report.md and chart.png here.")
     ] = None,
-    thread_id: Annotated[
-        str | None, typer.Option("--thread", help="Checkpoint thread (resume a paused run).")
-    ] = None,
-    model: Annotated[
-        str | None, typer.Option("--model", "-m", help="Chat model string for every agent.")
-    ] = None,
+    thread_id: str | None = THREAD_ID,
+    model: str | None = MODEL,
+    tenant: str | None = TENANT,
+    collection: str | None = COLLECTION,
+    show_sources: bool = SHOW_CONTEXT,
     answers: Annotated[
         str | None,
         typer.Option(help='Clarification answers as JSON ({"q1": "..."} or a list); no prompts.'),
@@ -191,20 +256,24 @@ def referee(
     ] = None,
 ) -> None:
     """Referee a technology choice: advocates per option, cross-examination, weighted scores."""
-    settings = get_settings()
-    thread = thread_id or f"referee-{uuid.uuid4().hex[:12]}"
+    check_request(query, options)
     preset = parse_answers(answers)
+    settings = get_settings()
+    context = make_context(model, settings, tenant, collection)
+    thread = thread_id or f"referee-{uuid.uuid4().hex[:12]}"
     inputs: dict[str, Any] = {"query": query, **({"options": options} if options else {})}
     out.print(f"thread: {thread}")
     result = run_referee(
         inputs,
-        context=make_context(model, settings),
+        context=context,
         settings=settings,
         thread_id=thread,
         answerer=preset_answerer(preset) if answers is not None else prompt_answerer(out),
         on_event=show_event,
     )
     show_result(result)
+    if show_sources:
+        show_context(result)
     if out_dir is not None:
         from disputatio.reports import write_referee_report
 

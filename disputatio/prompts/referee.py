@@ -15,6 +15,7 @@ From the user's request, identify:
 - questions: when ambiguous, up to {max_questions} short clarification questions. kind is
   "single_choice", "multi_choice" (give choices) or "free_text"; target is the plan field the
   answer fills: options, budget, scale, timeline, must_have, nice_to_have, avoid, axes or other.
+Prefer options and axes the sections in <sections> (a search of the request) support.
 Keep what the user fixed in <fixed_by_user>. Reply with one short JSON object only."""
 
 PLANNER_USER = """\
@@ -26,7 +27,10 @@ PLANNER_USER = """\
 </fixed_by_user>
 <clarifications>
 {clarifications}
-</clarifications>"""
+</clarifications>
+<sections>
+{sections}
+</sections>"""
 
 ADVOCATE_SYSTEM = """\
 You are the advocate of {option}. Make the strongest honest case for it.
@@ -76,8 +80,11 @@ REFEREE_SYSTEM = """\
 You are an impartial technical referee. Score every option on every axis from 1 (poor) to 10
 (excellent), using the advocates' cited claims and the cross-examinations (disputed claims
 count against the option, unverifiable ones count little). Do not compute totals.
+Write option and axis names exactly as in <options> and <axes>.
 Give trade-offs as "if <axis or need> matters, choose <option>", one recommendation (an
-option name from <options>), a confidence from 0 to 1, and caveats.
+option name from <options>), a confidence ("high", "medium" or "low"), and caveats.
+Recommend the option with the best weighted total (weights in <axes>) unless a user
+constraint in <constraints> rules it out; then copy that constraint into override_constraint.
 Reply with one JSON object only; keep every string short."""
 
 REFEREE_USER = """\
@@ -99,5 +106,16 @@ REFEREE_USER = """\
 <cross_examinations>
 {cross_examinations}
 </cross_examinations>"""
+
+REFEREE_FILL = """\
+Your scores are incomplete. Score each of these cells from 1 to 10, writing the option and
+axis names exactly as given:
+{cells}
+{ambiguous}Reply with one JSON object {{"scores": [...]}} only."""
+
+REFEREE_AMBIGUOUS = """\
+These option names of yours match more than one option; use the exact names instead:
+{names}
+"""
 
 NONE = "(none)"

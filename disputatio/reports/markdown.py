@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from disputatio.state.referee import Brief, CrossExamination, Plan, RefereeResult, Ruling
+from disputatio.reports.keys import keys_markdown
+from disputatio.state.referee import (
+    Brief,
+    CrossExamination,
+    Plan,
+    RefereeResult,
+    Ruling,
+    SourceRef,
+)
 
 DASH = "–"
 
@@ -69,9 +77,13 @@ def per_axis(plan: Plan, ruling: Ruling) -> list[str]:
 
 def verdict_section(ruling: Ruling) -> list[str]:
     """Recommendation, confidence, leader by weighted score, trade-offs and caveats."""
-    lines = [f"**{ruling.recommendation or DASH}** (confidence {ruling.confidence:.0%})", ""]
+    lines = [f"**{ruling.recommendation or DASH}** (confidence: {ruling.confidence})", ""]
     if ruling.leader:
         lines.append(f"Best weighted score: **{ruling.leader}**.")
+    if ruling.overridden_by:
+        lines.append(f"Recommended over the totals because of: *{ruling.overridden_by}*.")
+    if ruling.missing_cells:
+        lines.append(f"Cells never scored: {', '.join(ruling.missing_cells)}.")
     if ruling.trade_offs:
         lines += ["", "### Trade-offs", ""]
         lines += [
@@ -82,6 +94,27 @@ def verdict_section(ruling: Ruling) -> list[str]:
     if ruling.caveats:
         lines += ["", "### Caveats", ""] + [f"- {c}" for c in ruling.caveats]
     return lines
+
+
+def sources_section(r: RefereeResult) -> list[str]:
+    """Every cited section once: ``[id]`` title, document (path or URL) and a quote."""
+    refs: dict[str, SourceRef] = {}
+    for b in r.briefs:
+        refs.update((s.id, s) for s in b.evidence)
+    for e in r.cross_examinations:
+        refs.update((s.id, s) for s in e.evidence)
+    lines = []
+    for ref in refs.values():
+        title = f" {ref.title} —" if ref.title else ""
+        where = f" {ref.source}" if ref.source else ""
+        quote = f': "{ref.quote}"' if ref.quote else ""
+        lines.append(f"- [{ref.id}]{title}{where}{quote}")
+    return lines
+
+
+def limitations_section(r: RefereeResult) -> list[str]:
+    """What the run had to do without (failed searches), per agent."""
+    return [f"- {w.agent or DASH}: {w.message}" for w in r.warnings]
 
 
 def cases(briefs: list[Brief]) -> list[str]:
@@ -104,11 +137,17 @@ def cases(briefs: list[Brief]) -> list[str]:
 def examinations(exams: list[CrossExamination]) -> list[str]:
     """A table of fact-check verdicts, then each examiner's defense."""
     rows = [
-        [e.option, f"{c.claim_id}: {c.claim}", c.verdict, " ".join(c.citations) or DASH]
+        [
+            e.option,
+            f"{c.claim_id}: {c.claim}",
+            c.verdict,
+            " ".join(f"[{i}]" for i in c.citations) or DASH,
+            ", ".join(c.sources) or DASH,
+        ]
         for e in exams
         for c in e.checks
     ]
-    lines = table(["Examiner for", "Claim", "Verdict", "Evidence"], rows)
+    lines = table(["Examiner for", "Claim", "Verdict", "Evidence", "Sources"], rows)
     for e in exams:
         if e.defense:
             lines.append(f"\n**Defense of {e.option}:** {e.defense}")
@@ -144,6 +183,8 @@ def render_referee_markdown(result: RefereeResult | Mapping[str, Any]) -> str:
         lines += ["", f"> **{r.error.code}**: {r.error.message}"]
     if r.ruling is not None:
         lines += ["", "## Recommendation", "", *verdict_section(r.ruling)]
+        if r.ruling.rendered:
+            lines += ["", "## Verdict", "", keys_markdown(r.ruling.rendered)]
     if r.plan is not None:
         lines += ["", "## Comparison", "", *comparison_table(r.plan, r.ruling)]
         constraints = r.plan.constraints.items()
@@ -159,6 +200,11 @@ def render_referee_markdown(result: RefereeResult | Mapping[str, Any]) -> str:
         lines += ["", "## Cases", *cases(r.briefs)]
     if r.cross_examinations:
         lines += ["", "## Cross-examination", "", *examinations(r.cross_examinations)]
+    sources = sources_section(r)
+    if sources:
+        lines += ["", "## Sources", "", *sources]
+    if r.warnings:
+        lines += ["", "## Limitations", "", *limitations_section(r)]
     if r.clarifications:
         lines += ["", "## Clarifications", ""]
         lines += [f"- {a.question} — {_answer(a.answer)}" for a in r.clarifications]

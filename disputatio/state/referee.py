@@ -30,14 +30,6 @@ def _to_int_range(lo: int, hi: int) -> BeforeValidator:
     return BeforeValidator(clamp)
 
 
-def _to_unit(value: Any) -> Any:
-    """Read a confidence as a probability: percentages are divided by 100, then clamped."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        value = value / 100.0 if 1.0 < value <= 100.0 else float(value)
-        return min(max(value, 0.0), 1.0)
-    return value
-
-
 def _truncate(n: int) -> BeforeValidator:
     """Cut strings (or lists) longer than ``n`` instead of rejecting them."""
     return BeforeValidator(lambda v: v[:n] if isinstance(v, str | list) else v)
@@ -62,6 +54,7 @@ QuestionTarget = Literal[
     "options", "budget", "scale", "timeline", "must_have", "nice_to_have", "avoid", "axes", "other"
 ]
 Verdict = Literal["confirmed", "disputed", "unverifiable"]
+Confidence = Literal["high", "medium", "low"]
 Phase = Literal["plan", "advocacy", "cross_examination", "verdict"]
 #: The phases in the order they run.
 PHASES: tuple[Phase, ...] = ("plan", "advocacy", "cross_examination", "verdict")
@@ -88,13 +81,39 @@ def capped(schema: type[M], **caps: int) -> type[M]:
     return cast(type[M], create_model(schema.__name__, __base__=schema, **fields))
 
 
-class ErrorCode(StrEnum):
-    """Typed error codes of a failed phase."""
+def _to_confidence(value: Any) -> Any:
+    """Read a confidence as high/medium/low: numbers (0-1 or percent) are bucketed.
 
-    PLANNER_FAILED = "PLANNER_FAILED"
-    ADVOCATE_FAILED = "ADVOCATE_FAILED"
-    CROSS_EXAM_FAILED = "CROSS_EXAM_FAILED"
-    REFEREE_FAILED = "REFEREE_FAILED"
+    ``>= 0.75`` is high, ``>= 0.45`` medium, lower is low; strings are case-folded.
+    """
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        unit = value / 100.0 if 1.0 < value <= 100.0 else float(value)
+        return "high" if unit >= 0.75 else ("medium" if unit >= 0.45 else "low")
+    if isinstance(value, str):
+        return value.strip().casefold()
+    return value
+
+
+class ErrorCode(StrEnum):
+    """Typed error codes (the seed's), whatever the phase.
+
+    Attributes:
+        INVALID_REQUEST: The request (or the model's request to a provider) is unusable, e.g.
+            fewer than two options to compare. Not retryable.
+        API_KEY_MISSING: A provider needs an API key that is not set. Not retryable.
+        API_KEY_INVALID: The provider rejected the key (401/403). Not retryable.
+        RATE_LIMITED: The provider throttled us (429) after the retries. Retryable later.
+        AGENT_FAILED: An agent gave no usable reply, or its service failed.
+        SEARCH_FAILED: A corpus or web search failed; the run goes on without that evidence
+            (reported in ``warnings``, never ends a run).
+    """
+
+    INVALID_REQUEST = "INVALID_REQUEST"
+    API_KEY_MISSING = "API_KEY_MISSING"
+    API_KEY_INVALID = "API_KEY_INVALID"
+    RATE_LIMITED = "RATE_LIMITED"
+    AGENT_FAILED = "AGENT_FAILED"
+    SEARCH_FAILED = "SEARCH_FAILED"
 
 
 class Constraints(BaseModel):
@@ -197,7 +216,8 @@ class Advocate(BaseModel):
 class Plan(BaseModel):
     """The validated plan: options (capped), constraints, weighted axes, one advocate each.
 
-    ``notes`` says what the code had to fix (e.g. the planner's reply was unusable).
+    ``notes`` says what the code had to fix (e.g. the planner's reply was unusable);
+    ``evidence`` the sections the planner's search found (shown to the planner).
     """
 
     query: str
@@ -207,6 +227,23 @@ class Plan(BaseModel):
     advocates: list[Advocate] = Field(default_factory=list)
     dropped_options: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    evidence: list[SourceRef] = Field(default_factory=list)
+
+
+class SourceRef(BaseModel):
+    """A section an agent cited (or saw), with where it comes from.
+
+    Attributes:
+        id: Section id (``web-<hash>`` for web results).
+        source: Document path or URL.
+        title: Title, if known.
+        quote: The start of the section's text.
+    """
+
+    id: str
+    source: str = ""
+    title: str = ""
+    quote: str = ""
 
 
 class Claim(BaseModel):
@@ -249,7 +286,11 @@ class BriefClaim(Claim):
 
 
 class Brief(BaseModel):
-    """An advocate's case for its option, with citations checked in code."""
+    """An advocate's case for its option, with citations checked in code.
+
+    ``sources`` lists the ids of every section the advocate saw, ``evidence`` the sections its
+    claims and notes cite (with their documents), ``limitations`` the searches that failed.
+    """
 
     option: str
     agent: str
@@ -260,6 +301,8 @@ class Brief(BaseModel):
     missing_axes: list[str] = Field(default_factory=list)
     invalid_citations: list[str] = Field(default_factory=list)
     sources: list[str] = Field(default_factory=list)
+    evidence: list[SourceRef] = Field(default_factory=list)
+    limitations: list[str] = Field(default_factory=list)
 
 
 class ClaimCheck(BaseModel):
@@ -282,10 +325,14 @@ class ExaminerDraft(BaseModel):
 
 
 class CheckedClaim(ClaimCheck):
-    """A verdict with the claim it judges (verdicts without valid evidence are downgraded)."""
+    """A verdict with the claim it judges (verdicts without valid evidence are downgraded).
+
+    ``sources`` are the documents (paths or URLs) of the cited sections.
+    """
 
     target_option: str
     claim: str
+    sources: list[str] = Field(default_factory=list)
 
 
 class CrossExamination(BaseModel):
@@ -296,6 +343,8 @@ class CrossExamination(BaseModel):
     checks: list[CheckedClaim] = Field(default_factory=list)
     defense: str = ""
     defense_citations: list[str] = Field(default_factory=list)
+    evidence: list[SourceRef] = Field(default_factory=list)
+    limitations: list[str] = Field(default_factory=list)
 
 
 class AxisScore(BaseModel):
@@ -325,8 +374,21 @@ class RulingDraft(BaseModel):
         default_factory=list
     )
     recommendation: Name = ""
-    confidence: Annotated[float, BeforeValidator(_to_unit), Field(ge=0.0, le=1.0)] = 0.5
+    override_constraint: Short = Field(
+        "",
+        description="Only when recommending an option whose weighted total is not the best: "
+        "the user constraint that overrides the totals.",
+    )
+    confidence: Annotated[Confidence, BeforeValidator(_to_confidence)] = "medium"
     caveats: Texts = Field(default_factory=list)
+
+
+class FillDraft(BaseModel):
+    """Structured output of the referee when asked again for missing or ambiguous cells."""
+
+    scores: Annotated[list[AxisScore], _truncate(30), Field(max_length=30)] = Field(
+        default_factory=list
+    )
 
 
 class OptionTotal(BaseModel):
@@ -344,18 +406,45 @@ class OptionTotal(BaseModel):
 
 
 class Ruling(RulingDraft):
-    """The validated ruling: scores, trade-offs, recommendation, caveats and code totals."""
+    """The validated ruling: scores, trade-offs, recommendation, caveats and code totals.
+
+    Attributes:
+        totals: Weighted totals per option, computed in code.
+        leader: The best weighted score among complete options (None on a tie).
+        overridden_by: The user constraint that made the referee recommend another option
+            than the leader (None when the recommendation follows the totals).
+        missing_cells: ``"option / axis"`` cells still unscored after the re-asks.
+        fill_rounds: How many times the referee was asked again for missing cells.
+        rendered: The verdict as text with rendering keys (``_Poll{…}``, ``_Score{…}``,
+            ``_Table{…}``; grammar in :mod:`disputatio.state.referee_keys`).
+        keys: The same keys in their JSON form (``keys_json(rendered)``).
+    """
 
     totals: list[OptionTotal] = Field(default_factory=list)
     leader: str | None = None
+    overridden_by: str | None = None
+    missing_cells: list[str] = Field(default_factory=list)
+    fill_rounds: int = 0
+    rendered: str = ""
+    keys: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class PhaseError(BaseModel):
-    """Why a phase failed."""
+    """Why an agent failed (in ``errors``) or what it had to do without (in ``warnings``).
+
+    Attributes:
+        code: The seed's error code.
+        message: One line.
+        agent: The agent, if one.
+        phase: The phase it happened in.
+        retryable: Whether running the same request again later may succeed.
+    """
 
     code: ErrorCode
     message: str
     agent: str | None = None
+    phase: Phase | None = None
+    retryable: bool = False
 
 
 class RefereeResult(BaseModel):
@@ -366,6 +455,7 @@ class RefereeResult(BaseModel):
     completed_phases: list[Phase] = Field(default_factory=list)
     error: PhaseError | None = None
     errors: list[PhaseError] = Field(default_factory=list)
+    warnings: list[PhaseError] = Field(default_factory=list)
     plan: Plan | None = None
     clarifications: list[ClarificationAnswer] = Field(default_factory=list)
     briefs: list[Brief] = Field(default_factory=list)
@@ -403,6 +493,7 @@ class RefereeState(RefereeInput, total=False):
         ruling: The :class:`Ruling`.
         completed_phases: Phases that finished, in order.
         errors: :class:`PhaseError` s of failed agents (parallel writers).
+        warnings: :class:`PhaseError` s that did not stop the run, e.g. ``SEARCH_FAILED``.
         error: The first error (set by ``finalize``).
         status: ``ok``, ``partial`` (some phases done) or ``failed`` (set by ``finalize``).
         usage: Per-agent token and latency usage.
@@ -417,6 +508,7 @@ class RefereeState(RefereeInput, total=False):
     ruling: dict[str, Any]
     completed_phases: Annotated[list[str], operator.add]
     errors: Annotated[list[dict[str, Any]], operator.add]
+    warnings: Annotated[list[dict[str, Any]], operator.add]
     error: dict[str, Any] | None
     status: str
     usage: Annotated[dict[str, dict[str, Any]], merge_usage]
@@ -446,6 +538,7 @@ class RefereeOutput(TypedDict, total=False):
     completed_phases: list[str]
     error: dict[str, Any] | None
     errors: list[dict[str, Any]]
+    warnings: list[dict[str, Any]]
     plan: dict[str, Any]
     clarifications: list[dict[str, Any]]
     briefs: list[dict[str, Any]]

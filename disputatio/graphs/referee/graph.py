@@ -9,9 +9,10 @@
     examine → join_examinations ─┬─(error)→ finalize
                                  └────────→ referee → finalize → END
 
-Model nodes carry a ``RetryPolicy`` (exponential backoff, retrying only transient errors);
-once its attempts are spent a node records a typed error and the run ends in ``finalize``
-with the phases completed so far.
+Model nodes carry a ``RetryPolicy`` (exponential backoff, retrying only transient errors; rate
+limits ``rate_limit_retries`` times); once its attempts are spent a node records a typed error
+(the seed's codes, with ``retryable``) and the run ends in ``finalize`` with the phases
+completed so far. Search failures never end a run: they are listed in ``warnings``.
 """
 
 from __future__ import annotations
@@ -27,19 +28,28 @@ from disputatio.state.referee import RefereeInput, RefereeOutput, RefereeState
 
 
 def build_graph(
-    *, max_attempts: int | None = None, initial_interval: float = 1.0, max_interval: float = 30.0
+    *,
+    max_attempts: int | None = None,
+    initial_interval: float = 1.0,
+    max_interval: float = 30.0,
+    rate_limit_retries: int | None = None,
 ) -> StateGraph[Any, Any, Any, Any]:
     """Return the uncompiled referee graph.
 
     Args:
-        max_attempts: Attempts per model node (default: ``referee.max_retries + 1``).
+        max_attempts: Attempts per model node after transient errors (default:
+            ``referee.max_retries + 1``).
         initial_interval: Seconds before the first retry (doubled each retry, with jitter).
         max_interval: Longest wait between retries, in seconds.
+        rate_limit_retries: Retries after a rate limit (default: ``referee.rate_limit_retries``),
+            whatever ``max_attempts`` is.
     """
-    attempts = max_attempts if max_attempts is not None else get_settings().referee.max_retries + 1
+    settings = get_settings().referee
+    attempts = max_attempts if max_attempts is not None else settings.max_retries + 1
     attempts = max(attempts, 1)
+    rate = rate_limit_retries if rate_limit_retries is not None else settings.rate_limit_retries
     policy = RetryPolicy(
-        max_attempts=attempts,
+        max_attempts=max(attempts, rate + 1),
         initial_interval=initial_interval,
         backoff_factor=2.0,
         max_interval=max_interval,
@@ -51,13 +61,13 @@ def build_graph(
         input_schema=RefereeInput,
         output_schema=RefereeOutput,
     )
-    builder.add_node("plan", nodes.make_plan_node(attempts), retry_policy=policy)
+    builder.add_node("plan", nodes.make_plan_node(attempts, rate), retry_policy=policy)
     builder.add_node("clarify", nodes.clarify)
-    builder.add_node("advocate", nodes.make_advocate_node(attempts), retry_policy=policy)
+    builder.add_node("advocate", nodes.make_advocate_node(attempts, rate), retry_policy=policy)
     builder.add_node("join_advocates", nodes.join_advocates)
-    builder.add_node("examine", nodes.make_examiner_node(attempts), retry_policy=policy)
+    builder.add_node("examine", nodes.make_examiner_node(attempts, rate), retry_policy=policy)
     builder.add_node("join_examinations", nodes.join_examinations)
-    builder.add_node("referee", nodes.make_referee_node(attempts), retry_policy=policy)
+    builder.add_node("referee", nodes.make_referee_node(attempts, rate), retry_policy=policy)
     builder.add_node("finalize", nodes.finalize)
 
     builder.add_edge(START, "plan")

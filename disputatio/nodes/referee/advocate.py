@@ -14,9 +14,10 @@ from disputatio.nodes.referee.evidence import (
     citable,
     gather,
     render,
+    source_refs,
     strip_labels,
 )
-from disputatio.nodes.referee.guard import emit, run_guarded
+from disputatio.nodes.referee.guard import emit, run_guarded, search_warnings
 from disputatio.nodes.referee.planning import agent_names, match_axis, slug
 from disputatio.prompts import referee as prompts
 from disputatio.state.referee import (
@@ -27,7 +28,6 @@ from disputatio.state.referee import (
     BriefClaim,
     ConstrainedAdvocateDraft,
     ConstraintNote,
-    ErrorCode,
     Plan,
     capped,
 )
@@ -110,6 +110,7 @@ def build_brief(
             )
         )
     covered = {c.axis for c in claims}
+    cited = [i for c in claims for i in c.citations] + [i for n in notes for i in n.citations]
     return Brief(
         option=option,
         agent=agent,
@@ -120,10 +121,11 @@ def build_brief(
         missing_axes=[a.name for a in plan.axes if a.name not in covered],
         invalid_citations=invalid,
         sources=[s.id for s in sections],
+        evidence=source_refs(sections, cited),
     )
 
 
-def make_advocate_node(max_attempts: int) -> RefereeNode[AdvocateTask]:
+def make_advocate_node(max_attempts: int, rate_limit_retries: int = 2) -> RefereeNode[AdvocateTask]:
     """Build the ``advocate`` node (its retry policy allows ``max_attempts``)."""
 
     def advocate(state: AdvocateTask, runtime: Runtime[RefereeContext]) -> dict[str, Any]:
@@ -135,7 +137,7 @@ def make_advocate_node(max_attempts: int) -> RefereeNode[AdvocateTask]:
         emit(runtime, {"event": "turn", "phase": "advocacy", "agent": agent, "status": "start"})
 
         def work() -> dict[str, Any]:
-            sections = gather(ctx, research_queries(plan, option), web=True)
+            sections, limitations = gather(ctx, research_queries(plan, option), web=True)
             schema = advocate_schema(plan)
             draft, usage = structured_invoke(
                 ctx.llm(agent, "advocate"),
@@ -146,6 +148,7 @@ def make_advocate_node(max_attempts: int) -> RefereeNode[AdvocateTask]:
                 retries=ctx.structured_retries,
             )
             brief = build_brief(option, agent, draft, sections, plan)
+            brief.limitations = limitations
             emit(
                 runtime,
                 {
@@ -160,14 +163,16 @@ def make_advocate_node(max_attempts: int) -> RefereeNode[AdvocateTask]:
                 "briefs": [brief.model_dump(mode="json")],
                 "evidence": {option: [s.model_dump(mode="json") for s in sections]},
                 "usage": usage,
+                "warnings": search_warnings(agent, "advocacy", limitations),
             }
 
         return run_guarded(
             runtime,
-            ErrorCode.ADVOCATE_FAILED,
+            "advocacy",
             agent,
             work,
             max_attempts=max_attempts,
+            rate_limit_retries=rate_limit_retries,
             role="advocate",
         )
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from langgraph.runtime import Runtime
 
 from disputatio.nodes.context import AgentContext
-from disputatio.tools.web_search import NullWebSearch, WebSearch
+from disputatio.tools.web_search import WebSearch, web_search_from_settings
 
 S_contra = TypeVar("S_contra", contravariant=True)
 
@@ -33,12 +33,16 @@ class RefereeContext(AgentContext):
         max_options: Options compared at most (default: ``referee.max_options``).
         max_clarifications: Clarification questions at most (``referee.max_clarifications``).
         max_axes: Comparison axes at most.
-        web_search: A :class:`~disputatio.tools.web_search.WebSearch` (default: none).
-        k_per_query: Corpus sections fetched per advocate/examiner query.
+        web_search: A :class:`~disputatio.tools.web_search.WebSearch` (default: the one of
+            ``referee.web_search``, i.e. none unless a Tavily/Exa key is set).
+        k_per_query: Corpus sections fetched per planner/advocate/examiner query.
         web_k: Web results fetched per advocate query (when a web search is set).
         max_sections: Sections shown to one agent at most.
         section_chars: Characters of each section shown to an agent.
-        max_claims_checked: Opponent claims one examiner checks at most (per opponent).
+        max_claims_checked: Opponent claims one examiner checks at most, per opponent
+            (default: ``referee.max_claims_checked``).
+        max_fill_rounds: Times the referee is asked again for missing cells (default:
+            ``referee.max_fill_rounds``).
         temperature: Sampling temperature of every agent (default: settings).
         max_tokens: Completion budget of every call (default: settings).
         structured_retries: Extra attempts when a reply is not valid JSON for its schema.
@@ -52,7 +56,8 @@ class RefereeContext(AgentContext):
     web_k: int = 3
     max_sections: int = 8
     section_chars: int = 800
-    max_claims_checked: int = 4
+    max_claims_checked: int | None = None
+    max_fill_rounds: int | None = None
     temperature: float | None = None
     max_tokens: int | None = None
     structured_retries: int = 2
@@ -67,9 +72,27 @@ class RefereeContext(AgentContext):
             return self.max_clarifications
         return self.get_settings().referee.max_clarifications
 
+    def claims_cap(self) -> int:
+        """Claims of each opponent one cross-examiner checks at most."""
+        if self.max_claims_checked is not None:
+            return self.max_claims_checked
+        return self.get_settings().referee.max_claims_checked
+
+    def fill_rounds(self) -> int:
+        """Times the referee is asked again for missing cells."""
+        if self.max_fill_rounds is not None:
+            return self.max_fill_rounds
+        return self.get_settings().referee.max_fill_rounds
+
     def get_web_search(self) -> WebSearch:
-        """The injected web search, or :class:`NullWebSearch`."""
-        return self.web_search if self.web_search is not None else NullWebSearch()
+        """The injected web search, else the one of ``referee.web_search``.
+
+        Raises:
+            ConfigError: The configured engine lacks its key or its integration package.
+        """
+        if self.web_search is not None:
+            return cast(WebSearch, self.web_search)
+        return web_search_from_settings(self.get_settings().referee.web_search)
 
     def llm(self, agent: str, role: str) -> Any:
         """The chat model of ``agent`` with this run's temperature and token budget."""

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from disputatio.nodes.referee.context import RefereeContext
 from disputatio.retrievers.base import format_sections
+from disputatio.state.referee import SourceRef
 from disputatio.state.retrieval import Section
 from disputatio.tools.web_search import results_to_sections
 
@@ -25,20 +26,49 @@ _STRIP = " \t\"'[]()<>"
 
 def gather(
     ctx: RefereeContext, queries: Iterable[str], *, web: bool = False, first: Iterable[Section] = ()
-) -> list[Section]:
+) -> tuple[list[Section], list[str]]:
     """Search each query and interleave the hits (``first`` leads) up to ``ctx.max_sections``.
 
     Interleaving (best hit of every query, then the second best...) keeps every query, e.g.
-    every axis, represented when the cap bites. Refused searches contribute nothing.
+    every axis, represented when the cap bites. Refused searches contribute nothing. A search
+    that fails (or a web search that cannot be built) is noted, not raised: the agent goes on
+    with the evidence it has.
+
+    Returns:
+        ``(sections, limitations)``: the sections, and one line per kind of search that failed.
     """
-    retriever = ctx.get_retriever()
-    web_search = ctx.get_web_search() if web else None
+    limitations: list[str] = []
+
+    def note(kind: str, exc: Exception) -> None:
+        line = f"{kind} search failed ({_describe(exc)}); evidence from it is missing"
+        if line not in limitations:
+            limitations.append(line)
+        logger.warning("%s", line)
+
+    retriever = None
+    try:
+        retriever = ctx.get_retriever()
+    except Exception as exc:
+        note("corpus", exc)
+    web_search = None
+    if web:
+        try:
+            web_search = ctx.get_web_search()
+        except Exception as exc:
+            note("web", exc)
     lists: list[list[Section]] = [list(first)]
     for query in queries:
-        result = retriever.search(query, k=ctx.k_per_query)
-        lists.append([] if result.refused else list(result.sections))
+        if retriever is not None:
+            try:
+                result = retriever.search(query, k=ctx.k_per_query)
+                lists.append([] if result.refused else list(result.sections))
+            except Exception as exc:
+                note("corpus", exc)
         if web_search is not None:
-            lists.append(results_to_sections(web_search.search(query, k=ctx.web_k)))
+            try:
+                lists.append(results_to_sections(web_search.search(query, k=ctx.web_k)))
+            except Exception as exc:
+                note("web", exc)
     found: dict[str, Section] = {}
     depth = max((len(x) for x in lists), default=0)
     for i in range(depth):
@@ -46,7 +76,30 @@ def gather(
             if i < len(hits) and len(found) < ctx.max_sections:
                 found.setdefault(hits[i].id, hits[i])
     logger.debug("gathered %d sections for %d query lists", len(found), len(lists))
-    return list(found.values())
+    return list(found.values()), limitations
+
+
+def _describe(exc: BaseException) -> str:
+    first = (str(exc).splitlines() or [""])[0][:160]
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+
+
+def source_refs(sections: Iterable[Section], ids: Iterable[str]) -> list[SourceRef]:
+    """The sections among ``sections`` whose id is in ``ids``, as citable sources (in id order)."""
+    by_id = {s.id: s for s in sections}
+    out: list[SourceRef] = []
+    for sid in dict.fromkeys(ids):
+        s = by_id.get(sid)
+        if s is not None:
+            out.append(
+                SourceRef(
+                    id=s.id,
+                    source=str(s.source or ""),
+                    title=str(s.title or ""),
+                    quote=" ".join(s.text.split())[:200],
+                )
+            )
+    return out
 
 
 def labels(sections: list[Section]) -> list[str]:

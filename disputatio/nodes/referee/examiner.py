@@ -15,9 +15,10 @@ from disputatio.nodes.referee.evidence import (
     clean_id,
     gather,
     render,
+    source_refs,
     strip_labels,
 )
-from disputatio.nodes.referee.guard import emit, run_guarded
+from disputatio.nodes.referee.guard import emit, run_guarded, search_warnings
 from disputatio.nodes.referee.planning import agent_names
 from disputatio.prompts import referee as prompts
 from disputatio.state.referee import (
@@ -25,7 +26,6 @@ from disputatio.state.referee import (
     BriefClaim,
     CheckedClaim,
     CrossExamination,
-    ErrorCode,
     ExaminerDraft,
     ExaminerTask,
     Plan,
@@ -40,7 +40,7 @@ NO_EVIDENCE = "no valid evidence cited"
 def claims_to_check(
     briefs: list[Brief], option: str, per_opponent: int
 ) -> list[tuple[str, BriefClaim]]:
-    """``(opponent, claim)`` pairs: the first ``per_opponent`` claims of every other option."""
+    """``(opponent, claim)`` pairs: every other option's claims, at most ``per_opponent`` each."""
     return [(b.option, c) for b in briefs if b.option != option for c in b.claims[:per_opponent]]
 
 
@@ -96,6 +96,7 @@ def build_examination(
         rationale = strip_labels(check.rationale) if check else "not examined"
         if verdict != "unverifiable" and not valid:
             verdict, rationale = "unverifiable", f"{NO_EVIDENCE}; {rationale}".rstrip("; ")
+        refs = source_refs(sections, valid)
         checks.append(
             CheckedClaim(
                 claim_id=claim.id,
@@ -104,19 +105,22 @@ def build_examination(
                 verdict=verdict,
                 rationale=rationale,
                 citations=valid,
+                sources=list(dict.fromkeys(r.source or r.id for r in refs)),
             )
         )
     defense_ids, _ = check_citations(draft.defense_citations, draft.defense, allowed)
+    cited = [i for c in checks for i in c.citations] + defense_ids
     return CrossExamination(
         option=option,
         agent=agent,
         checks=checks,
         defense=strip_labels(draft.defense),
         defense_citations=defense_ids,
+        evidence=source_refs(sections, cited),
     )
 
 
-def make_examiner_node(max_attempts: int) -> RefereeNode[ExaminerTask]:
+def make_examiner_node(max_attempts: int, rate_limit_retries: int = 2) -> RefereeNode[ExaminerTask]:
     """Build the ``examine`` node (its retry policy allows ``max_attempts``)."""
 
     def examine(state: ExaminerTask, runtime: Runtime[RefereeContext]) -> dict[str, Any]:
@@ -127,7 +131,7 @@ def make_examiner_node(max_attempts: int) -> RefereeNode[ExaminerTask]:
         agent = agent_names(option).examiner
         briefs = [Brief.model_validate(b) for b in state["briefs"]]
         own = next((b for b in briefs if b.option == option), None)
-        claims = claims_to_check(briefs, option, ctx.max_claims_checked)
+        claims = claims_to_check(briefs, option, ctx.claims_cap())
         emit(
             runtime,
             {"event": "turn", "phase": "cross_examination", "agent": agent, "status": "start"},
@@ -138,7 +142,7 @@ def make_examiner_node(max_attempts: int) -> RefereeNode[ExaminerTask]:
                 s["id"]: Section.model_validate(s) for v in state["evidence"].values() for s in v
             }
             cited = [pool[i] for _, c in claims for i in c.citations if i in pool]
-            sections = gather(ctx, [c.text for _, c in claims], first=cited)
+            sections, limitations = gather(ctx, [c.text for _, c in claims], web=True, first=cited)
             draft, usage = structured_invoke(
                 ctx.llm(agent, "examiner"),
                 capped(ExaminerDraft, checks=len(claims)),
@@ -148,18 +152,24 @@ def make_examiner_node(max_attempts: int) -> RefereeNode[ExaminerTask]:
                 retries=ctx.structured_retries,
             )
             exam = build_examination(option, agent, draft, claims, sections)
+            exam.limitations = limitations
             emit(
                 runtime,
                 {"event": "turn", "phase": "cross_examination", "agent": agent, "status": "done"},
             )
-            return {"cross_examinations": [exam.model_dump(mode="json")], "usage": usage}
+            return {
+                "cross_examinations": [exam.model_dump(mode="json")],
+                "usage": usage,
+                "warnings": search_warnings(agent, "cross_examination", limitations),
+            }
 
         return run_guarded(
             runtime,
-            ErrorCode.CROSS_EXAM_FAILED,
+            "cross_examination",
             agent,
             work,
             max_attempts=max_attempts,
+            rate_limit_retries=rate_limit_retries,
             role="examiner",
         )
 

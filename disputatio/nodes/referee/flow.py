@@ -6,21 +6,21 @@ from typing import Any, Literal
 
 from langgraph.types import Send
 
-from disputatio.state.referee import PHASES, ErrorCode, ExaminerTask, PhaseError, RefereeState
+from disputatio.state.referee import PHASES, ExaminerTask, Phase, PhaseError, RefereeState
 
 
-def _failed(state: RefereeState, code: ErrorCode) -> bool:
-    return any(e.get("code") == code for e in state.get("errors") or [])
+def _failed(state: RefereeState, phase: Phase) -> bool:
+    return any(e.get("phase") == phase for e in state.get("errors") or [])
 
 
 def join_advocates(state: RefereeState) -> dict[str, Any]:
     """Mark the advocacy phase complete once every advocate filed a brief."""
-    return {} if _failed(state, ErrorCode.ADVOCATE_FAILED) else {"completed_phases": ["advocacy"]}
+    return {} if _failed(state, "advocacy") else {"completed_phases": ["advocacy"]}
 
 
 def route_after_advocates(state: RefereeState) -> list[Send] | Literal["finalize"]:
     """One cross-examiner per option, or stop when an advocate failed."""
-    if _failed(state, ErrorCode.ADVOCATE_FAILED):
+    if _failed(state, "advocacy"):
         return "finalize"
     plan = state.get("plan") or {}
     briefs = state.get("briefs") or []
@@ -33,22 +33,26 @@ def route_after_advocates(state: RefereeState) -> list[Send] | Literal["finalize
 
 def join_examinations(state: RefereeState) -> dict[str, Any]:
     """Mark the cross-examination phase complete once every examiner reported."""
-    if _failed(state, ErrorCode.CROSS_EXAM_FAILED):
+    if _failed(state, "cross_examination"):
         return {}
     return {"completed_phases": ["cross_examination"]}
 
 
 def route_after_examinations(state: RefereeState) -> Literal["referee", "finalize"]:
     """On to the referee, or stop when an examiner failed."""
-    return "finalize" if _failed(state, ErrorCode.CROSS_EXAM_FAILED) else "referee"
+    return "finalize" if _failed(state, "cross_examination") else "referee"
 
 
 def finalize(state: RefereeState) -> dict[str, Any]:
-    """Set ``status`` (ok / partial / failed) and ``error`` (the earliest phase's error)."""
+    """Set ``status`` (ok / partial / failed) and ``error`` (the earliest phase's error).
+
+    ``ok`` needs every phase of :data:`~disputatio.state.referee.PHASES` completed and no error;
+    search warnings do not count against it.
+    """
     done = set(state.get("completed_phases") or [])
     errors = [PhaseError.model_validate(e) for e in state.get("errors") or []]
-    order = list(ErrorCode)
-    errors.sort(key=lambda e: order.index(e.code))
+    order = [*PHASES, None]
+    errors.sort(key=lambda e: order.index(e.phase))
     complete = not errors and done >= set(PHASES)
     status = "ok" if complete else ("partial" if done else "failed")
     return {

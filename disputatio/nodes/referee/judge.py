@@ -4,20 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
+from pydantic import BaseModel
 
 from disputatio.models.structured import structured_invoke
 from disputatio.nodes.referee.advocate import axes_text
 from disputatio.nodes.referee.context import RefereeContext, RefereeNode, get_context
 from disputatio.nodes.referee.examiner import case_text
 from disputatio.nodes.referee.guard import emit, run_guarded
-from disputatio.nodes.referee.scoring import build_ruling
+from disputatio.nodes.referee.scoring import Cells, build_ruling
 from disputatio.prompts import referee as prompts
+from disputatio.state.reducers import merge_usage
 from disputatio.state.referee import (
     Brief,
     CrossExamination,
-    ErrorCode,
+    FillDraft,
     Plan,
     RefereeState,
     RulingDraft,
@@ -52,11 +54,37 @@ def referee_messages(
     return [SystemMessage(prompts.REFEREE_SYSTEM), HumanMessage(user)]
 
 
-def make_referee_node(max_attempts: int) -> RefereeNode[RefereeState]:
+def fill_messages(
+    messages: list[BaseMessage],
+    previous: BaseModel,
+    missing: list[tuple[str, str]],
+    ambiguous: dict[str, list[str]],
+) -> list[BaseMessage]:
+    """The prompt asking the referee again for ``missing`` cells and ``ambiguous`` names."""
+    cells = "\n".join(f"- option {o!r}, axis {a!r}" for o, a in missing) or prompts.NONE
+    names = (
+        prompts.REFEREE_AMBIGUOUS.format(
+            names="\n".join(f"- {n!r}: {' or '.join(c)}" for n, c in ambiguous.items())
+        )
+        if ambiguous
+        else ""
+    )
+    return [
+        *messages,
+        AIMessage(previous.model_dump_json()),
+        HumanMessage(prompts.REFEREE_FILL.format(cells=cells, ambiguous=names)),
+    ]
+
+
+def make_referee_node(max_attempts: int, rate_limit_retries: int = 2) -> RefereeNode[RefereeState]:
     """Build the ``referee`` node (its retry policy allows ``max_attempts``)."""
 
     def referee(state: RefereeState, runtime: Runtime[RefereeContext]) -> dict[str, Any]:
-        """Score every option on every axis and recommend; weighted totals come from code."""
+        """Score every option on every axis and recommend; weighted totals come from code.
+
+        When cells are missing or option names ambiguous, the referee is asked again for just
+        those cells, at most ``ctx.fill_rounds()`` times.
+        """
         ctx = get_context(runtime)
         plan = Plan.model_validate(state["plan"])
         order = {o.name: i for i, o in enumerate(plan.options)}
@@ -71,20 +99,44 @@ def make_referee_node(max_attempts: int) -> RefereeNode[RefereeState]:
         emit(runtime, {"event": "turn", "phase": "verdict", "agent": "referee", "status": "start"})
 
         def work() -> dict[str, Any]:
+            messages = referee_messages(plan, briefs, exams)
+            llm = ctx.llm("referee", "referee")
             draft, usage = structured_invoke(
-                ctx.llm("referee", "referee"),
+                llm,
                 capped(
                     RulingDraft,
                     scores=len(plan.options) * len(plan.axes),
                     trade_offs=len(plan.options),
                     caveats=2,
                 ),
-                referee_messages(plan, briefs, exams),
+                messages,
                 agent="referee",
                 role="referee",
                 retries=ctx.structured_retries,
             )
-            ruling = build_ruling(plan, draft)
+            cells = Cells()
+            cells.add(plan, draft.scores)
+            previous: BaseModel = draft
+            rounds = 0
+            while rounds < ctx.fill_rounds() and (cells.missing(plan) or cells.ambiguous):
+                rounds += 1
+                missing = cells.missing(plan)
+                emit(
+                    runtime,
+                    {"event": "fill", "agent": "referee", "round": rounds, "cells": len(missing)},
+                )
+                fill, more = structured_invoke(
+                    llm,
+                    capped(FillDraft, scores=max(len(missing), 1)),
+                    fill_messages(messages, previous, missing, cells.ambiguous),
+                    agent="referee",
+                    role="referee",
+                    retries=ctx.structured_retries,
+                )
+                usage = merge_usage(usage, more)
+                cells.add(plan, fill.scores)
+                previous = fill
+            ruling = build_ruling(plan, draft, cells, fill_rounds=rounds)
             emit(
                 runtime,
                 {
@@ -103,10 +155,11 @@ def make_referee_node(max_attempts: int) -> RefereeNode[RefereeState]:
 
         return run_guarded(
             runtime,
-            ErrorCode.REFEREE_FAILED,
+            "verdict",
             "referee",
             work,
             max_attempts=max_attempts,
+            rate_limit_retries=rate_limit_retries,
             role="referee",
         )
 

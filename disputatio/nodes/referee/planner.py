@@ -15,7 +15,8 @@ from disputatio.errors import ModelError
 from disputatio.models.accounting import usage_record
 from disputatio.models.structured import structured_invoke
 from disputatio.nodes.referee.context import RefereeContext, RefereeNode, get_context
-from disputatio.nodes.referee.guard import emit, run_guarded
+from disputatio.nodes.referee.evidence import gather, render, source_refs
+from disputatio.nodes.referee.guard import emit, run_guarded, search_warnings
 from disputatio.nodes.referee.planning import build_plan, normalize_answers, pick_questions
 from disputatio.prompts import referee as prompts
 from disputatio.state.referee import (
@@ -27,14 +28,21 @@ from disputatio.state.referee import (
     PlannerDraft,
     RefereeState,
 )
+from disputatio.state.retrieval import Section
 
 logger = logging.getLogger(__name__)
 
 
 def planner_messages(
-    state: RefereeState, answers: list[ClarificationAnswer], ctx: RefereeContext
+    state: RefereeState,
+    answers: list[ClarificationAnswer],
+    ctx: RefereeContext,
+    sections: list[Section] | None = None,
 ) -> list[BaseMessage]:
-    """The planner's prompt: the request, what the user fixed, and the answers so far."""
+    """The planner's prompt: the request, what the user fixed, the answers, the evidence.
+
+    The evidence is what a search of the request found, so options and axes can come from it.
+    """
     fixed = {k: state[k] for k in ("options", "axes", "constraints") if state.get(k)}
     remaining = max(ctx.clarification_cap() - len(answers), 0)
     system = prompts.PLANNER_SYSTEM.format(
@@ -45,6 +53,7 @@ def planner_messages(
         query=state["query"],
         fixed=json.dumps(fixed) if fixed else prompts.NONE,
         clarifications=qa or prompts.NONE,
+        sections=render(sections or [], ctx),
     )
     return [SystemMessage(system), HumanMessage(user)]
 
@@ -54,7 +63,10 @@ def _text(answer: str | list[str]) -> str:
 
 
 def draft_plan(
-    state: RefereeState, answers: list[ClarificationAnswer], ctx: RefereeContext
+    state: RefereeState,
+    answers: list[ClarificationAnswer],
+    ctx: RefereeContext,
+    sections: list[Section] | None = None,
 ) -> tuple[PlannerDraft, dict[str, dict[str, Any]], str | None]:
     """Ask the planner model for a draft.
 
@@ -66,7 +78,7 @@ def draft_plan(
         draft, usage = structured_invoke(
             ctx.llm("planner", "planner"),
             PlannerDraft,
-            planner_messages(state, answers, ctx),
+            planner_messages(state, answers, ctx, sections),
             agent="planner",
             role="planner",
             retries=ctx.structured_retries,
@@ -84,7 +96,7 @@ def draft_plan(
     return draft, usage, None
 
 
-def make_plan_node(max_attempts: int) -> RefereeNode[RefereeState]:
+def make_plan_node(max_attempts: int, rate_limit_retries: int = 2) -> RefereeNode[RefereeState]:
     """Build the ``plan`` node (its retry policy allows ``max_attempts``)."""
 
     def plan(state: RefereeState, runtime: Runtime[RefereeContext]) -> dict[str, Any]:
@@ -96,10 +108,12 @@ def make_plan_node(max_attempts: int) -> RefereeNode[RefereeState]:
             answers = [
                 ClarificationAnswer.model_validate(a) for a in state.get("clarifications") or []
             ]
-            draft, usage, note = draft_plan(state, answers, ctx)
+            sections, limitations = gather(ctx, [state["query"]], web=True)
+            draft, usage, note = draft_plan(state, answers, ctx, sections)
             plan = build_plan(
                 state, draft, answers, max_options=ctx.option_cap(), max_axes=ctx.max_axes
             )
+            plan.evidence = source_refs(sections, [s.id for s in sections])
             if note:
                 plan.notes.append(note)
             questions = pick_questions(
@@ -114,13 +128,16 @@ def make_plan_node(max_attempts: int) -> RefereeNode[RefereeState]:
                 "questions": [q.model_dump(mode="json") for q in questions],
                 "usage": usage,
             }
+            if limitations and not answers:
+                update["warnings"] = search_warnings("planner", "plan", limitations)
             if questions:
                 emit(runtime, {"event": "clarification", "questions": len(questions)})
             elif len(plan.options) < 2:
                 found = ", ".join(o.name for o in plan.options) or "none"
                 error = PhaseError(
-                    code=ErrorCode.PLANNER_FAILED,
+                    code=ErrorCode.INVALID_REQUEST,
                     agent="planner",
+                    phase="plan",
                     message=f"found fewer than two options to compare (found: {found}); "
                     "name them in the request",
                 )
@@ -142,10 +159,11 @@ def make_plan_node(max_attempts: int) -> RefereeNode[RefereeState]:
 
         return run_guarded(
             runtime,
-            ErrorCode.PLANNER_FAILED,
+            "plan",
             "planner",
             work,
             max_attempts=max_attempts,
+            rate_limit_retries=rate_limit_retries,
             role="planner",
         )
 

@@ -82,7 +82,7 @@ def ruling_reply(
     return {
         "scores": [{"option": o, "axis": a, "score": s} for (o, a), s in scores.items()],
         "recommendation": recommendation,
-        "confidence": extra.pop("confidence", 0.7),
+        "confidence": extra.pop("confidence", "high"),
         **extra,
     }
 

@@ -108,7 +108,7 @@ def test_run_referee_reads_a_finished_thread_back(settings: Settings, db_url: st
 
 def _app(monkeypatch: pytest.MonkeyPatch, models: dict[str, Any]) -> typer.Typer:
     """The real CLI app, with the referee command's models replaced by scripts."""
-    monkeypatch.setattr(cli, "make_context", lambda model, s: context(models))
+    monkeypatch.setattr(cli, "make_context", lambda *a, **k: context(models))
     return app
 
 
@@ -147,7 +147,7 @@ def test_cli_exits_1_on_a_partial_result(
         _app(monkeypatch, models), ["referee", "pgvector or FAISS?", "--answers", "{}"]
     )
     assert res.exit_code == 1
-    assert "ADVOCATE_FAILED" in res.output
+    assert "AGENT_FAILED" in res.output
 
 
 def test_context_factory_uses_the_model_string(settings: Settings) -> None:

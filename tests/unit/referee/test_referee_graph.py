@@ -141,11 +141,12 @@ def test_ambiguous_query_interrupts_and_the_plan_reflects_the_answers() -> None:
     assert "under $500" in str(models["planner"].prompts[1][-1].content)
 
 
-def test_too_few_options_without_questions_budget_is_a_planner_error() -> None:
+def test_too_few_options_without_questions_budget_is_an_invalid_request() -> None:
     models = scripted(planner=[plan_reply(["pgvector"], AXES)])
     result = _run(context(models, max_clarifications=0))
     assert result.status == "failed" and result.completed_phases == []
-    assert result.error is not None and result.error.code == "PLANNER_FAILED"
+    assert result.error is not None and result.error.code == "INVALID_REQUEST"
+    assert result.error.phase == "plan" and not result.error.retryable
     assert result.plan is not None  # what the planner found is kept
 
 
@@ -183,7 +184,8 @@ def test_a_failing_advocate_gives_a_partial_result() -> None:
     result = _run(context(models))
     assert result.status == "partial"
     assert result.completed_phases == ["plan"]
-    assert result.error is not None and result.error.code == "ADVOCATE_FAILED"
+    assert result.error is not None and result.error.code == "AGENT_FAILED"
+    assert result.error.phase == "advocacy"
     assert result.error.agent == "advocate-faiss"
     assert [b.option for b in result.briefs] == ["pgvector"]  # the finished brief is kept
     assert result.usage["advocate-faiss"]["calls"] == 1  # the failed call is still accounted
@@ -205,7 +207,8 @@ def test_transient_errors_past_the_retry_budget_become_a_typed_error() -> None:
     assert models["referee"].calls == 3  # max_attempts
     assert result.status == "partial"
     assert result.completed_phases == ["plan", "advocacy", "cross_examination"]
-    assert result.error is not None and result.error.code == "REFEREE_FAILED"
+    assert result.error is not None and result.error.code == "AGENT_FAILED"
+    assert result.error.phase == "verdict" and result.error.retryable
     assert "ConnectError" in result.error.message
 
 
@@ -213,7 +216,8 @@ def test_a_failing_examiner_stops_before_the_referee() -> None:
     models = happy_models(examiner_pgvector=[ValueError("broken")], referee=[])
     result = _run(context(models))
     assert result.completed_phases == ["plan", "advocacy"]
-    assert result.error is not None and result.error.code == "CROSS_EXAM_FAILED"
+    assert result.error is not None and result.error.code == "AGENT_FAILED"
+    assert result.error.phase == "cross_examination"
     assert models["referee"].calls == 0
 
 

@@ -34,7 +34,7 @@ def _result() -> RefereeResult:
             AxisScore(option=o, axis=a, score=s, rationale="r") for (o, a), s in scores.items()
         ],
         recommendation="FAISS",
-        confidence=0.6,
+        confidence="medium",
         trade_offs=[{"if_matters": "operations", "choose": "pgvector"}],  # type: ignore[list-item]
     )
     return RefereeResult(
@@ -73,12 +73,12 @@ def test_markdown_of_a_partial_result_shows_the_error() -> None:
             "ruling": None,
             "completed_phases": ["plan"],
             "error": PhaseError(
-                code=ErrorCode.ADVOCATE_FAILED, message="boom", agent="advocate-faiss"
+                code=ErrorCode.AGENT_FAILED, message="boom", agent="advocate-faiss"
             ),
         }
     )
     text = render_referee_markdown(r.model_dump(mode="json"))
-    assert "**ADVOCATE_FAILED**: boom" in text
+    assert "**AGENT_FAILED**: boom" in text
     assert "| latency | 8 | – | – |" in text
 
 

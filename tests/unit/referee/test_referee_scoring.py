@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from disputatio.nodes.referee.scoring import build_ruling, compute_totals, leader, match_option
-from disputatio.state.referee import Axis, AxisScore, OptionSpec, Plan, RulingDraft
+from disputatio.nodes.referee.scoring import (
+    AmbiguousOptionError,
+    Cells,
+    build_ruling,
+    compute_totals,
+    leader,
+    match_option,
+)
+from disputatio.state.referee import Axis, AxisScore, Constraints, OptionSpec, Plan, RulingDraft
 
 AXES = [Axis(name="latency", weight=7), Axis(name="cost", weight=2), Axis(name="ops", weight=1)]
 
@@ -45,7 +52,10 @@ def test_ties_have_no_leader() -> None:
 def test_scores_out_of_range_are_clamped() -> None:
     assert AxisScore(option="A", axis="cost", score=14).score == 10
     assert AxisScore.model_validate({"option": "A", "axis": "cost", "score": 0}).score == 1
-    assert RulingDraft.model_validate({"confidence": 85}).confidence == pytest.approx(0.85)
+    # confidence is high/medium/low; numbers (0-1 or percent) are bucketed
+    assert RulingDraft.model_validate({"confidence": 85}).confidence == "high"
+    assert RulingDraft.model_validate({"confidence": 0.5}).confidence == "medium"
+    assert RulingDraft.model_validate({"confidence": "LOW"}).confidence == "low"
 
 
 def test_ruling_canonicalizes_names_and_adds_caveats() -> None:
@@ -72,14 +82,58 @@ def test_recommendation_outside_the_options_falls_back_to_the_leader() -> None:
     assert any("'Z'" in c for c in ruling.caveats)
 
 
-def test_recommendation_against_the_scores_is_flagged() -> None:
+def test_recommendation_against_the_totals_without_a_constraint_follows_the_totals() -> None:
     draft = RulingDraft(scores=_scores("A", 9, 9, 9) + _scores("B", 1, 1, 1), recommendation="b")
     ruling = build_ruling(_plan("A", "B"), draft)
-    assert ruling.recommendation == "B"
-    assert any("differs" in c for c in ruling.caveats)
+    assert ruling.leader == "A" and ruling.recommendation == "A"
+    assert ruling.overridden_by is None
+    assert any("without naming a user constraint" in c for c in ruling.caveats)
+
+
+def test_recommendation_against_the_totals_naming_a_user_constraint_is_kept() -> None:
+    plan = _plan("A", "B").model_copy(
+        update={"constraints": Constraints(avoid=["vendor lock-in"], budget="under $100")}
+    )
+    draft = RulingDraft(
+        scores=_scores("A", 9, 9, 9) + _scores("B", 1, 1, 1),
+        recommendation="B",
+        override_constraint="A means vendor lock-in",
+        confidence="high",
+    )
+    ruling = build_ruling(plan, draft)
+    assert ruling.recommendation == "B" and ruling.overridden_by == "avoid: vendor lock-in"
+    assert ruling.confidence == "medium"  # an override caps the confidence
+    # a constraint the user never set does not count
+    draft.override_constraint = "must run on GPUs"
+    assert build_ruling(plan, draft).recommendation == "A"
 
 
 def test_match_option() -> None:
     assert match_option("Neo4J", ["pgvector", "Neo4j"]) == "Neo4j"
     assert match_option("faiss-cpu", ["pgvector", "FAISS"]) == "FAISS"
     assert match_option("Milvus", ["pgvector", "FAISS"]) is None
+    assert match_option("pg vector", ["pgvector", "FAISS"]) == "pgvector"
+
+
+def test_match_option_whole_words_before_substrings() -> None:
+    """The issue's three cases: exact, then whole-word, then best overlap (never substrings)."""
+    assert match_option("Preact JS", ["React", "Preact"]) == "Preact"
+    assert match_option("MongoDB Atlas", ["Go", "MongoDB"]) == "MongoDB"
+    assert match_option("Google Cloud Run", ["Go", "MongoDB"]) is None
+    assert match_option("React Native app", ["React", "React Native"]) == "React Native"
+    assert match_option("Postgres", ["PostgreSQL", "FAISS"]) == "PostgreSQL"  # best overlap
+
+
+def test_ambiguous_option_names_are_errors() -> None:
+    with pytest.raises(AmbiguousOptionError) as info:
+        match_option("pgvector or FAISS", ["pgvector", "FAISS"])
+    assert set(info.value.candidates) == {"pgvector", "FAISS"}
+
+
+def test_ambiguous_cells_are_reported_not_credited() -> None:
+    draft = RulingDraft(scores=[AxisScore(option="A or B", axis="latency", score=9)])
+    cells = Cells()
+    cells.add(_plan("A", "B"), draft.scores)
+    assert cells.scores == {} and cells.ambiguous == {"A or B": ["A", "B"]}
+    ruling = build_ruling(_plan("A", "B"), draft, cells)
+    assert any("ambiguous" in c for c in ruling.caveats) and ruling.confidence == "low"
