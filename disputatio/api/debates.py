@@ -154,6 +154,10 @@ async def stream(request: Request) -> StreamingResponse:
                 continue
             status = await run_in_threadpool(store.run_status, settings, case_id)
             if status is None or status in store.TERMINAL:
+                # events are written before the status: one last read sends any written since
+                for row in await run_in_threadpool(store.events_after, settings, case_id, after):
+                    after = row["seq"]
+                    yield _sse(row["seq"], row["type"], row["data"])
                 yield _sse(None, "end", {"status": status})
                 return
             if await request.is_disconnected():

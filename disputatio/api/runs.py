@@ -6,13 +6,16 @@ becomes an event in ``api_events`` keyed ``"<field>:<index>"``; the key is uniqu
 a step that is re-executed after a crash cannot repeat a move, and since moves are read from the
 checkpointed state none is lost. Streams read those events (:mod:`disputatio.api.debates`).
 
-Each running debate holds a lease renewed every ``run_lease_s / 3`` seconds; on startup the
-engine claims runs whose lease expired (their server died) and resumes them on their thread.
+Each running debate holds a lease renewed every ``run_lease_s / 3`` seconds; on startup and on
+every renewal tick the engine claims runs whose lease expired (their server died) and resumes
+them on their thread.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 import logging
 import threading
 import time
@@ -41,12 +44,12 @@ VERDICT_FIELDS: dict[str, tuple[str, ...]] = {
     "referee": ("status", "plan", "ruling", "error", "completed_phases"),
     "rdc": ("verdict", "halt_reason", "phase_log", "ledger_thread"),
 }
-#: Other state fields streamed once, when they first appear (the tree, the plan, the graph).
+#: Other state fields streamed whenever their value changes (the tree, the plan, the graph).
 SNAPSHOT_FIELDS: dict[str, tuple[str, ...]] = {
     "hierarchical": ("nodes",),
     "medrag": (),
     "referee": ("plan",),
-    "rdc": ("graph",),
+    "rdc": ("graph", "posterior"),
 }
 
 
@@ -120,15 +123,18 @@ class Engine:
         self._stop.set()
 
     def _renew_leases(self) -> None:
+        """Every ``run_lease_s / 3``: renew our runs' leases, adopt runs whose lease expired."""
         lease = self.settings.server.run_lease_s
         while not self._stop.wait(lease / 3):
             with self._lock:
                 owned = list(self._owned)
-            for run_id in owned:
-                try:
+            try:
+                for run_id in owned:
                     store.renew_lease(self.settings, run_id, lease)
-                except Exception:  # the next tick tries again; a lost lease means a resume
-                    logger.warning("cannot renew the lease of run %s", run_id, exc_info=True)
+                if self.services.resume_on_startup:
+                    self.resume_orphans()
+            except Exception:  # the next tick tries again; a lost lease means a resume
+                logger.warning("lease upkeep failed; retrying next tick", exc_info=True)
 
     # -- debates --------------------------------------------------------------------------
 
@@ -162,8 +168,8 @@ class Engine:
             logger.exception("run %s failed", run_id)
             message = f"{type(exc).__name__}: {exc}".splitlines()[0][:500]
             try:
-                store.update_run(self.settings, run_id, status="failed", error=message)
                 store.append_event(self.settings, run_id, "error", "error", {"message": message})
+                store.update_run(self.settings, run_id, status="failed", error=message)
             except Exception:
                 logger.exception("cannot record the failure of run %s", run_id)
         finally:
@@ -217,15 +223,20 @@ class Engine:
             values = snapshot.values
             result = {k: _jsonable(v) for k, v in values.items() if k in _output_keys(graph)}
             verdict = {k: result.get(k) for k in VERDICT_FIELDS[protocol] if k in result}
-            store.update_run(self.settings, run_id, status="done", result=result, resume=None)
+            # the event first: a stream that sees the terminal status has every event to send
             self._event(run_id, known, "final", "final", {"verdict": verdict})
+            store.update_run(self.settings, run_id, status="done", result=result, resume=None)
 
     def _record_moves(
         self, run_id: str, protocol: str, known: set[str], values: Mapping[str, Any]
     ) -> None:
         for name in SNAPSHOT_FIELDS[protocol]:
             if values.get(name):
-                self._event(run_id, known, f"{name}:snapshot", name, {name: values[name]})
+                value = _jsonable(values[name])
+                digest = hashlib.sha1(
+                    json.dumps(value, sort_keys=True).encode(), usedforsecurity=False
+                ).hexdigest()[:16]
+                self._event(run_id, known, f"{name}:{digest}", name, {name: value})
         for name in MOVE_FIELDS[protocol]:
             for index, item in enumerate(values.get(name) or []):
                 data = {"field": name, "index": index, "move": item}

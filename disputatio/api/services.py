@@ -32,7 +32,8 @@ class Services:
         settings: Settings in force (default: the process settings).
         context_overrides: ``(graph, tenant) -> kwargs`` merged into each graph's context.
         ingest_context: Context object of the ingestion graph (default: from settings).
-        resume_on_startup: Resume debates and jobs a dead server left unfinished.
+        resume_on_startup: Resume debates and jobs a dead server left unfinished (at startup,
+            and debates whose lease expires while this server runs).
     """
 
     settings: Settings = field(default_factory=get_settings)

@@ -19,14 +19,13 @@ import pytest
 import uvicorn
 
 from disputatio.api.app import create_app
-from disputatio.api.auth import hash_key
 from disputatio.api.services import Services
-from disputatio.settings import ServerSettings, Settings
+from disputatio.settings import Settings
 
-from .fakes import FakeModels
+from .fakes import KEY_A, KEY_B, TENANT_A, TENANT_B, FakeModels, server_settings
 
-KEY_A, TENANT_A = "key-acme-0123456789", "api-acme"
-KEY_B, TENANT_B = "key-globex-9876543210", "api-globex"
+__all__ = ["KEY_A", "KEY_B", "TENANT_A", "TENANT_B", "LiveServer", "read_sse", "wait_job"]
+
 SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "disputatio" / "data" / "sample_corpus"
 
 
@@ -34,21 +33,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def server_settings(**overrides: Any) -> ServerSettings:
-    values: dict[str, Any] = {
-        "api_keys": {hash_key(KEY_A): TENANT_A, hash_key(KEY_B): TENANT_B},
-        "max_upload_mb": 0.25,
-        "max_request_kb": 64,
-        "max_query_chars": 500,
-        "max_runs_per_tenant": 3,
-        "run_lease_s": 3.0,
-        "stream_poll_s": 0.1,
-        "stream_max_s": 120.0,
-    }
-    values.update(overrides)
-    return ServerSettings(**values)
 
 
 @dataclass
@@ -71,7 +55,9 @@ class LiveServer:
 
 
 def start_server(settings: Settings, fakes: FakeModels, port: int | None = None) -> LiveServer:
-    services = Services(settings=settings, context_overrides=fakes)
+    # resume_on_startup=False: this in-test server never adopts runs of the servers that
+    # test_api_restart.py kills (their restarted successor must be the one that resumes them)
+    services = Services(settings=settings, context_overrides=fakes, resume_on_startup=False)
     port = port or free_port()
     config = uvicorn.Config(
         create_app(services), host="127.0.0.1", port=port, log_level="warning", lifespan="on"

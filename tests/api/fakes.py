@@ -13,7 +13,29 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from disputatio.api.auth import hash_key
+from disputatio.settings import ServerSettings
 from disputatio.testing import ScriptedChatModel
+
+KEY_A, TENANT_A = "key-acme-0123456789", "api-acme"
+KEY_B, TENANT_B = "key-globex-9876543210", "api-globex"
+
+
+def server_settings(**overrides: Any) -> ServerSettings:
+    """Server settings of the tests: two tenants, small limits, a short run lease."""
+    values: dict[str, Any] = {
+        "api_keys": {hash_key(KEY_A): TENANT_A, hash_key(KEY_B): TENANT_B},
+        "max_upload_mb": 0.25,
+        "max_request_kb": 64,
+        "max_query_chars": 500,
+        "max_runs_per_tenant": 3,
+        "run_lease_s": 3.0,
+        "stream_poll_s": 0.1,
+        "stream_max_s": 120.0,
+    }
+    values.update(overrides)
+    return ServerSettings(**values)
+
 
 _SECTION = re.compile(r'<section id="([^"]+)"|\bid="([^"]+)"|\[([A-Za-z0-9][\w.:#/-]*)\]')
 
@@ -42,7 +64,8 @@ def citing(text: str, delay_s: float = 0.0) -> Callable[[list[BaseMessage]], str
 
 
 DEBATE_AGENTS = {
-    "worker": "Brucellosis is diagnosed by blood culture and serology",
+    "worker-root-0": "Brucellosis is diagnosed by blood culture and serology",
+    "worker-root-1": "Only a positive culture confirms brucellosis; antibody titres can mislead",
     "reviewer": "Both workers cite the brucellosis section; the claim is supported",
     "summarizer": "Brucellosis is diagnosed by blood culture and serology",
     "aggregator": "Brucellosis is diagnosed by blood culture and serology",
@@ -55,11 +78,13 @@ class FakeModels:
 
     Attributes:
         delay_s: Seconds each debate reply takes (to stop a server mid-debate).
+        rounds: Debate rounds (the two workers disagree, so every round is held).
         models: Every model handed out, by (graph, tenant, role), to inspect prompts.
     """
 
-    def __init__(self, delay_s: float = 0.0) -> None:
+    def __init__(self, delay_s: float = 0.0, rounds: int = 1) -> None:
         self.delay_s = delay_s
+        self.rounds = rounds
         self.models: dict[tuple[str, str, str], ScriptedChatModel] = {}
 
     def _model(self, graph: str, tenant: str, role: str, reply: Any) -> ScriptedChatModel:
@@ -76,6 +101,6 @@ class FakeModels:
                 role: self._model(graph, tenant, role, citing(text, self.delay_s))
                 for role, text in DEBATE_AGENTS.items()
             }
-            return {"models": models, "flat": True, "workers": 2, "rounds": 1,
+            return {"models": models, "flat": True, "workers": 2, "rounds": self.rounds,
                     "max_tool_calls": 0}  # fmt: skip
         return {}

@@ -215,7 +215,7 @@ def test_debate_streams_moves_and_ends_with_a_verdict(
         assert case_id in {s["case_id"] for s in listed}
         assert client.get(f"/sessions/{case_id}").json()["status"] == "done"
     # the workers saw only tenant A's sections
-    worker = live.fakes.models[("debate", TENANT_A, "worker")]
+    worker = live.fakes.models[("debate", TENANT_A, "worker-root-0")]
     assert worker.prompts and all("brucell" in json.dumps(str(p)).lower() for p in worker.prompts)
 
 

@@ -1,0 +1,70 @@
+"""The page in headless Chromium (Debian's ``chromium``, driven by Playwright).
+
+Asks a question against the sample corpus (uploaded through the API), watches moves stream in,
+and checks that the answer and at least one citation appear and that a citation opens its
+source. The screenshot is saved under ``$DISPUTATIO_TEST_ARTIFACTS`` (default: the temp dir).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import KEY_A, LiveServer
+
+pytestmark = pytest.mark.integration
+
+CHROMIUM = os.environ.get("DISPUTATIO_CHROMIUM") or shutil.which("chromium") or ""
+
+
+def _artifacts() -> Path:
+    default = Path(tempfile.gettempdir()) / "disputatio-artifacts"
+    folder = Path(os.environ.get("DISPUTATIO_TEST_ARTIFACTS", default))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.mark.skipif(not CHROMIUM, reason="no chromium executable (apt-get install chromium)")
+def test_page_streams_a_debate_with_an_answer_and_citations(
+    live: LiveServer, corpus_a: dict[str, Any]
+) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    shot = _artifacts() / "page-debate.png"
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1366, "height": 900})
+            page.goto(live.url + "/")
+            page.fill("#api-key", KEY_A)
+            page.keyboard.press("Enter")  # the key form submits from the keyboard
+            page.wait_for_selector("#health:has-text('tenant api-acme')", timeout=60_000)
+            page.fill("#question", "How is brucellosis diagnosed?")
+            page.select_option("#protocol", "hierarchical")
+            page.click("#start")
+            page.wait_for_selector("#moves .move", timeout=120_000)
+            page.wait_for_selector("#status:has-text('done')", timeout=120_000)
+            moves = page.locator("#moves .move").count()
+            answer = page.inner_text("#answer")
+            citations = page.locator("#citations li").count()
+            assert moves >= 2, moves
+            assert "brucellosis" in answer.lower(), answer
+            assert citations >= 1
+            page.locator("#citations .cite").first.click()
+            page.wait_for_selector("#source[open]")
+            page.wait_for_function(
+                "document.querySelector('#source-meta').textContent.includes('brucellosis')"
+            )
+            assert "rucell" in page.inner_text("#source-text")
+            page.screenshot(path=str(shot.with_name("page-source.png")))
+            page.keyboard.press("Escape")
+            page.wait_for_selector("#source:not([open])", state="attached")
+            page.wait_for_selector("#sessions li button")
+            page.screenshot(path=str(shot), full_page=True)
+        finally:
+            browser.close()
+    assert shot.stat().st_size > 10_000
