@@ -138,6 +138,12 @@ def calibrate(
         table.add_row(name, f"{row['alpha']:.2f}", betas, f"{row['brier']:.4f}",
                       f"{row['ece']:.4f}", f"{row['accuracy']:.2f}")  # fmt: skip
     out.print(table)
+    fit = report["fitted"]
+    betas = ", ".join(f"{g} = {b:g}" for g, b in sorted(fit["betas"].items()))
+    out.print(
+        f"to use the fit: [rdc] quality_alpha = {fit['alpha']:g}, reliabilities = {{ {betas} }} "
+        "in disputatio.toml (check the leave-one-out row first: it is the honest score)"
+    )
 
 
 def _print_event(event: dict[str, Any]) -> None:

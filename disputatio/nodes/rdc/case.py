@@ -131,21 +131,35 @@ def add_claim_edges(graph: DebateGraph, source: str, llrs: Mapping[str, float]) 
     ]
 
 
-def seed_graph(case: Case, alpha: float = 1.0, semantics: str = "bipolar") -> DebateGraph:
+def seed_graph(
+    case: Case,
+    alpha: float = 1.0,
+    semantics: str = "bipolar",
+    reliabilities: Mapping[str, float] | None = None,
+) -> DebateGraph:
     """Return the debate graph of a case before any move (see the module docstring).
 
     Args:
         case: The case.
         alpha: Quality exponent of the fusion that gives the test EIGs.
         semantics: Labelling semantics of that fusion.
+        reliabilities: β per evidence source (``rdc.reliabilities``, as ``disputatio rdc
+            calibrate`` fits them): a finding's quality becomes ``min(1, β · quality)``.
     """
+    betas = reliabilities or {}
     graph = DebateGraph()
     for h in case.hypotheses:
         graph.add_node(Node(h.id, NodeKind.HYPOTHESIS, label=h.label or h.id, prior=h.prior))
     for e in case.evidence:
         prov = (e.provenance,) if e.provenance else ("case",)
         graph.add_node(
-            Node(e.id, NodeKind.EVIDENCE, label=e.label or e.id, quality=e.quality, provenance=prov)
+            Node(
+                e.id,
+                NodeKind.EVIDENCE,
+                label=e.label or e.id,
+                quality=min(1.0, max(0.0, betas.get(e.source, 1.0) * e.quality)),
+                provenance=prov,
+            )
         )
         add_claim_edges(graph, e.id, e.llr)
     _, posterior = differential(graph, alpha, semantics)

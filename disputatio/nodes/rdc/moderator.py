@@ -43,7 +43,7 @@ def seed(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     cfg = ctx.config()
     case = load_case(state["case"])
     specs = resolve_specialists(case, ctx.specialists, ctx.max_specialists)
-    graph = seed_graph(case, cfg.quality_alpha, cfg.semantics)
+    graph = seed_graph(case, cfg.quality_alpha, cfg.semantics, ctx.get_settings().rdc.reliabilities)
     _, posterior = differential(graph, cfg.quality_alpha, cfg.semantics, cfg.label_consistency)
     eig = best_eig(posterior, candidate_tests(case), cfg.max_risk)
     run_id = uuid.uuid4().hex

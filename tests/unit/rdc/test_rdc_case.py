@@ -86,3 +86,15 @@ def test_specialists_come_from_names_then_case_then_domain(case: Case) -> None:
     ]
     with pytest.raises(ConfigError):
         resolve_specialists(case, limit=0)
+
+
+def test_fitted_reliabilities_scale_the_quality_of_a_sources_findings(case: Case) -> None:
+    from disputatio.nodes.rdc.case import seed_graph
+
+    data = case.model_dump(mode="json")
+    data["evidence"][0]["source"] = "second_hand"
+    data["evidence"][0]["quality"] = 0.8
+    amended = Case.model_validate(data)
+    g = seed_graph(amended, reliabilities={"second_hand": 0.5})
+    assert g.node(data["evidence"][0]["id"]).quality == pytest.approx(0.4)
+    assert g.node(data["evidence"][1]["id"]).quality == data["evidence"][1]["quality"]
