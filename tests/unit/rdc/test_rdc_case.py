@@ -17,6 +17,7 @@ from disputatio.nodes.rdc.case import (
     resolve_specialists,
     seed_graph,
 )
+from disputatio.settings import Settings
 from disputatio.state.rdc import Case
 
 from .builders import case_data
@@ -98,3 +99,15 @@ def test_fitted_reliabilities_scale_the_quality_of_a_sources_findings(case: Case
     g = seed_graph(amended, reliabilities={"second_hand": 0.5})
     assert g.node(data["evidence"][0]["id"]).quality == pytest.approx(0.4)
     assert g.node(data["evidence"][1]["id"]).quality == data["evidence"][1]["quality"]
+
+
+def test_a_run_without_an_injected_ledger_writes_to_postgres(unit_settings: Settings) -> None:
+    from disputatio.nodes.rdc.context import RdcContext, default_memory_ledger
+    from disputatio.storage.ledger import PostgresLedger
+
+    # what the LangGraph server does: a context with no ledger object
+    assert isinstance(RdcContext(settings=unit_settings).get_ledger(), PostgresLedger)
+    memory = unit_settings.model_copy(
+        update={"rdc": unit_settings.rdc.model_copy(update={"ledger": "memory"})}
+    )
+    assert RdcContext(settings=memory).get_ledger() is default_memory_ledger()
