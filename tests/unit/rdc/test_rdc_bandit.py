@@ -114,3 +114,39 @@ def test_linucb_selection_follows_the_replayed_bandit(unit_settings: Settings) -
     assert len(rewards["infectious"]) > len(rewards["autoimmune"])
     # the ledger thread is the checkpointer's thread
     assert out["ledger_thread"] == "bandit-1" and ctx.ledger.verify("bandit-1").ok
+
+
+def test_thompson_sampling_runs_a_debate_and_replays_its_draws(unit_settings: Settings) -> None:
+    def run() -> tuple[list[str], Any]:
+        models = {
+            "infectious": ScriptedChatModel(name="infectious", script=_informative()),
+            "autoimmune": ScriptedChatModel(
+                name="autoimmune", script=[move("nothing", [])] * 12 + [ballot("brucellosis")]
+            ),
+        }
+        ctx = RdcContext(
+            models=models,
+            retriever=FixedRetriever(),
+            settings=unit_settings,
+            specialists=list(models),
+            speaker_selection="thompson",
+            seed=11,
+            max_rounds=1,
+            entropy_stop=0.0,
+            voi_stop=0.0,
+            appeal=False,
+            ledger=InMemoryLedger(),
+        )
+        app = build_graph().compile(checkpointer=InMemorySaver())
+        config: Any = {"configurable": {"thread_id": "ts"}}
+        stream: Any = app.stream(
+            {"case": case_data()}, config, context=ctx, stream_mode=["updates", "custom"]
+        )
+        picks = [c["speaker"] for m, c in stream if m == "custom" and c.get("event") == "bandit"]
+        return picks, app.get_state(config).values
+
+    picks, out = run()
+    assert len(picks) == len(out["moves"]) == 6
+    assert [m["speaker"] for m in out["moves"]] == picks
+    # seeded per step: the same run draws the same speakers
+    assert run()[0] == picks
