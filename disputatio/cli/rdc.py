@@ -164,6 +164,10 @@ def _print_event(event: dict[str, Any]) -> None:
         out.print(f"[yellow]appeal[/] by {', '.join(event['speakers'])}")
 
 
+def _delta(value: float | None) -> str:
+    return "-inf (rules the leader out)" if value is None else f"{value:+.2f}"
+
+
 def _fmt(value: Any) -> str:
     return "—" if value is None else f"{value:.3f}"
 
@@ -202,8 +206,7 @@ def print_verdict(verdict: dict[str, Any]) -> None:
         if row["reverses"]:
             out.print(
                 f"  {row['test']} = {row['outcome']} would reverse {row['pair'][0]} over "
-                f"{row['pair'][1]} (Δ {row['delta'] if row['delta'] is not None else '-inf'}, "
-                f"P {row['probability']:.2f})"
+                f"{row['pair'][1]} (Δ {_delta(row['delta'])} nats, P {row['probability']:.2f})"
             )
     defeat = change.get("defeat_set")
     out.print(
