@@ -155,7 +155,7 @@ def retrieval(
     target = output or settings.home / "eval" / f"retrieval-{name}-{split}.json"
     json_path, md_path = write_outputs(result, target)
     if as_json:
-        out.print_json(json.dumps(result))
+        out.print_json(json.dumps(result, default=str))
         return
     table = Table(
         title=f"retrieval on {name} ({split}): {result['questions']} questions,"

@@ -30,7 +30,7 @@ from typing import Any
 
 from disputatio.errors import ConfigError
 from disputatio.eval.retrieval_data import LabelledQuery, label_of
-from disputatio.eval.retrieval_metrics import dedupe, percentiles, quality
+from disputatio.eval.retrieval_metrics import dedupe, ndcg_at, percentiles, quality
 from disputatio.retrievers.base import RetrievalFilters
 from disputatio.retrievers.funnel import fuse_and_expand, rerank_sections, run_channel
 from disputatio.settings import Settings
@@ -246,6 +246,17 @@ def evaluate(
         if off_topic:
             far = ev.run(list(off_topic), tick, "off-topic")
             refusal["off_topic"] = _refusals(far.best, threshold)
+    per_query = [
+        {
+            "id": q.id,
+            "ndcg@10": {
+                stage: round(ndcg_at(got.ranks[stage][i], relevant[i], 10), 4)
+                for stage in stages
+                if stage in got.ranks
+            },
+        }
+        for i, q in enumerate(queries)
+    ]
     cfg = dataclasses.asdict(ev.config)
     cfg["weights"] = dict(ev.config.weights)
     return {
@@ -265,6 +276,7 @@ def evaluate(
         "steps": steps,
         "peers": peers,
         "refusal": refusal,
+        "per_query": per_query,
     }
 
 

@@ -78,7 +78,7 @@ def write_outputs(result: Mapping[str, Any], out: Path) -> tuple[Path, Path]:
     out.parent.mkdir(parents=True, exist_ok=True)
     json_path = out if out.suffix == ".json" else out.with_suffix(".json")
     md_path = json_path.with_suffix(".md")
-    json_path.write_text(json.dumps(result, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    json_path.write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
     md_path.write_text(to_markdown(result), encoding="utf-8")
     return json_path, md_path
 
