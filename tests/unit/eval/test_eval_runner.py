@@ -192,3 +192,37 @@ def test_bench_never_overwrites_or_resumes_another_configuration(tmp_path: Path)
         r["thread_id"] for r in other["questions"]
     )
     assert len(list(tmp_path.glob("*.json"))) == 2
+
+
+def test_the_hierarchical_protocols_run_through_the_graph(
+    tmp_path: Path, config: EvalConfig
+) -> None:
+    from disputatio.eval.protocols import ProtocolEnv
+    from disputatio.nodes.debate.context import DebateContext
+    from disputatio.nodes.medrag.context import MedragContext
+    from disputatio.settings import load_settings
+
+    from .conftest import Retriever
+
+    settings = load_settings(models={"chat": "openai:never-called"})
+    worker = ScriptedChatModel(script=["Verdict: A. See [S1]. Answer Choice: A"], repeat_last=True)
+    models: dict[str, Any] = {k: worker for k in ("worker", "reviewer", "summarizer", "aggregator")}
+    models["orchestrator"] = ScriptedChatModel(script=['{"subquestions": []}'], repeat_last=True)
+    retrievers: list[Retriever] = []
+
+    def env_for(_d: str, _q: Any) -> ProtocolEnv:
+        retrievers.append(Retriever())
+        return ProtocolEnv(
+            medrag=MedragContext(models=models, settings=settings),
+            hier=DebateContext(models=models, retriever=retrievers[-1], settings=settings),
+        )
+
+    protocols = ("hier", "hier_flat", "hier_nodebate", "hier_norag")
+    summary = run_eval(config, plan(protocols, n=2), env_for, out_root=tmp_path)
+    assert (summary["new"], summary["errors"]) == (8, 0)
+    records = ResultsLog(Path(summary["run_dir"]) / "results.jsonl").read()
+    assert all(r["answer"] == "A" for r in records)
+    initial = {r["protocol"]: len(r["initial_answers"]) for r in records}
+    assert initial["hier_nodebate"] == 1 and initial["hier_flat"] > 1
+    assert all(r["log"]["transcript"] and r["usage"] for r in records)
+    assert retrievers[0].calls  # the retrieval protocols searched
