@@ -37,6 +37,29 @@ def sample_corpus() -> Path:
     return Path(str(resources.files("disputatio") / "data" / "sample_corpus"))
 
 
+def demo_context(
+    settings: Any, retriever: Any, *, model: str | None = None, rounds: int = 1
+) -> Any:
+    """The debate settings of the demo (flat, two workers: sized for a CPU).
+
+    The end-to-end test runs the same context on the small model, so what the demo shows is
+    what the test checks: an answer with at least one verified citation.
+    """
+    from disputatio.nodes.debate.context import DebateContext
+
+    return DebateContext(
+        model=model,
+        settings=settings,
+        retriever=retriever,
+        flat=True,
+        workers=2,
+        rounds=rounds,
+        max_tool_calls=0,
+        seed_k=4,
+        max_tokens=320,
+    )
+
+
 def demo(
     question: str = typer.Option(DEMO_QUESTION, "--question", "-q", help="What to ask."),
     model: str | None = typer.Option(None, "--model", "-m", help="Chat model string."),
@@ -47,7 +70,6 @@ def demo(
     from disputatio.graphs.debate import build_graph
     from disputatio.graphs.ingest import graph as ingest_graph
     from disputatio.models import get_chat_model
-    from disputatio.nodes.debate.context import DebateContext
     from disputatio.retrievers import default_retriever
     from disputatio.storage.checkpoint import open_checkpointer
     from disputatio.storage.db import database_url, embedded_server, redact
@@ -76,17 +98,8 @@ def demo(
 
     t = _step("4/4 debate")
     out.print(f"[bold]Q:[/] {question}")
-    context = DebateContext(
-        model=model,
-        settings=settings,
-        retriever=default_retriever(settings, tenant=DEMO_TENANT),
-        flat=True,
-        workers=2,
-        rounds=rounds,
-        max_tool_calls=0,
-        seed_k=3,
-        max_tokens=320,
-    )
+    retriever = default_retriever(settings, tenant=DEMO_TENANT)
+    context = demo_context(settings, retriever, model=model, rounds=rounds)
     thread: dict[str, Any] = {"configurable": {"thread_id": f"demo-{uuid.uuid4().hex[:8]}"}}
     board = MoveBoard()
 

@@ -47,8 +47,9 @@ PERSONAS = {
 WORKER_SYSTEM = """{persona}
 Answer the <question> from the <sections> only. Your first line is the verdict: \
 "Verdict: <the short answer>". Then give the support in 1-3 sentences. Cite every claim with \
-its section label in square brackets, e.g. [{example_id}]. If the sections do not answer the \
-question, write "Verdict: not in the sections". Be concise (at most {max_words} words)."""
+its section label in square brackets, e.g. [{example_id}]. If the sections answer only part \
+of the question, answer that part and say what is missing. Be concise (at most {max_words} \
+words)."""
 
 WORKER_SYSTEM_NO_RAG = """{persona}
 Answer from your own knowledge. Your first line is the verdict: "Verdict: <the short \

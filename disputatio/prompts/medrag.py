@@ -9,7 +9,7 @@ AGENT_SYSTEM = (
     "You are a careful medical expert debating another expert. You can search a corpus of "
     'documents by writing one call: retrieve("search terms"). When you answer, write at most '
     "2 short sentences, citing the documents you use as [S1], [S2]..., then end with "
-    "\\boxed{{X}} where X is {answer_hint}. The documents may be incomplete or irrelevant; "
+    "\\boxed{{...}} holding {answer_hint}. The documents may be incomplete or irrelevant; "
     "then rely on your own knowledge."
 )
 
@@ -29,8 +29,8 @@ AGENT_DOCUMENTS = """<documents>
 {sections}
 </documents>
 
-Answer in at most 2 sentences, citing documents as [S1], then end with \\boxed{{X}} \
-({answer_hint})."""
+Do not search again. Answer now in at most 2 sentences, citing documents as [S1], then end \
+with \\boxed{{...}} holding {answer_hint}."""
 
 #: Round 2+: what the other agents said (appended to the agent's own conversation).
 AGENT_PEERS = """<other_agents>
@@ -50,7 +50,7 @@ RETRIEVAL_FAILED = "(the search failed: answer from your own knowledge)"
 #: Appended to the agent's conversation: its summary for the other agents (same prefix, so the
 #: llama.cpp slot of the agent has it cached).
 SUMMARY_INSTRUCTION = """Summarise your reasoning for the other expert in at most {max_words} \
-words: the key evidence and your choice. End with \\boxed{{X}} ({answer_hint})."""
+words: the key evidence and your choice. End with \\boxed{{...}} holding {answer_hint}."""
 
 #: Kept for callers of :func:`disputatio.nodes.medrag.text.summary_messages`.
 SUMMARY_SYSTEM = (
@@ -70,13 +70,13 @@ SUMMARY_USER = """<question>
 {response}
 </reasoning>
 
-Summarise the reasoning above and end with \\boxed{{X}} giving the option it chose \
-({answer_hint})."""
+Summarise the reasoning above and end with \\boxed{{...}} holding the option it chose, \
+{answer_hint}."""
 
 VERIFIER_SYSTEM = (
     "You are a senior medical expert judging a debate between experts who did not agree. "
-    "Decide which option is correct. Write at most 2 sentences, then end with \\boxed{{X}} "
-    "where X is {answer_hint}."
+    "Decide which option is correct. Write at most 2 sentences, then end with \\boxed{{...}} "
+    "holding {answer_hint}."
 )
 
 VERIFIER_USER = """<question>
@@ -95,7 +95,7 @@ VERIFIER_USER = """<question>
 {transcript}
 </debate>
 
-Which option is correct? At most 2 sentences, then \\boxed{{X}} ({answer_hint})."""
+Which option is correct? At most 2 sentences, then \\boxed{{...}} holding {answer_hint}."""
 
 FINAL_ANSWER_LINE = "{agent}: {choice}"
 
@@ -114,7 +114,7 @@ AGENT_ROUND1 = """<documents>
 {options}
 </options>
 
-Answer in at most 2 sentences, then end with \\boxed{{X}} ({answer_hint})."""
+Answer in at most 2 sentences, then end with \\boxed{{...}} holding {answer_hint}."""
 
 AGENT_ROUND_N = """<documents>
 {sections}
@@ -136,7 +136,7 @@ AGENT_ROUND_N = """<documents>
 
 This is round {round}. Weigh the other experts' reasoning against the documents. Change your \
 answer only if their arguments are convincing. Answer in at most 2 sentences, then end with \
-\\boxed{{X}} ({answer_hint})."""
+\\boxed{{...}} holding {answer_hint}."""
 
 #: Answer hints by option kind.
 HINT_LETTERS = "one of the option letters {letters}"
@@ -145,7 +145,7 @@ HINT_LABELS = "one of: {labels}"
 #: Single-agent baselines (benchmark harness).
 BASELINE_SYSTEM = (
     "You are a careful medical expert. Choose exactly one option. Write at most 2 short "
-    "sentences, then end with \\boxed{{X}} where X is {answer_hint}."
+    "sentences, then end with \\boxed{{...}} holding your answer: {answer_hint}."
 )
 
 BASELINE_COT = """<question>
@@ -156,7 +156,7 @@ BASELINE_COT = """<question>
 {options}
 </options>
 
-Answer in at most 2 sentences, then end with \\boxed{{X}} ({answer_hint})."""
+Answer in at most 2 sentences, then end with \\boxed{{...}} holding {answer_hint}."""
 
 BASELINE_RAG = """<documents>
 {sections}
@@ -171,4 +171,4 @@ BASELINE_RAG = """<documents>
 </options>
 
 Use the documents where they help. Answer in at most 2 sentences, then end with \
-\\boxed{{X}} ({answer_hint})."""
+\\boxed{{...}} holding {answer_hint}."""

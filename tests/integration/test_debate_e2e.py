@@ -1,8 +1,9 @@
 """The hierarchical debate end to end on the real local model (0.5B) over the sample corpus.
 
-Flat, two workers, one debate round (no tool offer in it), small completions. Structure only
-(a 0.5B model is no accuracy reference): an answer comes back, every citation was really
-retrieved, usage is kept.
+The demo's path: the demo question with the demo's context (``disputatio.cli.demo.
+demo_context``: flat, two workers, one debate round, default section lengths). What ``make
+demo`` must show is checked here: the answer carries at least one VERIFIED citation (a section
+that was really retrieved and shown to the agent that cited it), and usage is kept.
 """
 
 from __future__ import annotations
@@ -12,14 +13,13 @@ from typing import Any
 
 import pytest
 
-from disputatio.graphs.debate import DebateContext, graph
+from disputatio.cli.demo import DEMO_QUESTION, demo_context
+from disputatio.graphs.debate import graph
 from disputatio.retrievers.base import CorpusRetriever, RetrievalFilters
 from disputatio.settings import Settings
 from disputatio.state.retrieval import RetrievalResult
 
 pytestmark = [pytest.mark.integration, pytest.mark.model]
-
-QUESTION = "Which Brucella species most often causes human brucellosis?"
 
 
 class RecordingRetriever:
@@ -44,28 +44,15 @@ class RecordingRetriever:
         return result
 
 
-def test_flat_debate_runs_on_the_local_model(
+def test_demo_debate_answers_with_a_verified_citation(
     settings: Settings, corpus_retriever: CorpusRetriever
 ) -> None:
     retriever = RecordingRetriever(corpus_retriever)
-    ctx = DebateContext(
-        settings=settings,
-        retriever=retriever,
-        flat=True,
-        workers=2,
-        rounds=1,
-        max_tool_calls=1,
-        seed_k=2,
-        tool_k=2,
-        section_max_chars=400,
-        summary_sections=3,
-        max_tokens=64,
-        debate_tools=False,
-    )
+    ctx = demo_context(settings, retriever)
     events: list[Any] = []
     out: Any = {}
     for mode, chunk in graph.stream(
-        {"question": QUESTION}, context=ctx, stream_mode=["custom", "values"]
+        {"question": DEMO_QUESTION}, context=ctx, stream_mode=["custom", "values"]
     ):
         if mode == "custom":
             events.append(chunk)
@@ -73,8 +60,10 @@ def test_flat_debate_runs_on_the_local_model(
             out = chunk
     assert out["answer"].strip()
     assert retriever.ids, "the seed retrieval found nothing in the sample corpus"
+    assert len(out["citations"]) >= 1, f"no verified citation in {out['answer']!r}"
     assert {c["id"] for c in out["citations"]} <= retriever.ids
     assert all(c.get("source") for c in out["citations"])
+    assert all(f"[{c['id']}" in out["answer"] or c["id"] in out["answer"] for c in out["citations"])
     for move in out["transcript"]:
         assert set(move["citations"]) <= retriever.ids
     workers = {a: r for a, r in out["usage"].items() if a.startswith("worker-root-")}
@@ -83,5 +72,5 @@ def test_flat_debate_runs_on_the_local_model(
     assert [n["id"] for n in out["tree"]] == ["root"]
     assert out["tree"][0]["status"] in {"agreed", "summarized"}
     assert 0.0 <= out["confidence"] <= 1.0
-    assert [v["name"] for v in out["validation"]] == ["citations", "confidence"]
+    assert [v["name"] for v in out["validation"]] == ["citations", "confidence", "bias"]
     assert any(e["event"] == "turn" for e in events) and events[-1]["event"] == "final"

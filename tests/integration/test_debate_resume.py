@@ -87,7 +87,14 @@ def test_ask_runs_on_postgres_and_resumes_a_finished_thread(
         ask, "make_context", lambda builder, **_: child.build_context(log, settings, crash=False)
     )
     thread = f"ask-{uuid.uuid4().hex[:8]}"
-    common: dict[str, Any] = {"protocol": "hierarchical", "options": [], "model": None}
+    common: dict[str, Any] = {
+        "protocol": "hierarchical",
+        "options": [],
+        "model": None,
+        "show_context": False,
+        "tenant": None,
+        "collection": None,
+    }
     ask.ask(child.QUESTION, show_transcript=True, resume=False, thread_id=thread, **common)
     first = capsys.readouterr().out
     assert "Aspirin inhibits COX-1 [s-aspirin]." in first and "pharma.md" in first

@@ -44,6 +44,20 @@ def test_local_model_answers_through_openai_compatible_server(settings: Settings
     assert reply.usage_metadata and reply.usage_metadata["output_tokens"] > 0
 
 
+def test_server_takes_stop_penalty_cache_and_slot(settings: Settings) -> None:
+    llm = get_chat_model(
+        f"local:{NAME}",
+        settings=settings,
+        max_tokens=24,
+        stop=["<|im_end|>", "\nQuestion:"],
+        repetition_penalty=1.2,
+        slot=1,
+    )
+    assert llm.extra_body == {"repeat_penalty": 1.2, "cache_prompt": True, "id_slot": 1}
+    reply = llm.invoke("Name one primary colour.")
+    assert isinstance(reply.content, str) and reply.content.strip()
+
+
 class _Verdict(BaseModel):
     answer: str = Field(description="one or two words")
     confident: bool

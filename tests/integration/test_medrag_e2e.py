@@ -1,6 +1,7 @@
 """The MedRAG debate end to end on the real local model (0.5B) over the sample corpus.
 
-Structure only: a 0.5B model is no accuracy reference.
+One round with the default k, section length and token budgets (the agents write their own
+search call, then answer). Structure only: a 0.5B model is no accuracy reference.
 """
 
 from __future__ import annotations
@@ -28,15 +29,7 @@ OPTIONS = {
 def test_debate_runs_on_the_local_model(
     settings: Settings, corpus_retriever: CorpusRetriever
 ) -> None:
-    ctx = MedragContext(
-        settings=settings,
-        retriever=corpus_retriever,
-        rounds=1,
-        k=4,
-        max_tokens=64,
-        section_max_chars=300,
-        verifier_max_chars=1200,
-    )
+    ctx = MedragContext(settings=settings, retriever=corpus_retriever, rounds=1)
     events: list[Any] = []
     out: Any = {}
     inputs = {"question": QUESTION, "options": OPTIONS, "question_id": "brucella-1"}
@@ -55,10 +48,13 @@ def test_debate_runs_on_the_local_model(
     assert all(
         t["status"] in {"OK", "PARSE_FAILED", "INVALID_CHOICE", "ERROR"} for t in out["turns"]
     )
-    assert all(len(r["ids"]) <= 4 and len(r["ids"]) == len(r["scores"]) for r in log["retrieval"])
+    k = settings.medrag.k
+    assert all(len(r["ids"]) <= k and len(r["ids"]) == len(r["scores"]) for r in log["retrieval"])
+    assert all(h["query"] and h["query_source"] in {"agent", "question"} for h in log["history"])
+    assert log["mode"] == "debate_rag" and log["final_answer"]["answer_choice"] == out["answer"]
     steps = [s["step"] for s in log["timings"]["steps"]]
     assert steps.count("agent_turn") == 2 and all(s["ms"] > 0 for s in log["timings"]["steps"])
     assert log["timings"]["total_ms"] > 0
-    assert out["usage"]["agent1"]["calls"] == out["usage"]["agent2"]["calls"] == 1
+    assert out["usage"]["agent1"]["calls"] == out["usage"]["agent2"]["calls"] == 2
     assert out["usage"]["agent1"]["output_tokens"] > 0
     assert events[-1]["event"] == "done"

@@ -49,7 +49,7 @@ models = {
     "agent1_summarizer": ScriptedChatModel(script=["AGENT1-R1-SUMMARY"]),
     "agent2_summarizer": ScriptedChatModel(script=["AGENT2-R1-SUMMARY"]),
 }
-ctx = MedragContext(models=models, retriever=Retriever(), settings=settings)
+ctx = MedragContext(models=models, retriever=Retriever(), settings=settings, agent_query=False)
 with open_checkpointer(settings) as saver:
     graph = build_graph().compile(checkpointer=saver)
     graph.invoke(
@@ -92,7 +92,7 @@ def test_killed_debate_resumes_without_repeating_round_one(settings: Settings, d
         "agent2_summarizer": ScriptedChatModel(script=[], name="sum2"),
     }
     retriever = RecordingRetriever()
-    ctx = MedragContext(models=resumed, retriever=retriever, settings=settings)
+    ctx = MedragContext(models=resumed, retriever=retriever, settings=settings, agent_query=False)
     with open_checkpointer(settings) as saver:
         graph = build_graph().compile(checkpointer=saver)
         snapshot = graph.get_state(config)
@@ -128,7 +128,9 @@ def test_harness_writes_runs_messages_and_tool_calls(settings: Settings, db_url:
         "summarizer": ScriptedChatModel(script=["sum"], repeat_last=True),
         "verifier": ScriptedChatModel(script=["Answer Choice: A"]),
     }
-    ctx = MedragContext(models=models, retriever=RecordingRetriever(), settings=settings)
+    ctx = MedragContext(
+        models=models, retriever=RecordingRetriever(), settings=settings, agent_query=False
+    )
     question = Question(
         id="q-db", dataset="toy", question="Which biguanide?", options=OPTIONS, gold="A"
     )

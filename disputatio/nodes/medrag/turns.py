@@ -20,6 +20,7 @@ sequences and repetition penalty applied to objects as well as to model strings.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -65,8 +66,15 @@ def summarizer_name(agent: str) -> str:
     return f"{agent}_summarizer"
 
 
+_CALL_NAME_RE = re.compile(r"\bretrieve(?=\s*\()", re.I)
+
+
 def parse_query(text: str) -> str | None:
-    """The query of the first ``retrieve("...")`` call in ``text`` (None when there is none)."""
+    """The query of the first ``retrieve("...")`` call in ``text`` (None when there is none).
+
+    The call name is matched case-insensitively (small models write ``Retrieve(...)``).
+    """
+    text = _CALL_NAME_RE.sub(QUERY_TOOL, text or "")
     for call in parse_tool_calls(text, {QUERY_TOOL: ["query"]}):
         args = call.get("args") or {}
         query = args.get("query") or next((v for v in args.values() if isinstance(v, str)), "")

@@ -1,0 +1,249 @@
+"""Speed of the local default: the two debate protocols on the real model vs the same calls in a row.
+
+Two questions, each on the local llama.cpp model (default ``local:qwen2.5-coder-1.5b``):
+
+* the demo question with the demo's hierarchical debate (``disputatio.cli.demo.demo_context``);
+* a MedRAG question with the ``medrag_debate`` defaults.
+
+Two modes, each in its own process (a fresh server, an empty cache):
+
+* ``graph``: the graphs as shipped: ``local_llm.n_parallel`` slots decoded together, prompt-
+  prefix caching (``cache_prompt``) and one slot per agent (``id_slot``). Every chat call is
+  recorded (messages, parameters, tokens).
+* ``sequential``: the SAME recorded calls replayed one after another, without prefix caching
+  or slot affinity, each generating exactly the tokens the graph's call generated
+  (``max_tokens`` = its completion tokens, ``ignore_eos``), so both modes do the same work.
+
+Retrieval runs over the in-process funnel of the sample corpus (reranker ``none``: the model
+is what is timed) and is outside the replay, so the graph mode's wall time also pays for its
+searches. Run it once, under the heavy-work lock::
+
+    flock /tmp/disputatio-heavy.lock .venv/bin/python benchmarks/debate_local.py \\
+        --out /tmp/debate_local.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
+from langchain_core.outputs import LLMResult
+
+MEDRAG_QUESTION = {
+    "question": "Which Brucella species is the most common and most virulent cause of human "
+    "disease?",
+    "options": {
+        "A": "Brucella abortus",
+        "B": "Brucella melitensis",
+        "C": "Brucella suis",
+        "D": "Brucella canis",
+    },
+}
+
+
+class Recorder(BaseCallbackHandler):
+    """Records every chat call: messages, invocation parameters, tokens, start and end."""
+
+    def __init__(self) -> None:
+        self.calls: dict[str, dict[str, Any]] = {}
+
+    def on_chat_model_start(
+        self,
+        serialized: dict[str, Any],
+        messages: list[list[BaseMessage]],
+        *,
+        run_id: UUID,
+        **kwargs: Any,
+    ) -> None:
+        params = kwargs.get("invocation_params") or {}
+        self.calls[str(run_id)] = {
+            "messages": messages_to_dict(messages[0]),
+            "temperature": params.get("temperature"),
+            "stop": params.get("stop"),
+            "extra_body": params.get("extra_body"),
+            "start": time.perf_counter(),
+        }
+
+    def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
+        call = self.calls.get(str(run_id))
+        if call is None:
+            return
+        message = getattr(response.generations[0][0], "message", None)
+        meta = dict(getattr(message, "usage_metadata", None) or {})
+        call.update(
+            end=time.perf_counter(),
+            prompt_tokens=int(meta.get("input_tokens", 0)),
+            completion_tokens=int(meta.get("output_tokens", 0)),
+        )
+
+
+def _settings(model: str, *, cache: bool) -> Any:
+    from disputatio.settings import load_settings
+
+    home = os.environ.get("DISPUTATIO_HOME", "/tmp/dh-bench-debate")
+    return load_settings(
+        home=home,
+        models={"chat": model, "reranker": "none"},
+        local_llm={"cache_prompt": cache, "slot_affinity": cache},
+    )
+
+
+def _retriever(settings: Any) -> Any:
+    from disputatio.cli.demo import sample_corpus
+    from disputatio.retrievers.memory import InMemoryFunnel
+
+    return InMemoryFunnel.from_paths([str(sample_corpus())], settings=settings)
+
+
+def run_graphs(model: str) -> dict[str, Any]:
+    """Mode ``graph``: run both protocols as shipped and record their calls."""
+    from disputatio.cli.demo import DEMO_QUESTION, demo_context
+    from disputatio.graphs.debate import graph as debate_graph
+    from disputatio.graphs.medrag_debate import MedragContext
+    from disputatio.graphs.medrag_debate import graph as medrag_graph
+    from disputatio.models import get_chat_model
+
+    settings = _settings(model, cache=True)
+    retriever = _retriever(settings)
+    get_chat_model(model, settings=settings).invoke("Say OK.")  # start the server (not timed)
+    runs = []
+    jobs = [
+        (
+            "demo (hierarchical)",
+            debate_graph,
+            {"question": DEMO_QUESTION},
+            demo_context(settings, retriever),
+        ),
+        (
+            "medrag",
+            medrag_graph,
+            MEDRAG_QUESTION,
+            MedragContext(settings=settings, retriever=retriever),
+        ),
+    ]
+    for name, graph, inputs, context in jobs:
+        recorder = Recorder()
+        t0 = time.perf_counter()
+        out = graph.invoke(inputs, {"callbacks": [recorder]}, context=context)
+        wall = time.perf_counter() - t0
+        calls = sorted(recorder.calls.values(), key=lambda c: c["start"])
+        runs.append(
+            {
+                "question": name,
+                "wall_s": round(wall, 1),
+                "calls": len(calls),
+                "prompt_tokens": sum(c.get("prompt_tokens", 0) for c in calls),
+                "completion_tokens": sum(c.get("completion_tokens", 0) for c in calls),
+                "answer": out.get("answer"),
+                "citations": [c.get("id") for c in out.get("citations") or []],
+                "recorded": calls,
+            }
+        )
+        print(f"graph {name}: {wall:.1f}s, {len(calls)} calls", file=sys.stderr)
+    return {"mode": "graph", "runs": runs}
+
+
+def replay(model: str, recorded: dict[str, Any]) -> dict[str, Any]:
+    """Mode ``sequential``: the graph's calls one after another, no cache, no slot."""
+    from disputatio.models import get_chat_model
+
+    settings = _settings(model, cache=False)
+    get_chat_model(model, settings=settings).invoke("Say OK.")  # start the server (not timed)
+    runs = []
+    for run in recorded["runs"]:
+        t0 = time.perf_counter()
+        prompt = completion = 0
+        for call in run["recorded"]:
+            n = max(1, int(call.get("completion_tokens") or 1))
+            llm = get_chat_model(
+                model,
+                settings=settings,
+                temperature=call.get("temperature"),
+                max_tokens=n,
+                extra_body={"ignore_eos": True},
+            )
+            reply = llm.invoke(messages_from_dict(call["messages"]))
+            meta = reply.usage_metadata or {}
+            prompt += int(meta.get("input_tokens", 0))
+            completion += int(meta.get("output_tokens", 0))
+        wall = time.perf_counter() - t0
+        runs.append(
+            {
+                "question": run["question"],
+                "wall_s": round(wall, 1),
+                "calls": len(run["recorded"]),
+                "prompt_tokens": prompt,
+                "completion_tokens": completion,
+            }
+        )
+        print(f"sequential {run['question']}: {wall:.1f}s", file=sys.stderr)
+    return {"mode": "sequential", "runs": runs}
+
+
+def table(graph: dict[str, Any], seq: dict[str, Any]) -> str:
+    """The markdown table of both modes."""
+    lines = [
+        "| question | mode | calls | prompt tok | completion tok | wall s | ratio |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    total_g = total_s = 0.0
+    for g, s in zip(graph["runs"], seq["runs"], strict=True):
+        total_g += g["wall_s"]
+        total_s += s["wall_s"]
+        for row, label in ((s, "sequential, no cache"), (g, "graph: parallel + cache + slots")):
+            ratio = f"{g['wall_s'] / s['wall_s']:.2f}×" if row is g and s["wall_s"] else ""
+            lines.append(
+                f"| {g['question']} | {label} | {row['calls']} | {row['prompt_tokens']} | "
+                f"{row['completion_tokens']} | {row['wall_s']} | {ratio} |"
+            )
+    if total_s:
+        lines.append(
+            f"| both | total | | | | {total_g:.1f} vs {total_s:.1f} | {total_g / total_s:.2f}× |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Run both modes in their own processes and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="local:qwen2.5-coder-1.5b")
+    parser.add_argument("--mode", choices=["both", "graph", "sequential"], default="both")
+    parser.add_argument("--recorded", type=Path, help="graph-mode JSON (for --mode sequential)")
+    parser.add_argument("--out", type=Path, default=Path("/tmp/debate_local.json"))
+    args = parser.parse_args()
+    if args.mode == "graph":
+        args.out.write_text(json.dumps(run_graphs(args.model)))
+        return
+    if args.mode == "sequential":
+        recorded = json.loads(args.recorded.read_text())
+        args.out.write_text(json.dumps(replay(args.model, recorded)))
+        return
+    graph_out = args.out.with_suffix(".graph.json")
+    seq_out = args.out.with_suffix(".sequential.json")
+    me = [sys.executable, __file__, "--model", args.model]
+    subprocess.run([*me, "--mode", "graph", "--out", str(graph_out)], check=True)
+    subprocess.run(
+        [*me, "--mode", "sequential", "--recorded", str(graph_out), "--out", str(seq_out)],
+        check=True,
+    )
+    graph, seq = json.loads(graph_out.read_text()), json.loads(seq_out.read_text())
+    for run in graph["runs"]:
+        run.pop("recorded", None)
+    result = {"model": args.model, "graph": graph, "sequential": seq, "table": table(graph, seq)}
+    args.out.write_text(json.dumps(result, indent=1))
+    print(result["table"])
+    for run in graph["runs"]:
+        print(f"{run['question']}: answer {run['answer']!r:.200} citations {run['citations']}")
+
+
+if __name__ == "__main__":
+    main()
