@@ -1,4 +1,4 @@
-"""Speed of the local default: the two debate protocols on the real model vs the same calls in a row.
+"""Speed of the local default: both debate protocols on the real model vs the same calls in a row.
 
 Two questions, each on the local llama.cpp model (default ``local:qwen2.5-coder-1.5b``):
 
