@@ -78,9 +78,12 @@ def write_results(result: Mapping[str, Any], out_dir: Path) -> tuple[Path, Path]
     md_path = out_dir / f"{name}.md"
     json_path.write_text(json.dumps(result, indent=2, default=str), encoding="utf-8")
     exp = result["experiment"]
+    corpus = exp.get("corpus")
+    if corpus == "gold":
+        corpus = "gold (ORACLE: the drawn questions' own gold snippets, an upper bound)"
     header = (
         f"# {name}\n\nmodel: `{exp.get('model')}`, seed {exp['seed']}, "
-        f"corpus: {exp.get('corpus')}\n\n"
+        f"corpus: {corpus}, config hash `{exp.get('config_hash')}`\n\n"
     )
     md_path.write_text(header + markdown_table([result]), encoding="utf-8")
     return json_path, md_path
