@@ -1,15 +1,22 @@
 """Rerankers: score (query, passage) pairs in [0, 1].
 
-No cross-encoder weights ship in any registry package, so the offline default is a bi-encoder
-reranker blended with query-term coverage. A ``/rerank`` server (vLLM, TEI, Jina/Cohere-style) and
-a sentence-transformers ``CrossEncoder`` loaded from a local folder are one config string away:
+No cross-encoder weights ship in any registry package, so the offline default embeds nothing:
+the funnel's rerank stage (:mod:`disputatio.retrievers.relevance`) scores every candidate by the
+cosine between the query vector the semantic channel already computed and the children's *stored*
+vectors, calibrated to [0, 1] (``disputatio calibrate``), and the local rerankers only say how
+that relevance mixes with the fusion order. A ``/rerank`` server (vLLM, TEI, Jina/Cohere-style)
+and a sentence-transformers ``CrossEncoder`` loaded from a local folder are one config string
+away:
 
 =============================  ==================================================================
-``local:hybrid``               0.8 · cosine(query, passage) + 0.2 · query-term coverage (default)
-``local:embedding``            cosine(query, passage) with the configured embedding model
+``local:hybrid``               order by 0.5 · stored-vector relevance + 0.5 · fusion (default)
+``local:embedding``            order by stored-vector relevance alone
 ``remote:<model>@<base_url>``  POST ``<base_url>/rerank`` (vLLM/Jina/Cohere or TEI response shape)
 ``cross-encoder:<path>``       ``sentence_transformers.CrossEncoder`` from a folder on disk
-``none``                       keep the fusion order (score 1.0 for every passage)
+``none``                       keep the fusion order (scores: stored-vector relevance, so the
+                               refusal threshold still applies)
+``local:reembed``              re-embed query and passages (for the LangChain compressor only:
+                               documents outside the database have no stored vectors)
 =============================  ==================================================================
 
 Every reranker is also usable as a LangChain document compressor via :class:`RerankCompressor`.
@@ -102,8 +109,48 @@ class EmbeddingReranker:
         return out
 
 
+class StoredVectorReranker:
+    """Rerank by the stored-vector relevance the funnel computes, mixed with the fusion order.
+
+    Inside the funnel nothing is embedded again (the stage reads ``uses_stored_vectors`` and
+    ``blend``). Outside it (:meth:`score` on raw texts) it falls back to cosine over fresh
+    embeddings when it was given an embedding model, else 1.0 per text.
+
+    Args:
+        blend: Weight of the relevance in the order (1 = relevance only, 0 = fusion order).
+        embeddings: Embedding model for :meth:`score` outside the funnel (optional).
+        name: Name recorded in traces and calibrations.
+    """
+
+    uses_stored_vectors = True
+
+    def __init__(
+        self, blend: float = 0.5, embeddings: Embeddings | None = None, name: str = "local"
+    ) -> None:
+        if not 0.0 <= blend <= 1.0:
+            raise ConfigError(f"reranker blend must be in [0, 1], got {blend}")
+        self.blend = blend
+        self.embeddings = embeddings
+        self.name = name
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+        """Cosine over fresh embeddings (only used outside the funnel)."""
+        if self.embeddings is None:
+            return [1.0] * len(texts)
+        return EmbeddingReranker(self.embeddings).score(query, texts)
+
+
 class NoReranker:
-    """Keeps the incoming order: every passage scores 1.0 (refusal then never triggers)."""
+    """Keeps the fusion order.
+
+    Inside the funnel, sections still carry the calibrated stored-vector relevance as their
+    score, so the refusal threshold keeps working; on raw texts (:meth:`score`) every passage
+    scores 1.0.
+    """
+
+    uses_stored_vectors = True
+    blend = 0.0
+    name = "none"
 
     def score(self, query: str, texts: Sequence[str]) -> list[float]:
         """Return 1.0 for every text."""
@@ -125,6 +172,7 @@ class RemoteReranker:
     ) -> None:
         self.url = base_url.rstrip("/") + "/rerank"
         self.model = model
+        self.name = f"remote:{model}"
         self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.timeout_s = timeout_s
 
@@ -167,6 +215,7 @@ class CrossEncoderReranker:
         from sentence_transformers import CrossEncoder
 
         self.model = CrossEncoder(path, device="cpu", local_files_only=True)
+        self.name = f"cross-encoder:{path}"
 
     def score(self, query: str, texts: Sequence[str]) -> list[float]:
         """Score ``texts`` against ``query``."""
@@ -187,12 +236,13 @@ def get_reranker(spec: str | None = None, *, settings: Settings | None = None) -
     if spec == "none":
         return NoReranker()
     kind, _, rest = spec.partition(":")
-    if kind == "local" and rest in ("hybrid", "embedding"):
+    if kind == "local" and rest in ("hybrid", "embedding", "reembed"):
         from disputatio.models.embeddings import get_embeddings
 
-        return EmbeddingReranker(
-            get_embeddings(settings=settings), lexical_weight=0.2 if rest == "hybrid" else 0.0
-        )
+        if rest == "reembed":
+            return EmbeddingReranker(get_embeddings(settings=settings), lexical_weight=0.2)
+        blend = settings.retrieval.rerank_blend if rest == "hybrid" else 1.0
+        return StoredVectorReranker(blend, get_embeddings(settings=settings), name=spec)
     if kind == "remote":
         model, at, base_url = rest.rpartition("@")
         if at and base_url.startswith(("http://", "https://")):
@@ -200,7 +250,7 @@ def get_reranker(spec: str | None = None, *, settings: Settings | None = None) -
     if kind == "cross-encoder" and rest:
         return CrossEncoderReranker(rest)
     raise ConfigError(
-        f"unknown reranker {spec!r}: expected local:hybrid, local:embedding, none, "
+        f"unknown reranker {spec!r}: expected local:hybrid, local:embedding, local:reembed, none, "
         "remote:<model>@<base_url> or cross-encoder:<path>"
     )
 

@@ -1,4 +1,4 @@
-"""Pure ranking math of the funnel: weighted RRF, parent aggregation, trimming, conformal.
+"""Pure ranking math of the funnel: RRF and convex fusion, parent aggregation, trims, conformal.
 
 Shared by the Postgres funnel and the in-process one, so both rank identically.
 """
@@ -42,28 +42,76 @@ def weighted_rrf(
     return [(doc_id, s / best) for doc_id, s in order]
 
 
-def aggregate_parents(
-    child_scores: Sequence[tuple[str, float]], parent_of: Mapping[str, str]
-) -> list[tuple[str, float, list[str]]]:
-    """Rank parents by the summed scores of their matched children (normalised to [0, 1]).
+def convex_fusion(
+    channel_scores: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, float]
+) -> list[tuple[str, float]]:
+    """Fuse by a weighted mean of min-max normalised channel scores (a convex combination).
+
+    Each channel's scores are mapped to [0, 1] over the list it returned (its best → 1, its
+    worst → 0; a one-item or flat list → 1); a document a channel did not return gets 0 there.
+    Unlike RRF, a large score gap inside a channel survives the fusion.
 
     Args:
-        child_scores: ``(child_id, score)`` best first.
+        channel_scores: Channel name → ``(id, score)`` best first.
+        weights: Channel name → weight (missing channels weigh 1.0).
+
+    Returns:
+        ``(id, score in [0, 1])`` best first; ties keep first-seen order.
+    """
+    total = sum(weights.get(c, 1.0) for c, hits in channel_scores.items() if hits)
+    if total <= 0:
+        return []
+    fused: dict[str, float] = {}
+    for channel, hits in channel_scores.items():
+        if not hits:
+            continue
+        w = weights.get(channel, 1.0) / total
+        values = [s for _, s in hits]
+        lo, hi = min(values), max(values)
+        for doc_id, score in hits:
+            norm = (score - lo) / (hi - lo) if hi > lo else 1.0
+            fused[doc_id] = fused.get(doc_id, 0.0) + w * norm
+    return sorted(fused.items(), key=lambda p: p[1], reverse=True)
+
+
+def aggregate_parents(
+    child_scores: Sequence[tuple[str, float]],
+    parent_of: Mapping[str, str],
+    rest_share: float = 0.1,
+) -> list[tuple[str, float, list[str]]]:
+    """Rank parents by their best child, plus a small share of their other children.
+
+    ``score(p) = best + min(rest_share · Σ others, rest_share · best)``, normalised so the top
+    parent scores 1.0: a long section with many weak matches never outranks a short one with a
+    strong match, and at most ``rest_share`` of the best child's score comes from the rest.
+
+    Args:
+        child_scores: ``(child_id, score)`` best first (each child once).
         parent_of: Child id → parent id.
+        rest_share: Share of the other children's scores added (0 = best child only).
 
     Returns:
         ``(parent_id, score, child_ids best first)``, best first.
     """
-    totals: dict[str, float] = {}
+    best: dict[str, float] = {}
+    rest: dict[str, float] = {}
     children: dict[str, list[str]] = {}
     for child_id, score in child_scores:
         parent = parent_of.get(child_id)
         if parent is None:
             continue
-        totals[parent] = totals.get(parent, 0.0) + score
+        if parent not in best:
+            best[parent] = score
+            rest[parent] = 0.0
+        elif score > best[parent]:
+            rest[parent] += best[parent]
+            best[parent] = score
+        else:
+            rest[parent] += score
         children.setdefault(parent, []).append(child_id)
-    if not totals:
+    if not best:
         return []
+    totals = {p: b + min(rest_share * rest[p], rest_share * max(b, 0.0)) for p, b in best.items()}
     top = max(totals.values()) or 1.0
     order = sorted(totals.items(), key=lambda p: p[1], reverse=True)
     return [(pid, s / top, children[pid]) for pid, s in order]

@@ -10,8 +10,9 @@ For people embedding a retriever in their own agent::
 parents, reranks, refuses and trims exactly as for Postgres. The channels:
 
 * lexical — BM25 (``rank_bm25.BM25Okapi``, one index per tenant so statistics never mix tenants)
-  over each child's heading and text, tokenised by :func:`tokenize` (lowercase words minus the
-  planner's stop words; no stemming, unlike Postgres' English full-text search). Only chunks
+  over each child's heading and text, tokenised by :func:`tokenize` (lowercase unaccented
+  Unicode words minus the planner's stop words; no stemming, unlike the Postgres index whose
+  text-search configuration follows each document's language). Only chunks
   containing at least one query term are candidates, as with ``tsv @@ query``.
 * semantic — FAISS inner product over L2-normalised child embeddings (cosine, like pgvector):
   exact ``IndexFlatIP``, or HNSW (M=16, efConstruction=64, efSearch=max(40, 2k), as the
@@ -32,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+import unicodedata
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -58,13 +60,21 @@ from disputatio.retrievers.plan import STOPWORDS, QueryPlan, deterministic_plan,
 from disputatio.settings import Settings, get_settings
 from disputatio.state.retrieval import RetrievalResult, Section
 
-_WORD = re.compile(r"[a-z0-9][a-z0-9\-']*")
+_WORD = re.compile(r"[^\W_][\w\-']*")
+
+
+def _unaccent(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def tokenize(text: str) -> list[str]:
-    """Lowercase words without the planner's stop words (the lexical channel's analyser)."""
+    """The lexical channel's analyser: lowercase, unaccented Unicode words minus stop words.
+
+    Like Postgres' ``unaccent``, ``cláusulas`` matches ``clausulas``.
+    """
     words = (w.strip("'-") for w in _WORD.findall(text.lower()))
-    return [w for w in words if w and w not in STOPWORDS]
+    return [_unaccent(w) for w in words if w and w not in STOPWORDS]
 
 
 def embedding_text(heading_path: Sequence[str], text: str) -> str:
@@ -242,6 +252,17 @@ class InMemoryBackend:
         """Child id → text (with its heading, as embedded)."""
         with self._lock:
             return {c: self._children[self._pos[c]].text for c in child_ids if c in self._pos}
+
+    def child_vectors(self, child_ids: Sequence[str]) -> dict[str, Sequence[float]]:
+        """Child id → stored (L2-normalised) embedding."""
+        with self._lock:
+            self._vector_index()
+            n = len(self._matrix)
+            return {
+                c: self._matrix[self._pos[c]]
+                for c in child_ids
+                if c in self._pos and self._pos[c] < n
+            }
 
     # --- internals ----------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The three Postgres channels: full-text, pgvector, and the entity graph — all SQL.
+"""The three Postgres channels: BM25, pgvector, and the entity graph — all SQL.
 
 Each channel returns ``(child_id, score)`` best first, honouring tenant/collection/tag filters.
 """
@@ -28,18 +28,100 @@ def scope_params(filters: RetrievalFilters) -> dict[str, Any]:
     }
 
 
+LEXICAL_SQL = (
+    """
+WITH qt AS (
+    -- the query's terms under every text-search configuration the tenant's chunks use
+    SELECT DISTINCT u.lexeme AS term
+    FROM bm25_configs cf, unnest(to_tsvector(cf.config, bm25_unaccent(%(q)s))) u
+    WHERE cf.tenant = %(tenant)s
+), st AS (
+    SELECT greatest(sum(n_docs), 1)::float8 AS n,
+           greatest(sum(total_len)::float8 / greatest(sum(n_docs), 1), 1.0) AS avgdl
+    FROM bm25_stats WHERE tenant = %(tenant)s
+), tw AS (
+    SELECT qt.term, ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5)) AS idf
+    FROM qt CROSS JOIN st
+    CROSS JOIN LATERAL (
+        SELECT count(*) AS df FROM bm25_postings p
+        WHERE p.tenant = %(tenant)s AND p.term = qt.term
+    ) d
+    WHERE d.df > 0
+), hits AS MATERIALIZED (
+    -- each term's best postings by impact (bounded), scored exactly
+    SELECT h.chunk_id, tw.idf * h.tf * (%(k1)s + 1)
+           / (h.tf + %(k1)s * (1 - %(b)s + %(b)s * h.dl / st.avgdl)) AS part
+    FROM tw CROSS JOIN st
+    CROSS JOIN LATERAL (
+        SELECT p.chunk_id, p.tf, p.dl FROM bm25_postings p
+        WHERE p.tenant = %(tenant)s AND p.term = tw.term
+          AND (%(collections)s::text[] IS NULL OR p.collection = ANY(%(collections)s))
+        ORDER BY p.impact DESC
+        LIMIT %(per_term)s
+    ) h
+), approx AS (
+    SELECT chunk_id, sum(part) AS score FROM hits GROUP BY chunk_id
+    ORDER BY score DESC, chunk_id LIMIT %(rescore)s
+)
+-- exact BM25 of the best candidates: every query term, also where its list was cut
+SELECT a.chunk_id, sum(tw.idf * p.tf * (%(k1)s + 1)
+       / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.dl / st.avgdl))) AS score
+FROM approx a
+JOIN child_chunks c ON c.id = a.chunk_id
+CROSS JOIN tw CROSS JOIN st
+JOIN bm25_postings p ON p.chunk_id = a.chunk_id AND p.term = tw.term
+WHERE"""
+    + _SCOPE
+    + """
+GROUP BY a.chunk_id
+ORDER BY score DESC, a.chunk_id
+LIMIT %(k)s
+"""
+)
+
+
 def lexical(
-    conn: psycopg.Connection[Any], keywords: Sequence[str], filters: RetrievalFilters, k: int
+    conn: psycopg.Connection[Any],
+    keywords: Sequence[str],
+    filters: RetrievalFilters,
+    k: int,
+    *,
+    k1: float = 1.2,
+    b: float = 0.75,
+    per_term: int = 1000,
 ) -> list[tuple[str, float]]:
-    """Full-text channel: ``websearch_to_tsquery`` over OR-ed keywords, ranked by ``ts_rank_cd``."""
-    if not keywords:
+    """BM25 channel over the in-database index of migration 0003.
+
+    ``score(d) = Σ_t idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·dl/avgdl))`` with
+    ``idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5))`` (Lucene's), over the tenant's chunks. The
+    query is analysed like the chunks (unaccent, then every text-search configuration the tenant
+    uses). Candidates are each term's ``per_term`` highest-impact postings (the index is ordered
+    by impact, so no query scores every match); the best ``max(4k, 200)`` of them are then
+    scored exactly with all query terms.
+
+    Args:
+        conn: A connection.
+        keywords: Query words (the planner's keywords; stop words are dropped by Postgres).
+        filters: Tenant/collection/tag scope.
+        k: Results wanted.
+        k1: Term-frequency saturation.
+        b: Length normalisation.
+        per_term: Postings read per query term.
+    """
+    text = " ".join(keywords).strip()
+    if not text:
         return []
-    query = " or ".join(keywords)
     rows = conn.execute(
-        "SELECT c.id, ts_rank_cd(c.tsv, q, 32) AS score"
-        " FROM child_chunks c, websearch_to_tsquery('english', %(q)s) q"
-        " WHERE c.tsv @@ q AND" + _SCOPE + " ORDER BY score DESC, c.id LIMIT %(k)s",
-        {"q": query, "k": k, **scope_params(filters)},
+        LEXICAL_SQL,
+        {
+            "q": text,
+            "k": k,
+            "k1": k1,
+            "b": b,
+            "per_term": per_term,
+            "rescore": max(4 * k, 200),
+            **scope_params(filters),
+        },
     ).fetchall()
     return [(r[0], float(r[1])) for r in rows]
 
@@ -63,32 +145,51 @@ def semantic(
 
 GRAPH_SQL = (
     """
-WITH RECURSIVE seed AS (
-    SELECT e.id, max(CASE WHEN e.key = s THEN 1.0 ELSE word_similarity(s, e.key) END) AS sim
-    FROM entities e JOIN unnest(%(seeds)s::text[]) AS s ON (e.key = s OR s <%% e.key)
-    WHERE e.tenant = %(tenant)s
-    GROUP BY e.id
-), walk(id, depth) AS (
-    SELECT id, 0 FROM seed
-    UNION
-    SELECT CASE WHEN r.source_id = w.id THEN r.target_id ELSE r.source_id END, w.depth + 1
-    FROM walk w JOIN relations r ON (r.source_id = w.id OR r.target_id = w.id)
-    WHERE w.depth < %(hops)s AND r.tenant = %(tenant)s
-), reached AS (
-    SELECT w.id, min(w.depth) AS depth FROM walk w GROUP BY w.id
-), weighted AS MATERIALIZED (
-    SELECT r.id, power(0.5, r.depth) * coalesce(s.sim, 1.0)
-           / ln(2.0 + (SELECT count(*) FROM entity_mentions m WHERE m.entity_id = r.id)) AS w
-    FROM reached r LEFT JOIN seed s ON s.id = r.id
+WITH seed AS MATERIALIZED (
+    -- whole-key matches only: the query's entities (NER) and its word n-grams equal to a key
+    SELECT e.id, 1.0 / ln(2.0 + (SELECT count(DISTINCT m.chunk_id) FROM entity_mentions m
+                                 WHERE m.entity_id = e.id)) AS w
+    FROM entities e
+    WHERE e.tenant = %(tenant)s AND e.key = ANY(%(seeds)s::text[])
+), edge AS (
+    -- de-duplicated edges with their counts, the strongest per seed (neighbour cap)
+    SELECT s.id AS seed_id, s.w AS seed_w, x.other, x.n,
+           row_number() OVER (PARTITION BY s.id ORDER BY x.n DESC, x.other) AS rk
+    FROM seed s
+    CROSS JOIN LATERAL (
+        SELECT y.other, count(*) AS n FROM (
+            SELECT r.target_id AS other FROM relations r
+            WHERE r.source_id = s.id AND r.tenant = %(tenant)s
+            UNION ALL
+            SELECT r.source_id FROM relations r
+            WHERE r.target_id = s.id AND r.tenant = %(tenant)s
+        ) y
+        WHERE y.other NOT IN (SELECT id FROM seed)
+        GROUP BY y.other
+    ) x
+    WHERE %(hops)s >= 1
+), neighbour AS MATERIALIZED (
+    SELECT other AS id, max(seed_w * n / (n + 1.0)) * %(decay)s
+           / ln(2.0 + (SELECT count(DISTINCT m.chunk_id) FROM entity_mentions m
+                       WHERE m.entity_id = other)) AS w
+    FROM edge WHERE rk <= %(cap)s
+    GROUP BY other
+), per_chunk AS (
+    SELECT m.chunk_id,
+           sum(s.w) FILTER (WHERE s.id IS NOT NULL) AS seed_score,
+           max(nb.w) AS neighbour_score
+    FROM (SELECT DISTINCT entity_id, chunk_id FROM entity_mentions
+          WHERE entity_id IN (SELECT id FROM seed UNION ALL SELECT id FROM neighbour)) m
+    LEFT JOIN seed s ON s.id = m.entity_id
+    LEFT JOIN neighbour nb ON nb.id = m.entity_id
+    GROUP BY m.chunk_id
 )
-SELECT c.id, sum(x.w) AS score
-FROM weighted x
-JOIN entity_mentions m ON m.entity_id = x.id
-JOIN child_chunks c ON c.id = m.chunk_id
+SELECT c.id, coalesce(p.seed_score, 0) + coalesce(p.neighbour_score, 0) AS score
+FROM per_chunk p
+JOIN child_chunks c ON c.id = p.chunk_id
 WHERE"""
     + _SCOPE
     + """
-GROUP BY c.id
 ORDER BY score DESC, c.id
 LIMIT %(k)s
 """
@@ -100,19 +201,39 @@ def graph(
     seeds: Sequence[str],
     filters: RetrievalFilters,
     k: int,
-    hops: int = 2,
+    hops: int = 1,
+    *,
+    neighbour_cap: int = 20,
+    decay: float = 0.5,
 ) -> list[tuple[str, float]]:
-    """Graph channel: match seed entities, walk ``hops`` relations in SQL, map back to chunks.
+    """Graph channel: whole-key seed entities, one hop over counted edges, back to chunks.
 
-    Entity weight = ``0.5^depth · seed similarity / ln(2 + mentions)`` (hubs count less);
-    a chunk scores the sum over the reached entities it mentions. ``weighted`` is materialised:
-    inlined, its per-entity mention count was re-evaluated inside the join (measured: p50 150 s
-    vs 0.5 s per query at 10k chunks, see docs/benchmarks.md).
+    A seed weighs ``1 / ln(2 + chunks mentioning it)`` (rare entities count more). Each seed
+    keeps its ``neighbour_cap`` neighbours with the most (de-duplicated) relation rows ``n``; a
+    neighbour weighs ``decay · max_seed(w_seed · n/(n+1)) / ln(2 + its chunks)``. A chunk scores
+    the sum of the distinct *seeds* it names (bounded by the query's entities) plus its best
+    neighbour's weight, so naming many entities earns nothing by itself.
+
+    Args:
+        conn: A connection.
+        seeds: Normalised entity keys (exact matches only).
+        filters: Tenant/collection/tag scope.
+        k: Results wanted.
+        hops: 0 (seeds only) or 1 (one hop; more hops are treated as one).
+        neighbour_cap: Neighbours kept per seed.
+        decay: Weight of a neighbour relative to a seed.
     """
     if not seeds:
         return []
     rows = conn.execute(
         GRAPH_SQL,
-        {"seeds": list(seeds), "hops": hops, "k": k, **scope_params(filters)},
+        {
+            "seeds": list(seeds),
+            "hops": hops,
+            "k": k,
+            "cap": neighbour_cap,
+            "decay": decay,
+            **scope_params(filters),
+        },
     ).fetchall()
     return [(r[0], float(r[1])) for r in rows]

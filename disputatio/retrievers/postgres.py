@@ -1,17 +1,24 @@
-"""The triple-hybrid funnel over Postgres (full-text + pgvector + entity graph in SQL)."""
+"""The triple-hybrid funnel over Postgres (BM25 + pgvector + entity graph, all in SQL)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
+import psycopg
 from langchain_core.embeddings import Embeddings
 
 from disputatio.models.rerank import Reranker
 from disputatio.retrievers import pg_channels
 from disputatio.retrievers.base import RetrievalFilters
 from disputatio.retrievers.funnel import FunnelConfig, run_funnel
-from disputatio.retrievers.plan import QueryPlan, deterministic_plan, llm_plan
+from disputatio.retrievers.plan import (
+    QueryPlan,
+    deterministic_plan,
+    llm_plan,
+    with_query_entities,
+)
 from disputatio.settings import Settings, get_settings
 from disputatio.state.retrieval import RetrievalResult, Section
 from disputatio.storage.db import get_pool
@@ -20,33 +27,66 @@ from disputatio.storage.db import get_pool
 class PostgresBackend:
     """:class:`~disputatio.retrievers.funnel.FunnelBackend` over the disputatio schema.
 
+    Each channel runs in its own transaction with ``statement_timeout`` set to the channel
+    deadline, so a late channel is cancelled by the database, not only abandoned by the funnel.
+
     Args:
         settings: Settings naming the database (``DATABASE_URL`` or the embedded server).
     """
 
     def __init__(self, settings: Settings) -> None:
         self.pool = get_pool(settings)
+        self.retrieval = settings.retrieval
+
+    @contextmanager
+    def _channel_conn(self) -> Iterator[psycopg.Connection[Any]]:
+        timeout = self.retrieval.channel_timeout_s
+        with self.pool.connection() as conn, conn.transaction():
+            if timeout is not None:
+                conn.execute(f"SET LOCAL statement_timeout = {max(1, int(timeout * 1000))}")
+            yield conn
 
     def lexical(
         self, keywords: Sequence[str], filters: RetrievalFilters, k: int
     ) -> list[tuple[str, float]]:
-        """Full-text channel."""
-        with self.pool.connection() as conn:
-            return pg_channels.lexical(conn, keywords, filters, k)
+        """BM25 channel."""
+        r = self.retrieval
+        with self._channel_conn() as conn:
+            return pg_channels.lexical(
+                conn,
+                keywords,
+                filters,
+                k,
+                k1=r.bm25_k1,
+                b=r.bm25_b,
+                per_term=r.bm25_postings_per_term,
+            )
 
     def semantic(
         self, vector: Sequence[float], filters: RetrievalFilters, k: int
     ) -> list[tuple[str, float]]:
         """Vector channel."""
-        with self.pool.connection() as conn:
+        with self._channel_conn() as conn:
             return pg_channels.semantic(conn, vector, filters, k)
 
     def graph(
         self, seeds: Sequence[str], filters: RetrievalFilters, k: int, hops: int
     ) -> list[tuple[str, float]]:
         """Graph channel."""
+        with self._channel_conn() as conn:
+            return pg_channels.graph(
+                conn, seeds, filters, k, hops, neighbour_cap=self.retrieval.graph_neighbour_cap
+            )
+
+    def child_vectors(self, child_ids: Sequence[str]) -> dict[str, Sequence[float]]:
+        """Child id → stored embedding (for the rerank stage; nothing is embedded again)."""
         with self.pool.connection() as conn:
-            return pg_channels.graph(conn, seeds, filters, k, hops)
+            rows = conn.execute(
+                "SELECT id, embedding FROM child_chunks WHERE id = ANY(%s)"
+                " AND embedding IS NOT NULL",
+                (list(child_ids),),
+            ).fetchall()
+        return {r[0]: r[1] for r in rows}
 
     def parents_of(self, child_ids: Sequence[str]) -> dict[str, str]:
         """Child id → parent id."""
@@ -87,15 +127,27 @@ class PostgresBackend:
             ).fetchall()
         return {r[0]: f"{r[1]}\n{r[2]}" if r[1] else r[2] for r in rows}
 
-    def calibrated_threshold(self, tenant: str, reranker: str, alpha: float) -> float | None:
-        """The latest conformal trim threshold for this tenant/reranker/α, if calibrated."""
+    def calibration(self, tenant: str, reranker: str, alpha: float) -> dict[str, Any] | None:
+        """The latest calibration of this tenant/reranker/α, if any.
+
+        Returns:
+            ``trim_threshold`` and, when fitted, ``refusal_threshold`` and the Platt
+            parameters (``relevance_platt``, ``rerank_platt``).
+        """
         with self.pool.connection() as conn:
             row = conn.execute(
-                "SELECT threshold FROM calibrations WHERE tenant = %s AND reranker = %s"
-                " AND abs(alpha - %s) < 1e-6 ORDER BY created_at DESC LIMIT 1",
+                "SELECT threshold, details FROM calibrations WHERE tenant = %s AND reranker = %s"
+                " AND abs(alpha - %s) < 1e-6 ORDER BY created_at DESC, id DESC LIMIT 1",
                 (tenant, reranker, alpha),
             ).fetchone()
-        return float(row[0]) if row else None
+        if row is None:
+            return None
+        return {"trim_threshold": float(row[0]), **(row[1] or {})}
+
+    def calibrated_threshold(self, tenant: str, reranker: str, alpha: float) -> float | None:
+        """The latest conformal trim threshold for this tenant/reranker/α, if calibrated."""
+        found = self.calibration(tenant, reranker, alpha)
+        return found["trim_threshold"] if found else None
 
 
 class PostgresFunnel:
@@ -129,13 +181,26 @@ class PostgresFunnel:
         self.reranker = reranker or get_reranker(settings=self.settings)
         self.planner_model = planner_model
         if config is None:
-            calibrated = self.backend.calibrated_threshold(
-                self.default_filters.tenant or self.settings.tenant,
-                self.settings.models.reranker,
-                self.settings.retrieval.conformal_alpha,
-            )
-            config = FunnelConfig.from_settings(self.settings, calibrated_threshold=calibrated)
+            config = FunnelConfig.from_settings(self.settings, **self._calibrated())
         self.config = config
+
+    def _calibrated(self) -> dict[str, Any]:
+        """Funnel overrides from the latest ``disputatio calibrate`` of this tenant/reranker."""
+        found = self.backend.calibration(
+            self.default_filters.tenant or self.settings.tenant,
+            self.settings.models.reranker,
+            self.settings.retrieval.conformal_alpha,
+        )
+        if not found:
+            return {}
+        overrides: dict[str, Any] = {"calibrated_threshold": found["trim_threshold"]}
+        if found.get("refusal_threshold") is not None:
+            overrides["threshold"] = float(found["refusal_threshold"])
+        if found.get("relevance_platt"):
+            overrides["relevance_platt"] = tuple(found["relevance_platt"])
+        if found.get("rerank_platt"):
+            overrides["rerank_platt"] = tuple(found["rerank_platt"])
+        return overrides
 
     def plan(self, query: str) -> QueryPlan:
         """Plan the query (LLM planner when configured, else deterministic)."""
@@ -144,8 +209,12 @@ class PostgresFunnel:
                 from disputatio.models import get_chat_model
 
                 self.planner_model = get_chat_model(role="planner", settings=self.settings)
-            return llm_plan(query, self.planner_model)
-        return deterministic_plan(query)
+            planned = llm_plan(query, self.planner_model)
+        else:
+            planned = deterministic_plan(query)
+        if self.settings.retrieval.graph_query_ner and self.config.weights.get("graph", 1.0) > 0:
+            planned = with_query_entities(planned, query, self.settings)
+        return planned
 
     def search(
         self,

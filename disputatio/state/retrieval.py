@@ -43,16 +43,22 @@ class RetrievalTrace(BaseModel):
 
     Attributes:
         channels: Candidates found per channel.
-        failed_channels: Channel name → error message, for channels that failed.
-        timings_ms: Milliseconds per stage.
-        scores: Best score per stage (``fusion``, ``rerank``).
+        channels_used: Channels whose results entered the fusion (not failed, not late).
+        failed_channels: Channel (or ``rerank``) → why it was dropped: its error, or the
+            deadline it missed.
+        timings_ms: Milliseconds per stage (``plan``, each channel, ``fuse``, ``rerank``).
+        scores: Best score per stage (``rerank``).
+        rerank_scores: Section id → its final (calibrated) score, in the final order.
         trimmed: Sections dropped by the conformal/α trim.
+        extra: Anything else worth logging (trim threshold, rerank fallback).
     """
 
     channels: dict[str, int] = Field(default_factory=dict)
+    channels_used: list[str] = Field(default_factory=list)
     failed_channels: dict[str, str] = Field(default_factory=dict)
     timings_ms: dict[str, float] = Field(default_factory=dict)
     scores: dict[str, float] = Field(default_factory=dict)
+    rerank_scores: dict[str, float] = Field(default_factory=dict)
     trimmed: int = 0
     extra: dict[str, Any] = Field(default_factory=dict)
 

@@ -98,8 +98,8 @@ def test_failing_channel_is_logged_and_funnel_goes_on(corpus_retriever: Any) -> 
         def __getattr__(self, name: str) -> Any:
             return getattr(corpus_retriever.backend, name)
 
-        def graph(self, *args: Any, **kwargs: Any) -> Any:
-            raise RuntimeError("graph store down")
+        def lexical(self, *args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("full-text index down")
 
     from disputatio.retrievers.funnel import run_funnel
 
@@ -111,10 +111,13 @@ def test_failing_channel_is_logged_and_funnel_goes_on(corpus_retriever: Any) -> 
         corpus_retriever.config,
         SCOPE,
     )
-    assert "graph" in result.trace.failed_channels and result.sections
+    assert "lexical" in result.trace.failed_channels and result.sections
+    assert "lexical" not in result.trace.channels_used and "semantic" in result.trace.channels_used
 
 
 def test_deterministic_plan_seeds() -> None:
-    plan = deterministic_plan("What did Marie Curie discover in Paris?")
-    assert "marie curie" in plan.graph_seeds and "paris" in plan.graph_seeds
+    plan = deterministic_plan("What did Marie Curie discover at the University of Paris?")
+    assert "marie curie" in plan.graph_seeds and "university of paris" in plan.graph_seeds
+    assert "paris" in plan.graph_seeds
+    assert not any(s.startswith("the ") or s.endswith(" at") for s in plan.graph_seeds)
     assert "what" not in plan.keywords

@@ -112,7 +112,7 @@ def test_over_the_in_memory_funnel(tmp_path: Path) -> None:
     }
     funnel = InMemoryFunnel.from_texts(
         [(text, {"source": name}) for name, text in texts.items()],
-        settings=load_settings(home=tmp_path),
+        settings=load_settings(home=tmp_path, retrieval={"rerank_threshold": 0.0}),
         embeddings=DeterministicFakeEmbedding(size=32),
         reranker=NoReranker(),
         entity_extractor=False,

@@ -76,9 +76,21 @@ TEXTS = {
 NAMES = ["Marie Curie", "University of Paris", "Edwin Hubble"]
 
 
+#: These tests check the wiring with hashing embeddings, whose cosines mean nothing: no refusal,
+#: and the rank fusion the hand computations below assume.
+RETRIEVAL = {
+    "rerank_threshold": 0.0,
+    "trim_alpha": 0.0,
+    "fusion": "rrf",
+    "weight_graph": 1.0,
+    "weight_semantic": 0.8,
+    "weight_lexical": 0.7,
+}
+
+
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return load_settings(home=tmp_path / "home")
+    return load_settings(home=tmp_path / "home", retrieval=RETRIEVAL)
 
 
 def make_funnel(
@@ -155,7 +167,8 @@ def test_search_returns_the_section_found_by_the_channels(funnel: InMemoryFunnel
     assert set(result.trace.timings_ms) >= {"plan", "lexical", "semantic", "graph", "fuse"}
 
 
-def test_refuses_below_the_threshold(settings: Settings) -> None:
+def test_refuses_below_the_threshold(tmp_path: Path) -> None:
+    settings = load_settings(home=tmp_path / "home")  # default refusal threshold
     f = make_funnel(settings, reranker=ConstantReranker(0.1))
     f.add_texts(list(TEXTS.values()))
     refused = f.search("sourdough yeast")
@@ -165,8 +178,8 @@ def test_refuses_below_the_threshold(settings: Settings) -> None:
     assert not kept.refused and kept.sections[0].source.startswith("text:")
 
 
-def test_empty_corpus_refuses(settings: Settings) -> None:
-    result = make_funnel(settings).search("anything at all")
+def test_empty_corpus_refuses(tmp_path: Path) -> None:
+    result = make_funnel(load_settings(home=tmp_path / "home")).search("anything at all")
     assert result.refused and result.best_score == 0.0
 
 
@@ -190,7 +203,7 @@ def test_fusion_order_is_weighted_rrf_of_the_channel_ranks(funnel: InMemoryFunne
             hand[cid] = hand.get(cid, 0.0) + weights[name] / (60 + rank)
     expected = sorted(hand, key=lambda c: hand[c], reverse=True)
     assert [cid for cid, _ in weighted_rrf(rankings, weights, 60)] == expected
-    # one child per parent and NoReranker (every score 1.0): the sections keep the fused order
+    # one child per parent and NoReranker: the sections keep the fused order
     result = funnel.search(query)
     assert [s.child_ids[0] for s in result.sections] == expected
 

@@ -12,11 +12,11 @@ from disputatio.nodes.rag.context import RagContext
 from disputatio.retrievers.base import RetrievalFilters
 from disputatio.retrievers.funnel import (
     fuse_and_expand,
-    rerank_sections,
-    run_channel,
+    run_channel_with_deadline,
     trim_threshold,
 )
 from disputatio.retrievers.plan import QueryPlan
+from disputatio.retrievers.relevance import rerank_sections
 from disputatio.state.rag import RagState
 from disputatio.state.retrieval import NO_SUITABLE_CONTEXT, Section
 
@@ -47,8 +47,9 @@ def plan(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
 
 
 def fan_out(state: RagState, runtime: Runtime[RagContext]) -> list[Send]:
-    """One branch per channel."""
-    channels = _ctx(runtime).funnel().config.channels
+    """One branch per channel with a fusion weight above 0."""
+    cfg = _ctx(runtime).funnel().config
+    channels = [c for c in cfg.channels if cfg.weights.get(c, 1.0) > 0]
     return [
         Send("channel", {**state, "hits": {}, "plan": {**state["plan"], "_channel": c}})
         for c in channels
@@ -56,7 +57,7 @@ def fan_out(state: RagState, runtime: Runtime[RagContext]) -> list[Send]:
 
 
 def channel(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
-    """Run one channel; a failure is recorded and the funnel goes on."""
+    """Run one channel under its deadline; a failure or a miss is recorded, the funnel goes on."""
     ctx = _ctx(runtime)
     funnel = ctx.funnel()
     name = state["plan"]["_channel"]
@@ -65,7 +66,7 @@ def channel(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     )
     t0 = time.perf_counter()
     try:
-        hits = run_channel(
+        hits = run_channel_with_deadline(
             name,
             funnel.backend,
             query_plan,
@@ -104,11 +105,16 @@ def rerank(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     t0 = time.perf_counter()
     sections = [Section.model_validate(s) for s in state.get("candidates", [])]
     ranked = rerank_sections(
-        funnel.backend, funnel.reranker, state["question"], sections, funnel.config
+        funnel.backend,
+        funnel.reranker,
+        state["question"],
+        sections,
+        funnel.config,
+        funnel.embeddings,
     )
     return {
         "candidates": [s.model_dump() for s in ranked],
-        "best_score": ranked[0].score if ranked else 0.0,
+        "best_score": max((s.score for s in ranked), default=0.0),
         "timings_ms": {"rerank": (time.perf_counter() - t0) * 1000},
     }
 

@@ -1,0 +1,128 @@
+"""Per-channel deadlines: a late channel is dropped and recorded, the funnel goes on."""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Iterator, Sequence
+
+import pytest
+from langchain_core.embeddings import Embeddings
+
+from disputatio.models.rerank import NoReranker
+from disputatio.retrievers.base import RetrievalFilters
+from disputatio.retrievers.funnel import (
+    ChannelDeadlineError,
+    FunnelConfig,
+    run_channel_with_deadline,
+    run_funnel,
+)
+from disputatio.retrievers.plan import deterministic_plan
+from disputatio.state.retrieval import Section
+
+
+class HashingEmbeddings(Embeddings):
+    """Tiny deterministic embeddings: one dimension per letter."""
+
+    def embed_query(self, text: str) -> list[float]:
+        v = [float(text.lower().count(ch)) for ch in "abcdefghijklmnopqrstuvwxyz"]
+        norm = math.sqrt(sum(x * x for x in v)) or 1.0
+        return [x / norm for x in v]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self.embed_query(t) for t in texts]
+
+
+class SlowLexicalBackend:
+    """Semantic answers at once; lexical blocks until the test releases it."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.vectors = {"c1": HashingEmbeddings().embed_query("q fever diagnosis")}
+
+    def lexical(
+        self, keywords: Sequence[str], filters: RetrievalFilters, k: int
+    ) -> list[tuple[str, float]]:
+        self.release.wait(timeout=30)
+        return [("c2", 1.0)]
+
+    def semantic(
+        self, vector: Sequence[float], filters: RetrievalFilters, k: int
+    ) -> list[tuple[str, float]]:
+        return [("c1", 0.9)]
+
+    def graph(
+        self, seeds: Sequence[str], filters: RetrievalFilters, k: int, hops: int
+    ) -> list[tuple[str, float]]:
+        return []
+
+    def parents_of(self, child_ids: Sequence[str]) -> dict[str, str]:
+        return {c: "p-" + c for c in child_ids}
+
+    def sections(self, parent_ids: Sequence[str]) -> dict[str, Section]:
+        return {p: Section(id=p, text=f"text of {p}") for p in parent_ids}
+
+    def child_texts(self, child_ids: Sequence[str]) -> dict[str, str]:
+        return {c: f"text of {c}" for c in child_ids}
+
+    def child_vectors(self, child_ids: Sequence[str]) -> dict[str, Sequence[float]]:
+        return {c: v for c, v in self.vectors.items() if c in child_ids}
+
+
+@pytest.fixture
+def backend() -> Iterator[SlowLexicalBackend]:
+    slow = SlowLexicalBackend()
+    yield slow
+    slow.release.set()  # let the abandoned worker finish
+
+
+def test_late_channel_is_dropped_and_recorded(backend: SlowLexicalBackend) -> None:
+    cfg = FunnelConfig(
+        channel_timeout_s=0.2, weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0}
+    )
+    result = run_funnel(
+        "q fever diagnosis",
+        backend,  # type: ignore[arg-type]
+        HashingEmbeddings(),
+        NoReranker(),
+        cfg,
+        RetrievalFilters(tenant="t"),
+        threshold=0.0,
+    )
+    assert result.trace.channels_used == ["semantic"]
+    assert result.trace.failed_channels["lexical"].startswith("deadline")
+    assert [s.id for s in result.sections] == ["p-c1"]  # the late channel's hit is not there
+    assert set(result.trace.rerank_scores) == {"p-c1"}
+    assert {"plan", "semantic", "lexical", "fuse", "rerank"} <= set(result.trace.timings_ms)
+
+
+def test_channel_in_time_is_kept(backend: SlowLexicalBackend) -> None:
+    backend.release.set()
+    cfg = FunnelConfig(
+        channel_timeout_s=30.0, weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0}
+    )
+    result = run_funnel(
+        "q fever diagnosis",
+        backend,  # type: ignore[arg-type]
+        HashingEmbeddings(),
+        NoReranker(),
+        cfg,
+        RetrievalFilters(tenant="t"),
+        threshold=0.0,
+    )
+    assert result.trace.channels_used == ["lexical", "semantic"]
+    assert not result.trace.failed_channels
+
+
+def test_single_channel_deadline_raises(backend: SlowLexicalBackend) -> None:
+    cfg = FunnelConfig(channel_timeout_s=0.2)
+    plan = deterministic_plan("q fever")
+    with pytest.raises(ChannelDeadlineError, match="deadline"):
+        run_channel_with_deadline(
+            "lexical",
+            backend,  # type: ignore[arg-type]
+            plan,
+            HashingEmbeddings(),
+            RetrievalFilters(tenant="t"),
+            cfg,
+        )
