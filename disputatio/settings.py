@@ -147,19 +147,68 @@ class IngestSettings(BaseModel):
 
 
 class RetrievalSettings(BaseModel):
-    """The triple-hybrid retrieval funnel."""
+    """The triple-hybrid retrieval funnel.
 
-    k_lexical: int = Field(30, ge=1, description="Candidates from the full-text channel.")
-    k_semantic: int = Field(30, ge=1, description="Candidates from the vector channel.")
-    k_graph: int = Field(30, ge=1, description="Candidates from the graph channel.")
+    Defaults are tuned on BioASQ's calibration split; docs/retrieval_quality.md has the numbers.
+    """
+
+    k_lexical: int = Field(100, ge=1, description="Candidates from the BM25 channel.")
+    k_semantic: int = Field(100, ge=1, description="Candidates from the vector channel.")
+    k_graph: int = Field(50, ge=1, description="Candidates from the graph channel.")
     k_final: int = Field(8, ge=1, description="Parent sections handed to the answerer.")
-    rrf_k: int = Field(60, ge=1, description="RRF constant k in 1/(k + rank).")
-    weight_graph: float = Field(1.0, ge=0, description="RRF weight of the graph channel.")
-    weight_semantic: float = Field(0.8, ge=0, description="RRF weight of the vector channel.")
-    weight_lexical: float = Field(0.7, ge=0, description="RRF weight of the full-text channel.")
-    graph_hops: int = Field(2, ge=0, le=3, description="Relation hops expanded from seeds.")
+    fusion: Literal["convex", "rrf"] = Field(
+        "convex",
+        description="'convex': weighted mean of min-max normalised channel scores; "
+        "'rrf': weighted reciprocal rank fusion.",
+    )
+    rrf_k: int = Field(60, ge=1, description="RRF constant k in 1/(k + rank) (fusion='rrf').")
+    weight_graph: float = Field(
+        0.0, ge=0, description="Fusion weight of the graph channel (0 = the channel is off)."
+    )
+    weight_semantic: float = Field(0.6, ge=0, description="Fusion weight of the vector channel.")
+    weight_lexical: float = Field(0.4, ge=0, description="Fusion weight of the BM25 channel.")
+    bm25_k1: float = Field(1.2, ge=0, description="BM25 term-frequency saturation k1.")
+    bm25_b: float = Field(0.75, ge=0, le=1, description="BM25 length normalisation b.")
+    bm25_postings_per_term: int = Field(
+        1000, ge=10, description="Highest-impact postings read per query term (bounds BM25)."
+    )
+    graph_hops: int = Field(1, ge=0, le=1, description="Relation hops from the seed entities.")
+    graph_neighbour_cap: int = Field(
+        20, ge=1, description="Neighbours kept per seed entity (strongest edges first)."
+    )
+    graph_query_ner: bool = Field(
+        True,
+        description="Recognise query entities with the ingestion NER (spaCy) as graph seeds, "
+        "besides whole-key matches of the query's word n-grams.",
+    )
+    parent_rest_share: float = Field(
+        0.1,
+        ge=0,
+        le=1,
+        description="A parent scores its best child plus at most this share of it from the rest.",
+    )
+    channel_timeout_s: float | None = Field(
+        5.0,
+        gt=0,
+        description="Deadline per channel (statement_timeout + thread wait); late channels are "
+        "dropped and recorded in the trace. None = no deadline.",
+    )
+    rerank_blend: float = Field(
+        0.5,
+        ge=0,
+        le=1,
+        description="local:hybrid orders by blend·relevance + (1-blend)·fusion score.",
+    )
+    relevance_platt_a: float = Field(
+        12.0, description="Relevance = sigmoid(a·cosine + b): slope a (calibrate refits it)."
+    )
+    relevance_platt_b: float = Field(
+        -6.0, description="Relevance = sigmoid(a·cosine + b): offset b (calibrate refits it)."
+    )
     rerank_threshold: float = Field(
-        0.25, description="Refuse (NO_SUITABLE_CONTEXT) when the best rerank score is below."
+        0.25,
+        description="Refuse (NO_SUITABLE_CONTEXT) when the best calibrated relevance is below "
+        "(calibrate refits it).",
     )
     trim_alpha: float = Field(
         0.5, ge=0, le=1, description="Uncalibrated trim: keep chunks scoring >= alpha * s_max."
@@ -167,7 +216,18 @@ class RetrievalSettings(BaseModel):
     conformal_alpha: float = Field(
         0.1, gt=0, lt=1, description="Miscoverage level of the calibrated (conformal) trim."
     )
+    refusal_alpha: float = Field(
+        0.05,
+        gt=0,
+        lt=1,
+        description="calibrate sets the refusal threshold so at most this share of on-topic "
+        "calibration questions is refused.",
+    )
     planner: str = Field("deterministic", description="Query planner: 'deterministic' or 'llm'.")
+
+    def weight_for(self, channel: str) -> float:
+        """The fusion weight of ``channel`` (``lexical``, ``semantic`` or ``graph``)."""
+        return float(getattr(self, f"weight_{channel}"))
 
 
 class DebateSettings(BaseModel):
