@@ -159,10 +159,10 @@ def write_question_log(run_dir: Path, record: Mapping[str, Any], corpus: str) ->
         "dataset": record["dataset"],
         "corpus": corpus,
         **log,  # a debate's own seed-shaped log (its ``mode``, ``history``...) wins
-        "final_answer": {
-            **(log.get("final_answer") or {}),
+        "final_answer": {  # the debate's own seed-named values win
             "answer_choice": record.get("answer"),
             "consensus_type": record.get("consensus_type"),
+            **(log.get("final_answer") or {}),
             "is_correct": record.get("correct"),
         },
         "error": record.get("error"),
