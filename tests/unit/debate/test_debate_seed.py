@@ -220,3 +220,19 @@ def test_default_validators_include_the_basic_bias_detector() -> None:
     bias = next(v for v in out["validation"] if v["name"] == "bias")
     assert not bias["passed"] and "always" in bias["message"]
     assert LexicalBiasDetector().detect("It may help [x].", ValidationContext()) == []
+
+
+def test_small_local_models_get_a_flat_plan_of_at_most_three() -> None:
+    from disputatio.graphs.debate import DebateContext
+    from disputatio.nodes.debate.context import resolve_config
+    from disputatio.settings import load_settings
+
+    settings = load_settings(debate={"max_depth": 2, "max_breadth": 5})
+    local = resolve_config(DebateContext(model="local:qwen2.5-coder-1.5b", settings=settings))
+    assert (local.max_depth, local.max_breadth, local.flat_plan) == (1, 3, True)
+    hosted = resolve_config(DebateContext(model="openai:gpt-4o-mini", settings=settings))
+    assert (hosted.max_depth, hosted.max_breadth, hosted.flat_plan) == (2, 5, False)
+    chosen = resolve_config(
+        DebateContext(model="local:qwen2.5-coder-1.5b", settings=settings, max_depth=2)
+    )
+    assert chosen.max_depth == 2 and not chosen.flat_plan
