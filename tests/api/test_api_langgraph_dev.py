@@ -1,0 +1,127 @@
+"""The same routes and auth under ``langgraph dev`` (offline, on a free port), plus tenant
+isolation on the LangGraph server's own routes (threads, runs) through ``disputatio.api.auth``."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from disputatio.api import store
+from disputatio.api.auth import hash_key
+from disputatio.settings import Settings
+
+from .conftest import free_port
+from .fakes import KEY_A, KEY_B, TENANT_A, TENANT_B
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGGRAPH = Path(os.environ.get("VIRTUAL_ENV", ROOT / ".venv")) / "bin" / "langgraph"
+
+
+@pytest.fixture(scope="module")
+def lg_dev(
+    api_settings: Settings, db_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    if not LANGGRAPH.exists():
+        pytest.skip("langgraph-cli is not installed (pip install -e '.[server]')")
+    log = tmp_path_factory.mktemp("langgraph-dev") / "server.log"  # never inside the project
+    port = free_port()
+    keys = {hash_key(KEY_A): TENANT_A, hash_key(KEY_B): TENANT_B}
+    env = {
+        **os.environ,
+        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+        "LANGGRAPH_NO_VERSION_CHECK": "true",
+        "DATABASE_URL": db_url,
+        "DISPUTATIO_HOME": str(api_settings.home),
+        "DISPUTATIO_SERVER__API_KEYS": json.dumps(keys),
+    }
+    cmd = [str(LANGGRAPH), "dev", "--no-browser", "--no-reload", "--port", str(port),
+           "--host", "127.0.0.1", "--config", str(ROOT / "langgraph.json")]  # fmt: skip
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"langgraph dev did not start:\n{log.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.5)
+        yield url
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _client(url: str, key: str | None) -> httpx.Client:
+    return httpx.Client(base_url=url, headers={"X-API-Key": key} if key else {}, timeout=120)
+
+
+def test_custom_routes_and_auth_under_langgraph_dev(lg_dev: str, api_settings: Settings) -> None:
+    with _client(lg_dev, None) as anon, _client(lg_dev, KEY_A) as a, _client(lg_dev, KEY_B) as b:
+        assert anon.get("/health").status_code == 401
+        assert anon.post("/query", json={"query": "x"}).status_code == 401
+        health = a.get("/health").json()
+        assert health["tenant"] == TENANT_A and health["database"]["ok"]
+        refused = b.post("/query", json={"query": "How is brucellosis diagnosed?"}).json()
+        assert refused["answer"] is None
+        assert refused["error"]["code"] == "NO_SUITABLE_CONTEXT"
+        bad = a.post("/debate/start", json={"protocol": "chess", "question": "?"})
+        assert bad.status_code == 422 and bad.json()["error"]["field"] == "protocol"
+        assert a.get("/").status_code == 200 and "disputatio" in a.get("/").text
+        # a debate of tenant A (recorded directly: no model runs here) is A's alone
+        case_id = str(uuid.uuid4())
+        store.create_run(
+            api_settings,
+            {"id": case_id, "tenant": TENANT_A, "protocol": "hierarchical", "question": "q",
+             "request": {"question": "q"}},
+        )  # fmt: skip
+        store.update_run(api_settings, case_id, status="failed", error="recorded by the test")
+        assert a.get(f"/debate/{case_id}").json()["status"] == "failed"
+        assert b.get(f"/debate/{case_id}").status_code == 403
+        assert b.get(f"/debate/{case_id}/ledger").status_code == 403
+        assert case_id in {s["case_id"] for s in a.get("/sessions").json()["sessions"]}
+        assert case_id not in {s["case_id"] for s in b.get("/sessions").json()["sessions"]}
+
+
+def test_langgraph_routes_are_scoped_to_the_keys_tenant(lg_dev: str) -> None:
+    with _client(lg_dev, None) as anon, _client(lg_dev, KEY_A) as a, _client(lg_dev, KEY_B) as b:
+        assert anon.post("/threads/search", json={}).status_code == 401
+        assert len(a.post("/assistants/search", json={}).json()) == 7  # graphs are shared
+        thread = a.post("/threads", json={"metadata": {"tenant": TENANT_B}}).json()
+        assert thread["metadata"]["tenant"] == TENANT_A  # the key decides, not the body
+        tid = thread["thread_id"]
+        assert tid in {t["thread_id"] for t in a.post("/threads/search", json={}).json()}
+        assert tid not in {t["thread_id"] for t in b.post("/threads/search", json={}).json()}
+        assert b.get(f"/threads/{tid}").status_code == 404
+        assert b.post(f"/threads/{tid}/runs", json={"assistant_id": "rag"}).status_code == 404
+        # a run's input tenant is overwritten with the caller's (retrieval only: no model)
+        run = a.post(
+            f"/threads/{tid}/runs/wait",
+            json={"assistant_id": "rag", "context": {"answer": False, "tenant": TENANT_B},
+                  "input": {"question": "brucellosis diagnosis", "tenant": TENANT_B}},
+        )  # fmt: skip
+        assert run.status_code == 200, run.text
+        values = a.get(f"/threads/{tid}/state").json()["values"]
+        assert values["tenant"] == TENANT_A
+        ingest = a.post("/runs/wait", json={"assistant_id": "ingest", "input": {"paths": ["/etc"]}})
+        assert ingest.status_code == 403
