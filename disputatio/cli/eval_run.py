@@ -20,7 +20,6 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -52,6 +51,17 @@ def split_list(values: Sequence[str] | None) -> tuple[str, ...]:
 def default_out(settings: Any) -> Path:
     """Where run folders go by default: ``<home>/eval/runs``."""
     return Path(settings.home) / "eval" / "runs"
+
+
+def medrag_retrieval(settings: Any, refusal: bool) -> Any:
+    """Settings whose funnel always returns k sections, as MedRAG does (never refuses).
+
+    With ``refusal`` the settings stay as they are (``retrieval`` threshold and trim).
+    """
+    if refusal:
+        return settings
+    retrieval = settings.retrieval.model_copy(update={"rerank_threshold": 0.0, "trim_alpha": 0.0})
+    return settings.model_copy(update={"retrieval": retrieval})
 
 
 def _env_factory(config: Any, settings: Any, checkpointer: Any) -> Any:
@@ -146,13 +156,19 @@ def run(
     hier_max_tokens: int | None = typer.Option(None, "--hier-max-tokens", help="Its budget."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Runs folder (<home>/eval/runs)."),
     db: bool = typer.Option(True, "--db/--no-db", help="Write the experiment tables."),
+    refusal: bool = typer.Option(
+        False,
+        "--refusal/--no-refusal",
+        help="Keep the funnel's refusal threshold and trim (default: off, MedRAG-style: "
+        "always k sections).",
+    ),
 ) -> None:
     """Run protocols on the same drawn questions (resumable: run it again to continue)."""
     from disputatio.eval.config import build_config
     from disputatio.eval.runner import Plan, run_eval
     from disputatio.settings import get_settings
 
-    settings = get_settings()
+    settings = medrag_retrieval(get_settings(), refusal)
     if corpus not in ("kb", "oracle", "tenant"):
         raise ConfigError(f"unknown corpus {corpus!r}; known: kb, oracle, tenant")
     chat = model or settings.models.chat
@@ -203,7 +219,7 @@ def run(
         TimeElapsedColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),
-        TextColumn("{task.fields[last]}"),
+        TextColumn("{task.fields[last]}", markup=False),
     )
     with Progress(*columns, console=console) as progress, _checkpointer(db) as saver:
         task = progress.add_task("eval", total=None, last="")
@@ -219,7 +235,7 @@ def run(
                 f"{record['dataset']}/{record['protocol']} {record['question_id']} {mark} "
                 f"({tally['correct']}/{tally['done']} right)"
             )
-            progress.update(task, completed=done, last=escape(last))
+            progress.update(task, completed=done, last=last)
 
         summary = run_eval(
             config,
