@@ -59,6 +59,15 @@ def _consensus(
     }
 
 
+def _grounded_medoid(moves: list[Mapping[str, Any]], texts: list[str], similarity: Any) -> int:
+    """The agreeing answer to keep: the one citing the most verified sections, then the medoid.
+
+    A cited answer wins over an uncited one that says the same thing.
+    """
+    central = medoid(texts, similarity)
+    return max(range(len(moves)), key=lambda i: (len(moves[i]["citations"]), i == central, -i))
+
+
 def _assess(state: DebateState, ctx: DebateContext, cfg: DebateConfig) -> dict[str, Any]:
     """Agreement of each leaf whose latest round is not assessed yet."""
     results, reviews = state.get("results") or {}, state.get("reviews") or {}
@@ -79,7 +88,7 @@ def _assess(state: DebateState, ctx: DebateContext, cfg: DebateConfig) -> dict[s
         agreement[leaf] = {"round": round_, "score": score, "agreed": agreed}
         emit("agreement", node=leaf, round=round_, score=score, agreed=agreed)
         if agreed and round_ == 0:
-            best = medoid(texts, similarity)
+            best = _grounded_medoid(list(answers.values()), texts, similarity)
             resolved[leaf] = _consensus(answers, score, best, state.get("retrieved") or {})
     return {"agreement": agreement, "results": resolved}
 

@@ -236,3 +236,14 @@ def test_small_local_models_get_a_flat_plan_of_at_most_three() -> None:
         DebateContext(model="local:qwen2.5-coder-1.5b", settings=settings, max_depth=2)
     )
     assert chosen.max_depth == 2 and not chosen.flat_plan
+
+
+def test_agreeing_workers_keep_the_cited_answer() -> None:
+    models = {
+        "worker-root-0": scripted("w0", "Verdict: COX-1 inhibition.\nAspirin blocks COX-1."),
+        "worker-root-1": scripted("w1", "Verdict: COX-1 inhibition\nIt blocks COX-1 [S1]."),
+    }
+    out, _, _ = run("How?", context(models, flat=True, workers=2, rounds=1, max_tool_calls=0))
+    assert out["tree"][0]["status"] == "agreed"
+    assert out["answer"] == "Verdict: COX-1 inhibition\nIt blocks COX-1 [s-aspirin]."
+    assert [c["id"] for c in out["citations"]] == ["s-aspirin"]
