@@ -64,3 +64,18 @@ def test_run_twice_then_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 def test_bad_corpus_is_a_config_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(app(), ["run", "--corpus", "web", "--no-db", "-o", str(tmp_path)])
     assert result.exit_code != 0 and "unknown corpus" in str(result.exception)
+
+
+def test_medrag_style_retrieval_never_refuses_and_is_part_of_the_identity(
+    tmp_path: Path,
+) -> None:
+    from disputatio.eval.config import build_config
+    from disputatio.settings import load_settings
+
+    settings = load_settings(home=tmp_path)
+    plain = eval_run.medrag_retrieval(settings, refusal=False)
+    assert (plain.retrieval.rerank_threshold, plain.retrieval.trim_alpha) == (0.0, 0.0)
+    assert eval_run.medrag_retrieval(settings, refusal=True) is settings
+    a = build_config(plain, model="m")
+    b = build_config(settings, model="m")
+    assert a.run_id != b.run_id
