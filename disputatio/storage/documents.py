@@ -2,13 +2,21 @@
 
 :func:`write_document` is the only writer: it inserts the document row, its parent and child
 chunks (with embeddings) and the entities, mentions and relations, all in the caller's
-transaction, so a failure anywhere leaves nothing half-written. Ingestion jobs are recorded on a
-separate connection so a failed document still leaves its job row with the error.
+transaction, so a failure anywhere leaves nothing half-written. The statements of one document
+are pipelined (one network round trip per document, not one per row): entities are upserted in
+one statement (sorted by key, so concurrent writers lock them in the same order) and mentions
+and relations are joined to their entity ids inside the database.
+
+Idempotency: :func:`lock_content` takes a transaction-scoped advisory lock on (tenant, sha256),
+so two writers of the same content serialise and the second finds the first's document.
+Ingestion jobs are written in bulk (:func:`start_jobs`, :func:`record_jobs`) outside the
+document transactions, so a failed document still leaves its job row with the error.
 """
 
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -55,13 +63,64 @@ def find_document(conn: psycopg.Connection[Any], tenant: str, sha256: str) -> st
     return str(row[0]) if row else None
 
 
+def known_documents(
+    conn: psycopg.Connection[Any], tenant: str, hashes: Sequence[str]
+) -> dict[str, str]:
+    """Map each of ``hashes`` the tenant already stores to its document id (one query)."""
+    if not hashes:
+        return {}
+    rows = conn.execute(
+        "SELECT sha256, id FROM documents WHERE tenant = %s AND sha256 = ANY(%s)",
+        (tenant, list(hashes)),
+    ).fetchall()
+    return {str(sha): str(doc_id) for sha, doc_id in rows}
+
+
+def lock_content(conn: psycopg.Connection[Any], tenant: str, sha256: str) -> None:
+    """Serialise writers of the same (tenant, content) until the transaction ends."""
+    conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"doc:{tenant}:{sha256}",)
+    )
+
+
+def previous_versions(
+    conn: psycopg.Connection[Any], tenant: str, sha256: str, collection: str, source_uri: str
+) -> list[tuple[str, str]]:
+    """``(id, sha256)`` of the stored documents a new one would replace.
+
+    That is the same content in the tenant, and older versions of the same file (same
+    collection and source) in the tenant.
+    """
+    rows = conn.execute(
+        "SELECT id, sha256 FROM documents WHERE tenant = %s AND (sha256 = %s OR"
+        " (collection = %s AND source_uri = %s))",
+        (tenant, sha256, collection, source_uri),
+    ).fetchall()
+    return [(str(r[0]), str(r[1])) for r in rows]
+
+
 def delete_document(conn: psycopg.Connection[Any], document_id: str) -> None:
-    """Delete a document with its chunks, mentions and relations (cascades), then orphans."""
-    row = conn.execute(
-        "DELETE FROM documents WHERE id = %s RETURNING tenant", (document_id,)
-    ).fetchone()
-    if row:
-        delete_orphan_entities(conn, row[0])
+    """Delete a document with its chunks, mentions and relations (cascades).
+
+    Then the entities it mentioned that nothing mentions any more are deleted too.
+    """
+    mentioned = [
+        r[0]
+        for r in conn.execute(
+            "SELECT DISTINCT entity_id FROM entity_mentions WHERE document_id = %s",
+            (document_id,),
+        ).fetchall()
+    ]
+    conn.execute("DELETE FROM documents WHERE id = %s", (document_id,))
+    if mentioned:
+        # entities a concurrent writer holds (it is about to mention them) are skipped
+        conn.execute(
+            "DELETE FROM entities WHERE id IN (SELECT e.id FROM entities e"
+            " WHERE e.id = ANY(%s) AND NOT EXISTS"
+            " (SELECT 1 FROM entity_mentions m WHERE m.entity_id = e.id)"
+            " FOR UPDATE SKIP LOCKED)",
+            (mentioned,),
+        )
 
 
 def delete_orphan_entities(conn: psycopg.Connection[Any], tenant: str) -> int:
@@ -82,11 +141,14 @@ def write_document(
     entities: Sequence[Entity],
     mentions: Sequence[Mention],
     relations: Sequence[Relation],
+    *,
+    document_id: str | None = None,
 ) -> str:
     """Insert one document and everything derived from it; return the document id.
 
     Must run inside a transaction (``with conn.transaction():``): the caller decides whether the
-    whole write commits.
+    whole write commits. The statements are pipelined; errors surface when the pipeline syncs
+    (at the latest when this function returns).
 
     Args:
         conn: Open connection (pgvector registered).
@@ -95,28 +157,28 @@ def write_document(
         embeddings: Child chunk id → embedding.
         entities: Entities found in the children.
         mentions: Mentions of those entities.
-        relations: Relations between those entities.
+        relations: Relation between those entities.
+        document_id: Id to give the document (default: a new UUID).
     """
-    row = conn.execute(
-        "INSERT INTO documents (tenant, collection, sha256, source_uri, title, kind, tags,"
-        " metadata, markdown, n_pages) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
-        " RETURNING id",
-        (
-            doc.tenant,
-            doc.collection,
-            doc.sha256,
-            doc.source_uri,
-            doc.title,
-            doc.kind,
-            list(doc.tags),
-            json.dumps(dict(doc.metadata)),
-            doc.markdown,
-            doc.n_pages,
-        ),
-    ).fetchone()
-    assert row is not None
-    document_id = str(row[0])
-    with conn.cursor() as cur:
+    document_id = document_id or str(uuid.uuid4())
+    with conn.pipeline(), conn.cursor() as cur:
+        cur.execute(
+            "INSERT INTO documents (id, tenant, collection, sha256, source_uri, title, kind, tags,"
+            " metadata, markdown, n_pages) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (
+                document_id,
+                doc.tenant,
+                doc.collection,
+                doc.sha256,
+                doc.source_uri,
+                doc.title,
+                doc.kind,
+                list(doc.tags),
+                json.dumps(dict(doc.metadata)),
+                doc.markdown,
+                doc.n_pages,
+            ),
+        )
         cur.executemany(
             "INSERT INTO parent_chunks (id, document_id, tenant, collection, ordinal, text,"
             " heading_path, page, char_start, char_end, token_count)"
@@ -164,7 +226,7 @@ def write_document(
                 for c in p.children
             ],
         )
-    write_graph(conn, doc.tenant, document_id, entities, mentions, relations)
+        _write_graph_rows(cur, doc.tenant, document_id, entities, mentions, relations)
     return document_id
 
 
@@ -172,6 +234,81 @@ def _vector(values: Sequence[float]) -> Any:
     import numpy as np
 
     return np.asarray(values, dtype=np.float32)
+
+
+_UPSERT_ENTITIES = (
+    "INSERT INTO entities (tenant, key, name, label)"
+    " SELECT %s, t.key, t.name, t.label"
+    " FROM unnest(%s::text[], %s::text[], %s::text[]) AS t(key, name, label) ORDER BY t.key"
+    # DO UPDATE ... WHERE false locks existing rows (so no concurrent orphan sweep deletes them
+    # before this transaction's mentions commit) without writing new row versions.
+    " ON CONFLICT (tenant, key) DO UPDATE SET name = entities.name WHERE false"
+)
+
+_INSERT_MENTIONS = (
+    "INSERT INTO entity_mentions (entity_id, chunk_id, document_id, char_start, char_end)"
+    " SELECT e.id, m.chunk_id, %s, m.s, m.e"
+    " FROM unnest(%s::text[], %s::text[], %s::int[], %s::int[]) AS m(key, chunk_id, s, e)"
+    " JOIN entities e ON e.tenant = %s AND e.key = m.key"
+    " ON CONFLICT DO NOTHING"
+)
+
+_INSERT_RELATIONS = (
+    "INSERT INTO relations (tenant, source_id, target_id, type, weight, document_id, chunk_id)"
+    " SELECT %s, s.id, t.id, r.type, r.weight, %s, r.chunk_id"
+    " FROM unnest(%s::text[], %s::text[], %s::text[], %s::real[], %s::text[])"
+    " AS r(source, target, type, weight, chunk_id)"
+    " JOIN entities s ON s.tenant = %s AND s.key = r.source"
+    " JOIN entities t ON t.tenant = %s AND t.key = r.target"
+)
+
+
+def _write_graph_rows(
+    cur: psycopg.Cursor[Any],
+    tenant: str,
+    document_id: str,
+    entities: Sequence[Entity],
+    mentions: Sequence[Mention],
+    relations: Sequence[Relation],
+) -> None:
+    """Three statements, whatever the number of entities, mentions and relations."""
+    if not entities:
+        return
+    ents = sorted({e.key: e for e in entities}.values(), key=lambda e: e.key)
+    cur.execute(
+        _UPSERT_ENTITIES,
+        (tenant, [e.key for e in ents], [e.name for e in ents], [e.label for e in ents]),
+    )
+    keys = {e.key for e in ents}
+    found = [m for m in mentions if m.entity_key in keys]
+    if found:
+        cur.execute(
+            _INSERT_MENTIONS,
+            (
+                document_id,
+                [m.entity_key for m in found],
+                [m.chunk_id for m in found],
+                [m.start for m in found],
+                [m.end for m in found],
+                tenant,
+            ),
+        )
+    edges = [r for r in relations if r.source in keys and r.target in keys]
+    if edges:
+        cur.execute(
+            _INSERT_RELATIONS,
+            (
+                tenant,
+                document_id,
+                [r.source for r in edges],
+                [r.target for r in edges],
+                [r.type for r in edges],
+                [float(r.weight) for r in edges],
+                [r.evidence_chunk_id for r in edges],
+                tenant,
+                tenant,
+            ),
+        )
 
 
 def write_graph(
@@ -186,40 +323,87 @@ def write_graph(
 
     Runs in the caller's transaction; used by :func:`write_document` and the Postgres graph store.
     """
-    ids: dict[str, int] = {}
-    for ent in entities:
-        got = conn.execute(
-            "INSERT INTO entities (tenant, key, name, label) VALUES (%s, %s, %s, %s)"
-            " ON CONFLICT (tenant, key) DO UPDATE SET name = entities.name RETURNING id",
-            (tenant, ent.key, ent.name, ent.label),
-        ).fetchone()
-        assert got is not None
-        ids[ent.key] = int(got[0])
+    with conn.cursor() as cur:
+        _write_graph_rows(cur, tenant, document_id, entities, mentions, relations)
+
+
+@dataclass(frozen=True)
+class JobRecord:
+    """One ingestion job row written in bulk.
+
+    Attributes:
+        id: Job id (generated by the caller, so rows need no round trip to be named).
+        tenant: Tenant.
+        collection: Collection.
+        source_uri: The file.
+        status: running, succeeded, skipped or failed.
+        sha256: Content hash, when known.
+        document_id: Stored document, when any.
+        error: One-line error (failed).
+        stats: Result details (JSON).
+    """
+
+    id: str
+    tenant: str
+    collection: str
+    source_uri: str
+    status: str
+    sha256: str | None = None
+    document_id: str | None = None
+    error: str | None = None
+    stats: Mapping[str, Any] | None = None
+
+
+def new_job_id() -> str:
+    """A fresh job id."""
+    return str(uuid.uuid4())
+
+
+def record_jobs(conn: psycopg.Connection[Any], jobs: Sequence[JobRecord]) -> None:
+    """Insert job rows in one pipelined batch (finished unless ``running``)."""
+    if not jobs:
+        return
     with conn.cursor() as cur:
         cur.executemany(
-            "INSERT INTO entity_mentions (entity_id, chunk_id, document_id, char_start, char_end)"
-            " VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-            [
-                (ids[m.entity_key], m.chunk_id, document_id, m.start, m.end)
-                for m in mentions
-                if m.entity_key in ids
-            ],
-        )
-        cur.executemany(
-            "INSERT INTO relations (tenant, source_id, target_id, type, weight, document_id,"
-            " chunk_id) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            "INSERT INTO ingestion_jobs (id, tenant, collection, source_uri, status, sha256,"
+            " document_id, error, stats, finished_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s,"
+            " %s, CASE WHEN %s = 'running' THEN NULL ELSE now() END)",
             [
                 (
-                    tenant,
-                    ids[r.source],
-                    ids[r.target],
-                    r.type,
-                    float(r.weight),
-                    document_id,
-                    r.evidence_chunk_id,
+                    j.id,
+                    j.tenant,
+                    j.collection,
+                    j.source_uri,
+                    j.status,
+                    j.sha256,
+                    j.document_id,
+                    j.error,
+                    json.dumps(dict(j.stats or {})),
+                    j.status,
                 )
-                for r in relations
-                if r.source in ids and r.target in ids
+                for j in jobs
+            ],
+        )
+
+
+def finish_jobs(conn: psycopg.Connection[Any], jobs: Sequence[JobRecord]) -> None:
+    """Close running jobs with their outcomes in one pipelined batch."""
+    if not jobs:
+        return
+    with conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE ingestion_jobs SET status = %s, sha256 = %s, document_id = %s, error = %s,"
+            " stats = %s, finished_at = now() WHERE id = %s",
+            [
+                (
+                    j.status,
+                    j.sha256,
+                    j.document_id,
+                    j.error,
+                    json.dumps(dict(j.stats or {})),
+                    j.id,
+                )
+                for j in jobs
             ],
         )
 

@@ -16,6 +16,8 @@ import fcntl
 import logging
 import os
 import pwd
+import re
+import shlex
 import shutil
 import socket
 import stat
@@ -216,11 +218,17 @@ class EmbeddedPostgres:
             )
         return f"postgresql://{SUPERUSER}@{self.host}:{st.port}/{database}"
 
-    def start(self, timeout_s: int = 60) -> ServerStatus:
+    def start(self, timeout_s: int = 60, *, options: dict[str, str] | None = None) -> ServerStatus:
         """Start the server unless it already runs; initialise the data directory if new.
 
+        Args:
+            timeout_s: Wait this long for the server to accept connections.
+            options: PostgreSQL settings passed as ``-c name=value`` (e.g. ``shared_buffers``);
+                they apply when this call starts the server (a running one keeps its own).
+
         Raises:
-            DatabaseError: If the port is taken or the server does not come up.
+            DatabaseError: If the port is taken, an option is malformed or the server does not
+                come up.
         """
         with self._lock():
             st = self.status()
@@ -236,7 +244,7 @@ class EmbeddedPostgres:
                     f"port {port} on {self.host} is in use; set DISPUTATIO_DATABASE__PORT to "
                     "another port (0 picks a free one)"
                 )
-            opts = f"-h {self.host} -p {port} -k ''"
+            opts = f"-h {self.host} -p {port} -k ''" + _settings_args(options or {})
             proc = self._run(
                 "pg_ctl",
                 "-D",
@@ -297,6 +305,23 @@ class EmbeddedPostgres:
             return " | ".join(self.log_file.read_text().splitlines()[-lines:])
         except OSError:
             return ""
+
+
+_OPTION_NAME = re.compile(r"^[a-z_][a-z0-9_.]*$")
+
+
+def _settings_args(options: dict[str, str]) -> str:
+    """``-c name=value`` arguments for the postgres command line (values shell-quoted).
+
+    Raises:
+        DatabaseError: If a setting name is not a PostgreSQL identifier.
+    """
+    args = []
+    for name, value in options.items():
+        if not _OPTION_NAME.match(name):
+            raise DatabaseError(f"invalid PostgreSQL setting name {name!r}")
+        args.append(f" -c {shlex.quote(f'{name}={value}')}")
+    return "".join(args)
 
 
 def wait_until_ready(url: str, timeout_s: float = 30.0) -> None:

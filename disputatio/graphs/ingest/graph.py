@@ -1,46 +1,29 @@
 """Assembly of the ingestion graph.
 
-Batch: ``discover → (Send per file) document → summarize``. Document subgraph:
-``register → extract → chunk → entities → embed → index``, any step able to divert to ``fail``
-(and ``register`` to the end, for unchanged content).
+``discover → screen → (load → entities → embed → index)* → summarize``: ``screen`` hashes every
+file and settles unchanged ones before any parsing; the loop then takes ``ingest.batch_size``
+files per turn, so spaCy and the embedding model see whole batches while every document is
+still written in its own transaction. The loop ends when the queue is empty or after
+``ingest.max_batches`` batches.
 """
 
 from __future__ import annotations
 
-from itertools import pairwise
 from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import RetryPolicy
 
-from disputatio.nodes.ingest import batch, document
+from disputatio.nodes.ingest import batch, pipeline
 from disputatio.nodes.ingest.context import IngestContext
-from disputatio.state.ingest import DocOutput, DocState, IngestInput, IngestOutput, IngestState
+from disputatio.state.ingest import IngestInput, IngestOutput, IngestState
 
-_STEPS = ("register", "extract", "chunk", "entities", "embed", "index")
+#: Supersteps one batch takes (load, entities, embed, index).
+STEPS_PER_BATCH = 4
 
-
-def build_document_graph() -> StateGraph[Any, Any, Any, Any]:
-    """The per-document pipeline (a subgraph of the batch graph)."""
-    builder = StateGraph(DocState, context_schema=IngestContext, output_schema=DocOutput)
-    db_retry = RetryPolicy(max_attempts=2)
-    builder.add_node("register", document.register, retry_policy=db_retry)
-    builder.add_node("extract", document.extract_text)
-    builder.add_node("chunk", document.chunk)
-    builder.add_node("entities", document.entities)
-    builder.add_node("embed", document.embed)
-    builder.add_node("index", document.index)
-    builder.add_node("fail", document.fail, retry_policy=db_retry)
-    builder.add_edge(START, "register")
-    for step, following in pairwise(_STEPS):
-        builder.add_conditional_edges(
-            step, document.route, {"next": following, "fail": "fail", "done": END}
-        )
-    builder.add_conditional_edges(
-        "index", document.route, {"next": END, "fail": "fail", "done": END}
-    )
-    builder.add_edge("fail", END)
-    return builder
+#: Recursion limit that lets the loop run to ``ingest.max_batches`` at its upper bound
+#: (the settings field allows at most 1,000,000 batches).
+RECURSION_LIMIT = STEPS_PER_BATCH * 1_000_000 + 16
 
 
 def build_graph() -> StateGraph[Any, Any, Any, Any]:
@@ -51,14 +34,23 @@ def build_graph() -> StateGraph[Any, Any, Any, Any]:
         input_schema=IngestInput,
         output_schema=IngestOutput,
     )
+    db_retry = RetryPolicy(max_attempts=2)
     builder.add_node("discover", batch.discover)
-    builder.add_node("document", build_document_graph().compile(name="ingest_document"))
+    builder.add_node("screen", batch.screen, retry_policy=db_retry)
+    builder.add_node("load", pipeline.load)
+    builder.add_node("entities", pipeline.entities)
+    builder.add_node("embed", pipeline.embed)
+    builder.add_node("index", pipeline.index)
     builder.add_node("summarize", batch.summarize)
     builder.add_edge(START, "discover")
-    builder.add_conditional_edges("discover", batch.fan_out, ["document"])
-    builder.add_edge("document", "summarize")
+    builder.add_edge("discover", "screen")
+    builder.add_conditional_edges("screen", batch.route, ["load", "summarize"])
+    builder.add_edge("load", "entities")
+    builder.add_edge("entities", "embed")
+    builder.add_edge("embed", "index")
+    builder.add_conditional_edges("index", batch.route, ["load", "summarize"])
     builder.add_edge("summarize", END)
     return builder
 
 
-graph = build_graph().compile(name="ingest")
+graph = build_graph().compile(name="ingest").with_config(recursion_limit=RECURSION_LIMIT)

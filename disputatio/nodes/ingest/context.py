@@ -17,8 +17,10 @@ class IngestContext:
         embeddings: LangChain ``Embeddings``.
         entity_extractor: An ``EntityExtractor`` (``False`` disables entity extraction).
         ocr: An ``OcrEngine`` (``False`` disables OCR).
-        graph_store: Extra graph store written after commit (e.g. Neo4j); Postgres is always
-            written inside the document transaction.
+        graph_store: Extra graph store (e.g. Neo4j), fed through the outbox that each
+            document's transaction writes (``False`` disables it; ``None`` = from settings:
+            Neo4j when ``NEO4J_URI`` is set). Postgres is always written inside the document
+            transaction.
     """
 
     settings: Any = None
@@ -57,8 +59,22 @@ class IngestContext:
             else:
                 from disputatio.ingest import SpacyEntityExtractor
 
-                self.entity_extractor = SpacyEntityExtractor()
+                self.entity_extractor = SpacyEntityExtractor(
+                    dependency_relations=self.get_settings().ingest.dependency_relations,
+                    batch_size=max(64, self.get_settings().ingest.batch_size),
+                )
         return self.entity_extractor
+
+    def get_graph_store(self) -> Any:
+        """The extra graph store fed by the outbox, or None."""
+        if self.graph_store is False:
+            return None
+        if self.graph_store is None:
+            from disputatio.retrievers.graphstore import graph_store_from_settings
+
+            self.graph_store = graph_store_from_settings(self.get_settings()) or False
+            return self.graph_store or None
+        return self.graph_store
 
     def get_ocr(self) -> Any:
         """The OCR engine, or None when disabled."""
