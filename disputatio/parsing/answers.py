@@ -12,7 +12,10 @@ LAST match wins, because models often restate their answer):
    and ``so the answer is X``);
 6. ``answer_is``: a plain ``the answer is X`` or a line starting ``Answer: X``;
 7. ``lone_letter``: a line holding nothing but an option letter (or a non-letter label such
-   as ``yes``), e.g. ``(B)`` or ``**C.**``.
+   as ``yes``), e.g. ``(B)`` or ``**C.**``;
+8. ``only_option_named``: the reply names the text of exactly one option (whole words, at
+   least 4 characters) and no other — small models often answer "Brucella melitensis is the
+   most common cause..." without any answer line.
 
 ``X`` is an option letter, or the option's text ("The correct answer is Metformin"), or a
 non-letter label ("yes"). A letter must end where a word would (``A.``, ``(A)``, ``A because``)
@@ -221,7 +224,28 @@ def parse_answer(text: str | None, options: Options) -> ParsedAnswer:
     found = list(_lone_lines(text, opts))
     if found:
         return _result("lone_letter", found[-1])
+    named = _named_options(text, options)
+    if len(named) == 1:
+        label, raw = named[0]
+        return ParsedAnswer(label, "OK", "only_option_named", raw)
     return ParsedAnswer(None, "PARSE_FAILED", None, None)
+
+
+def _named_options(text: str, options: Options) -> list[tuple[str, str]]:
+    """Options whose text the reply names as whole words (longest texts matched first)."""
+    if not isinstance(options, Mapping):
+        return []
+    folded = " ".join(text.casefold().split())
+    found: list[tuple[str, str]] = []
+    for key, value in sorted(options.items(), key=lambda kv: -len(str(kv[1]))):
+        phrase = " ".join(str(value).casefold().split()).rstrip(".")
+        if len(phrase) < 4:
+            continue
+        pattern = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)")
+        if pattern.search(folded):
+            found.append((_label(str(key)), str(value)))
+            folded = pattern.sub(" ", folded)
+    return found
 
 
 def majority_vote(answers: Sequence[str | None]) -> str | None:

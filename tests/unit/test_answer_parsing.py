@@ -254,3 +254,16 @@ def test_parse_answer_is_total_and_consistent(
 @pytest.mark.parametrize("text", ["\\boxed{" * 3000, "the answer is " * 3000, "(" * 5000])
 def test_pathological_input_fails_cleanly(text: str) -> None:
     assert parse_answer(text, MC).status == "PARSE_FAILED"
+
+
+def test_a_reply_naming_exactly_one_option_text_is_read_as_that_option() -> None:
+    options = {"A": "Brucella abortus", "B": "Brucella melitensis", "C": "Brucella suis"}
+    reply = "Brucella melitensis is the main host for humans and the most common cause [S1]."
+    assert parse_answer(reply, options) == ParsedAnswer(
+        "B", "OK", "only_option_named", "Brucella melitensis"
+    )
+    both = "Brucella melitensis is more common than Brucella suis."
+    assert parse_answer(both, options).status == "PARSE_FAILED"
+    nested = {"A": "Insulin", "B": "Insulin glargine"}
+    assert parse_answer("Start insulin glargine at night.", nested).choice == "B"
+    assert parse_answer("yes, it is", ["yes", "no"]).status == "PARSE_FAILED"
