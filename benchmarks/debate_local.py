@@ -172,7 +172,7 @@ def replay(model: str, recorded: dict[str, Any]) -> dict[str, Any]:
                 extra_body={"ignore_eos": True},
             )
             reply = llm.invoke(messages_from_dict(call["messages"]))
-            meta = reply.usage_metadata or {}
+            meta: dict[str, Any] = dict(reply.usage_metadata or {})
             prompt += int(meta.get("input_tokens", 0))
             completion += int(meta.get("output_tokens", 0))
         wall = time.perf_counter() - t0
