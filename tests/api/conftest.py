@@ -116,7 +116,9 @@ def corpus_a(live: LiveServer) -> dict[str, Any]:
     return done
 
 
-def read_sse(resp: httpx.Response, stop_after: int | None = None) -> list[dict[str, Any]]:
+def read_sse(
+    resp: httpx.Response, stop_after: int | None = None, stop_on: tuple[str, ...] = ()
+) -> list[dict[str, Any]]:
     """Parse a server-sent-event stream into ``{id, event, data}`` dicts."""
     import json
 
@@ -127,7 +129,7 @@ def read_sse(resp: httpx.Response, stop_after: int | None = None) -> list[dict[s
             if "event" in current:
                 current["data"] = json.loads(current.get("data") or "null")
                 events.append(current)
-                if current["event"] in ("end", "timeout"):
+                if current["event"] in ("end", "timeout", *stop_on):
                     break
                 if stop_after is not None and sum(e["event"] == "move" for e in events) >= (
                     stop_after

@@ -79,12 +79,14 @@ class FakeModels:
     Attributes:
         delay_s: Seconds each debate reply takes (to stop a server mid-debate).
         rounds: Debate rounds (the two workers disagree, so every round is held).
+        referee_asks: The referee's planner asks a clarification question first.
         models: Every model handed out, by (graph, tenant, role), to inspect prompts.
     """
 
-    def __init__(self, delay_s: float = 0.0, rounds: int = 1) -> None:
+    def __init__(self, delay_s: float = 0.0, rounds: int = 1, referee_asks: bool = True) -> None:
         self.delay_s = delay_s
         self.rounds = rounds
+        self.referee_asks = referee_asks
         self.models: dict[tuple[str, str, str], ScriptedChatModel] = {}
 
     def _model(self, graph: str, tenant: str, role: str, reply: Any) -> ScriptedChatModel:
@@ -103,4 +105,121 @@ class FakeModels:
             }
             return {"models": models, "flat": True, "workers": 2, "rounds": self.rounds,
                     "max_tool_calls": 0}  # fmt: skip
+        if graph == "referee":
+            models = referee_models(self.referee_asks)
+            retriever = KeywordRetriever(REFEREE_CORPUS)
+            return {"models": models, "retriever": retriever, "structured_retries": 0}
+        if graph == "rdc":
+            return rdc_overrides()
         return {}
+
+
+# --- referee and rdc: scripted agents (shapes as in tests/unit/referee and tests/unit/rdc) ---
+
+REFEREE_CORPUS = {
+    "pg-1": "pgvector adds vector similarity search to PostgreSQL with HNSW and IVFFlat indexes.",
+    "pg-2": "pgvector keeps vectors next to relational data, so operations reuse Postgres backups.",
+    "fa-1": "FAISS is an in-memory library for fast similarity search on billions of vectors.",
+    "fa-2": "FAISS has no persistence or transactions; the application must store the index.",
+}
+REFEREE_AXES = [("latency", 8), ("operations", 3)]
+
+
+class KeywordRetriever:
+    """Sections sharing the most words with the query (a fixed corpus; never refuses)."""
+
+    def __init__(self, corpus: dict[str, str]) -> None:
+        self.corpus = corpus
+
+    def search(self, query: str, *, k: int | None = None, **_: Any) -> Any:
+        from disputatio.state.retrieval import RetrievalResult, Section
+
+        words = set(re.findall(r"\w+", query.lower()))
+        scored = sorted(
+            ((len(words & set(re.findall(r"\w+", t.lower()))), sid, t)
+             for sid, t in self.corpus.items()),
+            key=lambda x: (-x[0], x[1]),
+        )  # fmt: skip
+        hits = [s for s in scored if s[0] > 0][: k or 3] or scored[:1]
+        sections = [Section(id=sid, text=text, score=0.8) for _, sid, text in hits]
+        return RetrievalResult(query=query, sections=sections, best_score=0.9)
+
+
+def _plan(options: list[str], **extra: Any) -> dict[str, Any]:
+    axes = [{"name": n, "weight": w} for n, w in REFEREE_AXES]
+    return {"options": options, "axes": axes, "constraints": [], **extra}
+
+
+def _advocate(option: str, cite: str) -> dict[str, Any]:
+    claims = [
+        {"axis": axis, "text": f"{option} is good at {axis}", "citations": [cite]}
+        for axis, _ in REFEREE_AXES
+    ]
+    return {"summary": f"{option} fits", "claims": claims, "weaknesses": [f"{option} has limits"]}
+
+
+def _examiner(claim_id: str) -> dict[str, Any]:
+    return {"checks": [{"claim_id": claim_id, "verdict": "confirmed", "citations": []}],
+            "defense": ""}  # fmt: skip
+
+
+def referee_models(ask: bool) -> dict[str, ScriptedChatModel]:
+    """A pgvector-vs-FAISS referee run; with ``ask`` the planner first asks which options."""
+    question = {"question": "Which alternatives to pgvector?", "kind": "multi_choice",
+                "choices": ["FAISS", "Milvus"], "target": "options"}  # fmt: skip
+    planner = [_plan(["pgvector"], ambiguous=True, questions=[question])] if ask else []
+    planner.append(_plan(["pgvector", "FAISS"]))
+    scores = {("pgvector", "latency"): 6, ("pgvector", "operations"): 9,
+              ("FAISS", "latency"): 9, ("FAISS", "operations"): 4}  # fmt: skip
+    ruling = {
+        "scores": [{"option": o, "axis": a, "score": s} for (o, a), s in scores.items()],
+        "recommendation": "FAISS",
+        "confidence": "high",
+    }
+    scripts: dict[str, list[Any]] = {
+        "planner": planner,
+        "advocate-pgvector": [_advocate("pgvector", "pg-1")],
+        "advocate-FAISS": [_advocate("FAISS", "fa-1")],
+        "advocate-faiss": [_advocate("FAISS", "fa-1")],
+        "examiner-pgvector": [_examiner("faiss#1")],
+        "examiner-FAISS": [_examiner("pgvector#1")],
+        "examiner-faiss": [_examiner("pgvector#1")],
+        "referee": [ruling],
+    }
+    return {n: ScriptedChatModel(script=s, name=n) for n, s in scripts.items()}
+
+
+def _claim(cid: str, source: str, bearings: dict[str, float]) -> dict[str, Any]:
+    return {"id": cid, "text": f"claim {cid}", "provenance": [source], "quality": 0.8,
+            "bearings": [{"hypothesis": h, "llr": v} for h, v in bearings.items()]}  # fmt: skip
+
+
+def _move(summary: str, claims: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"summary": summary, "claims": claims, "relations": []}
+
+
+def rdc_overrides() -> dict[str, Any]:
+    """Two scripted specialists, one round, no appeal (the bundled rare-disease case)."""
+    corpus = {
+        "sec-brucella-1": "Brucellosis follows raw dairy.",
+        "sec-still-1": "AOSD: ferritin often above 3000.",
+    }
+    infectious = [
+        _move("raw dairy", [_claim("c1", "sec-brucella-1", {"brucellosis": 1.2})]),
+        _move("nothing to add", []),
+        _move("nothing to add", []),
+        {"ranking": ["brucellosis", "q_fever", "adult_onset_still"], "rationale": "dairy"},
+    ]
+    autoimmune = [
+        _move("ferritin", [_claim("a1", "sec-still-1", {"adult_onset_still": 0.8})]),
+        _move("nothing to add", []),
+        _move("nothing to add", []),
+        {"ranking": ["adult_onset_still", "brucellosis", "q_fever"], "rationale": "ferritin"},
+    ]
+    models = {
+        "infectious": ScriptedChatModel(script=infectious, name="infectious"),
+        "autoimmune": ScriptedChatModel(script=autoimmune, name="autoimmune"),
+    }
+    return {"models": models, "retriever": KeywordRetriever(corpus),
+            "specialists": ["infectious", "autoimmune"], "max_rounds": 1, "entropy_stop": 0.0,
+            "voi_stop": 0.0, "appeal": False}  # fmt: skip

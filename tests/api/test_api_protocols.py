@@ -1,0 +1,74 @@
+"""The referee's clarification interrupt answered over HTTP, and the RDC graph, verdict and
+ledger routes (scripted agents)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import KEY_B, LiveServer, read_sse
+
+pytestmark = pytest.mark.integration
+
+
+def test_referee_clarification_is_answered_over_http(live: LiveServer) -> None:
+    with live.client() as client:
+        start = client.post(
+            "/debate/start", json={"protocol": "referee", "question": "Which vector store?"}
+        )
+        assert start.status_code == 202, start.text
+        case_id = start.json()["case_id"]
+        with client.stream("GET", f"/debate/{case_id}/stream") as resp:
+            events = read_sse(resp, stop_on=("interrupt",))
+        interrupt = events[-1]
+        assert interrupt["event"] == "interrupt", events
+        questions = interrupt["data"]["value"]["questions"]
+        assert questions[0]["id"] == "q1" and "FAISS" in questions[0]["choices"]
+        assert client.get(f"/debate/{case_id}").json()["status"] == "interrupted"
+        with live.client(KEY_B) as other:
+            forbidden = other.post(f"/debate/{case_id}/clarify", json={"answers": {}})
+            assert forbidden.status_code == 403
+        bad = client.post(f"/debate/{case_id}/clarify", json={"answer": "FAISS"})
+        assert bad.status_code == 422 and bad.json()["error"]["field"] == "answers"
+        answered = client.post(f"/debate/{case_id}/clarify", json={"answers": {"q1": ["FAISS"]}})
+        assert answered.status_code == 202, answered.text
+        last = max(int(e["id"]) for e in events if "id" in e)
+        with client.stream(
+            "GET", f"/debate/{case_id}/stream", headers={"Last-Event-ID": str(last)}
+        ) as resp:
+            rest = read_sse(resp)
+        assert rest[-1]["data"]["status"] == "done", rest[-3:]
+        verdict = client.get(f"/debate/{case_id}/verdict").json()
+        assert verdict["ruling"]["recommendation"] == "FAISS"
+        assert [o["name"] for o in verdict["plan"]["options"]] == ["pgvector", "FAISS"]
+        moves = [e["data"]["field"] for e in events + rest if e["event"] == "move"]
+        assert {"clarifications", "briefs", "cross_examinations"} <= set(moves)
+        again = client.post(f"/debate/{case_id}/clarify", json={"answers": {"q1": ["FAISS"]}})
+        assert again.status_code == 409 and again.json()["error"]["code"] == "NOT_WAITING"
+        assert client.get(f"/debate/{case_id}/graph").status_code == 404  # no graph: a 4xx
+
+
+def test_rdc_debate_graph_verdict_and_ledger(live: LiveServer) -> None:
+    with live.client() as client:
+        case = client.get("/debate/cases").json()["cases"][0]
+        start = client.post("/debate/start", json={"protocol": "rdc", "case": case})
+        assert start.status_code == 202, start.text
+        case_id = start.json()["case_id"]
+        with client.stream("GET", start.json()["stream_url"]) as resp:
+            events = read_sse(resp)
+        assert events[-1]["data"]["status"] == "done", events[-3:]
+        assert any(e["event"] == "graph" for e in events)
+        assert any(e["event"] == "posterior" for e in events)
+        verdict = client.get(f"/debate/{case_id}/verdict").json()["verdict"]
+        posteriors = [row["posterior"] for row in verdict["differential"]]
+        assert len(posteriors) == len(case["hypotheses"])
+        assert abs(sum(posteriors) - 1.0) < 1e-6
+        jsonld = client.get(f"/debate/{case_id}/graph").json()
+        assert "@graph" in jsonld and "@context" in jsonld
+        graphml = client.get(f"/debate/{case_id}/graph?format=graphml")
+        assert graphml.headers["content-type"].startswith("application/graphml+xml")
+        assert "<graphml" in graphml.text
+        ledger = client.get(f"/debate/{case_id}/ledger").json()
+        assert ledger["entries"] and ledger["verified"] is True
+        assert client.get(f"/debate/{case_id}/graph?format=png").status_code == 400
+        with live.client(KEY_B) as other:
+            assert other.get(f"/debate/{case_id}/ledger").status_code == 403
