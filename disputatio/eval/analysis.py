@@ -156,10 +156,14 @@ def protocol_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
+#: Resamples of the paired bootstrap.
+RESAMPLES = 10_000
+
+
 def pairwise(
     by_protocol: Mapping[str, Mapping[str, Mapping[str, Any]]],
     *,
-    resamples: int = 10_000,
+    resamples: int = RESAMPLES,
     seed: int = 0,
 ) -> list[dict[str, Any]]:
     """Paired tests between every two protocols on the questions both answered.

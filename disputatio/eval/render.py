@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from disputatio.eval.analysis import analyse
+from disputatio.eval.analysis import RESAMPLES, analyse
 from disputatio.eval.results import ResultsLog, read_manifest
 
 NOT_A_RESULT = (
@@ -28,6 +28,11 @@ def _f(value: Any, spec: str = ".3f") -> str:
     if value is None:
         return "–"
     return format(value, spec) if isinstance(value, int | float) else str(value)
+
+
+def _p(value: float, resamples: int) -> str:
+    """A bootstrap p-value; 0 means below the resolution ``1/resamples``."""
+    return f"<{1 / resamples:.0e}" if value == 0 and resamples else _f(value)
 
 
 def load_runs(run_dirs: Sequence[Path]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -92,8 +97,8 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
                 f" | {_f(s['wall_p50_s'], '.1f')} | {_f(s['wall_p95_s'], '.1f')}"
                 f" | {_f(s['rounds_mean'], '.2f')} | {_f(s['tool_calls_per_q'], '.1f')}"
                 f" | {_f(s['sections_cited_per_q'], '.1f')} | {_f(conv, '.2f')}"
-                f" | {_f(ch.get('correct_to_wrong'))} | {_f(ch.get('wrong_to_correct'))}"
-                f" | {_f(ch.get('wrong_to_wrong'))} |"
+                f" | {_f(ch.get('correct_to_wrong'), '')} | {_f(ch.get('wrong_to_correct'), '')}"
+                f" | {_f(ch.get('wrong_to_wrong'), '')} |"
             )
         budgets = {n: s["budget"] for n, s in data["protocols"].items() if s["budget"]}
         if budgets:
@@ -122,14 +127,15 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
                 "Paired tests (questions both answered; b = only A right, c = only B right):",
                 "",
                 "| A | B | n | acc A | acc B | b | c | McNemar p | Δ (A−B) | bootstrap 95% CI "
-                "| bootstrap p |",
+                f"| bootstrap p ({RESAMPLES} resamples) |",
                 "|" + "---|" * 11,
             ]
+            boot = RESAMPLES
             for p in data["pairs"]:
                 lines.append(
                     f"| {p['a']} | {p['b']} | {p['n']} | {_f(p['acc_a'])} | {_f(p['acc_b'])}"
                     f" | {p['only_a']} | {p['only_b']} | {_f(p['mcnemar_p'])} | {_f(p['diff'])}"
-                    f" | {_f(p['diff_low'])}–{_f(p['diff_high'])} | {_f(p['bootstrap_p'])} |"
+                    f" | {_f(p['diff_low'])}–{_f(p['diff_high'])} | {_p(p['bootstrap_p'], boot)} |"
                 )
     lines += [
         "",
@@ -169,9 +175,9 @@ def plot(analysis: Mapping[str, Any], out: Path) -> list[Path]:
         if base is not None:
             ax.hlines(base, i - 0.4, i + 0.4, colors="black", linestyles="dashed", linewidth=1)
     ax.set_xticks(range(len(datasets)), datasets)
-    ax.set_ylim(0, 1)
+    ax.set_ylim(0, 1.02)
     ax.set_ylabel("accuracy (95% Wilson CI; dashed: majority class)")
-    ax.legend(fontsize=7, ncol=2)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     acc_path = out / "accuracy.png"
     fig.savefig(acc_path, dpi=120)
@@ -188,7 +194,7 @@ def plot(analysis: Mapping[str, Any], out: Path) -> list[Path]:
     ax.set_xscale("symlog")
     ax.set_xlabel("tokens per question (in + out)")
     ax.set_ylabel("accuracy")
-    ax.set_ylim(0, 1)
+    ax.set_ylim(-0.02, 1.05)
     fig.tight_layout()
     tok_path = out / "accuracy_vs_tokens.png"
     fig.savefig(tok_path, dpi=120)
