@@ -98,7 +98,7 @@ class FunnelConfig:
     threshold: float = 0.25
     trim_alpha: float = 0.5
     calibrated_threshold: float | None = None
-    relevance_platt: tuple[float, float] = (12.0, -6.0)
+    relevance_platt: tuple[float, float] | None = (12.0, -6.0)
     rerank_platt: tuple[float, float] | None = None
     rerank_candidates: int = 24
     children_per_parent: int = 2

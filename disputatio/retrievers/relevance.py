@@ -120,12 +120,14 @@ def rerank_sections(
         return []
     trace = trace if trace is not None else RetrievalTrace()
     picks = {s.id: s.child_ids[: cfg.children_per_parent] for s in sections}
-    vector = query_vector(embeddings, query) if embeddings is not None else cached_vector(query)
-    cosines = (
-        child_cosines(backend, vector, [c for ids in picks.values() for c in ids])
-        if vector is not None
-        else {}
-    )
+    cosines: dict[str, float] = {}
+    try:
+        vector = query_vector(embeddings, query) if embeddings is not None else cached_vector(query)
+        if vector is not None:
+            cosines = child_cosines(backend, vector, [c for ids in picks.values() for c in ids])
+    except Exception as exc:  # no relevance: scores 0, and the trace says why
+        logger.warning("stored-vector relevance failed for %r (%s)", query, exc)
+        trace.failed_channels["relevance"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
     relevance = {
         sid: platt(max((cosines[c] for c in ids if c in cosines), default=0.0), cfg.relevance_platt)
         for sid, ids in picks.items()
