@@ -163,7 +163,7 @@ class RetrievalSettings(BaseModel):
     )
     rrf_k: int = Field(60, ge=1, description="RRF constant k in 1/(k + rank) (fusion='rrf').")
     weight_graph: float = Field(
-        0.0, ge=0, description="Fusion weight of the graph channel (0 = the channel is off)."
+        0.1, ge=0, description="Fusion weight of the graph channel (0 = the channel is off)."
     )
     weight_semantic: float = Field(0.6, ge=0, description="Fusion weight of the vector channel.")
     weight_lexical: float = Field(0.4, ge=0, description="Fusion weight of the BM25 channel.")
@@ -194,7 +194,7 @@ class RetrievalSettings(BaseModel):
         "dropped and recorded in the trace. None = no deadline.",
     )
     rerank_blend: float = Field(
-        0.5,
+        0.0,
         ge=0,
         le=1,
         description="local:hybrid orders by blend·relevance + (1-blend)·fusion score.",

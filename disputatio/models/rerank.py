@@ -9,7 +9,9 @@ and a sentence-transformers ``CrossEncoder`` loaded from a local folder are one 
 away:
 
 =============================  ==================================================================
-``local:hybrid``               order by 0.5 · stored-vector relevance + 0.5 · fusion (default)
+``local:hybrid``               order by blend · stored-vector relevance + (1 − blend) · fusion
+                               (default; ``retrieval.rerank_blend``, 0 = fusion order, chosen
+                               on BioASQ's calibration split)
 ``local:embedding``            order by stored-vector relevance alone
 ``remote:<model>@<base_url>``  POST ``<base_url>/rerank`` (vLLM/Jina/Cohere or TEI response shape)
 ``cross-encoder:<path>``       ``sentence_transformers.CrossEncoder`` from a folder on disk
