@@ -100,6 +100,10 @@ ANSWER_NOW = "Answer now: the verdict line first, citing sections by label. Do n
 DEBATE_INSTRUCTION = """Read the other answers. Keep, revise or correct your answer (verdict \
 line first); point out unsupported claims in the others."""
 
+#: Asked once when an answer cites none of the sections it was shown.
+CITE_REPAIR = """Your answer cites no section. Write it again, same verdict line first, and put \
+the label of the section that supports each claim in square brackets, e.g. [S1]."""
+
 NO_SECTIONS = "NO_SUITABLE_CONTEXT: no section was found."
 
 NO_ANSWER = "No answer was given."

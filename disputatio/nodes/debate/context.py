@@ -64,6 +64,8 @@ class DebateContext(AgentContext):
         review_searches: Retrievals the reviewer may ask for per debated leaf (default
             ``debate.review_searches``).
         error_handler: Validation error handler hook (default: log and report failed).
+        cite_repair: Ask a worker or summarizer once more, for the section labels, when its
+            answer cites none of the sections it was shown (ablation: off).
 
     With a ``local:`` orchestrator (small model) and ``max_depth`` unset, the plan is a flat
     list of at most 3 sub-questions (depth 1), asked with a one-shot example.
@@ -90,6 +92,7 @@ class DebateContext(AgentContext):
     validators: Sequence[Any] | None = None
     review_searches: int | None = None
     error_handler: Any = None
+    cite_repair: bool = True
 
     def agent_model(
         self,
@@ -133,6 +136,7 @@ class DebateConfig:
     max_tokens: int
     review_searches: int = 1
     flat_plan: bool = False
+    cite_repair: bool = True
     personas: tuple[str, ...] = field(default=tuple(PERSONAS))
 
     @property
@@ -182,6 +186,7 @@ def resolve_config(ctx: DebateContext) -> DebateConfig:
         max_tokens=int(_pick(ctx.max_tokens, s.models.max_tokens)),
         review_searches=0 if ctx.no_rag else int(_pick(ctx.review_searches, d.review_searches)),
         flat_plan=small or depth == 1,
+        cite_repair=ctx.cite_repair,
     )
     _check(cfg)
     return cfg

@@ -37,6 +37,7 @@ from disputatio.nodes.debate.common import (
     text_of,
 )
 from disputatio.nodes.debate.context import DebateContext, get_context, resolve_config
+from disputatio.nodes.debate.workers import repair_citations
 from disputatio.prompts.debate import (
     COMPOSED_PART,
     MAIN_QUESTION_BLOCK,
@@ -48,6 +49,7 @@ from disputatio.prompts.debate import (
     SUMMARIZER_USER,
 )
 from disputatio.state.debate import AggregateTask, ReviewTask
+from disputatio.state.reducers import merge_usage
 from disputatio.tools.retrieval import TOOL_NAME
 from disputatio.validators.citations import CitationCheck, extract_citations, verify_citations
 from disputatio.validators.confidence import estimate_confidence
@@ -160,12 +162,16 @@ def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, A
             )
         ),
     ]
-    reply, usage = invoke_with_usage(
-        ctx.agent_model(agent, "summarizer"), messages, agent=agent, role="summarizer"
-    )
+    llm = ctx.agent_model(agent, "summarizer")
+    reply, usage = invoke_with_usage(llm, messages, agent=agent, role="summarizer")
     allowed = [s["id"] for s in sections]
     text = strip_tool_calls(text_of(reply), [TOOL_NAME]).strip() or NO_ANSWER
     check = labelled_check(text, labels)
+    if cfg.cite_repair and sections and not check.verified:
+        check, more = repair_citations(
+            llm, messages, text, sections, agent=agent, role="summarizer"
+        )
+        usage = merge_usage(usage, more)
     move = make_move(
         node=node,
         agent=agent,

@@ -35,6 +35,7 @@ from disputatio.nodes.debate.context import (
 )
 from disputatio.prompts.debate import (
     ANSWER_NOW,
+    CITE_REPAIR,
     DEBATE_BLOCK,
     DEBATE_INSTRUCTION,
     MAIN_QUESTION_BLOCK,
@@ -51,6 +52,7 @@ from disputatio.retrievers.base import CorpusRetriever
 from disputatio.state.debate import WorkerTask
 from disputatio.state.reducers import merge_usage
 from disputatio.tools.retrieval import TOOL_NAME, make_retrieval_tool
+from disputatio.validators.citations import CitationCheck
 
 
 def worker_messages(
@@ -94,6 +96,30 @@ def worker_messages(
             instruction=ANSWER_NOW if task["round"] == 0 else DEBATE_INSTRUCTION,
         )
     return [SystemMessage(system), HumanMessage(user)]
+
+
+def repair_citations(
+    llm: Any,
+    messages: list[BaseMessage],
+    text: str,
+    shown: Sequence[dict[str, Any]],
+    *,
+    agent: str,
+    role: str,
+) -> tuple[CitationCheck, dict[str, dict[str, Any]]]:
+    """Ask once for the labels behind an answer that cites none of the sections shown.
+
+    The rewrite is kept only when it cites a section that was shown; otherwise the original
+    answer stands (without citations). One extra call at most, only for an uncited answer.
+    """
+    labels = section_labels(shown)
+    retry = [*messages, AIMessage(text), HumanMessage(CITE_REPAIR)]
+    reply, usage = invoke_with_usage(llm, retry, agent=agent, role=role)
+    fixed = strip_tool_calls(text_of(reply), [TOOL_NAME]).strip()
+    check = labelled_check(fixed, labels) if fixed else None
+    if check is not None and check.verified:
+        return check, usage
+    return labelled_check(text, labels), usage
 
 
 def _call_args(call: ToolCall, fallback: str, max_k: int) -> tuple[str, int]:
@@ -161,6 +187,9 @@ def worker_turn(state: WorkerTask, runtime: Runtime[DebateContext]) -> dict[str,
         reply, usage = invoke_with_usage(llm, messages, agent=agent, role=persona)
     text = strip_tool_calls(text_of(reply), [TOOL_NAME]).strip() or NO_ANSWER
     check = labelled_check(text, section_labels(shown))
+    if cfg.cite_repair and cfg.use_rag and shown and not check.verified:
+        check, more = repair_citations(llm, messages, text, shown, agent=agent, role=persona)
+        usage = merge_usage(usage, more)
     move = make_move(
         node=state["node"],
         agent=agent,

@@ -74,7 +74,11 @@ def scripted(name: str, *replies: Any) -> ScriptedChatModel:
 
 
 def context(models: Mapping[str, Any], retriever: Any = None, **kwargs: Any) -> DebateContext:
-    """A debate context on the test settings with the given models."""
+    """A debate context on the test settings with the given models.
+
+    The citation repair call is off unless a test asks for it (scripts hold one reply per turn).
+    """
+    kwargs.setdefault("cite_repair", False)
     return DebateContext(
         models=dict(models), retriever=retriever or FakeRetriever(), settings=SETTINGS, **kwargs
     )

@@ -247,3 +247,25 @@ def test_agreeing_workers_keep_the_cited_answer() -> None:
     assert out["tree"][0]["status"] == "agreed"
     assert out["answer"] == "Verdict: COX-1 inhibition\nIt blocks COX-1 [s-aspirin]."
     assert [c["id"] for c in out["citations"]] == ["s-aspirin"]
+
+
+def test_an_uncited_answer_is_asked_once_for_its_labels() -> None:
+    worker = scripted(
+        "w", "Verdict: COX-1.\nAspirin blocks COX-1.", "Verdict: COX-1.\nBlocks [S1]."
+    )
+    stubborn = scripted("s", "Verdict: COX-1.\nNo labels.", "Still none.")
+    ctx = context(
+        {"worker-root-0": worker, "worker-root-1": stubborn},
+        flat=True,
+        workers=2,
+        rounds=0,
+        max_tool_calls=0,
+        cite_repair=True,
+    )
+    out, _, _ = run("How?", ctx)
+    assert worker.calls == 2 and stubborn.calls == 2  # one repair each, no more
+    assert "cites no section" in str(worker.prompts[1][-1].content)
+    moves = {m["agent"]: m for m in out["transcript"]}
+    assert moves["worker-root-0"]["citations"] == ["s-aspirin"]
+    assert moves["worker-root-1"]["content"] == "Verdict: COX-1.\nNo labels."  # original kept
+    assert out["usage"]["worker-root-0"]["calls"] == 2
