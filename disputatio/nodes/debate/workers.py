@@ -98,6 +98,21 @@ def worker_messages(
     return [SystemMessage(system), HumanMessage(user)]
 
 
+def worker_slot(node: str, agent: str, workers: int) -> int | None:
+    """The llama.cpp slot of a worker: fixed across its rounds, spread over leaves.
+
+    Worker ``i`` of the ``n``-th leaf (``root``, ``1``, ``2.3``: the last number) gets slot
+    ``(n - 1) * workers + i`` (taken modulo ``n_parallel`` by the model layer), so parallel
+    workers of different leaves do not queue on one slot.
+    """
+    tail = agent.rsplit("-", 1)[-1]
+    if not tail.isdigit():
+        return None
+    last = node.rsplit(".", 1)[-1]
+    ordinal = int(last) - 1 if last.isdigit() else 0
+    return ordinal * workers + int(tail)
+
+
 def repair_citations(
     llm: Any,
     messages: list[BaseMessage],
@@ -161,9 +176,12 @@ def worker_turn(state: WorkerTask, runtime: Runtime[DebateContext]) -> dict[str,
         new += found
         queries.append(state["question"])
     shown = dedupe_sections([*state["sections"], *new])
-    index = int(agent.rsplit("-", 1)[-1]) if agent.rsplit("-", 1)[-1].isdigit() else None
     llm = ctx.agent_model(
-        agent, persona, group="worker", temperature=state["temperature"], slot=index
+        agent,
+        persona,
+        group="worker",
+        temperature=state["temperature"],
+        slot=worker_slot(state["node"], agent, cfg.workers),
     )
     offer_tool = (
         retriever is not None

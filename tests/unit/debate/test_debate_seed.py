@@ -269,3 +269,16 @@ def test_an_uncited_answer_is_asked_once_for_its_labels() -> None:
     assert moves["worker-root-0"]["citations"] == ["s-aspirin"]
     assert moves["worker-root-1"]["content"] == "Verdict: COX-1.\nNo labels."  # original kept
     assert out["usage"]["worker-root-0"]["calls"] == 2
+
+
+def test_each_worker_keeps_one_slot_and_leaves_spread_over_slots() -> None:
+    from disputatio.models.local import request_options
+    from disputatio.nodes.debate.workers import worker_slot
+    from disputatio.settings import load_settings
+
+    assert [worker_slot("root", f"worker-root-{i}", 2) for i in range(2)] == [0, 1]
+    assert [worker_slot(n, f"worker-{n}-0", 1) for n in ("1", "2", "3")] == [0, 1, 2]
+    settings = load_settings(local_llm={"n_parallel": 2})
+    assert request_options(settings, 3) == {"cache_prompt": True, "id_slot": 1}
+    off = load_settings(local_llm={"cache_prompt": False, "slot_affinity": False})
+    assert request_options(off, 1) == {"cache_prompt": False}
