@@ -153,3 +153,57 @@ def test_cli_exits_1_on_a_partial_result(
 def test_context_factory_uses_the_model_string(settings: Settings) -> None:
     ctx = cli.make_context("local:qwen2.5-coder-0.5b", settings)
     assert isinstance(ctx, RefereeContext) and ctx.model == "local:qwen2.5-coder-0.5b"
+
+
+def test_cli_thread_id_reads_a_finished_run_back_and_shows_the_context(
+    settings: Settings, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--thread-id`` (the shared option) names the run; ``--show-context`` prints the
+    sections the agents cited, with their documents."""
+    thread = f"referee-{uuid.uuid4()}"
+    args = ["referee", "pgvector or FAISS?", "--thread-id", thread, "--answers", "{}"]
+    res = CliRunner().invoke(_app(monkeypatch, happy_models()), [*args, "--show-context"])
+    assert res.exit_code == 0, res.output
+    assert f"thread: {thread}" in res.output
+    assert "Cited sources" in res.output and "pg-1" in res.output and "fa-1" in res.output
+    # the same thread again: read back, no model is called
+    res = CliRunner().invoke(_app(monkeypatch, {}), args)
+    assert res.exit_code == 0, res.output
+    assert "weighted score" in res.output
+
+
+def test_cli_passes_tenant_and_collection(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: dict[str, Any] = {}
+
+    def fake(model: Any, s: Any, tenant: Any = None, collection: Any = None) -> RefereeContext:
+        seen.update(model=model, tenant=tenant, collection=collection)
+        raise cli.ConfigError("stop here")
+
+    monkeypatch.setattr(cli, "make_context", fake)
+    res = CliRunner().invoke(
+        app, ["referee", "q?", "--tenant", "acme", "--collection", "docs", "-m", "local:x"]
+    )
+    assert seen == {"model": "local:x", "tenant": "acme", "collection": "docs"}
+    assert isinstance(res.exception, cli.ConfigError)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["referee", "   "], "the question is empty"),
+        (["referee", "q?", "--answers", "5"], "--answers must be a JSON object"),
+        (["referee", "q?", "--option", "FAISS", "--option", "faiss"], "the same option twice"),
+    ],
+)
+def test_cli_bad_input_is_one_line_without_traceback(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from disputatio.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
