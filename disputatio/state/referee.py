@@ -375,7 +375,7 @@ class RulingDraft(BaseModel):
     )
     recommendation: Name = ""
     override_constraint: Short = Field(
-        "",
+        default="",
         description="Only when recommending an option whose weighted total is not the best: "
         "the user constraint that overrides the totals.",
     )

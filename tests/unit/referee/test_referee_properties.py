@@ -19,6 +19,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
@@ -108,7 +109,7 @@ class Run:
     result: RefereeResult
     models: dict[str, Any]
     scenario: Scenario
-    thread: dict[str, Any]
+    thread: RunnableConfig
     graph: Any
     output: dict[str, Any]
 
@@ -130,7 +131,7 @@ def run(s: Scenario) -> Run:
         max_clarifications=0,
     )
     graph = build_graph(max_attempts=1).compile(checkpointer=InMemorySaver())
-    thread = {"configurable": {"thread_id": str(uuid.uuid4())}}
+    thread: RunnableConfig = {"configurable": {"thread_id": str(uuid.uuid4())}}
     inputs: dict[str, Any] = {"query": "which vector store?"}
     if s.fixed:
         inputs["options"] = s.fixed
@@ -392,9 +393,8 @@ def test_p10_the_referee_output_carries_its_keys(s: Scenario) -> None:
         for a in result.plan.axes
         if any(ax == a.name for _, ax in cells)
     }
-    (poll,) = [k for k in keys if isinstance(k, PollKey)] or [None]
-    if poll is not None:
-        totals = {t.option: t.weighted_score for t in ruling.totals}
+    totals = {t.option: t.weighted_score for t in ruling.totals}
+    for poll in [k for k in keys if isinstance(k, PollKey)]:
         assert all(abs(v.value - totals[v.name]) <= 0.005 for v in poll.values)
     (table,) = [k for k in keys if isinstance(k, TableKey)]
     assert table.rows[0] == ["Axis", "Weight", *[o.name for o in result.plan.options]]
@@ -447,7 +447,7 @@ def test_p11_session_round_trip_through_a_clarification() -> None:
     models["referee"] = s.referee.model(0)
     ctx = context(models, max_fill_rounds=0)
     saver = InMemorySaver()
-    thread = {"configurable": {"thread_id": str(uuid.uuid4())}}
+    thread: RunnableConfig = {"configurable": {"thread_id": str(uuid.uuid4())}}
     first = build_graph(max_attempts=1).compile(checkpointer=saver)
     paused = first.invoke({"query": "which vector store?"}, thread, context=ctx)
     snapshot = build_graph(max_attempts=1).compile(checkpointer=saver).get_state(thread)
