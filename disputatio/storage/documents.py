@@ -2,10 +2,11 @@
 
 :func:`write_document` is the only writer: it inserts the document row, its parent and child
 chunks (with embeddings) and the entities, mentions and relations, all in the caller's
-transaction, so a failure anywhere leaves nothing half-written. The statements of one document
-are pipelined (one network round trip per document, not one per row): entities are upserted in
-one statement (sorted by key, so concurrent writers lock them in the same order) and mentions
-and relations are joined to their entity ids inside the database.
+transaction, so a failure anywhere leaves nothing half-written. One document is a fixed handful
+of pipelined statements whatever its size (one network round trip, not one per row): parents and
+children are inserted from arrays (``unnest``), entities are upserted in one statement (sorted by
+key, so concurrent writers lock them in the same order) and mentions and relations are joined
+to their entity ids inside the database.
 
 Idempotency: :func:`lock_content` takes a transaction-scoped advisory lock on (tenant, sha256),
 so two writers of the same content serialise and the second finds the first's document.
@@ -179,52 +180,43 @@ def write_document(
                 doc.n_pages,
             ),
         )
-        cur.executemany(
-            "INSERT INTO parent_chunks (id, document_id, tenant, collection, ordinal, text,"
-            " heading_path, page, char_start, char_end, token_count)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-            [
-                (
-                    p.id,
-                    document_id,
-                    doc.tenant,
-                    doc.collection,
-                    p.ordinal,
-                    p.text,
-                    list(p.heading_path),
-                    p.page,
-                    p.char_start,
-                    p.char_end,
-                    p.token_count,
-                )
-                for p in parents
-            ],
+        children = [c for p in parents for c in p.children]
+        # one statement per table (statement-level triggers such as BM25 fire once)
+        cur.execute(
+            _INSERT_PARENTS,
+            (
+                document_id,
+                doc.tenant,
+                doc.collection,
+                [p.id for p in parents],
+                [p.ordinal for p in parents],
+                [p.text for p in parents],
+                [json.dumps(list(p.heading_path)) for p in parents],
+                [p.page for p in parents],
+                [p.char_start for p in parents],
+                [p.char_end for p in parents],
+                [p.token_count for p in parents],
+            ),
         )
-        cur.executemany(
-            "INSERT INTO child_chunks (id, parent_id, document_id, tenant, collection, tags,"
-            " ordinal, text, heading_path, heading, page, char_start, char_end, token_count,"
-            " embedding) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-            [
-                (
-                    c.id,
-                    p.id,
-                    document_id,
-                    doc.tenant,
-                    doc.collection,
-                    list(doc.tags),
-                    c.ordinal,
-                    c.text,
-                    list(c.heading_path),
-                    " > ".join(c.heading_path),
-                    c.page,
-                    c.char_start,
-                    c.char_end,
-                    c.token_count,
-                    _vector(embeddings[c.id]),
-                )
-                for p in parents
-                for c in p.children
-            ],
+        cur.execute(
+            _INSERT_CHILDREN,
+            (
+                document_id,
+                doc.tenant,
+                doc.collection,
+                list(doc.tags),
+                [c.id for c in children],
+                [c.parent_id for c in children],
+                [c.ordinal for c in children],
+                [c.text for c in children],
+                [json.dumps(list(c.heading_path)) for c in children],
+                [" > ".join(c.heading_path) for c in children],
+                [c.page for c in children],
+                [c.char_start for c in children],
+                [c.char_end for c in children],
+                [c.token_count for c in children],
+                [_vector(embeddings[c.id]) for c in children],
+            ),
         )
         _write_graph_rows(cur, doc.tenant, document_id, entities, mentions, relations)
     return document_id
@@ -235,6 +227,27 @@ def _vector(values: Sequence[float]) -> Any:
 
     return np.asarray(values, dtype=np.float32)
 
+
+_INSERT_PARENTS = (
+    "INSERT INTO parent_chunks (id, document_id, tenant, collection, ordinal, text,"
+    " heading_path, page, char_start, char_end, token_count)"
+    " SELECT t.id, %s, %s, %s, t.ordinal, t.text,"
+    " ARRAY(SELECT jsonb_array_elements_text(t.heading::jsonb)), t.page, t.cs, t.ce, t.tokens"
+    " FROM unnest(%s::text[], %s::int[], %s::text[], %s::text[], %s::int[], %s::int[],"
+    " %s::int[], %s::int[]) AS t(id, ordinal, text, heading, page, cs, ce, tokens)"
+)
+
+_INSERT_CHILDREN = (
+    "INSERT INTO child_chunks (id, parent_id, document_id, tenant, collection, tags, ordinal,"
+    " text, heading_path, heading, page, char_start, char_end, token_count, embedding)"
+    " SELECT t.id, t.parent_id, %s, %s, %s, %s::text[], t.ordinal, t.text,"
+    " ARRAY(SELECT jsonb_array_elements_text(t.path::jsonb)), t.heading, t.page, t.cs, t.ce,"
+    " t.tokens, t.embedding"
+    " FROM unnest(%s::text[], %s::text[], %s::int[], %s::text[], %s::text[], %s::text[],"
+    " %s::int[], %s::int[], %s::int[], %s::int[], %s::vector[])"
+    " AS t(id, parent_id, ordinal, text, path, heading, page, cs, ce, tokens, embedding)"
+    " ORDER BY t.ordinal"
+)
 
 _UPSERT_ENTITIES = (
     "INSERT INTO entities (tenant, key, name, label)"

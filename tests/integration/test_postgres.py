@@ -159,3 +159,37 @@ def test_configured_port_in_use_is_clear_error(tmp_path: Path) -> None:
         with pytest.raises(DatabaseError, match=f"port {port}"):
             server.start()
     assert not server.status().running
+
+
+def test_connect_after_resolution_does_no_server_or_admin_work(
+    settings: Settings, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("connect() started the server or opened an admin connection")
+
+    with connect(settings) as conn:
+        conn.execute("SELECT 1")
+    monkeypatch.setattr(EmbeddedPostgres, "start", refuse)
+    monkeypatch.setattr(psycopg, "connect", refuse)
+    for _ in range(3):
+        with connect(settings) as conn:
+            conn.autocommit = True  # a borrower's change does not leak to the next one
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+    with connect(settings) as conn:
+        assert conn.autocommit is False
+
+
+def test_embedded_server_runs_with_the_sized_memory_settings(settings: Settings) -> None:
+    if settings.database_url:
+        pytest.skip("DATABASE_URL: not the embedded server")
+    cfg = settings.database
+    with connect(settings) as conn:
+        shown = {
+            name: conn.execute(f"SHOW {name}").fetchone()[0]  # type: ignore[index]
+            for name in ("shared_buffers", "work_mem", "maintenance_work_mem")
+        }
+    assert shown == {
+        "shared_buffers": cfg.shared_buffers,
+        "work_mem": cfg.work_mem,
+        "maintenance_work_mem": cfg.maintenance_work_mem,
+    }

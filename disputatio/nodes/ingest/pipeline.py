@@ -221,10 +221,11 @@ def _write(
         n_pages=len(doc.pages) or None,
     )
     with conn.transaction():
-        if not ctx.get_settings().ingest.synchronous_commit:
-            conn.execute("SET LOCAL synchronous_commit = off")
-        lock_content(conn, tenant, item.sha256)
-        previous = previous_versions(conn, tenant, item.sha256, collection, record.source_uri)
+        with conn.pipeline():  # one round trip for the three
+            if not ctx.get_settings().ingest.synchronous_commit:
+                conn.execute("SET LOCAL synchronous_commit = off")
+            lock_content(conn, tenant, item.sha256)
+            previous = previous_versions(conn, tenant, item.sha256, collection, record.source_uri)
         same = [doc_id for doc_id, sha in previous if sha == item.sha256]
         if same and not state.get("force"):
             # a concurrent run (or an earlier file of this run) stored this content first
