@@ -395,7 +395,21 @@ def report(meta: dict[str, Any], runs: list[dict[str, Any]]) -> str:
         if f["failed_channels"]:
             out.append(f"\nChannels dropped (deadline or error): {f['failed_channels']}.")
         out.append("")
-    return "\n".join(out)
+    return "\n".join([*out, "## Notes", "", *NOTES, ""])
+
+
+NOTES = [
+    "- Relevance is document-level: a question's relevant documents are its own BioASQ gold"
+    " snippets; a synthetic chunk is never counted relevant, although half of its text comes"
+    " from a real snippet (a hard distractor for both retrievers alike).",
+    "- The funnel runs with its configured defaults and `NoReranker`; `search(k=32)` returns at"
+    " most 32 sections. The ensemble returns the union of its two retrievers' 32 children, in"
+    " RRF order; both rankings are mapped to documents and de-duplicated before scoring.",
+    "- Both retrievers embed the query with the same local MiniLM model inside the timed call.",
+    "- `BM25Retriever` (rank_bm25) scores every document in Python for each query and holds the"
+    " corpus in memory; `PGVector` uses an HNSW index with the same parameters as the funnel's"
+    " (m 16, ef_construction 64) and default `hnsw.ef_search` (40).",
+]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -438,6 +452,7 @@ def main(argv: list[str] | None = None) -> int:
             load = os.getloadavg()[0]
             run: dict[str, Any] = {"children": count, "copied": grow, "copy_s": t_copy}
             run["funnel"] = run_funnel(settings, queries)
+            run["funnel"]["settings"] = settings.retrieval.model_dump()
             print("funnel", json.dumps(run["funnel"]["quality"]), flush=True)
             run["ensemble"] = (
                 {"wall": [], "quality": dict.fromkeys(run["funnel"]["quality"], float("nan")),
