@@ -163,12 +163,15 @@ class RetrievalSettings(BaseModel):
     )
     rrf_k: int = Field(60, ge=1, description="RRF constant k in 1/(k + rank) (fusion='rrf').")
     weight_graph: float = Field(
-        0.1, ge=0, description="Fusion weight of the graph channel (0 = the channel is off)."
+        0.0,
+        ge=0,
+        description="Fusion weight of the graph channel (0 = the channel is off; on BioASQ's "
+        "calibration split 0.05-0.1 changed nDCG@10 by less than 0.4 points either way).",
     )
-    weight_semantic: float = Field(0.6, ge=0, description="Fusion weight of the vector channel.")
-    weight_lexical: float = Field(0.4, ge=0, description="Fusion weight of the BM25 channel.")
-    bm25_k1: float = Field(1.2, ge=0, description="BM25 term-frequency saturation k1.")
-    bm25_b: float = Field(0.75, ge=0, le=1, description="BM25 length normalisation b.")
+    weight_semantic: float = Field(0.55, ge=0, description="Fusion weight of the vector channel.")
+    weight_lexical: float = Field(0.45, ge=0, description="Fusion weight of the BM25 channel.")
+    bm25_k1: float = Field(0.9, ge=0, description="BM25 term-frequency saturation k1.")
+    bm25_b: float = Field(0.4, ge=0, le=1, description="BM25 length normalisation b.")
     bm25_postings_per_term: int = Field(
         1000, ge=10, description="Highest-impact postings read per query term (bounds BM25)."
     )

@@ -91,7 +91,7 @@ class FunnelConfig:
     fusion: str = "convex"
     rrf_k: int = 60
     weights: Mapping[str, float] = field(
-        default_factory=lambda: {"graph": 0.1, "semantic": 0.6, "lexical": 0.4}
+        default_factory=lambda: {"graph": 0.0, "semantic": 0.55, "lexical": 0.45}
     )
     graph_hops: int = 1
     parent_rest_share: float = 0.1

@@ -86,8 +86,8 @@ def lexical(
     filters: RetrievalFilters,
     k: int,
     *,
-    k1: float = 1.2,
-    b: float = 0.75,
+    k1: float = 0.9,
+    b: float = 0.4,
     per_term: int = 1000,
 ) -> list[tuple[str, float]]:
     """BM25 channel over the in-database index of migration 0003.

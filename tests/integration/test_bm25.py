@@ -84,12 +84,12 @@ def test_bm25_scores_match_hand_computed_values(conn: psycopg.Connection[Any]) -
     add_document(conn, "bm25-hand", ["fish"])  # dl 1; N = 3, avgdl = 2
     scope = RetrievalFilters(tenant="bm25-hand")
 
-    hits = dict(pg_channels.lexical(conn, ["cat"], scope, 10))
+    hits = dict(pg_channels.lexical(conn, ["cat"], scope, 10, k1=1.2, b=0.75))
     # idf(cat) = ln(1 + (3 - 1 + .5)/(1 + .5)) = ln(2.6667) = 0.98083
     # tf part = 2·2.2 / (2 + 1.2·(.25 + .75·3/2)) = 4.4 / 3.65 = 1.20548 → 1.18237
     assert hits == pytest.approx({cat_dog: 1.18237}, abs=1e-4)
 
-    hits = dict(pg_channels.lexical(conn, ["dog"], scope, 10))
+    hits = dict(pg_channels.lexical(conn, ["dog"], scope, 10, k1=1.2, b=0.75))
     # idf(dog) = ln(1 + 1.5/2.5) = 0.47000; cat dog: 2.2/(1 + 1.2·1.375) = 0.83019 → 0.39019
     # dog bird: 2.2/(1 + 1.2·1) = 1.0 → 0.47000 (shorter document wins at equal tf)
     assert hits == pytest.approx({cat_dog: 0.39019, dog_bird: 0.47000}, abs=1e-4)
