@@ -112,3 +112,20 @@ def test_medrag_transcript_and_evidence_are_printed(wired: dict[str, Any]) -> No
     assert "Serology [brucella-0001]. \\boxed{A}" in out
     assert "evidence (cited sections)" in out and "Serology confirms it." in out
     assert "brucella-0001" in out and "consensus_type: agreement" in out
+
+
+def test_demo_context_yields_verified_citations_on_scripted_workers() -> None:
+    import dataclasses as dc
+
+    from disputatio.cli.demo import DEMO_QUESTION, demo_context
+    from disputatio.graphs.debate import graph
+    from disputatio.settings import load_settings
+
+    ctx = demo_context(load_settings(), _Retriever())
+    assert (ctx.flat, ctx.workers, ctx.max_tool_calls, ctx.seed_k) == (True, 2, 0, 4)
+    uncited = ScriptedChatModel(script=["Verdict: serology.\nBy serology.", "Serology [S1]."])
+    cited = ScriptedChatModel(script=["Verdict: serology\nSerology confirms it [S1]."])
+    models = {"worker-root-0": uncited, "worker-root-1": cited}
+    out = graph.invoke({"question": DEMO_QUESTION}, context=dc.replace(ctx, models=models))
+    assert [c["id"] for c in out["citations"]] == ["brucella-0001"]
+    assert uncited.calls == 2  # the uncited answer was asked once for its labels
