@@ -123,7 +123,9 @@ def test_demo_context_yields_verified_citations_on_scripted_workers() -> None:
 
     ctx = demo_context(load_settings(), _Retriever())
     assert (ctx.flat, ctx.workers, ctx.max_tool_calls, ctx.seed_k) == (True, 2, 0, 4)
-    uncited = ScriptedChatModel(script=["Verdict: serology.\nBy serology.", "Serology [S1]."])
+    uncited = ScriptedChatModel(
+        script=["Verdict: serology.\nBy serology.", "Verdict: serology.\nBy serology [S1]."]
+    )
     cited = ScriptedChatModel(script=["Verdict: serology\nSerology confirms it [S1]."])
     models = {"worker-root-0": uncited, "worker-root-1": cited}
     out = graph.invoke({"question": DEMO_QUESTION}, context=dc.replace(ctx, models=models))
