@@ -16,6 +16,7 @@ from langgraph.runtime import Runtime
 
 from disputatio.models.accounting import invoke_with_usage
 from disputatio.models.toolcalls import bind_tools_with_text_fallback, strip_tool_calls
+from disputatio.nodes.debate.agreement import verdict_line
 from disputatio.nodes.debate.common import (
     dedupe_sections,
     example_id,
@@ -131,6 +132,9 @@ def repair_citations(
     retry = [*messages, AIMessage(text), HumanMessage(CITE_REPAIR)]
     reply, usage = invoke_with_usage(llm, retry, agent=agent, role=role)
     fixed = strip_tool_calls(text_of(reply), [TOOL_NAME]).strip()
+    head = text.splitlines()[0] if verdict_line(text) is not None else None
+    if fixed and head and verdict_line(fixed) is None:
+        fixed = f"{head}\n{fixed}"  # keep the verdict agreement is judged on
     check = labelled_check(fixed, labels) if fixed else None
     if check is not None and check.verified:
         return check, usage

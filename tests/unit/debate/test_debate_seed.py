@@ -267,6 +267,8 @@ def test_an_uncited_answer_is_asked_once_for_its_labels() -> None:
     assert "cites no section" in str(worker.prompts[1][-1].content)
     moves = {m["agent"]: m for m in out["transcript"]}
     assert moves["worker-root-0"]["citations"] == ["s-aspirin"]
+    # the rewrite keeps the original verdict line (agreement is judged on it)
+    assert moves["worker-root-0"]["content"] == "Verdict: COX-1.\nBlocks COX-1 [s-aspirin]."
     assert moves["worker-root-1"]["content"] == "Verdict: COX-1.\nNo labels."  # original kept
     assert out["usage"]["worker-root-0"]["calls"] == 2
 
