@@ -41,7 +41,7 @@ class LiveServer:
 
     url: str
     settings: Settings
-    fakes: FakeModels
+    fakes: FakeModels | None
     server: uvicorn.Server
     thread: threading.Thread
 
@@ -54,7 +54,9 @@ class LiveServer:
         self.thread.join(timeout=30)
 
 
-def start_server(settings: Settings, fakes: FakeModels, port: int | None = None) -> LiveServer:
+def start_server(
+    settings: Settings, fakes: FakeModels | None, port: int | None = None
+) -> LiveServer:
     # resume_on_startup=False: this in-test server never adopts runs of the servers that
     # test_api_restart.py kills (their restarted successor must be the one that resumes them)
     services = Services(settings=settings, context_overrides=fakes, resume_on_startup=False)

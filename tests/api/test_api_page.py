@@ -68,3 +68,43 @@ def test_page_streams_a_debate_with_an_answer_and_citations(
         finally:
             browser.close()
     assert shot.stat().st_size > 10_000
+
+
+@pytest.mark.skipif(not CHROMIUM, reason="no chromium executable (apt-get install chromium)")
+def test_page_referee_poll_scores_and_rdc_graph(live: LiveServer) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    folder = _artifacts()
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1366, "height": 900})
+            page.goto(live.url + "/")
+            page.fill("#api-key", KEY_A)
+            page.keyboard.press("Enter")
+            page.wait_for_selector("#health:has-text('tenant api-acme')", timeout=60_000)
+            # the referee: its planner asks; the poll is answered from the keyboard
+            page.select_option("#protocol", "referee")
+            page.fill("#question", "Which vector store should we use?")
+            page.click("#start")
+            page.wait_for_selector("#poll form", timeout=60_000)
+            page.keyboard.press("Space")  # the first choice (FAISS) has the focus
+            page.keyboard.press("Tab")
+            page.keyboard.press("Tab")
+            page.keyboard.press("Enter")  # the Answer button
+            page.wait_for_selector("#status:has-text('done')", timeout=60_000)
+            page.wait_for_selector("#referee-view table")
+            view = page.inner_text("#referee-view")
+            assert "latency" in view and "FAISS" in view
+            assert "FAISS" in page.inner_text("#answer")
+            page.screenshot(path=str(folder / "page-referee.png"), full_page=True)
+            # RDC: the bundled case, the graph with posteriors and the jury's table
+            page.select_option("#protocol", "rdc")
+            page.wait_for_function("document.querySelector('#case').value.includes('hypotheses')")
+            page.click("#start")
+            page.wait_for_selector("#status:has-text('done')", timeout=60_000)
+            page.wait_for_selector("#rdc-view svg circle")
+            page.wait_for_selector("#rdc-view table")
+            assert "Most likely" in page.inner_text("#answer")
+            page.screenshot(path=str(folder / "page-rdc.png"), full_page=True)
+        finally:
+            browser.close()

@@ -85,14 +85,32 @@ async function openSource(id) {
 }
 
 // ---- moves ------------------------------------------------------------------------------
+function moveText(m) {
+  if (Array.isArray(m.checks)) {  // a cross-examination
+    const lines = m.checks.map((c) => `${c.claim_id || c.claim}: ${c.verdict}${c.rationale ? ` (${c.rationale})` : ""}`);
+    return [...lines, m.defense ? `Defense: ${m.defense}` : null].filter(Boolean).join("\n");
+  }
+  if (Array.isArray(m.claims) && m.claims.length) {  // a brief or an RDC move
+    const head = m.summary || m.pitch || "";
+    const claims = m.claims.map((c) => `• ${c.axis ? `${c.axis}: ` : ""}${c.text}` +
+      (c.citations && c.citations.length ? ` ${c.citations.map((x) => `[${x}]`).join("")}` : ""));
+    return [head, ...claims].filter(Boolean).join("\n");
+  }
+  if (m.question && m.answer !== undefined)  // an answered clarification
+    return `${m.question} → ${Array.isArray(m.answer) ? m.answer.join(", ") : m.answer}`;
+  if (Array.isArray(m.ranking)) return m.ranking.length ? `ranks ${m.ranking.join(" > ")}` : "abstains";
+  const text = m.content ?? m.text ?? m.summary ?? m.answer ?? m.argument ?? m.pitch ?? m.question;
+  if (text !== undefined && text !== null) return typeof text === "string" ? text : JSON.stringify(text);
+  return JSON.stringify(m).slice(0, 600);
+}
+
 function moveCard(data) {
   const m = data.move || {};
   const who = m.agent || m.speaker || m.option || m.examiner || m.id || data.field;
   const kind = m.kind || m.role || (data.field || "").replace(/s$/, "");
   const meta = [m.round !== undefined ? `round ${m.round}` : null, m.node && m.node !== "root" ? `node ${m.node}` : null,
     m.phase || null].filter(Boolean).join(" · ");
-  const text = m.content ?? m.text ?? m.summary ?? m.answer ?? m.argument ?? m.pitch ?? m.question
-    ?? (m.ranking ? `ranks ${m.ranking.join(" > ")}` : null) ?? JSON.stringify(m).slice(0, 600);
+  const text = moveText(m);
   const cites = [];
   for (const c of m.citations || []) {
     const id = typeof c === "string" ? c : c.id;

@@ -1,0 +1,35 @@
+"""One request through the whole stack with the real local chat model (0.5B): /query answers
+from the sample corpus with a verified citation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from disputatio.settings import Settings
+
+from .conftest import KEY_A, start_server
+
+pytestmark = [pytest.mark.integration, pytest.mark.model]
+
+
+def test_query_answers_with_the_real_model(
+    api_settings: Settings, corpus_a: dict[str, Any]
+) -> None:
+    server = start_server(api_settings, None)  # no injected models: the settings' 0.5B
+    try:
+        with server.client(KEY_A) as client:
+            health = client.get("/health").json()
+            assert "injected" not in health["model_server"]["detail"]
+            resp = client.post(
+                "/query", json={"query": "How is brucellosis diagnosed?", "debug": True}
+            )
+        assert resp.status_code == 200, resp.text
+        body = resp.json()
+        assert body["answer"], body
+        ids = {c["parent_chunk_id"] for c in body["contexts"]}
+        assert set(body["citations"]) <= ids  # only sections it was shown survive
+        assert body["trace"]["usage"]["answerer"]["calls"] >= 1  # the model really answered
+    finally:
+        server.stop()
