@@ -250,9 +250,7 @@ def test_agreeing_workers_keep_the_cited_answer() -> None:
 
 
 def test_an_uncited_answer_is_asked_once_for_its_labels() -> None:
-    worker = scripted(
-        "w", "Verdict: COX-1.\nAspirin blocks COX-1.", "Verdict: COX-1.\nBlocks [S1]."
-    )
+    worker = scripted("w", "Verdict: COX-1.\nAspirin blocks COX-1.", "Blocks COX-1 [S1].")
     stubborn = scripted("s", "Verdict: COX-1.\nNo labels.", "Still none.")
     ctx = context(
         {"worker-root-0": worker, "worker-root-1": stubborn},
