@@ -18,7 +18,6 @@ import importlib
 import json
 import logging
 import threading
-import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, cast
@@ -317,13 +316,3 @@ class Engine:
 def _output_keys(graph: Any) -> set[str]:
     schema = graph.get_output_jsonschema()
     return set(schema.get("properties", {}))
-
-
-def wait_for(predicate: Any, timeout: float, interval: float = 0.2) -> bool:
-    """Poll ``predicate()`` until true or ``timeout`` seconds passed (used by the CLI)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return False
