@@ -126,3 +126,37 @@ def test_single_channel_deadline_raises(backend: SlowLexicalBackend) -> None:
             RetrievalFilters(tenant="t"),
             cfg,
         )
+
+
+class FailingReranker:
+    """A model reranker whose server is down."""
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+        raise RuntimeError("rerank server down")
+
+
+def test_reranker_failure_keeps_the_fusion_order(backend: SlowLexicalBackend) -> None:
+    backend.release.set()
+    cfg = FunnelConfig(weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0}, trim_alpha=0.0)
+    args = ("q fever diagnosis", backend, HashingEmbeddings())
+    plain = run_funnel(*args, NoReranker(), cfg, RetrievalFilters(tenant="t"), threshold=0.0)  # type: ignore[arg-type]
+    failed = run_funnel(*args, FailingReranker(), cfg, RetrievalFilters(tenant="t"), threshold=0.0)  # type: ignore[arg-type]
+    assert failed.ids == plain.ids and len(failed.ids) == 2
+    assert failed.trace.failed_channels["rerank"].startswith("RuntimeError")
+    assert failed.trace.extra["rerank_fallback"] == "fusion order"
+
+
+def test_no_reranker_still_refuses_off_topic(backend: SlowLexicalBackend) -> None:
+    backend.release.set()
+    cfg = FunnelConfig(weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0})
+    # the stored vector of c1 is "q fever diagnosis"; an unrelated query is far from it
+    on_topic = run_funnel(
+        "q fever diagnosis", backend, HashingEmbeddings(), NoReranker(), cfg,  # type: ignore[arg-type]
+        RetrievalFilters(tenant="t"), threshold=0.5,
+    )  # fmt: skip
+    off_topic = run_funnel(
+        "xyzzy wwww", backend, HashingEmbeddings(), NoReranker(), cfg,  # type: ignore[arg-type]
+        RetrievalFilters(tenant="t"), threshold=0.5,
+    )  # fmt: skip
+    assert not on_topic.refused and on_topic.best_score > 0.5
+    assert off_topic.refused and off_topic.best_score < 0.5
