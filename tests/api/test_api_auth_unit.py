@@ -1,0 +1,77 @@
+"""Keys → tenants and the LangGraph auth handlers, without a server (fast)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from types import SimpleNamespace
+from typing import Any
+from uuid import uuid5
+
+import pytest
+from langgraph_sdk import Auth
+
+from disputatio.api import auth
+from disputatio.settings import ServerSettings, Settings
+
+
+@pytest.fixture
+def keyed(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> Settings:
+    digest = hashlib.sha256(b"k-1").hexdigest()
+    settings = Settings(home=tmp_path, server=ServerSettings(api_keys={digest: "acme"}))
+    monkeypatch.setattr(auth, "get_settings", lambda: settings)
+    return settings
+
+
+def _ctx(tenant: str, action: str) -> Any:
+    return SimpleNamespace(user=SimpleNamespace(identity=tenant), action=action, resource="threads")
+
+
+def test_keys_are_matched_by_their_hash(keyed: Settings) -> None:
+    assert auth.tenant_for_key("k-1", keyed) == "acme"
+    assert auth.tenant_for_key(" k-1 ", keyed) == "acme"
+    assert auth.tenant_for_key("k-2", keyed) is None
+    assert auth.tenant_for_key(None, keyed) is None
+    assert "k-1" not in str(keyed.server.api_keys)  # only the hash is configured
+    assert auth.key_from_headers(None, "Bearer k-1") == "k-1"
+    assert auth.key_from_headers("k-9", "Bearer k-1") == "k-9"
+    assert auth.key_from_headers(None, "Basic abc") is None
+
+
+def test_authenticate_maps_the_key_to_its_tenant(keyed: Settings) -> None:
+    user = asyncio.run(auth.authenticate({b"x-api-key": b"k-1"}))
+    assert user["identity"] == "acme"
+    with pytest.raises(Auth.exceptions.HTTPException) as err:
+        asyncio.run(auth.authenticate({b"authorization": b"Bearer nope"}))
+    assert err.value.status_code == 401
+
+
+def test_created_threads_carry_the_callers_tenant_whatever_the_body_says() -> None:
+    value: dict[str, Any] = {"metadata": {"tenant": "other", "x": 1}}
+    filters = asyncio.run(auth.scope_to_tenant(_ctx("acme", "create"), value))
+    assert value["metadata"] == {"tenant": "acme", "x": 1} and filters == {"tenant": "acme"}
+
+
+def test_runs_get_the_callers_tenant_in_input_and_context() -> None:
+    rag = str(uuid5(auth._NAMESPACE_GRAPH, "rag"))
+    value: dict[str, Any] = {
+        "assistant_id": rag,
+        "kwargs": {"input": {"question": "q", "tenant": "other"}, "context": {"tenant": "x"}},
+    }
+    asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), value))
+    assert value["kwargs"]["input"]["tenant"] == "acme"
+    assert value["kwargs"]["context"]["tenant"] == "acme"
+    health: dict[str, Any] = {"assistant_id": str(uuid5(auth._NAMESPACE_GRAPH, "health")),
+                              "kwargs": {"input": {}}}  # fmt: skip
+    asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), health))
+    assert "context" not in health["kwargs"]  # its context has no tenant field
+    ingest = {"assistant_id": str(uuid5(auth._NAMESPACE_GRAPH, "ingest")), "kwargs": {}}
+    with pytest.raises(Auth.exceptions.HTTPException) as err:
+        asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), ingest))
+    assert err.value.status_code == 403
+
+
+def test_store_items_live_under_the_callers_namespace() -> None:
+    value: dict[str, Any] = {"namespace": ("notes",)}
+    asyncio.run(auth.scope_store(_ctx("acme", "put"), value))
+    assert value["namespace"] == ("acme", "notes")
