@@ -239,6 +239,10 @@ def run_funnel(
     threshold = cfg.threshold if threshold is None else threshold
     with _timed(trace, "plan"):
         plan = planner(query)
+    if cfg.weights.get("semantic", 1.0) > 0 and "semantic" in cfg.channels:
+        # embed before the channels: a cold model load must not count against the deadline
+        with _timed(trace, "embed"):
+            query_vector(embeddings, plan.semantic_query)
     hits = _channels(query, backend, plan, embeddings, filters, cfg, trace)
     with _timed(trace, "fuse"):
         sections = fuse_and_expand(backend, hits, cfg)
