@@ -93,6 +93,7 @@ def build_context(log: Path, settings: Any, *, crash: bool) -> DebateContext:
         workers=2,
         rounds=2,
         max_tool_calls=0,
+        cite_repair=False,
     )
 
 

@@ -143,8 +143,14 @@ def test_harness_writes_runs_messages_and_tool_calls(settings: Settings, db_url:
         again = run_benchmark([question], "debate", context=ctx, name=name, checkpointer=saver)
     assert again["questions"][0]["answer"] == result["questions"][0]["answer"] == "A"
     assert models["verifier"].calls == 1
-    thread_id = f"bench:{name}:q-db"
     with psycopg.connect(db_url) as conn:
+        # the harness names threads bench:<name>:<config hash>:<question id>
+        (thread_id,) = conn.execute(
+            "SELECT r.thread_id FROM experiment_runs r JOIN experiments e"
+            " ON e.id = r.experiment_id WHERE e.name = %s",
+            (name,),
+        ).fetchone() or ("",)
+        assert thread_id.startswith(f"bench:{name}:") and thread_id.endswith(":q-db")
         run = conn.execute(
             "SELECT r.answer, r.gold, r.correct, r.consensus_type, r.metrics, r.log, e.protocol"
             " FROM experiment_runs r JOIN experiments e ON e.id = r.experiment_id"
