@@ -179,7 +179,9 @@ def run(
         from disputatio.eval.medkb import KB_TENANT, ensure_kb
 
         tenant = tenant or KB_TENANT
-        console.print(f"knowledge base → tenant {tenant} (ingested once: about half an hour the first time)")
+        console.print(
+            f"knowledge base → tenant {tenant} (ingested once: about half an hour the first time)"
+        )
         fingerprint = ensure_kb(settings, tenant, kb_limit)["fingerprint"]
     elif corpus == "tenant":
         tenant = tenant or settings.tenant
