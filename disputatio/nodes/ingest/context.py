@@ -61,7 +61,7 @@ class IngestContext:
 
                 self.entity_extractor = SpacyEntityExtractor(
                     dependency_relations=self.get_settings().ingest.dependency_relations,
-                    batch_size=max(64, self.get_settings().ingest.batch_size),
+                    batch_size=256,
                 )
         return self.entity_extractor
 

@@ -1,8 +1,10 @@
-"""The batch loop: load → entities → embed → index, over ``ingest.batch_size`` files at a time.
+"""The batch loop: load → entities → embed → index, over batches of files.
 
 Models see whole batches: spaCy pipes the child chunks of every document in the batch at once
 and the embedding model gets one call for all of them (it batches internally by
-``models.embedding_batch_size``). Writes stay one transaction per document (:func:`index`), so a
+``models.embedding_batch_size``, after sorting by length: the larger the batch, the less
+padding). A batch takes up to ``ingest.batch_size`` files and stops at ``ingest.batch_chunks``
+child chunks. Writes stay one transaction per document (:func:`index`), so a
 failure leaves nothing of that document, and the rest of the batch goes on. A failure inside a
 batch-wide step is retried document by document, so only the culprit fails.
 """
@@ -54,22 +56,26 @@ def _live(batch: list[WorkItem]) -> list[WorkItem]:
 
 
 def load(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]:
-    """Take the next batch off the queue, open its jobs, extract and chunk each file."""
+    """Take the next batch off the queue, open its jobs, extract and chunk each file.
+
+    The batch ends after ``ingest.batch_size`` files or once it holds ``ingest.batch_chunks``
+    child chunks, whichever comes first.
+    """
     ctx = _ctx(runtime)
     settings = ctx.get_settings()
     cfg = settings.ingest
     tenant, collection = scope(state, ctx)
+    queue = state.get("queue", [])
     cursor = state.get("cursor", 0)
-    taken = state.get("queue", [])[cursor : cursor + cfg.batch_size]
     started = time.monotonic()
-    batch = [WorkItem(path, sha, new_job_id(), started) for path, sha in taken]
-    with connect(settings) as conn, conn.transaction():
-        record_jobs(
-            conn,
-            [JobRecord(i.job_id, tenant, collection, i.path, "running", i.sha256) for i in batch],
-        )
     max_bytes = int(cfg.max_file_mb * 2**20)
-    for item in batch:
+    batch: list[WorkItem] = []
+    chunks = 0
+    while cursor < len(queue) and len(batch) < cfg.batch_size and chunks < cfg.batch_chunks:
+        path, sha = queue[cursor]
+        cursor += 1
+        item = WorkItem(path, sha, new_job_id(), started)
+        batch.append(item)
         try:
             item.document = extract(Path(item.path), ocr=ctx.get_ocr(), max_bytes=max_bytes)
             item.parents = chunk_document(
@@ -82,9 +88,15 @@ def load(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]:
             )
             if not item.parents:
                 item.error = f"{item.path}: no text to index"
+            chunks += len(item.children)
         except Exception as exc:
             item.error = _error(item, exc, "extract")
-    return {"batch": batch, "cursor": cursor + len(taken), "batches": state.get("batches", 0) + 1}
+    with connect(settings) as conn, conn.transaction():
+        record_jobs(
+            conn,
+            [JobRecord(i.job_id, tenant, collection, i.path, "running", i.sha256) for i in batch],
+        )
+    return {"batch": batch, "cursor": cursor, "batches": state.get("batches", 0) + 1}
 
 
 def _per_item(batch: list[WorkItem], step: str, run: Callable[[list[WorkItem]], None]) -> None:
