@@ -134,7 +134,13 @@ class IngestSettings(BaseModel):
         "~2.4x slower NER); off = NER + sentence co-occurrence only.",
     )
     batch_size: int = Field(
-        64, ge=1, description="Documents parsed, embedded and written per batch of the graph."
+        512, ge=1, description="Most documents parsed, embedded and written per batch."
+    )
+    batch_chunks: int = Field(
+        2048,
+        ge=1,
+        description="A batch stops taking documents once it holds this many child chunks "
+        "(large batches let the embedder group texts of similar length: less padding).",
     )
     max_batches: int = Field(
         100_000, ge=1, le=1_000_000, description="Bound on the batch loop of one ingestion run."
