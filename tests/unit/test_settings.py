@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
 from disputatio.errors import ConfigError
 from disputatio.settings import Settings, load_settings
@@ -21,14 +22,14 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_defaults_are_documented_and_sane() -> None:
     s = load_settings()
     assert s.models.chat == "local:qwen2.5-coder-1.5b"
-    assert (s.retrieval.weight_graph, s.retrieval.weight_semantic, s.retrieval.weight_lexical) == (
-        1.0,
-        0.8,
-        0.7,
-    )
+    # the hybrid funnel keeps both text channels on; the graph channel may be off (weight 0)
+    assert s.retrieval.weight_semantic > 0 and s.retrieval.weight_lexical > 0
+    assert s.retrieval.weight_graph >= 0
     assert s.medrag.temperatures == [0.7, 0.3]
     # every field of every section carries a description (shown by Studio and the docs)
-    for section in ("models", "retrieval", "ingest", "debate", "medrag", "referee", "rdc"):
+    sections = [n for n, v in s if isinstance(v, BaseModel)]
+    assert {"models", "retrieval", "ingest", "debate", "medrag", "referee", "rdc"} <= set(sections)
+    for section in sections:
         model = type(getattr(s, section))
         for name, field in model.model_fields.items():
             assert field.description, f"{section}.{name} has no description"
