@@ -38,7 +38,7 @@ def test_referee_runs_on_the_local_model(
         settings=settings,
         retriever=corpus_retriever,
         max_clarifications=0,
-        max_tokens=320,
+        max_tokens=640,
         k_per_query=2,
         max_sections=3,
         section_chars=300,
