@@ -349,6 +349,11 @@ class RdcSettings(BaseModel):
         "postgres", description="Ledger of runs that inject none: Postgres, or in-process."
     )
     memory: bool = Field(True, description="Keep per-agent diaries in the LangGraph store.")
+    reliabilities: dict[str, float] = Field(
+        default_factory=dict,
+        description="β per evidence source (as `disputatio rdc calibrate` fits them): "
+        "multiplies the quality of the case's findings of that source (default 1).",
+    )
 
 
 class ServerSettings(BaseModel):
@@ -409,11 +414,6 @@ class Settings(BaseSettings):
     )
     tenant: str = Field("default", description="Default tenant of ingestion and retrieval.")
     collection: str = Field("default", description="Default collection.")
-    reliabilities: dict[str, float] = Field(
-        default_factory=dict,
-        description="β per evidence source (as `disputatio rdc calibrate` fits them): "
-        "multiplies the quality of the case's findings of that source (default 1).",
-    )
     models: ModelSettings = Field(default_factory=ModelSettings)  # type: ignore[arg-type]
     local_llm: LocalLLMSettings = Field(default_factory=LocalLLMSettings)  # type: ignore[arg-type]
     database: DatabaseSettings = Field(default_factory=DatabaseSettings)  # type: ignore[arg-type]
