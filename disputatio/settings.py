@@ -83,7 +83,8 @@ class LocalLLMSettings(BaseModel):
         True, description="Ask llama.cpp to reuse the KV cache of a slot's longest common prefix."
     )
     slot_affinity: bool = Field(
-        True, description="Pin each agent to one parallel slot (id_slot) so its prefix stays cached."
+        True,
+        description="Pin each agent to one parallel slot (id_slot) so its prefix stays cached.",
     )
 
 
@@ -276,7 +277,7 @@ class MedragSettings(BaseModel):
         192, ge=16, description="Completion budget of an agent's answer (2 sentences + box)."
     )
     query_max_tokens: int = Field(
-        48, ge=8, description="Completion budget of an agent's retrieve(\"query\") call."
+        48, ge=8, description='Completion budget of an agent\'s retrieve("query") call.'
     )
     verifier_temperature: float = Field(0.7, ge=0, le=2, description="Verifier temperature.")
     verifier_max_chars: int = Field(3500, ge=500, description="Debate text shown to the verifier.")
