@@ -91,7 +91,8 @@ else:
     for n, times in lat.items():
         print(
             n,
-            f"p50 {np.percentile(times, 50) * 1000:.1f} ms p95 {np.percentile(times, 95) * 1000:.1f} ms",
+            f"p50 {np.percentile(times, 50) * 1000:.1f} ms",
+            f"p95 {np.percentile(times, 95) * 1000:.1f} ms",
         )
     with open(cache_path, "wb") as fh:
         pickle.dump(cache, fh)
