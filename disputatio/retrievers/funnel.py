@@ -311,7 +311,9 @@ def _channels(
         hits[name] = got
         trace.channels[name] = len(got)
     trace.channels_used = [c for c in active if c in hits]
-    return hits
+    # `done` is a set: hand the hits back in channel order, so fusion's tie order (first seen)
+    # does not depend on which thread finished first
+    return {c: hits[c] for c in trace.channels_used}
 
 
 @contextmanager
