@@ -18,7 +18,7 @@ import math
 import operator
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 from typing_extensions import TypedDict
 
 from disputatio.state.reducers import merge_usage
@@ -135,14 +135,24 @@ class Case(BaseModel):
 MAX_TEXT = 300
 
 
-def _trim(value: str, limit: int) -> str:
+def _trim(value: Any, limit: int) -> Any:
+    if not isinstance(value, str):
+        return value
     return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+# Strings trimmed before validation and bounded in the JSON schema: the schema bound (maxLength)
+# reaches grammar-constrained decoding (llama.cpp), so a small model cannot run one string past
+# the completion budget, while longer text from other providers is trimmed instead of rejected.
+ShortId = Annotated[str, BeforeValidator(lambda v: _trim(v, 40)), Field(max_length=40)]
+Label = Annotated[str, BeforeValidator(lambda v: _trim(v, 80)), Field(max_length=80)]
+Text = Annotated[str, BeforeValidator(lambda v: _trim(v, MAX_TEXT)), Field(max_length=MAX_TEXT)]
 
 
 class Bearing(BaseModel):
     """How strongly a claim bears on one hypothesis (qualitatively when no LLR is given)."""
 
-    hypothesis: str = Field(description="Hypothesis id.")
+    hypothesis: ShortId = Field(description="Hypothesis id.")
     llr: float | None = Field(
         None, description="Natural-log likelihood ratio: > 0 supports, < 0 attacks."
     )
@@ -154,18 +164,15 @@ class Bearing(BaseModel):
 class MoveClaim(BaseModel):
     """A claim (a piece of evidence) put forward in a move."""
 
-    id: str = Field(description="Short id local to this move, e.g. 'c1'.")
-    text: str = Field(description="The claim, one short sentence.")
-    provenance: list[str] = Field(
+    id: ShortId = Field(description="Short id local to this move, e.g. 'c1'.")
+    text: Text = Field(description="The claim, one short sentence.")
+    provenance: list[Label] = Field(
         default_factory=list,
         max_length=3,
         description="Section ids or case evidence ids the claim rests on.",
     )
     quality: float = Field(0.5, ge=0.0, le=1.0, description="Reliability of the source.")
     bearings: list[Bearing] = Field(default_factory=list, max_length=4)
-
-    _trim_id = field_validator("id")(lambda v: _trim(v, 40))
-    _trim_text = field_validator("text")(lambda v: _trim(v, MAX_TEXT))
 
     @field_validator("quality", mode="before")
     @classmethod
@@ -178,8 +185,8 @@ class MoveClaim(BaseModel):
 class MoveRelation(BaseModel):
     """A relation from one of this move's claims: attack, support, or answer to a query."""
 
-    source: str = Field(description="Local id of a claim of this move.")
-    target: str = Field(
+    source: ShortId = Field(description="Local id of a claim of this move.")
+    target: ShortId = Field(
         description="Id of an existing evidence node, a claim of this move, or a query answered."
     )
     kind: Literal["attacks", "supports", "answers"]
@@ -188,21 +195,19 @@ class MoveRelation(BaseModel):
 class MoveAssumption(BaseModel):
     """An explicit assumption a move rests on (backs a proposed hypothesis)."""
 
-    id: str = Field(description="Short id local to this move, e.g. 'a1'.")
-    text: str = Field(description="The assumption, one short sentence.")
-
-    _trim_text = field_validator("text")(lambda v: _trim(v, MAX_TEXT))
+    id: ShortId = Field(description="Short id local to this move, e.g. 'a1'.")
+    text: Text = Field(description="The assumption, one short sentence.")
 
 
 class ProposedHypothesis(BaseModel):
     """A hypothesis an agent adds from what it retrieved (with provenance)."""
 
-    id: str = Field(description="New hypothesis id, e.g. 'lyme_disease'.")
-    label: str = Field("", description="Human-readable name.")
-    provenance: list[str] = Field(
+    id: ShortId = Field(description="New hypothesis id, e.g. 'lyme_disease'.")
+    label: Label = Field("", description="Human-readable name.")
+    provenance: list[Label] = Field(
         default_factory=list, max_length=3, description="Retrieved section ids it comes from."
     )
-    assumption: str = Field(
+    assumption: ShortId = Field(
         "", description="Local id of an assumption of this move that backs it (optional)."
     )
 
@@ -210,25 +215,23 @@ class ProposedHypothesis(BaseModel):
 class MoveQuery(BaseModel):
     """A question to the other specialists about one node of the graph."""
 
-    id: str = Field(description="Short id local to this move, e.g. 'q1'.")
-    question: str = Field(description="The question, one short sentence.")
-    target: str = Field(description="Id of the node (evidence or hypothesis) it is about.")
-
-    _trim_question = field_validator("question")(lambda v: _trim(v, MAX_TEXT))
+    id: ShortId = Field(description="Short id local to this move, e.g. 'q1'.")
+    question: Text = Field(description="The question, one short sentence.")
+    target: ShortId = Field(description="Id of the node (evidence or hypothesis) it is about.")
 
 
 class TestOutcomeShare(BaseModel):
     """P(positive result | hypothesis) of a proposed test."""
 
-    hypothesis: str = Field(description="Hypothesis id.")
+    hypothesis: ShortId = Field(description="Hypothesis id.")
     probability: float = Field(ge=0.0, le=1.0)
 
 
 class ProposedTest(BaseModel):
     """A binary test an agent proposes: its positive rate under each hypothesis, cost and risk."""
 
-    id: str = Field(description="Short test id, e.g. 'pcr'.")
-    label: str = Field("", description="What the test is.")
+    id: ShortId = Field(description="Short test id, e.g. 'pcr'.")
+    label: Label = Field("", description="What the test is.")
     positive: list[TestOutcomeShare] = Field(default_factory=list, max_length=8)
     cost: float = Field(0.0, ge=0.0)
     risk: float = Field(0.0, ge=0.0, le=1.0)
@@ -241,9 +244,8 @@ class SpecialistMove(BaseModel):
     and a proposed test.
     """
 
-    summary: str = Field("", description="One short sentence.")
+    summary: Text = Field("", description="One short sentence.")
 
-    _trim_summary = field_validator("summary")(lambda v: _trim(v, MAX_TEXT))
     claims: list[MoveClaim] = Field(default_factory=list, max_length=3)
     relations: list[MoveRelation] = Field(default_factory=list, max_length=5)
     assumptions: list[MoveAssumption] = Field(default_factory=list, max_length=2)
@@ -255,7 +257,7 @@ class SpecialistMove(BaseModel):
 class VoteShare(BaseModel):
     """The probability a voter gives one hypothesis."""
 
-    hypothesis: str = Field(description="Hypothesis id.")
+    hypothesis: ShortId = Field(description="Hypothesis id.")
     probability: float = Field(ge=0.0, le=1.0, description="Probability in [0, 1].")
 
 
@@ -270,9 +272,7 @@ class SpecialistVote(BaseModel):
     ranking: list[str] = Field(
         default_factory=list, description="Hypothesis ids, most likely first.", max_length=32
     )
-    rationale: str = Field("", description="One short sentence.")
-
-    _trim_rationale = field_validator("rationale")(lambda v: _trim(v, MAX_TEXT))
+    rationale: Text = Field("", description="One short sentence.")
 
 
 class RdcInput(TypedDict, total=False):

@@ -1,8 +1,9 @@
 """ResearchDebateChain end to end: the real local model, the sample corpus, Postgres.
 
 Kept small for 2 CPU cores: 2 specialists, 1 round of one turn per phase, no structured-output
-retry. At 160–200 completion tokens every turn of the 0.5B was cut off (LengthFinishReasonError),
-so completions get 512. The test fails when every turn is forfeited or no claim is accepted:
+retry. Completions get the product default (models.max_tokens, 1024): a move is pretty-printed
+JSON (~300 tokens for two claims), and at 512 every turn of the 0.5B was cut off
+(LengthFinishReasonError). The test fails when every turn is forfeited or no claim is accepted:
 the model must really have argued, with traceable provenance, for the debate to count.
 """
 
@@ -42,7 +43,7 @@ def test_rdc_end_to_end_on_the_local_model(
         entropy_stop=0.0,
         voi_stop=0.0,
         appeal=False,
-        max_tokens=512,
+        max_tokens=None,
         retries=0,
         sections_per_turn=2,
         section_chars=500,
