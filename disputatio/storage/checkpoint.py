@@ -26,11 +26,12 @@ from disputatio.settings import Settings, get_settings
 from disputatio.storage.db import database_url, open_connection
 
 _setup_done: set[str] = set()
+_store_setup_done: set[str] = set()
 
 
 @contextmanager
-def open_checkpointer(settings: Settings | None = None) -> Iterator[PostgresSaver]:
-    """Yield a :class:`PostgresSaver` on the configured database."""
+def _sync_connection(settings: Settings | None) -> Iterator[tuple[str, Connection[Any]]]:
+    """A dedicated autocommit connection of the kind LangGraph's Postgres classes expect."""
     settings = settings or get_settings()
     url = database_url(settings)
     open_connection(url, settings).close()  # one-line error when unreachable
@@ -38,13 +39,20 @@ def open_checkpointer(settings: Settings | None = None) -> Iterator[PostgresSave
         url, autocommit=True, prepare_threshold=0, row_factory=dict_row
     )
     try:
+        yield url, conn
+    finally:
+        conn.close()
+
+
+@contextmanager
+def open_checkpointer(settings: Settings | None = None) -> Iterator[PostgresSaver]:
+    """Yield a :class:`PostgresSaver` on the configured database."""
+    with _sync_connection(settings) as (url, conn):
         saver = PostgresSaver(conn)
         if url not in _setup_done:
             saver.setup()
             _setup_done.add(url)
         yield saver
-    finally:
-        conn.close()
 
 
 @asynccontextmanager
@@ -68,23 +76,12 @@ async def open_async_checkpointer(
         await conn.close()
 
 
-_store_setup_done: set[str] = set()
-
-
 @contextmanager
 def open_store(settings: Settings | None = None) -> Iterator[PostgresStore]:
     """Yield a :class:`PostgresStore` on the configured database (tables set up on first use)."""
-    settings = settings or get_settings()
-    url = database_url(settings)
-    open_connection(url, settings).close()  # one-line error when unreachable
-    conn: Connection[Any] = Connection.connect(
-        url, autocommit=True, prepare_threshold=0, row_factory=dict_row
-    )
-    try:
+    with _sync_connection(settings) as (url, conn):
         store = PostgresStore(conn)
         if url not in _store_setup_done:
             store.setup()
             _store_setup_done.add(url)
         yield store
-    finally:
-        conn.close()

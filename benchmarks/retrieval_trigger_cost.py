@@ -1,7 +1,13 @@
+# ruff: noqa: E501  (one-off measurement script: its SQL literals mirror the ingestion writes verbatim)
 """Trigger cost (docs/retrieval_tuning.md): insert N BioASQ snippet chunks as in bulk ingestion (one multi-row INSERT per
 batch of 64 documents), with the BM25 triggers enabled vs disabled; 3 rounds each, median."""
 
-import sys, os, time, uuid, hashlib, statistics
+import hashlib
+import os
+import statistics
+import time
+import uuid
+
 import numpy as np
 
 os.environ["DISPUTATIO_HOME"] = "/tmp/dh-retrieval"
