@@ -24,7 +24,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from disputatio.cli.options import COLLECTION, TENANT
+from disputatio.cli.options import INTO_COLLECTION, TENANT
 
 out = Console()
 
@@ -74,7 +74,7 @@ def progress_columns() -> tuple[ProgressColumn, ...]:
 def ingest(
     paths: list[Path] = typer.Argument(..., help="Files and folders to ingest."),
     tenant: str | None = TENANT,
-    collection: str | None = COLLECTION,
+    collection: str | None = INTO_COLLECTION,
     tag: list[str] = typer.Option([], "--tag", help="Tag for every document (repeatable)."),
     force: bool = typer.Option(False, help="Replace documents whose content is unchanged."),
 ) -> None:

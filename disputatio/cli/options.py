@@ -13,6 +13,10 @@ import typer
 TENANT = typer.Option(None, "--tenant", help="Tenant (default: settings.tenant).")
 #: ``--collection``: restrict the corpus to one collection (repeatable where it filters).
 COLLECTION = typer.Option(None, "--collection", help="Collection (default: all).")
+#: ``--collection`` where a command writes: the collection documents go into.
+INTO_COLLECTION = typer.Option(
+    None, "--collection", help="Collection to write into (default: settings.collection)."
+)
 #: ``--thread-id``: the checkpoint thread of a run (resume, inspect).
 THREAD_ID = typer.Option(None, "--thread-id", help="Checkpoint thread id.")
 #: ``--resume``: continue the run of ``--thread-id`` instead of starting a new one.
