@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Literal
 
 import psycopg
 from psycopg.rows import dict_row
@@ -81,15 +81,20 @@ def get_job(settings: Settings, tenant: str, job_id: str) -> dict[str, Any] | No
         ).fetchone()
 
 
-def active_jobs(settings: Settings, tenant: str) -> int:
-    """Jobs of the tenant queued or running."""
+def _active(settings: Settings, table: Literal["api_jobs", "api_runs"], tenant: str) -> int:
+    """Rows of ``table`` for the tenant that are queued or running."""
     with db(settings) as conn:
         row = conn.execute(
-            "SELECT count(*) AS n FROM api_jobs WHERE tenant = %s"
+            f"SELECT count(*) AS n FROM {table} WHERE tenant = %s"
             " AND status IN ('queued', 'running')",
             (tenant,),
         ).fetchone()
     return int(row["n"]) if row else 0
+
+
+def active_jobs(settings: Settings, tenant: str) -> int:
+    """Jobs of the tenant queued or running."""
+    return _active(settings, "api_jobs", tenant)
 
 
 def pending_jobs(settings: Settings) -> list[dict[str, Any]]:
@@ -222,13 +227,7 @@ def list_runs(settings: Settings, tenant: str, limit: int) -> list[dict[str, Any
 
 def active_runs(settings: Settings, tenant: str) -> int:
     """Runs of the tenant queued or running (interrupted ones wait for the user: not counted)."""
-    with db(settings) as conn:
-        row = conn.execute(
-            "SELECT count(*) AS n FROM api_runs WHERE tenant = %s"
-            " AND status IN ('queued', 'running')",
-            (tenant,),
-        ).fetchone()
-    return int(row["n"]) if row else 0
+    return _active(settings, "api_runs", tenant)
 
 
 def delete_run(settings: Settings, tenant: str, run_id: str) -> bool:
