@@ -8,6 +8,7 @@ then asked to answer without tools. A first reply without a call is the answer.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from langgraph.runtime import Runtime
 
 from disputatio.models.accounting import invoke_with_usage
 from disputatio.models.toolcalls import bind_tools_with_text_fallback, strip_tool_calls
+from disputatio.nodes.citations import attribute_sentences
 from disputatio.nodes.debate.agreement import verdict_line
 from disputatio.nodes.debate.common import (
     dedupe_sections,
@@ -54,6 +56,8 @@ from disputatio.state.debate import WorkerTask
 from disputatio.state.reducers import merge_usage
 from disputatio.tools.retrieval import TOOL_NAME, make_retrieval_tool
 from disputatio.validators.citations import CitationCheck
+
+logger = logging.getLogger(__name__)
 
 
 def worker_messages(
@@ -125,8 +129,10 @@ def repair_citations(
 ) -> tuple[CitationCheck, dict[str, dict[str, Any]]]:
     """Ask once for the labels behind an answer that cites none of the sections shown.
 
-    The rewrite is kept only when it cites a section that was shown; otherwise the original
-    answer stands (without citations). One extra call at most, only for an uncited answer.
+    The rewrite is kept only when it cites a section that was shown. Otherwise the original
+    answer stands, with a citation added to each sentence evidently taken from one shown
+    section (:func:`~disputatio.nodes.citations.attribute_sentences`), or none. One extra call
+    at most, only for an uncited answer.
     """
     labels = section_labels(shown)
     retry = [*messages, AIMessage(text), HumanMessage(CITE_REPAIR)]
@@ -138,7 +144,14 @@ def repair_citations(
     check = labelled_check(fixed, labels) if fixed else None
     if check is not None and check.verified:
         return check, usage
-    return labelled_check(text, labels), usage
+    original = labelled_check(text, labels)
+    attributed, ids = attribute_sentences(
+        original.text, [(str(s["id"]), str(s.get("text") or "")) for s in shown]
+    )
+    if ids:
+        logger.info("%s: citations attributed by overlap to %s", agent, ids)
+        return CitationCheck(attributed, ids, original.unverified), usage
+    return original, usage
 
 
 def _call_args(call: ToolCall, fallback: str, max_k: int) -> tuple[str, int]:

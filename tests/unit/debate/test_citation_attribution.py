@@ -1,0 +1,58 @@
+"""After-the-fact citation: an answer that copied a shown section, uncited, gets that section."""
+
+from __future__ import annotations
+
+from langchain_core.messages import HumanMessage
+
+from disputatio.nodes.citations import attribute_sentences
+from disputatio.nodes.debate.workers import repair_citations
+from tests.unit.debate.debate_fakes import scripted
+
+Q_FEVER = (
+    "Coxiella burnetii is a small obligate intracellular bacterium that multiplies inside "
+    "host cells, in an acidic vacuole derived from the lysosome."
+)
+BRUCELLA = (
+    "Brucellosis is acquired from unpasteurised dairy products and presents with undulant "
+    "fever, sweats and joint pain."
+)
+SHOWN = [("s-q", Q_FEVER), ("s-b", BRUCELLA)]
+
+
+def test_a_copied_sentence_cites_the_section_it_came_from() -> None:
+    text, ids = attribute_sentences(
+        "Verdict: Q fever.\nThe organism multiplies inside host cells in an acidic vacuole "
+        "derived from the lysosome. Brucellosis comes from unpasteurised dairy products with "
+        "undulant fever!",
+        SHOWN,
+    )
+    assert ids == ["s-q", "s-b"]
+    assert "from the lysosome [s-q]." in text and "undulant fever [s-b]!" in text
+    assert text.startswith("Verdict: Q fever.\n")  # too short to attribute, left as written
+
+
+def test_sentences_the_sections_do_not_support_stay_uncited() -> None:
+    answer = "Treatment is doxycycline for two weeks in adults without contraindications."
+    assert attribute_sentences(answer, SHOWN) == (answer, [])
+
+
+def test_a_sentence_that_cites_already_is_left_alone() -> None:
+    answer = "It multiplies inside host cells in an acidic vacuole from the lysosome [s-b]."
+    assert attribute_sentences(answer, SHOWN) == (answer, [])
+
+
+def test_only_the_sections_shown_can_be_attributed() -> None:
+    copied = "It multiplies inside host cells in an acidic vacuole derived from the lysosome."
+    assert attribute_sentences(copied, [("s-b", BRUCELLA)]) == (copied, [])
+
+
+def test_a_failed_repair_falls_back_to_attribution() -> None:
+    llm = scripted("w", "I cannot name the labels.")
+    copied = "Verdict: Q fever.\nIt multiplies inside host cells, in an acidic vacuole."
+    shown = [{"id": sid, "text": body} for sid, body in SHOWN]
+    check, usage = repair_citations(
+        llm, [HumanMessage("question")], copied, shown, agent="w", role="worker"
+    )
+    assert llm.calls == 1 and usage["w"]["calls"] == 1
+    assert check.verified == ["s-q"]
+    assert check.text.endswith("in an acidic vacuole [s-q].")
