@@ -2,17 +2,16 @@
 
 A :class:`GraphStore` keeps, per tenant, the entities found at ingestion, the chunks mentioning
 them and the relations between them, and expands query seeds into scored chunk ids. Every store
-scores like the SQL graph channel (:data:`disputatio.retrievers.pg_channels.GRAPH_SQL`): an entity
-reached at ``depth`` relation hops from a seed weighs ``0.5^depth · sim / ln(2 + mentions)``
-(``sim`` is the seed match for seeds, 1.0 for entities reached by the walk; ``mentions`` counts all
-of the entity's mentions, so hubs weigh less), and a chunk scores the sum of that weight over each
-mention it holds.
+scores like the SQL graph channel (:data:`disputatio.retrievers.pg_channels.GRAPH_SQL`, see
+:func:`disputatio.retrievers.pg_channels.graph`):
 
-Seed matching: an exact key scores 1.0. Postgres matches partial seeds with pg_trgm
-``word_similarity`` (``s <% key``, threshold 0.6); the in-process and Neo4j stores use a
-word-containment rule instead (:func:`seed_similarity`): a seed whose words appear as a contiguous
-run of the key's words scores ``|seed words| / |key words|`` — ``"curie"`` matches
-``"marie curie"`` with 0.5 — and nothing else matches (no fuzzy or misspelled matches).
+* seeds are whole entity keys (the query's NER entities and its n-grams equal to a key); a seed
+  weighs ``1 / ln(2 + chunks mentioning it)``, so rare entities count more;
+* one hop at most: each seed keeps its ``neighbour_cap`` neighbours with the most relation rows
+  ``n`` (either direction); a neighbour weighs
+  ``decay · max over seeds(w_seed · n / (n + 1)) / ln(2 + chunks mentioning it)``;
+* a chunk scores the sum of the distinct seeds it names plus its best neighbour's weight, so
+  naming many entities earns nothing by itself.
 
 Consistency with an external store (Neo4j): ingestion never writes it directly. Each document's
 Postgres transaction appends the document's graph (and a delete for every document it replaces)
@@ -42,7 +41,13 @@ from disputatio.settings import Settings
 logger = logging.getLogger(__name__)
 
 MAX_HOPS = 3
-"""Most relation hops any store expands (``settings.retrieval.graph_hops`` is capped at 3 too)."""
+"""Most hops a caller may ask for; every store walks one at most (more are treated as one)."""
+
+NEIGHBOUR_CAP = 20
+"""Default neighbours kept per seed (``settings.retrieval.graph_neighbour_cap``)."""
+
+NEIGHBOUR_DECAY = 0.5
+"""Weight of a neighbour relative to a seed."""
 
 
 @runtime_checkable
@@ -71,33 +76,6 @@ class GraphStore(Protocol):
         ...
 
 
-def seed_similarity(seed: str, key: str) -> float:
-    """How well a normalised seed matches an entity key (in-process and Neo4j rule).
-
-    Args:
-        seed: A normalised seed (see :func:`~disputatio.ingest.entities.normalize_entity_name`).
-        key: A normalised entity key.
-
-    Returns:
-        1.0 for an exact match; ``|seed words| / |key words|`` when the seed's words occur as a
-        contiguous run of the key's words; 0.0 otherwise.
-    """
-    if seed == key:
-        return 1.0
-    want, words = seed.split(), key.split()
-    n = len(want)
-    if n == 0 or n >= len(words):
-        return 0.0
-    if any(words[i : i + n] == want for i in range(len(words) - n + 1)):
-        return n / len(words)
-    return 0.0
-
-
-def entity_weight(depth: int, sim: float, mentions: int) -> float:
-    """``0.5^depth · sim / ln(2 + mentions)``: the graph channel's entity weight."""
-    return 0.5**depth * sim / math.log(2 + mentions)
-
-
 def _check_hops(hops: int) -> None:
     if not 0 <= hops <= MAX_HOPS:
         raise RetrievalError(f"graph hops must be between 0 and {MAX_HOPS}, got {hops}")
@@ -117,7 +95,7 @@ class InMemoryGraphStore:
         self._mentions: dict[tuple[str, str], dict[tuple[str, int], str]] = {}
         # (tenant, key) → Counter of neighbour keys (undirected; counts parallel edges)
         self._adjacent: dict[tuple[str, str], Counter[str]] = {}
-        self._words: dict[str, dict[str, set[str]]] = {}  # tenant → word → keys
+        self._tenants: set[str] = set()
         self._relations: dict[str, list[tuple[str, str, str]]] = {}  # doc → (tenant, a, b)
         self._spots: dict[str, list[tuple[tuple[str, str], tuple[str, int]]]] = {}  # doc → spots
 
@@ -136,12 +114,8 @@ class InMemoryGraphStore:
             for m in mentions:
                 if m.entity_key in known:
                     node = (tenant, m.entity_key)
-                    if node not in self._mentions:
-                        self._mentions[node] = {}
-                        for word in m.entity_key.split():
-                            self._words.setdefault(tenant, {}).setdefault(word, set()).add(
-                                m.entity_key
-                            )
+                    self._mentions.setdefault(node, {})
+                    self._tenants.add(tenant)
                     self._mentions[node][(m.chunk_id, m.start)] = document_id
                     self._spots.setdefault(document_id, []).append((node, (m.chunk_id, m.start)))
             edges = self._relations.setdefault(document_id, [])
@@ -168,24 +142,36 @@ class InMemoryGraphStore:
                     self._drop(node)
 
     def _drop(self, node: tuple[str, str]) -> None:
-        tenant, key = node
         del self._mentions[node]
         self._adjacent.pop(node, None)
-        for word in key.split():
-            self._words.get(tenant, {}).get(word, set()).discard(key)
 
-    def chunk_scores(self, tenant: str | None, seeds: Sequence[str], hops: int) -> dict[str, float]:
-        """Every chunk reached from ``seeds`` with its score (``tenant=None``: all tenants)."""
+    def chunk_scores(
+        self,
+        tenant: str | None,
+        seeds: Sequence[str],
+        hops: int,
+        *,
+        neighbour_cap: int = NEIGHBOUR_CAP,
+        decay: float = NEIGHBOUR_DECAY,
+    ) -> dict[str, float]:
+        """Every chunk reached from ``seeds`` with its score (``tenant=None``: all tenants).
+
+        Args:
+            tenant: The tenant, or None for every tenant.
+            seeds: Normalised entity keys (exact matches only).
+            hops: 0 (seeds only) or more (one hop; more hops are treated as one).
+            neighbour_cap: Neighbours kept per seed (most relation rows first).
+            decay: Weight of a neighbour relative to a seed.
+        """
         _check_hops(hops)
         with self._lock:
-            tenants = [tenant] if tenant is not None else sorted(self._words)
+            tenants = [tenant] if tenant is not None else sorted(self._tenants)
             scores: dict[str, float] = {}
             for t in tenants:
-                for key, depth, sim in self._walk(t, self._seeds(t, seeds), hops):
-                    found = self._mentions[(t, key)]
-                    w = entity_weight(depth, sim, len(found))
-                    for chunk_id, _ in found:
-                        scores[chunk_id] = scores.get(chunk_id, 0.0) + w
+                for chunk_id, score in self._tenant_scores(
+                    t, seeds, hops, neighbour_cap, decay
+                ).items():
+                    scores[chunk_id] = scores.get(chunk_id, 0.0) + score
             return scores
 
     def expand(
@@ -194,36 +180,38 @@ class InMemoryGraphStore:
         """The ``k`` best chunks reached from ``seeds``."""
         return top_k(self.chunk_scores(tenant, seeds, hops).items(), k)
 
-    def _seeds(self, tenant: str, seeds: Sequence[str]) -> dict[str, float]:
-        words = self._words.get(tenant, {})
-        sims: dict[str, float] = {}
-        for seed in seeds:
-            parts = seed.split()
-            if not parts:
-                continue
-            candidates = set.intersection(*(words.get(w, set()) for w in parts))
-            for key in candidates:
-                sim = seed_similarity(seed, key)
-                if sim > sims.get(key, 0.0):
-                    sims[key] = sim
-        return sims
+    def _chunks(self, tenant: str, key: str) -> set[str]:
+        return {chunk_id for chunk_id, _ in self._mentions.get((tenant, key), {})}
 
-    def _walk(
-        self, tenant: str, seeds: dict[str, float], hops: int
-    ) -> Iterator[tuple[str, int, float]]:
-        """Breadth-first: ``(key, min depth, seed sim or 1.0)`` for every reached entity."""
-        depth_of = dict.fromkeys(seeds, 0)
-        frontier = list(seeds)
-        for depth in range(1, hops + 1):
-            nxt = []
-            for key in frontier:
-                for other in self._adjacent.get((tenant, key), Counter()):
-                    if other not in depth_of:
-                        depth_of[other] = depth
-                        nxt.append(other)
-            frontier = nxt
-        for key, depth in depth_of.items():
-            yield key, depth, seeds.get(key, 1.0)
+    def _tenant_scores(
+        self, tenant: str, seeds: Sequence[str], hops: int, cap: int, decay: float
+    ) -> dict[str, float]:
+        seed_w = {
+            key: 1.0 / math.log(2 + len(chunks))
+            for key in dict.fromkeys(seeds)
+            if (chunks := self._chunks(tenant, key))
+        }
+        reach: dict[str, float] = {}
+        if hops >= 1:
+            for key, w in seed_w.items():
+                edges = self._adjacent.get((tenant, key), Counter())
+                ranked = top_k(((o, float(n)) for o, n in edges.items() if o not in seed_w), cap)
+                for other, n in ranked:
+                    reach[other] = max(reach.get(other, 0.0), w * n / (n + 1.0))
+        seed_score: dict[str, float] = {}
+        for key, w in seed_w.items():
+            for chunk_id in self._chunks(tenant, key):
+                seed_score[chunk_id] = seed_score.get(chunk_id, 0.0) + w
+        best_neighbour: dict[str, float] = {}
+        for other, v in reach.items():
+            chunks = self._chunks(tenant, other)
+            w = decay * v / math.log(2 + len(chunks))
+            for chunk_id in chunks:
+                best_neighbour[chunk_id] = max(best_neighbour.get(chunk_id, 0.0), w)
+        return {
+            c: seed_score.get(c, 0.0) + best_neighbour.get(c, 0.0)
+            for c in seed_score.keys() | best_neighbour.keys()
+        }
 
 
 class PostgresGraphStore:
@@ -408,9 +396,8 @@ def database_errors(what: str) -> Iterator[None]:
 
 
 # --- Neo4j -----------------------------------------------------------------------------------
-# Every value travels as a $parameter. The only text put into a statement is the hop bound of
-# the variable-length path (Cypher cannot take it as a parameter): one statement per allowed
-# bound is built here, at import time, from the integers 0..MAX_HOPS.
+# Every value travels as a $parameter; no statement is built from text at run time. A RELATED
+# edge is one per (source, target, type, document) with ``n``, the relation rows it stands for.
 
 NEO4J_SCHEMA = (
     "CREATE INDEX entity_tenant_key IF NOT EXISTS FOR (e:Entity) ON (e.tenant, e.key)",
@@ -455,31 +442,52 @@ UNWIND $relations AS rel
 MATCH (s:Entity {tenant: $tenant, key: rel.source})
 MATCH (t:Entity {tenant: $tenant, key: rel.target})
 MERGE (s)-[r:RELATED {type: rel.type, document_id: $document_id}]->(t)
-SET r.weight = rel.weight, r.chunk_id = rel.chunk_id
+SET r.weight = rel.weight, r.chunk_id = rel.chunk_id, r.n = rel.n
 """
 
-_EXPAND_TEMPLATE = """
+EXPAND_CYPHER = """
 UNWIND $seeds AS seed
-MATCH (e:Entity {tenant: $tenant})
-WHERE e.key = seed OR (' ' + e.key + ' ') CONTAINS (' ' + seed + ' ')
-WITH e, max(CASE WHEN e.key = seed THEN 1.0
-            ELSE toFloat(size(split(seed, ' '))) / size(split(e.key, ' ')) END) AS sim
-WITH collect({entity: e, sim: sim}) AS matched
-UNWIND matched AS m
-WITH matched, m.entity AS start
-MATCH p = (start)-[:RELATED*0..HOPS]-(n:Entity {tenant: $tenant})
-WITH matched, n, min(length(p)) AS depth
-WITH n, depth, coalesce(head([x IN matched WHERE x.entity = n | x.sim]), 1.0) AS sim,
-     size([(n)<-[:MENTIONS]-(:Chunk) | 1]) AS mentions
-WITH n, 0.5 ^ depth * sim / log(2.0 + mentions) AS w
-MATCH (n)<-[:MENTIONS]-(c:Chunk {tenant: $tenant})
-RETURN c.id AS chunk_id, sum(w) AS score
+MATCH (s:Entity {tenant: $tenant, key: seed})
+WITH DISTINCT s
+MATCH (s)<-[:MENTIONS]-(sc:Chunk)
+WITH s, 1.0 / log(2.0 + count(DISTINCT sc)) AS w
+WITH collect({e: s, w: w}) AS seeds
+CALL {
+    WITH seeds
+    UNWIND seeds AS sd
+    WITH seeds, sd, sd.e AS x
+    MATCH (x)-[r:RELATED]-(o:Entity {tenant: $tenant})
+    WHERE $hops >= 1 AND none(y IN seeds WHERE y.e = o)
+    WITH sd, o, toFloat(sum(coalesce(r.n, 1))) AS n
+    ORDER BY n DESC, o.key
+    WITH sd, collect({o: o, n: n})[..$cap] AS top
+    UNWIND top AS t
+    WITH t.o AS o, max(sd.w * t.n / (t.n + 1.0)) AS v
+    MATCH (o)<-[:MENTIONS]-(oc:Chunk)
+    WITH o, v, count(DISTINCT oc) AS chunks
+    RETURN collect({e: o, w: $decay * v / log(2.0 + chunks)}) AS neighbours
+}
+CALL {
+    WITH seeds
+    UNWIND seeds AS sd
+    WITH sd.e AS e, sd.w AS w
+    MATCH (e)<-[:MENTIONS]-(c:Chunk {tenant: $tenant})
+    WITH DISTINCT c, e, w
+    RETURN c.id AS chunk_id, w AS seed_w, 0.0 AS neighbour_w
+    UNION ALL
+    WITH neighbours
+    UNWIND neighbours AS nb
+    WITH nb.e AS e, nb.w AS w
+    MATCH (e)<-[:MENTIONS]-(c:Chunk {tenant: $tenant})
+    WITH DISTINCT c, e, w
+    RETURN c.id AS chunk_id, 0.0 AS seed_w, w AS neighbour_w
+}
+WITH chunk_id, sum(seed_w) + max(neighbour_w) AS score
+RETURN chunk_id, score
 ORDER BY score DESC, chunk_id
 LIMIT $k
 """
-
-EXPAND_CYPHER = {h: _EXPAND_TEMPLATE.replace("HOPS", str(h)) for h in range(MAX_HOPS + 1)}
-"""Hop bound → the expansion statement (same scoring as the SQL graph channel)."""
+"""The expansion statement: the SQL graph channel's scoring in Cypher (one hop at most)."""
 
 
 class Neo4jGraphStore:
@@ -548,7 +556,7 @@ class Neo4jGraphStore:
         batches = (
             (WRITE_ENTITIES_CYPHER, {"entities": [_entity(e) for e in entities], **scoped}),
             (WRITE_MENTIONS_CYPHER, {"mentions": [_mention(m) for m in mentions], **scoped}),
-            (WRITE_RELATIONS_CYPHER, {"relations": [_relation(r) for r in relations], **scoped}),
+            (WRITE_RELATIONS_CYPHER, {"relations": _relations(relations), **scoped}),
         )
         statements = [(DELETE_RELATIONS_CYPHER, doc), (DELETE_CHUNKS_CYPHER, doc), *batches]
         with database_errors(f"Neo4j at {self.uri}"), self._session() as session:
@@ -564,13 +572,20 @@ class Neo4jGraphStore:
     def expand(
         self, tenant: str, seeds: Sequence[str], hops: int, k: int
     ) -> list[tuple[str, float]]:
-        """Seed match and variable-length walk in Cypher; ``(chunk_id, score)`` best first."""
+        """Whole-key seeds, one hop, scored as the SQL channel; ``(chunk_id, score)`` best first."""
         _check_hops(hops)
         if not seeds or k <= 0:
             return []
-        params = {"tenant": tenant, "seeds": list(seeds), "k": int(k)}
+        params = {
+            "tenant": tenant,
+            "seeds": list(dict.fromkeys(seeds)),
+            "k": int(k),
+            "hops": min(hops, 1),
+            "cap": NEIGHBOUR_CAP,
+            "decay": NEIGHBOUR_DECAY,
+        }
         with database_errors(f"Neo4j at {self.uri}"), self._session() as session:
-            return list(session.execute_read(_read_scores, EXPAND_CYPHER[hops], params))
+            return list(session.execute_read(_read_scores, EXPAND_CYPHER, params))
 
     def _session(self) -> Any:
         return self.driver.session(database=self.database)
@@ -593,11 +608,20 @@ def _mention(m: Mention) -> dict[str, Any]:
     return {"key": m.entity_key, "chunk_id": m.chunk_id, "start": m.start, "end": m.end}
 
 
-def _relation(r: Relation) -> dict[str, Any]:
-    return {
-        "source": r.source,
-        "target": r.target,
-        "type": r.type,
-        "weight": float(r.weight),
-        "chunk_id": r.evidence_chunk_id,
-    }
+def _relations(relations: Sequence[Relation]) -> list[dict[str, Any]]:
+    """One row per ``(source, target, type)`` with ``n``, its relation rows (edge count)."""
+    rows: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for r in relations:
+        key = (r.source, r.target, r.type)
+        if key in rows:
+            rows[key]["n"] += 1
+            continue
+        rows[key] = {
+            "source": r.source,
+            "target": r.target,
+            "type": r.type,
+            "weight": float(r.weight),
+            "chunk_id": r.evidence_chunk_id,
+            "n": 1,
+        }
+    return list(rows.values())

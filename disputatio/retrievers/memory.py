@@ -18,9 +18,9 @@ parents, reranks, refuses and trims exactly as for Postgres. The channels:
   exact ``IndexFlatIP``, or HNSW (M=16, efConstruction=64, efSearch=max(40, 2k), as the
   Postgres index) from ``hnsw_min_size`` children on. A scope that excludes some children is
   searched exactly over the allowed rows.
-* graph — an :class:`~disputatio.retrievers.graphstore.InMemoryGraphStore` walked up to ``hops``
-  with the SQL channel's scoring (seed matching documented in
-  :mod:`disputatio.retrievers.graphstore`).
+* graph — an :class:`~disputatio.retrievers.graphstore.InMemoryGraphStore`: whole-key seeds,
+  one hop over counted edges (``graph_neighbour_cap`` per seed), scored as the SQL channel
+  (documented in :mod:`disputatio.retrievers.graphstore`).
 
 Tenant, collection and tag filters are honoured by every channel; ``tenant=None`` in a backend
 call means every tenant (the funnel itself always fills in its default tenant). Indexes catch up
@@ -36,7 +36,7 @@ import threading
 import unicodedata
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal
@@ -55,7 +55,7 @@ from disputatio.ingest.types import ExtractedDocument, ParentChunk
 from disputatio.models.rerank import Reranker
 from disputatio.retrievers.base import RetrievalFilters
 from disputatio.retrievers.funnel import FunnelConfig, run_funnel
-from disputatio.retrievers.graphstore import InMemoryGraphStore, top_k
+from disputatio.retrievers.graphstore import NEIGHBOUR_CAP, InMemoryGraphStore, top_k
 from disputatio.retrievers.plan import STOPWORDS, QueryPlan, deterministic_plan, llm_plan
 from disputatio.settings import Settings, get_settings
 from disputatio.state.retrieval import RetrievalResult, Section
@@ -119,10 +119,12 @@ class InMemoryBackend:
 
     Args:
         hnsw_min_size: From this many children on, the vector index is HNSW instead of exact.
+        neighbour_cap: Graph channel: neighbours kept per seed entity.
     """
 
-    def __init__(self, *, hnsw_min_size: int = 50_000) -> None:
+    def __init__(self, *, hnsw_min_size: int = 50_000, neighbour_cap: int = NEIGHBOUR_CAP) -> None:
         self.hnsw_min_size = hnsw_min_size
+        self.neighbour_cap = neighbour_cap
         self.graph_store = InMemoryGraphStore()
         self._lock = threading.RLock()
         self._children: list[_Child] = []
@@ -232,7 +234,9 @@ class InMemoryBackend:
         """Entity-graph walk from ``seeds``: ``(child_id, score)`` best first."""
         if not seeds:
             return []
-        scores = self.graph_store.chunk_scores(filters.tenant, seeds, hops)
+        scores = self.graph_store.chunk_scores(
+            filters.tenant, seeds, hops, neighbour_cap=self.neighbour_cap
+        )
         with self._lock:
             allowed = self._mask(filters)
             pos = self._pos
@@ -375,7 +379,10 @@ class InMemoryFunnel:
         self.collection = collection or self.settings.collection
         self.tags = tuple(tags)
         self.planner = planner
-        self.backend = InMemoryBackend(hnsw_min_size=hnsw_min_size)
+        self.backend = InMemoryBackend(
+            hnsw_min_size=hnsw_min_size,
+            neighbour_cap=self.settings.retrieval.graph_neighbour_cap,
+        )
         self._documents: dict[tuple[str, str], str] = {}
         self._lock = threading.Lock()
 
@@ -513,7 +520,7 @@ class InMemoryFunnel:
         """Run the funnel for ``query`` (default scope: this funnel's tenant)."""
         scope = filters or RetrievalFilters(tenant=self.tenant)
         if scope.tenant is None:
-            scope = RetrievalFilters(self.tenant, scope.collections, scope.tags)
+            scope = replace(scope, tenant=self.tenant)
         return run_funnel(
             query, self.backend, self.embeddings, self.reranker, self.config, scope,
             k=k, threshold=threshold, planner=self.plan,

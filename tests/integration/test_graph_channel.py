@@ -9,8 +9,10 @@ from typing import Any
 import psycopg
 import pytest
 
+from disputatio.ingest.types import Entity, Mention, Relation
 from disputatio.retrievers import pg_channels
 from disputatio.retrievers.base import RetrievalFilters
+from disputatio.retrievers.graphstore import InMemoryGraphStore
 from disputatio.settings import Settings
 from disputatio.storage.db import connect
 
@@ -26,6 +28,8 @@ class Graph:
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self.conn = conn
         self.entities: dict[str, int] = {}
+        self.mentions: list[Mention] = []
+        self.relations: list[Relation] = []
         self.doc = uuid.uuid4()
         conn.execute(
             "INSERT INTO documents (id, tenant, collection, sha256, source_uri, kind, markdown)"
@@ -63,6 +67,7 @@ class Graph:
                 " char_end) VALUES (%s, %s, %s, %s, %s)",
                 (self.entity(key), cid, self.doc, i, i + 1),
             )
+            self.mentions.append(Mention(key, cid, i, i + 1, key))
         return cid
 
     def relate(self, a: str, b: str, times: int = 1) -> None:
@@ -72,6 +77,14 @@ class Graph:
                 " VALUES (%s, %s, %s, 'co_occurs', %s)",
                 (TENANT, self.entity(a), self.entity(b), self.doc),
             )
+            self.relations.append(Relation(a, b, "co_occurs", 1.0, ""))
+
+    def in_memory(self) -> InMemoryGraphStore:
+        """The same graph in the in-process store."""
+        store = InMemoryGraphStore()
+        entities = [Entity(key, key, "X") for key in self.entities]
+        store.write_document(TENANT, str(self.doc), entities, self.mentions, self.relations)
+        return store
 
 
 @pytest.fixture
@@ -136,3 +149,18 @@ def test_rare_seed_outweighs_common_seed(graph: tuple[Graph, dict[str, str]]) ->
     rare = g.chunk("rare", ["brca1"])
     hits = pg_channels.graph(g.conn, ["cell", "brca1"], SCOPE, 20, hops=0)
     assert hits[0][0] == rare and {cid for cid, _ in hits[1:]} == set(common)
+
+
+@pytest.mark.parametrize(
+    ("seeds", "hops"),
+    [(["marie curie"], 0), (["marie curie"], 1), (["radium", "x rays"], 1), (["f3"], 1)],
+)
+def test_the_in_memory_store_scores_like_the_sql(
+    graph: tuple[Graph, dict[str, str]], seeds: list[str], hops: int
+) -> None:
+    g, _ = graph
+    sql = pg_channels.graph(g.conn, seeds, SCOPE, 20, hops=hops)
+    memory = g.in_memory().expand(TENANT, seeds, hops, 20)
+    assert sql, "the hand-built graph should answer these seeds"
+    assert [c for c, _ in memory] == [c for c, _ in sql]
+    assert [v for _, v in memory] == pytest.approx([v for _, v in sql])

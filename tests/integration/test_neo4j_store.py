@@ -68,10 +68,12 @@ def test_expand_scores_like_the_in_memory_store(neo4j_store: Neo4jGraphStore) ->
             want = memory.expand(tenant, seeds, hops, 10)
             assert [c for c, _ in got] == [c for c, _ in want]
             assert [s for _, s in got] == pytest.approx([s for _, s in want])
-        # by hand, hops=1 from "marie curie": c1 = 1/ln 3 + 0.5/ln 4, c2 = 0.5/ln 4
+        # by hand, hops=1 from "marie curie" (1 chunk): seed w = 1/ln 3; "university of paris"
+        # (1 relation row, 2 chunks) weighs 0.5 · w · 1/2 / ln 4
+        seed = 1 / math.log(3)
+        neighbour = 0.5 * seed * 0.5 / math.log(4)
         scores = dict(neo4j_store.expand(tenant, ["marie curie"], 1, 10))
-        assert scores == pytest.approx({"c1": 1 / math.log(3) + 0.5 / math.log(4),
-                                     "c2": 0.5 / math.log(4)})  # fmt: skip
+        assert scores == pytest.approx({"c1": seed + neighbour, "c2": neighbour})
         assert neo4j_store.expand(f"other-{tenant}", ["marie curie"], 2, 10) == []
     finally:
         neo4j_store.delete_document(doc)

@@ -17,6 +17,8 @@ from disputatio.retrievers.graphstore import (
     DELETE_RELATIONS_CYPHER,
     EXPAND_CYPHER,
     MAX_HOPS,
+    NEIGHBOUR_CAP,
+    NEIGHBOUR_DECAY,
     NEO4J_SCHEMA,
     WRITE_ENTITIES_CYPHER,
     WRITE_MENTIONS_CYPHER,
@@ -28,7 +30,7 @@ from disputatio.retrievers.graphstore import (
 from disputatio.settings import load_settings
 
 WRITES = [WRITE_ENTITIES_CYPHER, WRITE_MENTIONS_CYPHER, WRITE_RELATIONS_CYPHER]
-ALL = [*WRITES, DELETE_RELATIONS_CYPHER, DELETE_CHUNKS_CYPHER, *EXPAND_CYPHER.values()]
+ALL = [*WRITES, DELETE_RELATIONS_CYPHER, DELETE_CHUNKS_CYPHER, EXPAND_CYPHER]
 
 
 class FakeResult:
@@ -112,13 +114,10 @@ def test_statements_use_parameters_never_formatting() -> None:
 
 
 def test_statements_carry_the_tenant_filter() -> None:
-    for query in [*WRITES, *EXPAND_CYPHER.values()]:
+    for query in [*WRITES, EXPAND_CYPHER]:
         assert "tenant: $tenant" in query, query
-    for hops, query in EXPAND_CYPHER.items():
-        assert f"[:RELATED*0..{hops}]" in query
-        assert query.count("{tenant: $tenant}") == 3  # seeds, walked entities, chunks
-        assert params_in(query) == {"seeds", "tenant", "k"}
-    assert set(EXPAND_CYPHER) == set(range(MAX_HOPS + 1))
+    assert EXPAND_CYPHER.count("tenant: $tenant") == 4  # seeds, neighbours, chunks (x2)
+    assert params_in(EXPAND_CYPHER) == {"seeds", "tenant", "k", "hops", "cap", "decay"}
 
 
 def test_write_document_runs_one_transaction_with_parameters() -> None:
@@ -151,7 +150,7 @@ def test_write_document_runs_one_transaction_with_parameters() -> None:
     }  # fmt: skip
     assert by_query[WRITE_RELATIONS_CYPHER]["relations"] == [
         {"source": "marie curie", "target": "paris", "type": "co_occurs", "weight": 2.0,
-         "chunk_id": "c1"}
+         "chunk_id": "c1", "n": 1}
     ]  # fmt: skip
 
 
@@ -171,9 +170,8 @@ def test_expand_reads_scores_with_the_hop_statement() -> None:
     assert s.expand("acme", ["marie curie", "curie"], 2, 5) == [("c1", 0.9), ("c2", 0.4)]
     [(kind, log)] = driver.transactions
     assert kind == "read"
-    assert log == [
-        (EXPAND_CYPHER[2], {"tenant": "acme", "seeds": ["marie curie", "curie"], "k": 5})
-    ]
+    params = {"tenant": "acme", "seeds": ["marie curie", "curie"], "k": 5, "hops": 1}
+    assert log == [(EXPAND_CYPHER, {**params, "cap": NEIGHBOUR_CAP, "decay": NEIGHBOUR_DECAY})]
     assert s.expand("acme", [], 2, 5) == []
     assert len(driver.transactions) == 1
     with pytest.raises(RetrievalError, match="hops"):

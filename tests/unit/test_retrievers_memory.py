@@ -16,7 +16,7 @@ from disputatio.ingest.entities import CO_OCCURS, ExtractionResult, GraphAccumul
 from disputatio.models.rerank import NoReranker
 from disputatio.retrievers.base import CorpusRetriever, RetrievalFilters
 from disputatio.retrievers.fusion import weighted_rrf
-from disputatio.retrievers.graphstore import InMemoryGraphStore, seed_similarity
+from disputatio.retrievers.graphstore import InMemoryGraphStore
 from disputatio.retrievers.memory import InMemoryFunnel, tokenize
 from disputatio.settings import Settings, load_settings
 
@@ -147,15 +147,14 @@ def test_semantic_channel_ranks_the_closest_vector_first(funnel: InMemoryFunnel)
 
 def test_graph_channel_scores_like_the_sql(funnel: InMemoryFunnel) -> None:
     radium, library = child_of(funnel, "radium"), child_of(funnel, "library")
-    # exact seed, no hops: 0.5^0 · 1.0 / ln(2 + 1 mention of "marie curie")
-    assert funnel.backend.graph(["marie curie"], scope(), 10, 0) == [(radium, 1 / math.log(3))]
-    # partial seed "curie": 1 of the 2 words of "marie curie" → sim 0.5
-    assert funnel.backend.graph(["curie"], scope(), 10, 0) == [(radium, 0.5 / math.log(3))]
-    # one hop: "university of paris" (2 mentions) is reached at depth 1 through co-occurrence
+    seed = 1 / math.log(3)  # "marie curie": 1 / ln(2 + the 1 chunk naming it)
+    assert funnel.backend.graph(["marie curie"], scope(), 10, 0) == [(radium, seed)]
+    assert funnel.backend.graph(["curie"], scope(), 10, 0) == []  # whole keys only
+    # one hop to "university of paris" (1 relation row, 2 chunks): 0.5 · seed · 1/2 / ln 4
+    neighbour = 0.5 * seed * (1 / 2) / math.log(4)
     hits = dict(funnel.backend.graph(["marie curie"], scope(), 10, 1))
-    assert hits[radium] == pytest.approx(1 / math.log(3) + 0.5 / math.log(4))
-    assert hits[library] == pytest.approx(0.5 / math.log(4))
-    assert funnel.backend.graph(["hubble telescope"], scope(), 10, 2) == []
+    assert hits == pytest.approx({radium: seed + neighbour, library: neighbour})
+    assert funnel.backend.graph(["hubble telescope"], scope(), 10, 1) == []
 
 
 def test_search_returns_the_section_found_by_the_channels(funnel: InMemoryFunnel) -> None:
@@ -300,16 +299,20 @@ def test_graph_store_replaces_and_deletes_documents() -> None:
     assert store.chunk_scores(None, ["paris"], 2) == {}
 
 
-@pytest.mark.parametrize(
-    ("seed", "key", "sim"),
-    [
-        ("marie curie", "marie curie", 1.0),
-        ("curie", "marie curie", 0.5),
-        ("of paris", "university of paris", 2 / 3),
-        ("paris university", "university of paris", 0.0),  # not a contiguous run
-        ("marie curie", "curie", 0.0),
-        ("cur", "marie curie", 0.0),  # whole words only
-    ],
-)
-def test_seed_similarity(seed: str, key: str, sim: float) -> None:
-    assert seed_similarity(seed, key) == pytest.approx(sim)
+def test_graph_neighbours_are_capped_by_edge_count() -> None:
+    store = InMemoryGraphStore()
+    f = Gazetteer(NAMES)
+    strong = ChildChunk("c1", "Marie Curie, University of Paris.", 0, 33, None, (), 6, 0, "p")
+    again = ChildChunk("c2", "Marie Curie, University of Paris!", 0, 33, None, (), 6, 0, "p")
+    weak = ChildChunk("c3", "Marie Curie met Edwin Hubble.", 0, 28, None, (), 6, 0, "p")
+    for i, chunk in enumerate((strong, again, weak)):
+        store.write_document("t", f"d{i}", *f.extract([chunk]))
+    seed = 1 / math.log(2 + 3)  # "marie curie" is named in 3 chunks
+    # "university of paris" (2 relation rows) beats "edwin hubble" (1) for the single slot
+    capped = dict(store.chunk_scores("t", ["marie curie"], 1, neighbour_cap=1))
+    assert capped["c3"] == pytest.approx(seed)  # hubble was not kept: the seed alone
+    both = dict(store.chunk_scores("t", ["marie curie"], 1, neighbour_cap=2))
+    assert both["c3"] == pytest.approx(seed + 0.5 * seed * (1 / 2) / math.log(3))
+    assert both["c1"] == pytest.approx(capped["c1"])  # paris was kept either way
+    hubble_only = dict(store.chunk_scores("t", ["edwin hubble"], 0))
+    assert set(hubble_only) == {"c3"}
