@@ -86,15 +86,14 @@ class Recorder(BaseCallbackHandler):
         )
 
 
-def _settings(model: str, *, cache: bool) -> Any:
+def _settings(model: str, *, cache: bool, n_parallel: int | None = None) -> Any:
     from disputatio.settings import load_settings
 
     home = os.environ.get("DISPUTATIO_HOME", "/tmp/dh-bench-debate")
-    return load_settings(
-        home=home,
-        models={"chat": model, "reranker": "none"},
-        local_llm={"cache_prompt": cache, "slot_affinity": cache},
-    )
+    local: dict[str, Any] = {"cache_prompt": cache, "slot_affinity": cache}
+    if n_parallel is not None:
+        local["n_parallel"] = n_parallel
+    return load_settings(home=home, models={"chat": model, "reranker": "none"}, local_llm=local)
 
 
 def _retriever(settings: Any) -> Any:
@@ -104,7 +103,7 @@ def _retriever(settings: Any) -> Any:
     return InMemoryFunnel.from_paths([str(sample_corpus())], settings=settings)
 
 
-def run_graphs(model: str) -> dict[str, Any]:
+def run_graphs(model: str, n_parallel: int | None = None) -> dict[str, Any]:
     """Mode ``graph``: run both protocols as shipped and record their calls."""
     from disputatio.cli.demo import DEMO_QUESTION, demo_context
     from disputatio.graphs.debate import graph as debate_graph
@@ -112,7 +111,7 @@ def run_graphs(model: str) -> dict[str, Any]:
     from disputatio.graphs.medrag_debate import graph as medrag_graph
     from disputatio.models import get_chat_model
 
-    settings = _settings(model, cache=True)
+    settings = _settings(model, cache=True, n_parallel=n_parallel)
     retriever = _retriever(settings)
     get_chat_model(model, settings=settings).invoke("Say OK.")  # start the server (not timed)
     runs = []
@@ -146,10 +145,20 @@ def run_graphs(model: str) -> dict[str, Any]:
                 "answer": out.get("answer"),
                 "citations": [c.get("id") for c in out.get("citations") or []],
                 "recorded": calls,
+                "timeline": [
+                    {
+                        "start_s": round(c["start"] - t0, 1),
+                        "duration_s": round(c.get("end", c["start"]) - c["start"], 1),
+                        "prompt_tokens": c.get("prompt_tokens", 0),
+                        "completion_tokens": c.get("completion_tokens", 0),
+                        "slot": (c.get("extra_body") or {}).get("id_slot"),
+                    }
+                    for c in calls
+                ],
             }
         )
         print(f"graph {name}: {wall:.1f}s, {len(calls)} calls", file=sys.stderr)
-    return {"mode": "graph", "runs": runs}
+    return {"mode": "graph", "n_parallel": settings.local_llm.n_parallel, "runs": runs}
 
 
 def replay(model: str, recorded: dict[str, Any]) -> dict[str, Any]:
@@ -219,9 +228,12 @@ def main() -> None:
     parser.add_argument("--mode", choices=["both", "graph", "sequential"], default="both")
     parser.add_argument("--recorded", type=Path, help="graph-mode JSON (for --mode sequential)")
     parser.add_argument("--out", type=Path, default=Path("/tmp/debate_local.json"))
+    parser.add_argument(
+        "--n-parallel", type=int, default=None, help="graph mode: llama.cpp slots (settings')"
+    )
     args = parser.parse_args()
     if args.mode == "graph":
-        args.out.write_text(json.dumps(run_graphs(args.model)))
+        args.out.write_text(json.dumps(run_graphs(args.model, args.n_parallel)))
         return
     if args.mode == "sequential":
         recorded = json.loads(args.recorded.read_text())
@@ -230,7 +242,8 @@ def main() -> None:
     graph_out = args.out.with_suffix(".graph.json")
     seq_out = args.out.with_suffix(".sequential.json")
     me = [sys.executable, __file__, "--model", args.model]
-    subprocess.run([*me, "--mode", "graph", "--out", str(graph_out)], check=True)
+    slots = [] if args.n_parallel is None else ["--n-parallel", str(args.n_parallel)]
+    subprocess.run([*me, "--mode", "graph", "--out", str(graph_out), *slots], check=True)
     subprocess.run(
         [*me, "--mode", "sequential", "--recorded", str(graph_out), "--out", str(seq_out)],
         check=True,
@@ -243,6 +256,11 @@ def main() -> None:
     print(result["table"])
     for run in graph["runs"]:
         print(f"{run['question']}: answer {run['answer']!r:.200} citations {run['citations']}")
+        for c in run["timeline"]:
+            print(
+                f"  call at {c['start_s']:6.1f} s: {c['duration_s']:6.1f} s, prompt"
+                f" {c['prompt_tokens']}, completion {c['completion_tokens']}, slot {c['slot']}"
+            )
 
 
 if __name__ == "__main__":
