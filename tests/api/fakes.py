@@ -73,6 +73,32 @@ DEBATE_AGENTS = {
 }
 
 
+def choosing(text: str, choice: str) -> Callable[[list[BaseMessage]], str]:
+    """A MedRAG agent's reply: ``text`` citing the prompt's first section, then its choice."""
+
+    def reply(messages: list[BaseMessage]) -> str:
+        return f"{citing(text)(messages)}\nAnswer Choice: {choice}"
+
+    return reply
+
+
+#: What the MedRAG agents retrieve from (a fixed corpus, as for the referee and RDC).
+MEDRAG_CORPUS = {
+    "bru-1": "Brucellosis is confirmed by blood culture; serology (Rose Bengal) supports it.",
+    "bru-2": "Chest X-ray findings in brucellosis are non-specific.",
+}
+
+#: MedRAG agents disagree in round 1 (A vs B) and agree on B in round 2 after the summaries.
+MEDRAG_SCRIPTS: dict[str, list[Any]] = {
+    "agent1": [choosing("A chest X-ray shows it", "A"),
+               choosing("Reconsidered: culture and serology", "B")],
+    "agent2": [choosing("Blood culture and serology", "B"),
+               choosing("Still culture and serology", "B")],
+    "agent1_summarizer": ["SUMMARY-OF-AGENT1: imaging. Answer Choice: A"],
+    "agent2_summarizer": ["SUMMARY-OF-AGENT2: culture and serology. Answer Choice: B"],
+}  # fmt: skip
+
+
 class FakeModels:
     """Context overrides of the API app: scripted models for every graph, one per agent role.
 
@@ -90,7 +116,10 @@ class FakeModels:
         self.models: dict[tuple[str, str, str], ScriptedChatModel] = {}
 
     def _model(self, graph: str, tenant: str, role: str, reply: Any) -> ScriptedChatModel:
-        model = ScriptedChatModel(script=[reply], repeat_last=True, name=f"{tenant}:{role}")
+        script = list(reply) if isinstance(reply, list) else [reply]  # a list: one reply a call
+        model = ScriptedChatModel(
+            script=script, repeat_last=not isinstance(reply, list), name=f"{tenant}:{role}"
+        )
         self.models[(graph, tenant, role)] = model
         return model
 
@@ -111,6 +140,13 @@ class FakeModels:
             return {"models": models, "retriever": retriever, "structured_retries": 0}
         if graph == "rdc":
             return rdc_overrides()
+        if graph == "medrag_debate":
+            models = {
+                role: self._model(graph, tenant, role, reply)
+                for role, reply in MEDRAG_SCRIPTS.items()
+            }
+            return {"models": models, "retriever": KeywordRetriever(MEDRAG_CORPUS),
+                    "agent_query": False, "rounds": 2}  # fmt: skip
         return {}
 
 

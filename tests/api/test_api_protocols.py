@@ -1,11 +1,11 @@
-"""The referee's clarification interrupt answered over HTTP, and the RDC graph, verdict and
-ledger routes (scripted agents)."""
+"""The referee's clarification interrupt answered over HTTP, the RDC graph, verdict and ledger
+routes, and the MedRAG debate's stream and verdict (scripted agents)."""
 
 from __future__ import annotations
 
 import pytest
 
-from .conftest import KEY_B, LiveServer, read_sse
+from .conftest import KEY_B, TENANT_A, LiveServer, read_sse
 
 pytestmark = pytest.mark.integration
 
@@ -72,3 +72,44 @@ def test_rdc_debate_graph_verdict_and_ledger(live: LiveServer) -> None:
         assert client.get(f"/debate/{case_id}/graph?format=png").status_code == 400
         with live.client(KEY_B) as other:
             assert other.get(f"/debate/{case_id}/ledger").status_code == 403
+
+
+def test_medrag_debate_streams_each_agents_turns_and_answers_the_verdict(
+    live: LiveServer,
+) -> None:
+    options = {"A": "A chest X-ray", "B": "Blood culture and serology"}
+    with live.client() as client:
+        start = client.post(
+            "/debate/start",
+            json={"protocol": "medrag", "question": "How is brucellosis diagnosed?",
+                  "options": options},
+        )  # fmt: skip
+        assert start.status_code == 202, start.text
+        case_id = start.json()["case_id"]
+        with client.stream("GET", start.json()["stream_url"]) as resp:
+            events = read_sse(resp)
+        assert events[-1]["event"] == "end" and events[-1]["data"]["status"] == "done", events[-3:]
+        moves = [e["data"] for e in events if e["event"] == "move"]
+        turns = [m["move"] for m in moves if m["field"] == "turns"]
+        assert sorted((t["agent"], t["round"]) for t in turns) == [
+            ("agent1", 1), ("agent1", 2), ("agent2", 1), ("agent2", 2)
+        ]  # fmt: skip
+        summaries = [m["move"] for m in moves if m["field"] == "summaries"]
+        assert len(summaries) == 2  # one per agent after the round-1 disagreement
+        assert [int(e["id"]) for e in events if "id" in e] == sorted(
+            {int(e["id"]) for e in events if "id" in e}
+        )  # each event once, in order
+        verdict = client.get(f"/debate/{case_id}/verdict").json()
+        assert (verdict["answer"], verdict["consensus_type"], verdict["agreement_round"]) == (
+            "B", "agreement", 2
+        )  # fmt: skip
+        with live.client(KEY_B) as other:
+            assert other.get(f"/debate/{case_id}/verdict").status_code == 403
+    # each agent saw the retrieved sections; in round 2 it saw the other agent's summary only
+    agent1 = live.fakes.models[("medrag_debate", TENANT_A, "agent1")]
+    agent2 = live.fakes.models[("medrag_debate", TENANT_A, "agent2")]
+    assert agent1.calls == agent2.calls == 2
+    round1 = "\n".join(str(m.content) for m in agent1.prompts[0])
+    round2 = "\n".join(str(m.content) for m in agent1.prompts[1])
+    assert "Rose Bengal" in round1 and "SUMMARY-OF" not in round1
+    assert "SUMMARY-OF-AGENT2" in round2 and "SUMMARY-OF-AGENT1" not in round2
