@@ -26,6 +26,7 @@ from disputatio.api.http import read_body, read_json, services, tenant
 from disputatio.api.schemas import IngestRequest, QueryRequest
 from disputatio.settings import Settings
 from disputatio.state.retrieval import NO_SUITABLE_CONTEXT
+from disputatio.storage.documents import document_uuid
 
 SNIPPET_CHARS = 600
 
@@ -88,7 +89,11 @@ async def _fetch(url: str, limit: int) -> bytes:
 
 
 async def ingest(request: Request) -> JSONResponse:
-    """Accept a document (multipart upload or JSON url/file_id) and ingest it in the background."""
+    """Accept a document (multipart upload or JSON url/file_id) and ingest it in the background.
+
+    The answer carries the document's id at once: the id the job gives the document (derived
+    from the tenant and the content hash), or the id the same content already has.
+    """
     who = tenant(request)
     svc = services(request)
     settings = svc.settings
@@ -131,7 +136,9 @@ async def ingest(request: Request) -> JSONResponse:
     if not path.exists():
         path.write_bytes(data)
     job_id = str(uuid.uuid4())
-    document_id = await run_in_threadpool(store.document_for_hash, settings, who, sha)
+    # the id the job writes (derived from tenant and content), or the id this content already has
+    stored = await run_in_threadpool(store.document_for_hash, settings, who, sha)
+    document_id = stored or document_uuid(who, sha)
     record = req.model_dump(exclude_none=True)
     await run_in_threadpool(
         store.create_job,

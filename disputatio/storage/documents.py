@@ -8,6 +8,10 @@ children are inserted from arrays (``unnest``), entities are upserted in one sta
 key, so concurrent writers lock them in the same order) and mentions and relations are joined
 to their entity ids inside the database.
 
+Document ids are derived, not drawn: :func:`document_uuid` of (tenant, content hash), so a caller
+knows a document's id before ingesting it (``POST /ingest`` answers it at acceptance) and the
+same content gets the same id again after a forced re-ingest.
+
 Idempotency: :func:`lock_content` takes a transaction-scoped advisory lock on (tenant, sha256),
 so two writers of the same content serialise and the second finds the first's document.
 Ingestion jobs are written in bulk (:func:`start_jobs`, :func:`record_jobs`) outside the
@@ -54,6 +58,19 @@ class DocumentRecord:
     metadata: Mapping[str, Any]
     markdown: str
     n_pages: int | None
+
+
+#: Namespace of :func:`document_uuid` (fixed: changing it would change every future id).
+DOCUMENT_NAMESPACE = uuid.UUID("3f6c1a52-9b7e-5d2a-8c41-0e5b7d9a2f10")
+
+
+def document_uuid(tenant: str, sha256: str) -> str:
+    """The id a tenant's document with this content hash gets (a UUIDv5; the same every time).
+
+    A tenant stores a content hash at most once (``UNIQUE (tenant, sha256)``), so the id is
+    unique; documents written before ids were derived keep their random ids.
+    """
+    return str(uuid.uuid5(DOCUMENT_NAMESPACE, f"{tenant}\x00{sha256}"))
 
 
 def find_document(conn: psycopg.Connection[Any], tenant: str, sha256: str) -> str | None:
@@ -159,9 +176,10 @@ def write_document(
         entities: Entities found in the children.
         mentions: Mentions of those entities.
         relations: Relation between those entities.
-        document_id: Id to give the document (default: a new UUID).
+        document_id: Id to give the document (default: :func:`document_uuid` of its tenant and
+            content hash).
     """
-    document_id = document_id or str(uuid.uuid4())
+    document_id = document_id or document_uuid(doc.tenant, doc.sha256)
     with conn.pipeline(), conn.cursor() as cur:
         cur.execute(
             "INSERT INTO documents (id, tenant, collection, sha256, source_uri, title, kind, tags,"

@@ -65,6 +65,32 @@ def test_ingest_job_status_and_the_documents_it_wrote(
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "NOT_FOUND"
 
 
+def test_ingest_answers_the_document_id_the_job_then_writes(live: LiveServer) -> None:
+    marker = uuid.uuid4().hex  # new content: the document does not exist when it is accepted
+    text = (
+        f"# Zorbak fever {marker}\n\nZorbak fever is diagnosed by a zorbak antigen test "
+        "on a throat swab; treatment is rest and fluids.\n"
+    )
+    with live.client() as client:
+        accepted = client.post(
+            "/ingest",
+            files={"file": (f"zorbak-{marker}.md", text.encode())},
+            data={"metadata": '{"collection": "zorbak"}'},
+        )
+        assert accepted.status_code == 202, accepted.text
+        doc_id, job_id = accepted.json()["document_id"], accepted.json()["ingestion_job_id"]
+        assert doc_id and str(uuid.UUID(doc_id)) == doc_id
+        assert client.get(f"/ingest/status/{job_id}").json()["document_id"] == doc_id
+        done = wait_job(client, job_id)
+        assert done["status"] == "succeeded" and done["document_id"] == doc_id
+        assert client.get(f"/documents/{doc_id}").json()["collection"] == "zorbak"
+        scope = {"collections": ["zorbak"]}
+        body = client.post(
+            "/query", json={"query": "How is zorbak fever diagnosed?", "filters": scope}
+        ).json()
+        assert body["contexts"] and {c["document_id"] for c in body["contexts"]} == {doc_id}
+
+
 def _sample(name: str) -> bytes:
     from .conftest import SAMPLE_CORPUS
 
