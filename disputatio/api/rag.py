@@ -231,6 +231,7 @@ async def query(request: Request) -> JSONResponse:
         "tenant": who,
         "collections": req.filters.collections or None,
         "tags": req.filters.tags or None,
+        "language": req.language,
     }
 
     def run() -> dict[str, Any]:

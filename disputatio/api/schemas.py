@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from disputatio.retrievers.languages import known_languages, text_search_config
 
 Protocol = Literal["hierarchical", "medrag", "referee", "rdc"]
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+def _language(value: str | None) -> str | None:
+    """A language the lexical channel can analyse (ISO 639-1 code or configuration name)."""
+    if value is not None and text_search_config(value) is None:
+        raise ValueError(f"unknown language {value!r}; one of {', '.join(known_languages())}")
+    return value
 
 
 class DocumentMetadata(_Strict):
@@ -31,6 +40,8 @@ class IngestRequest(_Strict):
     language: str | None = Field(None, max_length=20)
     metadata: DocumentMetadata = Field(default_factory=DocumentMetadata)  # type: ignore[arg-type]
 
+    _check_language = field_validator("language")(_language)
+
 
 class QueryFilters(_Strict):
     """Scope of a query inside the caller's tenant."""
@@ -40,7 +51,13 @@ class QueryFilters(_Strict):
 
 
 class QueryRequest(_Strict):
-    """POST /query."""
+    """POST /query.
+
+    ``language`` is the language of the query: the lexical (BM25) channel stems it with that
+    language's text-search configuration only, instead of with every language of the tenant's
+    documents. Documents of other languages stay searchable (the semantic channel is
+    multilingual); an unknown language is refused.
+    """
 
     query: str = Field(min_length=1)
     language: str | None = Field(None, max_length=20)
@@ -48,6 +65,8 @@ class QueryRequest(_Strict):
     filters: QueryFilters = Field(default_factory=QueryFilters)
     return_context: bool = True
     debug: bool = False
+
+    _check_language = field_validator("language")(_language)
 
 
 class DebateStart(_Strict):

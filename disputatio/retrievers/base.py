@@ -22,11 +22,18 @@ class RetrievalFilters:
         tenant: Tenant to search (``None`` = the settings' default tenant).
         collections: Collections to search (``None`` = all of the tenant).
         tags: Only documents carrying all of these tags (``None`` = no tag filter).
+        language: Language of the query, an ISO 639-1 code or a text-search configuration
+            name (:mod:`disputatio.retrievers.languages`): the Postgres lexical channel analyses
+            the query with that language's configuration only (``None`` = with every
+            configuration the tenant's documents were indexed with). Not a filter: documents
+            of every language stay searchable. The in-process funnel does not stem and
+            ignores it.
     """
 
     tenant: str | None = None
     collections: tuple[str, ...] | None = None
     tags: tuple[str, ...] | None = None
+    language: str | None = None
 
 
 @runtime_checkable

@@ -30,11 +30,14 @@ def scope_params(filters: RetrievalFilters) -> dict[str, Any]:
 
 LEXICAL_SQL = (
     """
-WITH qt AS (
-    -- the query's terms under every text-search configuration the tenant's chunks use
+WITH cf AS (
+    -- the query's language's configuration, else every one the tenant's chunks use
+    SELECT bm25_regconfig(%(language)s::text) AS config WHERE %(language)s::text IS NOT NULL
+    UNION
+    SELECT config FROM bm25_configs WHERE tenant = %(tenant)s AND %(language)s::text IS NULL
+), qt AS (
     SELECT DISTINCT u.lexeme AS term
-    FROM bm25_configs cf, unnest(to_tsvector(cf.config, bm25_unaccent(%(q)s))) u
-    WHERE cf.tenant = %(tenant)s
+    FROM cf, unnest(to_tsvector(cf.config, bm25_unaccent(%(q)s))) u
 ), st AS (
     SELECT greatest(sum(n_docs), 1)::float8 AS n,
            greatest(sum(total_len)::float8 / greatest(sum(n_docs), 1), 1.0) AS avgdl
@@ -94,10 +97,11 @@ def lexical(
 
     ``score(d) = Σ_t idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·dl/avgdl))`` with
     ``idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5))`` (Lucene's), over the tenant's chunks. The
-    query is analysed like the chunks (unaccent, then every text-search configuration the tenant
-    uses). Candidates are each term's ``per_term`` highest-impact postings (the index is ordered
-    by impact, so no query scores every match); the best ``max(4k, 200)`` of them are then
-    scored exactly with all query terms.
+    query is analysed like the chunks: unaccent, then the text-search configuration of
+    ``filters.language`` when given, else every configuration the tenant uses. Candidates are
+    each term's ``per_term`` highest-impact postings (the index is ordered by impact, so no
+    query scores every match); the best ``max(4k, 200)`` of them are then scored exactly with
+    all query terms.
 
     Args:
         conn: A connection.
@@ -120,6 +124,7 @@ def lexical(
             "b": b,
             "per_term": per_term,
             "rescore": max(4 * k, 200),
+            "language": filters.language,
             **scope_params(filters),
         },
     ).fetchall()

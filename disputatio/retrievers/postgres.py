@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import psycopg
@@ -227,7 +228,7 @@ class PostgresFunnel:
         """Run the funnel for ``query``."""
         scope = filters or self.default_filters
         if scope.tenant is None:
-            scope = RetrievalFilters(self.settings.tenant, scope.collections, scope.tags)
+            scope = replace(scope, tenant=self.settings.tenant)
         return run_funnel(
             query,
             self.backend,

@@ -19,6 +19,9 @@ class RagInput(TypedDict, total=False):
         tenant: Tenant to search (default: context/settings).
         collections: Collections to search (default: all).
         tags: Only documents with all of these tags.
+        language: Language of the question (ISO 639-1 code or text-search configuration name):
+            the lexical channel stems it with that language only (default: with every language
+            of the tenant's documents).
     """
 
     question: str
@@ -27,6 +30,7 @@ class RagInput(TypedDict, total=False):
     tenant: str | None
     collections: list[str] | None
     tags: list[str] | None
+    language: str | None
 
 
 class RagState(RagInput, total=False):

@@ -33,6 +33,7 @@ def _filters(state: RagState, ctx: RagContext) -> RetrievalFilters:
         tenant=state.get("tenant") or ctx.tenant or base.tenant or ctx.get_settings().tenant,
         collections=tuple(wanted) if wanted else base.collections,
         tags=tuple(state.get("tags") or ()) or base.tags,
+        language=state.get("language") or base.language,
     )
 
 
