@@ -8,12 +8,20 @@ comes from the key; a ``tenant`` in a request body or a graph input is overwritt
 ``langgraph dev`` or LangGraph Platform it authenticates every request with the same keys, tags
 threads, runs and crons with the caller's tenant and filters every read by it, and forces the
 tenant of the graphs' inputs and contexts, so one tenant never sees another's threads or corpus.
+
+Assistants: the graphs' default assistants (``created_by: system``) are shared read-only; an
+assistant a tenant creates is tagged with its tenant and seen and run by that tenant only. A run
+on ANY assistant gets the key's tenant: the handler resolves the assistant's graph (the default
+ones by their fixed ids, the others from the server's own store) and overwrites the tenant of
+the graph's context and input, whatever the request body or the assistant's saved
+configuration says. The ingest graph is refused (it reads server paths: use POST /ingest).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 from typing import Any
 from uuid import UUID, uuid5
 
@@ -23,8 +31,12 @@ from starlette.requests import Request
 from disputatio.api.errors import ApiError
 from disputatio.settings import Settings, get_settings
 
+logger = logging.getLogger(__name__)
+
 #: Graphs whose runtime context carries the tenant (``AgentContext.tenant``).
 TENANT_CONTEXT_GRAPHS = ("rag", "debate", "medrag_debate", "referee", "rdc")
+#: Graphs whose input carries the tenant (it wins over the context's: it is always overwritten).
+TENANT_INPUT_GRAPHS = ("rag",)
 #: Graphs refused over the LangGraph routes (``ingest`` reads server paths: use POST /ingest).
 REFUSED_GRAPHS = ("ingest",)
 #: The LangGraph server's namespace for the ids of the graphs' default assistants.
@@ -76,8 +88,77 @@ def _graph_ids(names: tuple[str, ...]) -> dict[str, str]:
     return {str(uuid5(_NAMESPACE_GRAPH, n)): n for n in names}
 
 
-_CONTEXT_ASSISTANTS = _graph_ids(TENANT_CONTEXT_GRAPHS)
-_REFUSED_ASSISTANTS = _graph_ids(REFUSED_GRAPHS)
+_DEFAULT_ASSISTANTS = _graph_ids((*TENANT_CONTEXT_GRAPHS, *REFUSED_GRAPHS, "health"))
+
+
+class _Unavailable(Exception):
+    """The LangGraph server's store could not be read from an auth handler."""
+
+
+async def stored(resource: str, item_id: str) -> dict[str, Any] | None:
+    """A thread or assistant as the LangGraph server stores it, read past the auth handlers.
+
+    Uses the server runtime's own store (``langgraph_runtime.ops``, the interface the in-memory
+    runtime of ``langgraph dev`` and the Postgres runtime of the platform share), with the
+    request's auth context cleared so the read neither recurses into these handlers nor is
+    filtered by the caller's tenant.
+
+    Args:
+        resource: ``"threads"`` or ``"assistants"``.
+        item_id: Its id.
+
+    Returns:
+        The stored row, or None when there is none.
+
+    Raises:
+        _Unavailable: Outside a LangGraph server, or when its store API changed.
+    """
+    try:
+        from langgraph_api.utils import AuthContext
+        from langgraph_runtime.database import connect
+        from langgraph_runtime.ops import Assistants, Threads
+    except Exception as exc:  # not inside a LangGraph server
+        raise _Unavailable(f"{type(exc).__name__}: {exc}") from exc
+    ops: Any = Threads if resource == "threads" else Assistants
+    token = AuthContext.set(None)
+    try:
+        async with connect() as conn:
+            async for row in await ops.get(conn, item_id):
+                return dict(row)
+        return None
+    except Exception as exc:
+        if getattr(exc, "status_code", None) == 404:
+            return None
+        raise _Unavailable(f"{type(exc).__name__}: {exc}") from exc
+    finally:
+        AuthContext.reset(token)
+
+
+async def graph_of_assistant(assistant_id: str, tenant: str) -> str | None:
+    """The graph of an assistant ``tenant`` may run (None when there is no such assistant).
+
+    Raises:
+        Auth.exceptions.HTTPException: 403 when the assistant is another tenant's, or when its
+            graph cannot be resolved (fail closed).
+    """
+    if assistant_id in _DEFAULT_ASSISTANTS:
+        return _DEFAULT_ASSISTANTS[assistant_id]
+    try:
+        row = await stored("assistants", assistant_id)
+    except _Unavailable as exc:
+        logger.warning("cannot resolve the graph of assistant %s: %s", assistant_id, exc)
+        raise Auth.exceptions.HTTPException(
+            status_code=403, detail="cannot resolve this assistant's graph"
+        ) from None
+    if row is None:
+        return None
+    metadata = row.get("metadata") or {}
+    if metadata.get("created_by") != "system" and metadata.get("tenant") != tenant:
+        raise Auth.exceptions.HTTPException(
+            status_code=403, detail="this assistant belongs to another tenant"
+        )
+    return str(row["graph_id"])
+
 
 auth = Auth()
 
@@ -109,36 +190,82 @@ async def scope_to_tenant(ctx: Auth.types.AuthContext, value: Any) -> dict[str, 
     return {"tenant": tenant}
 
 
+def _visible_assistants(tenant: str) -> dict[str, Any]:
+    return {"$or": [{"created_by": "system"}, {"tenant": tenant}]}
+
+
 @auth.on.assistants.read
-async def read_assistant(ctx: Auth.types.AuthContext, value: Any) -> None:
-    """The graphs' assistants are shared by every tenant (read-only)."""
-    return None
+async def read_assistant(ctx: Auth.types.AuthContext, value: Any) -> dict[str, Any]:
+    """The graphs' default assistants are shared; a tenant's own assistants are its alone."""
+    return _visible_assistants(_tenant(ctx))
 
 
 @auth.on.assistants.search
-async def search_assistants(ctx: Auth.types.AuthContext, value: Any) -> None:
-    """Every tenant lists the graphs' assistants."""
-    return None
+async def search_assistants(ctx: Auth.types.AuthContext, value: Any) -> dict[str, Any]:
+    """Every tenant lists the graphs' default assistants and its own."""
+    return _visible_assistants(_tenant(ctx))
+
+
+def _refuse_graph(graph: str | None) -> None:
+    if graph in REFUSED_GRAPHS:
+        raise Auth.exceptions.HTTPException(
+            status_code=403, detail=f"the {graph} graph is not served here: use POST /ingest"
+        )
+
+
+def _overwrite_tenant(value: Any, tenant: str) -> None:
+    """Overwrite a ``tenant`` key of a dict (and of its ``configurable``) where there is one."""
+    if isinstance(value, dict):
+        if "tenant" in value:
+            value["tenant"] = tenant
+        _overwrite_tenant(value.get("configurable"), tenant)
+
+
+async def _own_assistant(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str]:
+    _refuse_graph(value.get("graph_id"))
+    tenant = _tenant(ctx)
+    _overwrite_tenant(value.get("context"), tenant)
+    _overwrite_tenant(value.get("config"), tenant)
+    return await scope_to_tenant(ctx, value)
+
+
+@auth.on.assistants.create
+async def create_assistant(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str]:
+    """A tenant's assistant: tagged with its tenant; a saved tenant is overwritten with it."""
+    return await _own_assistant(ctx, value)
+
+
+@auth.on.assistants.update
+async def update_assistant(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str]:
+    """Only the tenant's own assistants change (the default ones are read-only)."""
+    return await _own_assistant(ctx, value)
 
 
 @auth.on.threads.create_run
 async def force_run_tenant(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str]:
-    """Runs read and write only the caller's tenant: input and context tenants are forced."""
+    """Runs on any assistant read and write only the caller's tenant.
+
+    The assistant's graph is resolved (a user-created assistant included): the ingest graph is
+    refused, the tenant of the graph's context is set, and for graphs whose input carries a
+    tenant the input's is set too (and a ``command.update`` of it overwritten).
+    """
     tenant = _tenant(ctx)
-    assistant = str(value.get("assistant_id") or "")
-    if assistant in _REFUSED_ASSISTANTS:
-        raise Auth.exceptions.HTTPException(
-            status_code=403, detail="the ingest graph is not served here: use POST /ingest"
-        )
+    graph = await graph_of_assistant(str(value.get("assistant_id") or ""), tenant)
+    _refuse_graph(graph)
     kwargs = value.setdefault("kwargs", {})
-    graph_input = kwargs.get("input")
-    if isinstance(graph_input, dict) and _CONTEXT_ASSISTANTS.get(assistant) == "rag":
-        graph_input["tenant"] = tenant
-    if assistant in _CONTEXT_ASSISTANTS:
+    if graph in TENANT_INPUT_GRAPHS:
+        graph_input = kwargs.get("input")
+        if isinstance(graph_input, dict):
+            graph_input["tenant"] = tenant
+        command = kwargs.get("command")
+        if isinstance(command, dict):
+            _overwrite_tenant(command.get("update"), tenant)
+    if graph in TENANT_CONTEXT_GRAPHS:
         context = kwargs.get("context")
         if not isinstance(context, dict):
             kwargs["context"] = context = {}
         context["tenant"] = tenant
+    _overwrite_tenant(kwargs.get("config"), tenant)
     return await scope_to_tenant(ctx, value)
 
 

@@ -71,6 +71,79 @@ def test_runs_get_the_callers_tenant_in_input_and_context() -> None:
     assert err.value.status_code == 403
 
 
+def test_runs_on_a_user_created_assistant_get_the_callers_tenant(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    graphs = {"a-rag": "rag", "a-debate": "debate", "a-ingest": "ingest", "x-rag": "rag"}
+
+    async def stored(resource: str, item_id: str) -> dict[str, Any] | None:
+        assert resource == "assistants"
+        owner = "acme" if item_id.startswith("a-") else "globex"
+        found = item_id in graphs
+        return {"graph_id": graphs[item_id], "metadata": {"tenant": owner}} if found else None
+
+    monkeypatch.setattr(auth, "stored", stored)
+    run: dict[str, Any] = {
+        "assistant_id": "a-rag",
+        "kwargs": {
+            "input": {"question": "q", "tenant": "other"},
+            "context": {"tenant": "other"},
+            "config": {"configurable": {"tenant": "other"}},
+        },
+    }
+    asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), run))
+    kwargs = run["kwargs"]
+    assert kwargs["input"]["tenant"] == kwargs["context"]["tenant"] == "acme"
+    assert kwargs["config"]["configurable"]["tenant"] == "acme"
+    resumed: dict[str, Any] = {
+        "assistant_id": "a-rag",
+        "kwargs": {"input": None, "command": {"update": {"tenant": "other"}}},
+    }
+    asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), resumed))
+    assert resumed["kwargs"]["command"]["update"]["tenant"] == "acme"
+    assert resumed["kwargs"]["context"]["tenant"] == "acme"
+    debate: dict[str, Any] = {"assistant_id": "a-debate", "kwargs": {"input": {"question": "q"}}}
+    asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), debate))
+    assert debate["kwargs"]["context"] == {"tenant": "acme"}
+    assert "tenant" not in debate["kwargs"]["input"]  # its input has no tenant field
+    with pytest.raises(Auth.exceptions.HTTPException) as err:
+        asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), {"assistant_id": "a-ingest"}))
+    assert err.value.status_code == 403
+    with pytest.raises(Auth.exceptions.HTTPException) as err:  # another tenant's assistant
+        asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), {"assistant_id": "x-rag"}))
+    assert err.value.status_code == 403
+
+
+def test_an_assistant_whose_graph_cannot_be_resolved_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def broken(resource: str, item_id: str) -> dict[str, Any] | None:
+        raise auth._Unavailable("no server store")
+
+    monkeypatch.setattr(auth, "stored", broken)
+    with pytest.raises(Auth.exceptions.HTTPException) as err:
+        asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), {"assistant_id": "x"}))
+    assert err.value.status_code == 403
+    # the default assistants need no lookup
+    rag = str(uuid5(auth._NAMESPACE_GRAPH, "rag"))
+    value: dict[str, Any] = {"assistant_id": rag, "kwargs": {}}
+    asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), value))
+    assert value["kwargs"]["context"]["tenant"] == "acme"
+
+
+def test_assistants_are_the_defaults_and_the_tenants_own() -> None:
+    visible = asyncio.run(auth.read_assistant(_ctx("acme", "read"), {}))
+    assert visible == {"$or": [{"created_by": "system"}, {"tenant": "acme"}]}
+    assert asyncio.run(auth.search_assistants(_ctx("acme", "search"), {})) == visible
+    created: dict[str, Any] = {"graph_id": "rag", "context": {"tenant": "other"},
+                               "metadata": {"tenant": "other"}}  # fmt: skip
+    asyncio.run(auth.create_assistant(_ctx("acme", "create"), created))
+    assert created["context"]["tenant"] == created["metadata"]["tenant"] == "acme"
+    with pytest.raises(Auth.exceptions.HTTPException) as err:
+        asyncio.run(auth.create_assistant(_ctx("acme", "create"), {"graph_id": "ingest"}))
+    assert err.value.status_code == 403
+
+
 def test_store_items_live_under_the_callers_namespace() -> None:
     value: dict[str, Any] = {"namespace": ("notes",)}
     asyncio.run(auth.scope_store(_ctx("acme", "put"), value))

@@ -125,3 +125,36 @@ def test_langgraph_routes_are_scoped_to_the_keys_tenant(lg_dev: str) -> None:
         assert values["tenant"] == TENANT_A
         ingest = a.post("/runs/wait", json={"assistant_id": "ingest", "input": {"paths": ["/etc"]}})
         assert ingest.status_code == 403
+
+
+def test_runs_on_a_tenants_own_assistant_get_the_keys_tenant(lg_dev: str) -> None:
+    with _client(lg_dev, KEY_A) as a, _client(lg_dev, KEY_B) as b:
+        # an assistant saved with another tenant in its context (mirrored into its config) and
+        # its metadata
+        created = a.post(
+            "/assistants",
+            json={"graph_id": "rag", "context": {"answer": False, "tenant": TENANT_B},
+                  "metadata": {"tenant": TENANT_B}},
+        )  # fmt: skip
+        assert created.status_code == 200, created.text
+        assistant = created.json()
+        assert assistant["metadata"]["tenant"] == TENANT_A
+        assert assistant["context"]["tenant"] == TENANT_A
+        aid = assistant["assistant_id"]
+        # it is tenant A's alone
+        assert aid in {x["assistant_id"] for x in a.post("/assistants/search", json={}).json()}
+        assert aid not in {x["assistant_id"] for x in b.post("/assistants/search", json={}).json()}
+        assert b.get(f"/assistants/{aid}").status_code == 404
+        tid = a.post("/threads", json={}).json()["thread_id"]
+        run = a.post(
+            f"/threads/{tid}/runs/wait",
+            json={"assistant_id": aid, "context": {"tenant": TENANT_B},
+                  "input": {"question": "brucellosis diagnosis", "tenant": TENANT_B}},
+        )  # fmt: skip
+        assert run.status_code == 200, run.text
+        assert a.get(f"/threads/{tid}/state").json()["values"]["tenant"] == TENANT_A
+        # another tenant cannot run it, and no tenant can save an ingest assistant
+        other = b.post("/runs/wait", json={"assistant_id": aid, "input": {"question": "q"}})
+        assert other.status_code == 403, other.text
+        ingest = a.post("/assistants", json={"graph_id": "ingest"})
+        assert ingest.status_code == 403
