@@ -177,10 +177,39 @@ def _tenant(ctx: Auth.types.AuthContext) -> str:
     return str(ctx.user.identity)
 
 
+async def deny_foreign_thread(value: Any, tenant: str) -> None:
+    """403 when ``value`` names an existing thread of another tenant.
+
+    Without this, the tenant filter alone would answer 404 (the server filters the thread
+    away). Thread ids are random UUIDs, so the 403 tells another tenant nothing it could not
+    already name. When the server's store cannot be read, the filter's 404 stands.
+
+    Raises:
+        Auth.exceptions.HTTPException: 403 on another tenant's thread.
+    """
+    thread_id = value.get("thread_id") if isinstance(value, dict) else None
+    if not thread_id:
+        return
+    try:
+        row = await stored("threads", str(thread_id))
+    except _Unavailable as exc:
+        logger.debug("thread %s: owner unknown (%s); the tenant filter applies", thread_id, exc)
+        return
+    if row is not None and (row.get("metadata") or {}).get("tenant") != tenant:
+        raise Auth.exceptions.HTTPException(
+            status_code=403, detail="this thread belongs to another tenant"
+        )
+
+
 @auth.on
 async def scope_to_tenant(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str]:
-    """Tag what a tenant creates with its tenant and show it only what carries that tag."""
+    """Tag what a tenant creates with its tenant and show it only what carries that tag.
+
+    A request naming another tenant's thread (read, update, delete, a run on it) is a 403.
+    """
     tenant = _tenant(ctx)
+    if ctx.resource == "threads":
+        await deny_foreign_thread(value, tenant)
     if isinstance(value, dict):
         metadata = value.get("metadata")
         if metadata is None and ctx.action in ("create", "create_run", "update"):

@@ -144,6 +144,30 @@ def test_assistants_are_the_defaults_and_the_tenants_own() -> None:
     assert err.value.status_code == 403
 
 
+def test_another_tenants_thread_is_forbidden_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    threads = {"t-acme": {"metadata": {"tenant": "acme"}}, "t-other": {"metadata": {"tenant": "x"}}}
+
+    async def stored(resource: str, item_id: str) -> dict[str, Any] | None:
+        if item_id == "t-broken":
+            raise auth._Unavailable("no server store")
+        mine = {"graph_id": "rag", "metadata": {"tenant": "acme"}}
+        return threads.get(item_id) if resource == "threads" else mine
+
+    monkeypatch.setattr(auth, "stored", stored)
+    for action in ("read", "update", "delete"):
+        with pytest.raises(Auth.exceptions.HTTPException) as err:
+            asyncio.run(auth.scope_to_tenant(_ctx("acme", action), {"thread_id": "t-other"}))
+        assert err.value.status_code == 403
+    run = {"thread_id": "t-other", "assistant_id": "mine", "kwargs": {}}
+    with pytest.raises(Auth.exceptions.HTTPException) as err:
+        asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), run))
+    assert err.value.status_code == 403
+    # own, missing, or unknowable (the tenant filter then answers 404): no 403
+    for thread_id in ("t-acme", "t-missing", "t-broken"):
+        filters = asyncio.run(auth.scope_to_tenant(_ctx("acme", "read"), {"thread_id": thread_id}))
+        assert filters == {"tenant": "acme"}
+
+
 def test_store_items_live_under_the_callers_namespace() -> None:
     value: dict[str, Any] = {"namespace": ("notes",)}
     asyncio.run(auth.scope_store(_ctx("acme", "put"), value))

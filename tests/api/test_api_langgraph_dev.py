@@ -112,8 +112,13 @@ def test_langgraph_routes_are_scoped_to_the_keys_tenant(lg_dev: str) -> None:
         tid = thread["thread_id"]
         assert tid in {t["thread_id"] for t in a.post("/threads/search", json={}).json()}
         assert tid not in {t["thread_id"] for t in b.post("/threads/search", json={}).json()}
-        assert b.get(f"/threads/{tid}").status_code == 404
-        assert b.post(f"/threads/{tid}/runs", json={"assistant_id": "rag"}).status_code == 404
+        # another tenant's thread is forbidden (a missing one is still 404)
+        assert b.get(f"/threads/{tid}").status_code == 403
+        assert b.get(f"/threads/{tid}/state").status_code == 403
+        assert b.post(f"/threads/{tid}/runs", json={"assistant_id": "rag"}).status_code == 403
+        assert b.patch(f"/threads/{tid}", json={"metadata": {"x": 1}}).status_code == 403
+        assert b.delete(f"/threads/{tid}").status_code == 403
+        assert b.get(f"/threads/{uuid.uuid4()}").status_code == 404
         # a run's input tenant is overwritten with the caller's (retrieval only: no model)
         run = a.post(
             f"/threads/{tid}/runs/wait",
