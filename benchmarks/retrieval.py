@@ -3,6 +3,8 @@
     DISPUTATIO_HOME=/tmp/dh-bioasq disputatio eval retrieval --no-rerank   # once: the source
     python benchmarks/retrieval.py --source-home /tmp/dh-bioasq --sizes 100000 --queries 100 \
         --out docs/benchmarks_retrieval.md
+    # 1M, resumable across sessions (blocks of 100k chunks, each committed on its own):
+    python benchmarks/retrieval.py --sizes 100000,1000000 --home /tmp/dh-scale --resume
 
 What it does, in a fresh DISPUTATIO_HOME under /tmp (its own embedded Postgres):
 
@@ -15,7 +17,9 @@ What it does, in a fresh DISPUTATIO_HOME under /tmp (its own embedded Postgres):
    mentions at their offsets), with the normalised mean of their two vectors plus Gaussian noise
    as its embedding, so synthetic chunks sit among real queries' neighbours instead of nowhere
    (five children to a synthetic document, one parent). Co-occurrence relations come from the
-   mentions. The HNSW index is rebuilt after each COPY; the BM25 index is kept by its triggers.
+   mentions. Synthetic chunks go in by blocks (``--block``, each one transaction, so
+   ``--resume`` continues a killed load); the HNSW index is built once per size; the BM25
+   index is kept by its triggers.
 3. Asks the same BioASQ questions (test split, relevant = their own snippets) of the funnel with
    no model reranker (``NoReranker``: fusion order) and of a LangChain ``EnsembleRetriever``
    (``BM25Retriever`` + ``PGVector``, weights 0.5/0.5, each k 32) over the same child texts
@@ -39,9 +43,12 @@ from typing import Any
 import numpy as np
 from retrieval_corpus import (
     TENANT,
+    build_index,
     copy_bulk,
+    has_index,
     load_source,
     real_rows,
+    stored_children,
     synthetic_rows,
 )
 
@@ -233,6 +240,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--home", type=Path, default=None, help="DISPUTATIO_HOME (under /tmp)")
     parser.add_argument("--keep", action="store_true", help="keep the home folder afterwards")
     parser.add_argument("--no-ensemble", action="store_true", help="skip the LangChain peer")
+    parser.add_argument(
+        "--resume", action="store_true",
+        help="keep what --home already holds and only add the missing chunks (with --keep)",
+    )  # fmt: skip
+    parser.add_argument("--block", type=int, default=100_000, help="chunks per COPY block")
     args = parser.parse_args(argv)
     sizes = sorted(int(s) for s in args.sizes.split(","))
     units = load_source(args.source_home)
@@ -240,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     labelled = bioasq_set()
     queries = [q for q in select(labelled.queries, "test") if q.relevant <= have][: args.queries]
     home = args.home or Path(f"/tmp/disputatio-bench-{os.getpid()}")
-    shutil.rmtree(home, ignore_errors=True)
+    if not args.resume:
+        shutil.rmtree(home, ignore_errors=True)
     settings = load_settings(home=home)
     meta: dict[str, Any] = {
         "command": "python benchmarks/retrieval.py " + " ".join(argv or sys.argv[1:]),
@@ -251,13 +264,21 @@ def main(argv: list[str] | None = None) -> int:
     }  # fmt: skip
     runs: list[dict[str, Any]] = []
     try:
-        count = len(units)
-        copy_s = copy_bulk(settings, real_rows(units))
-        print(f"real snippets copied: {count} in {copy_s:.0f} s", flush=True)
+        count, synthetic = stored_children(settings) if args.resume else (0, 0)
+        if count == 0:
+            copy_s = copy_bulk(settings, real_rows(units))
+            count = len(units)
+            print(f"real snippets copied: {count} in {copy_s:.0f} s", flush=True)
         for size in sizes:
-            grow = max(0, size - count)
-            t_copy = copy_bulk(settings, synthetic_rows(units, grow, size, args.noise))
-            count += grow
+            t_copy, grow = 0.0, max(0, size - count)
+            while count < size:  # blocks of --block chunks, each its own transaction
+                n = min(args.block, size - count)
+                block = synthetic_rows(units, n, args.seed * 1_000_003 + synthetic, args.noise)
+                t_copy += copy_bulk(settings, block, index=False)
+                count, synthetic = count + n, synthetic + n
+                print(f"size {size}: {count:,} children stored", flush=True)
+            if grow or not has_index(settings):
+                t_copy += build_index(settings)
             print(f"size {size}: copied {grow} in {t_copy:.0f} s", flush=True)
             load = os.getloadavg()[0]
             run: dict[str, Any] = {"children": count, "copied": grow, "copy_s": t_copy}
@@ -278,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
 
         close_pools()
         EmbeddedPostgres(home).stop()
-        if not args.keep:
+        if not (args.keep or args.resume):
             shutil.rmtree(home, ignore_errors=True)
     print(report(meta, runs))
     return 0

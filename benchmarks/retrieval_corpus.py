@@ -159,8 +159,12 @@ def _cut(text: str) -> int:
     return space if space > 0 else middle
 
 
-def copy_bulk(settings: Settings, bulk: Bulk) -> float:
-    """COPY the rows in (one transaction, HNSW rebuilt after); return the seconds taken."""
+def copy_bulk(settings: Settings, bulk: Bulk, *, index: bool = True) -> float:
+    """COPY the rows in (one transaction); return the seconds taken.
+
+    The HNSW index is dropped first; with ``index`` it is rebuilt at the end (else call
+    :func:`build_index` after the last block).
+    """
     from disputatio.storage.db import connect
 
     t0 = time.perf_counter()
@@ -192,6 +196,19 @@ def copy_bulk(settings: Settings, bulk: Bulk) -> float:
         _copy(conn, "relations (tenant, source_id, target_id, type, weight, document_id,"
               " chunk_id)", [(TENANT, ids[a], ids[b], "co_occurs", 1.0, d, c)
                              for a, b, d, c in bulk.relations])  # fmt: skip
+    if index:
+        build_index(settings)
+    return time.perf_counter() - t0
+
+
+def build_index(settings: Settings) -> float:
+    """(Re)build the HNSW index of the child vectors and ANALYZE; return the seconds taken."""
+    from disputatio.storage.db import connect
+
+    t0 = time.perf_counter()
+    with connect(settings) as conn, conn.transaction():
+        conn.execute("SET LOCAL maintenance_work_mem = '1GB'")
+        conn.execute("DROP INDEX IF EXISTS child_chunks_embedding_idx")
         conn.execute(
             "CREATE INDEX child_chunks_embedding_idx ON child_chunks"
             " USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)"
@@ -199,6 +216,29 @@ def copy_bulk(settings: Settings, bulk: Bulk) -> float:
     with connect(settings) as conn:
         conn.execute("ANALYZE")
     return time.perf_counter() - t0
+
+
+def has_index(settings: Settings) -> bool:
+    """Whether the HNSW index of the child vectors exists (a killed load may have dropped it)."""
+    from disputatio.storage.db import connect
+
+    with connect(settings) as conn:
+        row = conn.execute("SELECT to_regclass('child_chunks_embedding_idx')").fetchone()
+    return bool(row and row[0])
+
+
+def stored_children(settings: Settings) -> tuple[int, int]:
+    """``(child chunks of the benchmark tenant, of them synthetic)`` already stored."""
+    from disputatio.storage.db import connect
+
+    with connect(settings) as conn:
+        row = conn.execute(
+            "SELECT count(*), count(*) FILTER (WHERE d.source_uri LIKE 'synthetic://%%')"
+            " FROM child_chunks c JOIN documents d ON d.id = c.document_id"
+            " WHERE c.tenant = %s",
+            (TENANT,),
+        ).fetchone()
+    return (int(row[0]), int(row[1])) if row else (0, 0)
 
 
 def _copy(conn: Any, target: str, rows: list[tuple[Any, ...]]) -> None:
