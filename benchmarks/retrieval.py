@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 from retrieval_corpus import (
+    INDEX_MEMORY,
     TENANT,
     build_index,
     copy_bulk,
@@ -120,7 +121,8 @@ def run_ensemble(settings: Settings, queries: list[LabelledQuery]) -> dict[str, 
         embedding_length=settings.models.embedding_dim, pre_delete_collection=True,
     )  # fmt: skip
     with connect(settings) as conn:
-        conn.execute("SET maintenance_work_mem = '1GB'")
+        conn.execute(f"SET maintenance_work_mem = '{INDEX_MEMORY}'")
+        conn.execute("SET max_parallel_maintenance_workers = 1")
         conn.execute("DROP INDEX IF EXISTS langchain_pg_embedding_hnsw")
         conn.execute(
             "INSERT INTO langchain_pg_embedding (id, collection_id, embedding, document, cmetadata)"
