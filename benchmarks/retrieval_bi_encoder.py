@@ -193,6 +193,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     args.cache.mkdir(parents=True, exist_ok=True)
+    if args.stored and not args.lexical_home:
+        parser.error("--stored reads the vectors of --lexical-home's database: give --lexical-home")
 
     from disputatio.eval.retrieval_data import bioasq_set, split_of
     from disputatio.eval.retrieval_metrics import quality
