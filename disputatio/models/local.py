@@ -34,6 +34,7 @@ from typing import Any
 import httpx
 
 from disputatio.errors import ConfigError, ModelError
+from disputatio.models.parts import join_parts
 from disputatio.settings import Settings, get_settings
 from disputatio.storage.server import free_port, port_is_free
 
@@ -166,18 +167,12 @@ def ensure_gguf(name: str, cache_dir: Path | None = None) -> Path:
 def _assemble(model: LocalModel, target: Path) -> None:
     parts = _part_paths(model)
     tmp = target.with_suffix(f".part-{os.getpid()}")
-    digest = hashlib.sha256()
     logger.info("reassembling %s from %d parts", model.filename, len(parts))
     try:
-        with tmp.open("wb") as out:
-            for part in parts:
-                with part.open("rb") as handle:
-                    for block in iter(lambda h=handle: h.read(8 << 20), b""):  # type: ignore[misc]
-                        digest.update(block)
-                        out.write(block)
-        if digest.hexdigest() != model.sha256:
+        digest = join_parts(parts, tmp)
+        if digest != model.sha256:
             raise ModelError(
-                f"reassembled {model.filename} has sha256 {digest.hexdigest()[:12]}…, expected "
+                f"reassembled {model.filename} has sha256 {digest[:12]}…, expected "
                 f"{model.sha256[:12]}…; reinstall the {model.extra} wheels"
             )
         os.replace(tmp, target)
