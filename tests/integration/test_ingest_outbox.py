@@ -13,13 +13,13 @@ from langchain_core.embeddings import Embeddings
 from disputatio.graphs.ingest import graph
 from disputatio.ingest.types import ChildChunk, Entity, Mention
 from disputatio.nodes.ingest.context import IngestContext
-from disputatio.retrievers.graphstore import (
+from disputatio.retrievers.graph_outbox import replay_outbox
+from disputatio.retrievers.graphstore import InMemoryGraphStore
+from disputatio.retrievers.neo4j_store import (
     DELETE_CHUNKS_CYPHER,
     DELETE_RELATIONS_CYPHER,
     WRITE_ENTITIES_CYPHER,
-    InMemoryGraphStore,
     Neo4jGraphStore,
-    replay_outbox,
 )
 from disputatio.settings import Settings
 

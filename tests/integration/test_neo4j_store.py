@@ -15,11 +15,8 @@ from collections.abc import Iterator
 import pytest
 
 from disputatio.ingest.types import Entity, Mention, Relation
-from disputatio.retrievers.graphstore import (
-    InMemoryGraphStore,
-    Neo4jGraphStore,
-    graph_store_from_settings,
-)
+from disputatio.retrievers.graphstore import InMemoryGraphStore, graph_store_from_settings
+from disputatio.retrievers.neo4j_store import Neo4jGraphStore
 from disputatio.settings import load_settings
 
 pytestmark = pytest.mark.integration

@@ -11,21 +11,23 @@ import pytest
 
 from disputatio.errors import RetrievalError
 from disputatio.ingest.types import Entity, Mention, Relation
-from disputatio.retrievers import graphstore
+from disputatio.retrievers import neo4j_store
 from disputatio.retrievers.graphstore import (
-    DELETE_CHUNKS_CYPHER,
-    DELETE_RELATIONS_CYPHER,
-    EXPAND_CYPHER,
     MAX_HOPS,
     NEIGHBOUR_CAP,
     NEIGHBOUR_DECAY,
+    GraphStore,
+    graph_store_from_settings,
+)
+from disputatio.retrievers.neo4j_store import (
+    DELETE_CHUNKS_CYPHER,
+    DELETE_RELATIONS_CYPHER,
+    EXPAND_CYPHER,
     NEO4J_SCHEMA,
     WRITE_ENTITIES_CYPHER,
     WRITE_MENTIONS_CYPHER,
     WRITE_RELATIONS_CYPHER,
-    GraphStore,
     Neo4jGraphStore,
-    graph_store_from_settings,
 )
 from disputatio.settings import load_settings
 
@@ -199,7 +201,7 @@ def test_factory_picks_neo4j_only_when_configured(
     monkeypatch.setenv("NEO4J_PASSWORD", "secret")
     monkeypatch.setenv("NEO4J_DATABASE", "kg")
     got = graph_store_from_settings(load_settings(home=tmp_path))
-    assert isinstance(got, graphstore.Neo4jGraphStore) and got.database == "kg"
+    assert isinstance(got, neo4j_store.Neo4jGraphStore) and got.database == "kg"
     assert seen == {"uri": "neo4j://db.test:7687", "auth": ("reader", "secret")}
 
 

@@ -140,7 +140,7 @@ def summarize(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, 
     store = ctx.get_graph_store()
     pending: dict[str, Any] = {}
     if store is not None:
-        from disputatio.retrievers.graphstore import replay_outbox
+        from disputatio.retrievers.graph_outbox import replay_outbox
 
         replay = replay_outbox(ctx.get_settings(), store, limit=1_000_000)
         pending = {"graph_pending": replay["pending"]}

@@ -201,7 +201,7 @@ def index(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]
         with conn.transaction():
             finish_jobs(conn, failed)
     if store is not None:
-        from disputatio.retrievers.graphstore import replay_outbox
+        from disputatio.retrievers.graph_outbox import replay_outbox
 
         replay_outbox(settings, store, limit=settings.ingest.batch_size * 4)
     emit(results)
@@ -255,7 +255,7 @@ def _write(
                 conn, record, item.parents, item.embeddings, ents, mentions, relations
             )
             if store is not None:
-                from disputatio.retrievers.graphstore import enqueue_delete, enqueue_write
+                from disputatio.retrievers.graph_outbox import enqueue_delete, enqueue_write
 
                 for doc_id, _ in previous:
                     enqueue_delete(conn, tenant, doc_id)
