@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from debate_fakes import scripted
 from langchain_core.messages import HumanMessage
 
 from disputatio.nodes.citations import attribute_sentences
 from disputatio.nodes.debate.workers import repair_citations
-from tests.unit.debate.debate_fakes import scripted
 
 Q_FEVER = (
     "Coxiella burnetii is a small obligate intracellular bacterium that multiplies inside "
