@@ -15,7 +15,10 @@ LAST match wins, because models often restate their answer):
    as ``yes``), e.g. ``(B)`` or ``**C.**``;
 8. ``only_option_named``: the reply names the text of exactly one option (whole words, at
    least 4 characters) and no other — small models often answer "Brucella melitensis is the
-   most common cause..." without any answer line.
+   most common cause..." without any answer line;
+9. ``leading_label``: for word labels (``yes``/``no``/``maybe``) only, the reply's first word
+   is a label — "Yes, metformin lowers..." is the commonest small-model answer to a yes/no
+   question that skips the answer line.
 
 ``X`` is an option letter, or the option's text ("The correct answer is Metformin"), or a
 non-letter label ("yes"). A letter must end where a word would (``A.``, ``(A)``, ``A because``)
@@ -228,7 +231,20 @@ def parse_answer(text: str | None, options: Options) -> ParsedAnswer:
     if len(named) == 1:
         label, raw = named[0]
         return ParsedAnswer(label, "OK", "only_option_named", raw)
+    leading = _leading_label(text, opts)
+    if leading:
+        return ParsedAnswer(leading, "OK", "leading_label", leading)
     return ParsedAnswer(None, "PARSE_FAILED", None, None)
+
+
+def _leading_label(text: str, opts: _OptionSet) -> str | None:
+    """The reply's first word when it is a word label (``yes``/``no``/``maybe``)."""
+    words = [label for label in opts.labels if len(label) > 1]
+    if not words:
+        return None
+    first = re.match(r"[\s\W_]*([A-Za-z]+)", text)
+    word = first.group(1).casefold() if first else ""
+    return word if word in words else None
 
 
 def _named_options(text: str, options: Options) -> list[tuple[str, str]]:

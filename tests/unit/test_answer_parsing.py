@@ -266,4 +266,32 @@ def test_a_reply_naming_exactly_one_option_text_is_read_as_that_option() -> None
     assert parse_answer(both, options).status == "PARSE_FAILED"
     nested = {"A": "Insulin", "B": "Insulin glargine"}
     assert parse_answer("Start insulin glargine at night.", nested).choice == "B"
-    assert parse_answer("yes, it is", ["yes", "no"]).status == "PARSE_FAILED"
+    # word labels are not option texts: their own last-resort rule reads them
+    assert parse_answer("yes, it is", ["yes", "no"]).pattern == "leading_label"
+
+
+@pytest.mark.parametrize(
+    ("text", "choice"),
+    [
+        ("Yes, metformin lowers the risk in this cohort.", "yes"),
+        ("**No.** The trial found no difference.", "no"),
+        ("maybe - the evidence is mixed", "maybe"),
+    ],
+)
+def test_leading_word_label_is_the_last_resort(text: str, choice: str) -> None:
+    result = parse_answer(text, YNM)
+    assert (result.choice, result.status, result.pattern) == (choice, "OK", "leading_label")
+
+
+def test_leading_label_yields_to_any_answer_line() -> None:
+    result = parse_answer("No doubt about it.\nThe answer is yes.", YNM)
+    assert (result.choice, result.pattern) == ("yes", "answer_is")
+
+
+@pytest.mark.parametrize("text", ["Notably, the trial was small.", "Yesterday's data differ."])
+def test_leading_label_needs_the_whole_word(text: str) -> None:
+    assert parse_answer(text, YNM).status == "PARSE_FAILED"
+
+
+def test_leading_label_is_only_for_word_labels() -> None:
+    assert parse_answer("A patient with fever.", MC).status == "PARSE_FAILED"
