@@ -106,6 +106,9 @@ def test_custom_routes_and_auth_under_langgraph_dev(lg_dev: str, api_settings: S
 def test_langgraph_routes_are_scoped_to_the_keys_tenant(lg_dev: str) -> None:
     with _client(lg_dev, None) as anon, _client(lg_dev, KEY_A) as a, _client(lg_dev, KEY_B) as b:
         assert anon.post("/threads/search", json={}).status_code == 401
+        # no Studio bypass (langgraph.json: disable_studio_auth): Studio sends a key too
+        studio = {"x-auth-scheme": "langsmith"}
+        assert anon.post("/threads/search", json={}, headers=studio).status_code == 401
         assert len(a.post("/assistants/search", json={}).json()) == 7  # graphs are shared
         thread = a.post("/threads", json={"metadata": {"tenant": TENANT_B}}).json()
         assert thread["metadata"]["tenant"] == TENANT_A  # the key decides, not the body
