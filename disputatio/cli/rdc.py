@@ -202,12 +202,12 @@ def print_verdict(verdict: dict[str, Any]) -> None:
         f"{change['top']} to {change['runner_up']}; single findings that flip it: "
         f"{', '.join(flips) or 'none'}"
     )
-    for row in change.get("test_pairs", [])[:6]:
-        if row["reverses"]:
-            out.print(
-                f"  {row['test']} = {row['outcome']} would reverse {row['pair'][0]} over "
-                f"{row['pair'][1]} (Δ {_delta(row['delta'])} nats, P {row['probability']:.2f})"
-            )
+    reversing = [row for row in change.get("test_pairs", []) if row["reverses"]]
+    for row in reversing[:6]:  # the first six outcomes that would reverse a top pair
+        out.print(
+            f"  {row['test']} = {row['outcome']} would reverse {row['pair'][0]} over "
+            f"{row['pair'][1]} (Δ {_delta(row['delta'])} nats, P {row['probability']:.2f})"
+        )
     defeat = change.get("defeat_set")
     out.print(
         "evidence whose defeat flips the verdict: "

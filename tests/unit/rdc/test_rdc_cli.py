@@ -50,3 +50,13 @@ def test_exports_and_tables(
     assert "Differential" in printed and "Test plan" in printed
     assert "t3_marrow" in printed  # the test excluded by the risk limit is named
     assert "minimal counter-evidence" in printed
+    # Δ_ik(T): the outcomes that would reverse a top pair, with their test and outcome
+    text = " ".join(printed.split())  # rich wraps long lines
+    reversing = [r for r in out["verdict"]["what_would_change_our_mind"]["test_pairs"]
+                 if r["reverses"]]  # fmt: skip
+    assert reversing
+    for r in reversing[:6]:
+        assert f"{r['test']} = {r['outcome']} would reverse {r['pair'][0]} over {r['pair'][1]}" in (
+            text
+        )
+    assert "evidence whose defeat flips the verdict:" in text and "support of" in text

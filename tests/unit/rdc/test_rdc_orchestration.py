@@ -12,6 +12,7 @@ import pytest
 from disputatio.argumentation import (
     DebateGraph,
     Label,
+    bipolar_labelling,
     differential_log_scores,
     disagreement,
     entropy_nats,
@@ -19,6 +20,7 @@ from disputatio.argumentation import (
     flip_table,
     minimal_counter_evidence,
     multiclass_brier_score,
+    pairwise_test_shifts,
     rank_tests,
     softmax,
     verdict,
@@ -122,14 +124,20 @@ def test_grounded_labelling_decides_what_counts(debate: tuple[dict[str, Any], Rd
 
 
 def engine_verdict(out: dict[str, Any], case: Case) -> dict[str, Any]:
-    """Recompute the jury's numbers from the final graph with the engine alone."""
+    """Recompute the jury's numbers from the final graph with the engine alone.
+
+    The labelling is the seed's bipolar rule (``rdc.semantics`` default), computed on the
+    graph's bipolar framework with the graph's base facts.
+    """
     g = DebateGraph.from_dict(out["graph"])
-    labels = g.to_framework().grounded_labelling(supported=True, secondary=False)
+    labels = bipolar_labelling(g.to_framework(), g.base_facts())
     items = [i for i in g.evidence_items() if labels[i.id] is Label.IN]
     scores = differential_log_scores(g.priors(), items, 1.0)
     post = softmax(scores)
-    ranked = rank_tests(post, candidate_tests(case), max_risk=0.5)
-    return {"scores": scores, "post": post, "ranked": ranked}
+    admissible = [t for t in candidate_tests(case) if t.risk <= 0.5]
+    ranked = rank_tests(post, admissible, max_risk=0.5)
+    pairs = pairwise_test_shifts(scores, admissible, top_n=3)  # rdc.top_pairs default
+    return {"scores": scores, "post": post, "ranked": ranked, "pairs": pairs}
 
 
 def test_jury_numbers_equal_the_engine_on_the_final_graph(
@@ -160,6 +168,20 @@ def test_jury_numbers_equal_the_engine_on_the_final_graph(
     assert v["minimal_counter_evidence"] == (
         None if mce is None else {"ids": list(mce.ids), "challenger": mce.challenger}
     )
+    # Δ_ik(T = o) for the top hypothesis pairs, each with its test and outcome (seed §6)
+    assert v["semantics"] == "bipolar"
+    pairs = change["test_pairs"]
+    assert pairs and len(pairs) == len(ref["pairs"])
+    for row, r in zip(pairs, ref["pairs"], strict=True):
+        assert (row["pair"], row["test"], row["outcome"]) == (
+            [r.leader, r.challenger],
+            r.test,
+            r.outcome,
+        )
+        assert row["reverses"] == r.reverses
+        assert row["delta"] == pytest.approx(r.delta) and row["after"] == pytest.approx(r.after)
+        assert row["probability"] == pytest.approx(r.probability)
+    assert {row["test"] for row in pairs} == {t.test.id for t in ref["ranked"]}
     # disagreement of the two votes: split top choices, rankings partly reversed
     hyps = list(ref["post"])
     rankings = [
