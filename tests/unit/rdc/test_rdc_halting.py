@@ -190,3 +190,23 @@ def test_the_debate_halts_when_the_entropy_stops_dropping(unit_settings: Setting
     assert out["halt_reason"] == "entropy_drop"
     assert len(out["moves"]) == 2  # two turns without a drop, then the halt
     assert out["verdict"]["turns"] == 2
+
+
+def test_cross_examination_is_pointed_at_the_graphs_hotspots(unit_settings: Settings) -> None:
+    """The moderator names the hotspots (here an attack cycle) in cross-examination only."""
+    cycle = move(
+        "two readings of the serology",
+        [claim("x", ["sec-brucella-1"], {"brucellosis": 0.4}), claim("y", ["sec-still-1"])],
+        [("x", "y", "attacks"), ("y", "x", "attacks")],
+    )
+    scripts = {
+        "infectious": [cycle, EMPTY, EMPTY, ballot("brucellosis")],
+        "autoimmune": [EMPTY, EMPTY, EMPTY, ballot("brucellosis")],
+    }
+    out = run(unit_settings, scripts, max_rounds=1, turns_per_phase=1)
+    assert [m["phase"] for m in out["moves"]][:3] == ["challenges", "rebuttal", "cross_examination"]
+    prompts = [str(p[-1].content) for p in scripts_received(out, "infectious")]
+    prompts += [str(p[-1].content) for p in scripts_received(out, "autoimmune")]
+    cross = [p for p in prompts if "Examine these hotspots first" in p]
+    assert len(cross) == 1, "only the cross-examination turn is pointed at hotspots"
+    assert "t1.infectious.x (cycle)" in cross[0] and "t1.infectious.y (cycle)" in cross[0]
