@@ -4,6 +4,7 @@ held-out "one option never scored" failure, and evidence reaching the report."""
 from __future__ import annotations
 
 import sys
+import types
 import uuid
 from typing import Any
 
@@ -162,6 +163,50 @@ def test_tavily_through_its_langchain_integration(monkeypatch: pytest.MonkeyPatc
     (hit,) = web.search("FAISS speed", k=3)
     assert (hit.url, hit.snippet, hit.score) == ("https://e.org/a", "FAISS is fast", 0.9)
     assert calls == [("FAISS speed", 3)]
+
+
+def test_exa_through_its_langchain_integration(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With only EXA_API_KEY set, ``auto`` is Exa's ``ExaSearchRetriever``; documents are mapped
+    to hits (url, title, text, score), empty or url-less ones dropped, ``k`` passed on."""
+    from langchain_core.documents import Document
+
+    from disputatio.tools.web_search import ExaWebSearch
+
+    monkeypatch.delenv("TAVILY_API_KEY", raising=False)
+    monkeypatch.setenv("EXA_API_KEY", "k")
+    calls: list[tuple[str, int, bool]] = []
+
+    class ExaSearchRetriever:  # the integration's class, as langchain-exa names it
+        def __init__(self, k: int = 10, highlights: bool = False) -> None:
+            self.k, self.highlights = k, highlights
+
+        def invoke(self, query: str) -> list[Document]:
+            calls.append((query, self.k, self.highlights))
+            return [
+                Document(
+                    page_content="pgvector keeps vectors in Postgres",
+                    metadata={"url": "https://e.org/pg", "title": "pgvector", "score": 0.7},
+                ),
+                Document(page_content=" ", metadata={"url": "https://e.org/empty"}),
+                Document(page_content="no url", metadata={"title": "x"}),
+            ]
+
+    module = types.ModuleType("langchain_exa")
+    module.ExaSearchRetriever = ExaSearchRetriever  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "langchain_exa", module)
+    web = web_search_from_settings("auto")
+    assert isinstance(web, ExaWebSearch)
+    (hit,) = web.search("pgvector ops", k=2)
+    assert (hit.url, hit.title, hit.snippet, hit.score) == (
+        "https://e.org/pg",
+        "pgvector",
+        "pgvector keeps vectors in Postgres",
+        0.7,
+    )
+    assert calls == [("pgvector ops", 2, True)]
+    monkeypatch.delenv("EXA_API_KEY")
+    with pytest.raises(ConfigError, match="EXA_API_KEY"):
+        web_search_from_settings("exa")
 
 
 def test_held_out_failure_one_option_never_scored_is_asked_again() -> None:
