@@ -316,21 +316,33 @@ async def graph(request: Request) -> Response:
 
 
 async def ledger(request: Request) -> JSONResponse:
-    """The provenance ledger of the debate's thread, with its hash-chain verification."""
+    """The provenance ledger of the debate's thread, with its hash-chain verification.
+
+    The chain is checked against its head table and, for an RDC debate, against the head its
+    verdict anchored (``anchored``), which catches a rewrite that re-hashed the chain.
+    """
     row, case_id = await _result(request)
     settings = services(request).settings
-    thread = (row["result"] or {}).get("ledger_thread") or case_id
+    result = row["result"] or {}
+    thread = result.get("ledger_thread") or case_id
+    head = (result.get("verdict") or {}).get("ledger") or {}
+    anchor = (
+        (int(head["entries"]) - 1, str(head["head_hash"]))
+        if "entries" in head and "head_hash" in head
+        else None
+    )
 
     def read() -> dict[str, Any]:
         from disputatio.storage.ledger import PostgresLedger
 
         book = PostgresLedger(settings)
         entries = book.entries(thread)
-        check = book.verify(thread) if entries else None
+        check = book.verify(thread, anchor=anchor) if entries else None
         return {
             "case_id": case_id,
             "thread": thread,
             "verified": bool(check.ok) if check else None,
+            "anchored": anchor is not None,
             "reason": check.reason if check else "no entries",
             "entries": [_entry(e) for e in entries],
         }

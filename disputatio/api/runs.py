@@ -19,6 +19,7 @@ import json
 import logging
 import threading
 from collections.abc import Iterator, Mapping
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, cast
 
@@ -175,22 +176,27 @@ class Engine:
             with self._lock:
                 self._owned.discard(run_id)
 
-    def _compiled(self, protocol: str, saver: Any) -> Any:
+    def _compiled(self, protocol: str, saver: Any, long_term: Any = None) -> Any:
         name = PROTOCOL_GRAPHS[protocol]
         module = importlib.import_module(f"disputatio.graphs.{name}")
-        return module.build_graph().compile(checkpointer=saver, name=name)
+        return module.build_graph().compile(checkpointer=saver, store=long_term, name=name)
 
     def _execute(
         self, run_id: str, tenant: str, protocol: str, request: dict[str, Any], resume: Any
     ) -> None:
-        from disputatio.storage.checkpoint import open_checkpointer
+        from disputatio.storage.checkpoint import open_checkpointer, open_store
 
         graph_name = PROTOCOL_GRAPHS[protocol]
         context = self.services.context(graph_name, tenant)
         config: Any = {"configurable": {"thread_id": run_id}, "recursion_limit": 500}
         known = store.event_keys(self.settings, run_id)
-        with open_checkpointer(self.settings) as saver:
-            graph = self._compiled(protocol, saver)
+        with ExitStack() as stack:
+            saver = stack.enter_context(open_checkpointer(self.settings))
+            # the RDC agents' private diaries live in the LangGraph store (seed §9)
+            long_term = (
+                stack.enter_context(open_store(self.settings)) if protocol == "rdc" else None
+            )
+            graph = self._compiled(protocol, saver, long_term)
             snapshot = graph.get_state(config)
             pending = [i for t in snapshot.tasks for i in t.interrupts]
             inputs: Any

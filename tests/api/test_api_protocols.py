@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from disputatio.nodes.rdc.memory import NAMESPACE
+from disputatio.storage.checkpoint import open_store
+
 from .conftest import KEY_B, TENANT_A, LiveServer, read_sse
 
 pytestmark = pytest.mark.integration
@@ -69,7 +72,15 @@ def test_rdc_debate_graph_verdict_and_ledger(live: LiveServer) -> None:
         assert "<graphml" in graphml.text
         ledger = client.get(f"/debate/{case_id}/ledger").json()
         assert ledger["entries"] and ledger["verified"] is True
+        # checked against the head the verdict anchored, not only the head table
+        assert ledger["anchored"] is True
+        assert len(ledger["entries"]) == verdict["ledger"]["entries"]
         assert client.get(f"/debate/{case_id}/graph?format=png").status_code == 400
+        # the specialists' private diaries went to the LangGraph store (seed §9), per tenant
+        with open_store(live.settings) as long_term:
+            for agent in ("infectious", "autoimmune"):
+                diary = long_term.search((NAMESPACE, TENANT_A, agent), limit=1000)
+                assert verdict["run_id"] in {item.key for item in diary}, agent
         with live.client(KEY_B) as other:
             assert other.get(f"/debate/{case_id}/ledger").status_code == 403
 
