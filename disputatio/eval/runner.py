@@ -90,6 +90,24 @@ def applicable(spec: ProtocolSpec, question: Question, corpus: str) -> bool:
     return not (spec.retrieval and corpus == "oracle" and not question.context)
 
 
+def matched_target(
+    done: Mapping[tuple[str, str, str], dict[str, Any]],
+    dataset: str,
+    spec: ProtocolSpec,
+    question_id: str,
+) -> dict[str, Any] | None:
+    """The finished record of the first of ``spec.matched_to`` that answered this question.
+
+    Self-consistency without retrieval matches the MedRAG debate without retrieval where that
+    ran, else the hierarchical one (GSM8K has only the latter).
+    """
+    for name in spec.matched_to:
+        record = done.get((dataset, name, question_id))
+        if record is not None:
+            return record
+    return None
+
+
 def _failed(question: Question, exc: BaseException) -> dict[str, Any]:
     return {
         "question_id": question.id,
@@ -155,9 +173,7 @@ def _question_task(
         key = (dataset, spec.name, question.id)
         if key in run.done:
             continue
-        target = next(
-            (run.done.get((dataset, name, question.id)) for name in spec.matched_to), None
-        )
+        target = matched_target(run.done, dataset, spec, question.id)
         thread_id = f"eval:{run.config.run_id}:{dataset}:{spec.name}:{question.id}"
         t0 = time.perf_counter()
         try:

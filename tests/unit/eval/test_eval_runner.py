@@ -226,3 +226,40 @@ def test_the_hierarchical_protocols_run_through_the_graph(
     assert initial["hier_nodebate"] == 1 and initial["hier_flat"] > 1
     assert all(r["log"]["transcript"] and r["usage"] for r in records)
     assert retrievers[0].calls  # the retrieval protocols searched
+
+
+def test_sc_matches_the_hierarchical_debate_where_the_medrag_one_did_not_run(
+    tmp_path: Path, config: EvalConfig
+) -> None:
+    """GSM8K: ``sc`` is matched to ``hier_norag`` (``medrag_norag`` takes no numeric question)."""
+    from disputatio.eval.protocols import ProtocolEnv
+    from disputatio.eval.question import Question
+    from disputatio.nodes.debate.context import DebateContext
+    from disputatio.nodes.medrag.context import MedragContext
+    from disputatio.settings import load_settings
+
+    settings = load_settings(models={"chat": "openai:never-called"})
+    worker = ScriptedChatModel(script=["2 + 2 = 4, so \\boxed{4}"], repeat_last=True)
+    models: dict[str, Any] = {k: worker for k in ("worker", "reviewer", "summarizer", "aggregator")}
+    models["orchestrator"] = ScriptedChatModel(script=['{"subquestions": []}'], repeat_last=True)
+    models["baseline"] = ScriptedChatModel(script=["\\boxed{4}"], repeat_last=True)
+
+    def env_for(_d: str, _q: Any) -> ProtocolEnv:
+        return ProtocolEnv(
+            medrag=MedragContext(models=models, settings=settings),
+            hier=DebateContext(models=models, settings=settings),
+        )
+
+    qs = [Question(id="g1", dataset="gsm8k", question="2+2?", options=[], gold="4")]
+    summary = run_eval(
+        config, plan(("medrag_norag", "hier_norag", "sc"), questions=qs), env_for, out_root=tmp_path
+    )
+    assert summary["errors"] == 0
+    records = {
+        r["protocol"]: r for r in ResultsLog(Path(summary["run_dir"]) / "results.jsonl").read()
+    }
+    assert set(records) == {"hier_norag", "sc"}
+    hier_calls = sum(u["calls"] for u in records["hier_norag"]["usage"].values())
+    budget = records["sc"]["budget"]
+    assert budget["matched"] and budget["target_calls"] == hier_calls
+    assert sum(u["calls"] for u in records["sc"]["usage"].values()) == hier_calls
