@@ -114,7 +114,11 @@ def rdc(
 
 @rdc_app.command("calibrate")
 def calibrate(
-    cases: list[Path] = typer.Argument(..., help="CASE.json files with a gold hypothesis."),
+    cases: list[Path] = typer.Argument(
+        ...,
+        help="CASE.json files with a gold hypothesis, or directories of them "
+        "(the shipped worked cases: disputatio/data/cases).",
+    ),
     as_json: bool = AS_JSON,
 ) -> None:
     """Fit the quality exponent α and the per-source reliabilities β by Brier score.
@@ -142,7 +146,8 @@ def calibrate(
     betas = ", ".join(f"{g} = {b:g}" for g, b in sorted(fit["betas"].items()))
     out.print(
         f"to use the fit: [rdc] quality_alpha = {fit['alpha']:g}, reliabilities = {{ {betas} }} "
-        "in disputatio.toml (check the leave-one-out row first: it is the honest score)"
+        "in disputatio.toml (check the leave-one-out row first: it is the honest score)",
+        markup=False,  # "[rdc]" is the TOML section, not a style tag
     )
 
 

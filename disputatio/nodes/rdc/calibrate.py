@@ -36,13 +36,34 @@ def labelled_case(case: Case) -> LabelledCase:
     )
 
 
+def case_paths(paths: Sequence[Path]) -> list[Path]:
+    """``paths`` with every directory replaced by its ``*.json`` files (sorted).
+
+    Raises:
+        ConfigError: A directory that holds no ``*.json`` file.
+    """
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            found = sorted(c for c in p.glob("*.json") if c.is_file())
+            if not found:
+                raise ConfigError(f"no CASE.json files in directory {p}")
+            out += found
+        else:
+            out.append(p)
+    return out
+
+
 def calibration_report(paths: Sequence[Path]) -> dict[str, Any]:
     """Fit α and β over the cases in ``paths``; return default, fitted and leave-one-out scores.
+
+    A directory in ``paths`` stands for its ``*.json`` files (:func:`case_paths`).
 
     Raises:
         ConfigError: On an unreadable or invalid case, a case without gold, or fewer than two
             cases.
     """
+    paths = case_paths(paths)
     if len(paths) < 2:
         raise ConfigError("rdc calibrate needs at least two cases (leave-one-out scoring)")
     cases = [labelled_case(read_case_file(p)) for p in paths]

@@ -67,3 +67,20 @@ def test_calibrate_cli_prints_json_and_refuses_bad_input(tmp_path: Path) -> None
     assert isinstance(bad.exception, ConfigError) and "cannot read case file" in str(bad.exception)
     knob = CliRunner().invoke(_root(), ["rdc", paths[0], "--semantics", "preferred"])
     assert isinstance(knob.exception, ConfigError) and "semantics" in str(knob.exception)
+
+
+def test_calibrate_cli_reads_a_directory_of_cases_and_prints_the_toml_section(
+    tmp_path: Path,
+) -> None:
+    """A directory stands for its CASE.json files; the hint names the ``[rdc]`` TOML section
+    (rich markup once swallowed it)."""
+    folder = Path(str(CASES))
+    result = CliRunner().invoke(_root(), ["rdc", "calibrate", str(folder), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["cases"] == len(_paths())
+    table = CliRunner().invoke(_root(), ["rdc", "calibrate", str(folder)])
+    assert table.exit_code == 0, table.output
+    fitted = json.loads(result.output)["fitted"]
+    assert f"[rdc] quality_alpha = {fitted['alpha']:g}" in " ".join(table.output.split())
+    empty = CliRunner().invoke(_root(), ["rdc", "calibrate", str(tmp_path), str(tmp_path)])
+    assert isinstance(empty.exception, ConfigError) and "no CASE.json" in str(empty.exception)
