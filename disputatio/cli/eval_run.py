@@ -48,6 +48,32 @@ def split_list(values: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def check_request(
+    datasets: Sequence[str], protocols: Sequence[str], n: int, concurrency: int
+) -> None:
+    """Refuse a bad request before anything is built (the knowledge base takes half an hour).
+
+    Raises:
+        ConfigError: Unknown data set or protocol, none given, or a bad ``n``/``concurrency``.
+    """
+    from disputatio.eval.datasets import DATASETS
+    from disputatio.eval.protocols import eval_protocols
+
+    if not datasets or not protocols:
+        raise ConfigError("give at least one data set (--datasets) and one protocol (--protocols)")
+    unknown = [d for d in datasets if d not in DATASETS]
+    if unknown:
+        raise ConfigError(f"unknown data set {', '.join(unknown)}; known: {', '.join(DATASETS)}")
+    registry = eval_protocols()
+    unknown = [p for p in protocols if p not in registry]
+    if unknown:
+        raise ConfigError(f"unknown protocol {', '.join(unknown)}; known: {', '.join(registry)}")
+    if n < 0:
+        raise ConfigError("--n must be >= 0 (0: every question)")
+    if concurrency < 1:
+        raise ConfigError("--concurrency must be >= 1")
+
+
 def default_out(settings: Any) -> Path:
     """Where run folders go by default: ``<home>/eval/runs``."""
     return Path(settings.home) / "eval" / "runs"
@@ -168,12 +194,19 @@ def run(
     from disputatio.eval.runner import Plan, run_eval
     from disputatio.settings import get_settings
 
-    settings = medrag_retrieval(get_settings(), refusal)
+    names, wanted = split_list(datasets), split_list(protocols)
+    check_request(names, wanted, n, concurrency)
     if corpus not in ("kb", "oracle", "tenant"):
         raise ConfigError(f"unknown corpus {corpus!r}; known: kb, oracle, tenant")
+    settings = medrag_retrieval(get_settings(), refusal)
     chat = model or settings.models.chat
     local = chat.startswith("local:")
-    temps = [float(t) for t in temperatures.split(",")] if temperatures else None
+    try:
+        temps = [float(t) for t in temperatures.split(",")] if temperatures else None
+    except ValueError:
+        raise ConfigError(
+            f"--temperatures takes numbers such as 0.7,0.3, not {temperatures!r}"
+        ) from None
     fingerprint = None
     if corpus == "kb":
         from disputatio.eval.medkb import KB_TENANT, ensure_kb
@@ -202,7 +235,7 @@ def run(
         hier_k=hier_k,
         hier_max_tokens=hier_max_tokens,
     )
-    plan = Plan(split_list(datasets), split_list(protocols), n or None)
+    plan = Plan(names, wanted, n or None)
     root = out or default_out(settings)
     console.print(f"run [bold]{config.run_id}[/] → {root / config.run_id}", highlight=False)
     _langsmith_env(config.run_id)

@@ -240,17 +240,21 @@ def run_eval(
         raise ConfigError(f"unknown protocol {', '.join(unknown)}; known: {', '.join(registry)}")
     if concurrency < 1:
         raise ConfigError("--concurrency must be >= 1")
+    if plan.n is not None and plan.n < 0:
+        raise ConfigError("--n must be >= 0 (0: every question)")
     specs = [registry[name] for name in registry if name in plan.protocols]
+    loader = plan.loader or load_all
+    # every data set is loaded (an unknown name raises) before the run folder is touched
+    questions = {dataset: loader(dataset) for dataset in plan.datasets}
     run_dir = out_root / config.run_id
     facts = {"datasets": list(plan.datasets), "protocols": list(plan.protocols), "n": plan.n}
     write_manifest(run_dir, config.identity(), {**facts, **(invocation or {})})
     run = _Run(config, run_dir, connect, on_record)
-    loader = plan.loader or load_all
     _heal(run)
     work: list[tuple[str, Question, int, list[ProtocolSpec]]] = []
     pending = 0
     for dataset in plan.datasets:
-        drawn = draw(loader(dataset), plan.n, config.seed)
+        drawn = draw(questions[dataset], plan.n, config.seed)
         for i, question in enumerate(drawn):
             todo = [s for s in specs if applicable(s, question, config.corpus)]
             missing = [s for s in todo if (dataset, s.name, question.id) not in run.done]
@@ -263,7 +267,7 @@ def run_eval(
         on_start(pending, run.stats["skipped"])
     envs: dict[str, ProtocolEnv] = {}
     for dataset in dict.fromkeys(d for d, *_ in work):
-        envs[dataset] = env_for(dataset, loader(dataset))
+        envs[dataset] = env_for(dataset, questions[dataset])
     with ThreadPoolExecutor(max_workers=concurrency) as pool:
         futures = [
             pool.submit(_question_task, run, d, q, i, todo, envs[d]) for d, q, i, todo in work

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from disputatio.cli import eval_run
 from disputatio.eval import runner
+from disputatio.eval.datasets import DATASETS
 
 from .conftest import Retriever, scripted_models, toy_questions
 
@@ -44,6 +45,7 @@ def test_run_twice_then_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(eval_run, "_env_factory", env_factory)
     monkeypatch.setattr(runner, "load_all", lambda name: toy_questions(5, name))
+    monkeypatch.setitem(DATASETS, "toy", DATASETS["medqa"])  # a known name for the CLI check
     args = ["run", "-d", "toy", "-p", "cot,medrag", "-n", "3", "--corpus", "oracle", "--k", "3"]
     args += ["--no-db", "-o", str(tmp_path), "-m", "scripted:model"]
     first = CliRunner().invoke(app(), args)
@@ -79,3 +81,59 @@ def test_medrag_style_retrieval_never_refuses_and_is_part_of_the_identity(
     a = build_config(plain, model="m")
     b = build_config(settings, model="m")
     assert a.run_id != b.run_id
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-d", "bogus"], "unknown data set bogus"),
+        (["-p", "cot,chaos"], "unknown protocol chaos"),
+        (["-p", ","], "at least one data set"),
+        (["-n", "-3"], "--n must be >= 0"),
+        (["-c", "0"], "--concurrency must be >= 1"),
+        (["--temperatures", "hot"], "--temperatures takes numbers"),
+    ],
+)
+def test_a_bad_request_is_one_line_before_anything_is_built(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    message: str,
+) -> None:
+    """Default corpus kb: a typo must not build the knowledge base (half an hour) first."""
+    from disputatio.cli import main
+    from disputatio.eval import medkb
+
+    def no_kb(*_a: Any, **_k: Any) -> Any:
+        raise AssertionError("the knowledge base was built for a bad request")
+
+    monkeypatch.setattr(medkb, "ensure_kb", no_kb)
+    monkeypatch.setenv("DISPUTATIO_HOME", str(tmp_path / "home"))
+    with pytest.raises(SystemExit) as exit_:
+        main(["eval", "run", *args, "--no-db", "-o", str(tmp_path / "runs")])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "runs").exists()  # no run folder, no manifest entry
+
+
+def test_run_eval_loads_every_data_set_before_it_writes_the_run_folder(tmp_path: Path) -> None:
+    from disputatio.errors import ConfigError
+    from disputatio.eval.config import EvalConfig
+
+    def loader(name: str) -> Any:
+        if name != "toy":
+            raise ConfigError(f"unknown data set {name!r}")
+        return toy_questions(3)
+
+    def no_env(_d: str, _q: Any) -> Any:
+        raise AssertionError("no environment is built for a bad request")
+
+    plan = runner.Plan(("toy", "bogus"), ("cot",), n=2, loader=loader)
+    with pytest.raises(ConfigError, match="bogus"):
+        runner.run_eval(EvalConfig(model="m"), plan, no_env, out_root=tmp_path)
+    with pytest.raises(ConfigError, match="--n must be"):
+        bad = runner.Plan(("toy",), ("cot",), n=-1, loader=loader)
+        runner.run_eval(EvalConfig(model="m"), bad, no_env, out_root=tmp_path)
+    assert list(tmp_path.iterdir()) == []
