@@ -36,7 +36,7 @@ def push_run(run_dir: Path, client: Any = None) -> str:
 
         client = Client()
     manifest = read_manifest(run_dir)
-    finished = ResultsLog(run_dir / "results.jsonl").finished().values()
+    finished = ResultsLog(run_dir / "results.jsonl", writer=False).finished().values()
     by_group: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for record in finished:
         by_group.setdefault((record["dataset"], record["protocol"]), []).append(record)

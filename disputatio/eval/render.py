@@ -44,7 +44,7 @@ def load_runs(run_dirs: Sequence[Path]) -> tuple[list[dict[str, Any]], list[dict
     for run_dir in run_dirs:
         manifest = read_manifest(run_dir)
         manifests.append(manifest)
-        for record in ResultsLog(run_dir / "results.jsonl").read():
+        for record in ResultsLog(run_dir / "results.jsonl", writer=False).read():
             if len(run_dirs) > 1:
                 record = {**record, "protocol": f"{record['protocol']}@{manifest['run_id']}"}
             records.append(record)

@@ -49,15 +49,20 @@ def key_of(record: Mapping[str, Any]) -> Key:
 class ResultsLog:
     """Append-only JSONL of finished records (thread-safe; every line fsynced).
 
+    Readers (``eval report``, the LangSmith push) open it with ``writer=False``: nothing is
+    created or repaired, and a last line without its newline (a run appending to the file at
+    this moment, or one killed mid-write) is left out of :meth:`read`, never cut.
+
     Attributes:
         path: The ``results.jsonl`` file.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, writer: bool = True) -> None:
         self.path = path
         self._lock = threading.Lock()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._repair()
+        if writer:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._repair()
 
     def _repair(self) -> None:
         """Cut a torn last line (a process killed mid-write)."""
@@ -72,18 +77,19 @@ class ResultsLog:
                 os.fsync(fh.fileno())
 
     def read(self) -> list[dict[str, Any]]:
-        """Every record, in the order written."""
+        """Every complete record (a line ended by its newline), in the order written."""
         if not self.path.exists():
             return []
+        data = self.path.read_bytes()
+        complete = data[: data.rfind(b"\n") + 1].decode("utf-8")
         out = []
-        with self.path.open(encoding="utf-8") as fh:
-            for n, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    out.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise ConfigError(f"{self.path}:{n} is not JSON ({exc.msg})") from exc
+        for n, line in enumerate(complete.split("\n"), start=1):  # not splitlines: U+2028
+            if not line.strip():
+                continue
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise ConfigError(f"{self.path}:{n} is not JSON ({exc.msg})") from exc
         return out
 
     def finished(self) -> dict[Key, dict[str, Any]]:

@@ -100,3 +100,20 @@ def test_report_writes_markdown_and_plots(tmp_path: Path) -> None:
     assert "| cot | medrag | 4 |" in text and "oracle" in text
     for name in ("accuracy", "accuracy_vs_tokens"):
         assert paths[name].stat().st_size > 1000
+
+
+def test_the_report_reads_a_run_being_written_without_touching_it(tmp_path: Path) -> None:
+    """``eval report`` on a live run: the line being appended is left out, never cut."""
+    run = tmp_path / "live"
+    write_manifest(run, {"model": "m", "corpus": "kb"}, {"datasets": ["toy"]})
+    log = ResultsLog(run / "results.jsonl")
+    log.append(rec("cot", "q0", "A", "A", note="line\u2028separator inside a string"))
+    log.append(rec("cot", "q1", "B", "A"))
+    path = run / "results.jsonl"
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write('{"dataset": "toy", "protocol": "cot", "question_id": "q2", "ans')
+    before = path.read_bytes()
+    paths = write_report([run], tmp_path / "report")
+    assert path.read_bytes() == before  # the writer's half line is still there, uncut
+    assert "| cot | 2 | 0.500 |" in paths["markdown"].read_text()
+    assert sorted(p.name for p in run.iterdir()) == ["manifest.json", "results.jsonl"]
