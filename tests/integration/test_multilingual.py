@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -128,3 +129,60 @@ def test_accented_text_comes_back_intact(settings: Settings, chunks: dict[str, s
     result = funnel.search("cláusulas abusivas", threshold=0.0)
     assert result.sections and result.sections[0].text == SPANISH
     assert result.trace.channels_used == ["lexical"]
+
+
+def test_non_english_files_through_ingestion_and_back(
+    settings: Settings, db_url: str, tmp_path: Path
+) -> None:
+    """Files in, through the real ingestion graph (language guessed), and the same text out."""
+    from disputatio.graphs.ingest import graph
+    from disputatio.nodes.ingest.context import IngestContext
+
+    tenant = "multilingual-ingest"
+    spanish = (
+        "Las cláusulas abusivas del contrato son nulas de pleno derecho. El consumidor puede "
+        "reclamar la devolución de las cantidades pagadas por esas cláusulas."
+    )
+    german = "Die Straßen von München sind im Winter glatt, und die Stadt streut Salz."
+    (tmp_path / "cláusulas_abusivas.txt").write_text(spanish + "\n", encoding="utf-8")
+    (tmp_path / "münchen.md").write_text(f"# Straßen in München\n\n{german}\n", encoding="utf-8")
+    ctx = IngestContext(
+        settings=settings,
+        embeddings=DeterministicFakeEmbedding(size=settings.models.embedding_dim),
+        entity_extractor=False,
+    )
+    out = graph.invoke({"paths": [str(tmp_path)], "tenant": tenant}, context=ctx)
+    assert {r["status"] for r in out["results"]} == {"new"}, out["results"]
+    scope = RetrievalFilters(tenant=tenant)
+    try:
+        with connect(settings) as conn:
+            configs = conn.execute(
+                "SELECT DISTINCT d.source_uri, b.config::text FROM bm25_docs b"
+                " JOIN child_chunks c ON c.id = b.chunk_id JOIN documents d ON d.id = c.document_id"
+                " WHERE c.tenant = %s",
+                (tenant,),
+            ).fetchall()
+        by_file = {Path(uri).name: config for uri, config in configs}
+        assert by_file == {"cláusulas_abusivas.txt": "spanish", "münchen.md": "german"}
+        funnel = PostgresFunnel(
+            settings,
+            default_filters=scope,
+            embeddings=DeterministicFakeEmbedding(size=settings.models.embedding_dim),
+            reranker=NoReranker(),
+            config=FunnelConfig(
+                weights={"lexical": 1.0, "semantic": 0.0, "graph": 0.0}, threshold=0
+            ),
+        )
+        for query, name, text in [
+            ("¿Qué cláusula es nula?", "cláusulas_abusivas.txt", spanish),
+            ("clausulas abusivas", "cláusulas_abusivas.txt", spanish),  # unaccented query
+            ("Straße München", "münchen.md", german),
+        ]:
+            result = funnel.search(query, threshold=0.0)
+            assert result.sections, query
+            top = result.sections[0]
+            assert Path(top.source).name == name  # the non-ASCII file name comes back intact
+            assert text in top.text  # and the accented text, byte for byte
+    finally:
+        with connect(settings) as conn:
+            conn.execute("DELETE FROM documents WHERE tenant = %s", (tenant,))
