@@ -283,12 +283,12 @@ def run(
             on_record=on_record,
             invocation={"argv": sys.argv[1:], "concurrency": concurrency},
         )
-    _langsmith_push(Path(summary["run_dir"]))
     console.print(
         f"{summary['new']} new, {summary['errors']} errors, {summary['skipped']} finished "
         f"before → {summary['run_dir']}\nreport: disputatio eval report {summary['run_dir']}",
         highlight=False,
     )
+    _langsmith_push(Path(summary["run_dir"]))
 
 
 def _langsmith_env(run_id: str) -> None:
@@ -302,7 +302,16 @@ def _langsmith_push(run_dir: Path) -> None:
         return
     from disputatio.eval.langsmith_sync import push_run
 
-    url = push_run(run_dir)
+    try:
+        url = push_run(run_dir)
+    except Exception as exc:  # the run is on disk; LangSmith is an extra, never a failure
+        console.print(
+            f"warning: LangSmith push failed ({type(exc).__name__}: {exc}); "
+            "the run itself is complete on disk",
+            highlight=False,
+            markup=False,
+        )
+        return
     console.print(f"LangSmith experiment: {url}", highlight=False)
 
 

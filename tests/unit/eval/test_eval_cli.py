@@ -137,3 +137,31 @@ def test_run_eval_loads_every_data_set_before_it_writes_the_run_folder(tmp_path:
         bad = runner.Plan(("toy",), ("cot",), n=-1, loader=loader)
         runner.run_eval(EvalConfig(model="m"), bad, no_env, out_root=tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_langsmith_push_is_a_warning_not_a_failed_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from disputatio.eval import langsmith_sync
+
+    def push_run(_run_dir: Path) -> str:
+        raise ConnectionError("api.smith.langchain.com unreachable")
+
+    monkeypatch.setenv("LANGSMITH_API_KEY", "fake")
+    monkeypatch.setenv("LANGSMITH_TRACING", "false")  # no tracer reaching out in this test
+    monkeypatch.setenv("LANGSMITH_PROJECT", "test")  # restored after the test
+    monkeypatch.setattr(langsmith_sync, "push_run", push_run)
+    monkeypatch.setattr(runner, "load_all", lambda name: toy_questions(2, name))
+    monkeypatch.setitem(DATASETS, "toy", DATASETS["medqa"])
+
+    def env_factory(config: Any, settings: Any, checkpointer: Any) -> Any:
+        from disputatio.eval.protocols import ProtocolEnv
+        from disputatio.nodes.medrag.context import MedragContext
+
+        return lambda _d, _q: ProtocolEnv(medrag=MedragContext(models=scripted_models()))
+
+    monkeypatch.setattr(eval_run, "_env_factory", env_factory)
+    args = ["run", "-d", "toy", "-p", "cot", "-n", "2", "--corpus", "oracle", "--no-db"]
+    result = CliRunner().invoke(app(), [*args, "-o", str(tmp_path), "-m", "scripted:m"])
+    assert result.exit_code == 0, result.output
+    assert "2 new, 0 errors" in result.output and "LangSmith push failed" in result.output
