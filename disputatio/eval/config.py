@@ -38,8 +38,11 @@ ANSWERING_CODE = (
     "validators",
     "eval/protocols.py",
     "eval/protocols_hier.py",
+    "eval/runner.py",  # the draw, which protocols a question takes, SC's budget target
     "eval/numeric.py",
     "eval/datasets.py",
+    "eval/mmlu.py",
+    "eval/question.py",
     "eval/corpus.py",
     "settings.py",
 )
@@ -48,7 +51,7 @@ SETTINGS_SECTIONS = ("models", "medrag", "debate", "retrieval", "local_llm")
 
 
 def code_fingerprint(root: Path | None = None) -> str:
-    """sha256 (16 hex) over the paths and bytes of every ``*.py``/``*.txt`` of ANSWERING_CODE."""
+    """sha256 (16 hex) over the paths and bytes of every ``*.py`` file of ANSWERING_CODE."""
     base = root or Path(disputatio.__file__).parent
     digest = hashlib.sha256()
     for entry in ANSWERING_CODE:

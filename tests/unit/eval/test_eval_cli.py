@@ -165,3 +165,33 @@ def test_a_failed_langsmith_push_is_a_warning_not_a_failed_run(
     result = CliRunner().invoke(app(), [*args, "-o", str(tmp_path), "-m", "scripted:m"])
     assert result.exit_code == 0, result.output
     assert "2 new, 0 errors" in result.output and "LangSmith push failed" in result.output
+
+
+def test_the_code_fingerprint_follows_the_answering_code_only(tmp_path: Path) -> None:
+    """An edit to code that shapes answers (or picks questions) is a new run; the report's not."""
+    import shutil
+
+    import disputatio
+    from disputatio.eval.config import code_fingerprint
+
+    root = tmp_path / "disputatio"
+    src = Path(disputatio.__file__).parent
+    shutil.copytree(src, root, ignore=shutil.ignore_patterns("__pycache__", "static", "data"))
+    base = code_fingerprint(root)
+    assert base == code_fingerprint(src)  # paths are hashed relative to the package
+    for rel in (
+        "eval/runner.py",
+        "eval/datasets.py",
+        "eval/mmlu.py",
+        "eval/protocols.py",
+        "prompts/medrag.py",
+        "nodes/medrag/turns.py",
+    ):
+        path = root / rel
+        original = path.read_bytes()
+        path.write_bytes(original + b"\n# changed\n")
+        assert code_fingerprint(root) != base, rel
+        path.write_bytes(original)
+    assert code_fingerprint(root) == base
+    (root / "eval" / "render.py").write_text("# the report: not identity\n")
+    assert code_fingerprint(root) == base
