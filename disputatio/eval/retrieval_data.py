@@ -160,6 +160,20 @@ def jsonl_set(path: Path) -> LabelledSet:
     return LabelledSet(label_of(path.name), queries)
 
 
+def write_queries(queries: Sequence[LabelledQuery], path: Path) -> Path:
+    """Write ``{"id", "query", "relevant_ids"}`` lines (relevant ids sorted).
+
+    :func:`jsonl_set` (``disputatio eval retrieval --queries``) and ``disputatio calibrate
+    --file`` read them; the ids are kept, so every line keeps its split.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as fh:
+        for q in queries:
+            row = {"id": q.id, "query": q.query, "relevant_ids": sorted(q.relevant)}
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return path
+
+
 def write_corpus(documents: dict[str, str], folder: Path) -> list[Path]:
     """Write one ``<id>.txt`` per document (unchanged files are left alone); return the paths."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,7 @@ from disputatio.eval.retrieval_data import (
     select,
     split_of,
     write_corpus,
+    write_queries,
 )
 from disputatio.eval.retrieval_metrics import (
     dedupe,
@@ -123,6 +124,23 @@ def test_write_corpus_writes_one_file_per_document(tmp_path: Path) -> None:
     paths = write_corpus({"d1": "first text", "d2": "second"}, tmp_path / "c")
     assert [p.name for p in paths] == ["d1.txt", "d2.txt"]
     assert paths[0].read_text() == "first text\n"
+
+
+def test_written_split_reads_back_as_the_same_split_and_as_calibration_labels(
+    tmp_path: Path,
+) -> None:
+    from disputatio.retrievers.calibration import load_examples
+
+    queries = [
+        LabelledQuery(f"q{i}", f"¿cláusula {i}?", frozenset({f"d{i}", "shared"})) for i in range(40)
+    ]
+    calibration = select(queries, "calibration")
+    path = write_queries(calibration, tmp_path / "out" / "calibration.jsonl")
+    back = jsonl_set(path)
+    assert back.queries == calibration  # ids kept: the split of every line is unchanged
+    assert all(split_of(q.id) == "calibration" for q in back.queries)
+    assert "¿cláusula" in path.read_text(encoding="utf-8")  # written as UTF-8, not escaped
+    assert load_examples(path) == [(q.query, set(q.relevant)) for q in calibration]
 
 
 def test_bioasq_set_is_the_gold_snippets_with_their_questions() -> None:
