@@ -263,3 +263,67 @@ def test_sc_matches_the_hierarchical_debate_where_the_medrag_one_did_not_run(
     budget = records["sc"]["budget"]
     assert budget["matched"] and budget["target_calls"] == hier_calls
     assert sum(u["calls"] for u in records["sc"]["usage"].values()) == hier_calls
+
+
+def test_a_changed_configuration_never_resumes_another_s_debate_checkpoints(
+    tmp_path: Path, config: EvalConfig
+) -> None:
+    """Debates resume from checkpoints by thread id: the thread ids carry the run id."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from disputatio.eval.protocols import ProtocolEnv
+    from disputatio.nodes.medrag.context import MedragContext
+
+    from .conftest import Retriever
+
+    saver = InMemorySaver()
+
+    def env(models: dict[str, Any]) -> Any:
+        return lambda _d, _q: ProtocolEnv(
+            medrag=MedragContext(models=models, retriever=Retriever(), k=2), checkpointer=saver
+        )
+
+    first = run_eval(config, plan(("medrag",), n=2), env(scripted_models()), out_root=tmp_path)
+    assert (first["new"], first["errors"]) == (2, 0)
+    other = dataclasses.replace(config, rounds=3)
+    models = scripted_models()
+    second = run_eval(other, plan(("medrag",), n=2), env(models), out_root=tmp_path)
+    assert (second["new"], second["errors"]) == (2, 0)
+    assert models["agent1"].calls >= 2 and models["agent2"].calls >= 2  # debated afresh
+    threads = [
+        {r["thread_id"] for r in ResultsLog(Path(s["run_dir"]) / "results.jsonl").read()}
+        for s in (first, second)
+    ]
+    assert threads[0].isdisjoint(threads[1])
+
+
+def test_the_debate_record_keeps_the_agents_first_round_answers(
+    tmp_path: Path, make_env: Any, config: EvalConfig
+) -> None:
+    """Change of answer compares the final answer with these (the seed's definition)."""
+    models = scripted_models(agents=("B", "C"))
+    summary = run_eval(config, plan(("medrag",), n=1), make_env(models), out_root=tmp_path)
+    (record,) = ResultsLog(Path(summary["run_dir"]) / "results.jsonl").read()
+    assert sorted(record["initial_answers"]) == ["B", "C"]
+
+
+def test_agent_messages_and_tool_calls_name_their_sub_question() -> None:
+    from disputatio.eval.store import messages_of, tool_calls_of
+
+    log = {
+        "transcript": [
+            {"node": "root.1", "agent": "w0", "round": 0, "content": "x", "queries": ["a", "b"]},
+            {"node": "root.2", "agent": "w1", "round": 0, "content": "y", "queries": ["c"]},
+            {"node": "root", "agent": "w0", "round": 1, "content": "z", "queries": []},
+        ]
+    }
+    usage = {"w0": {"input_tokens": 10, "output_tokens": 2}, "w1": {"input_tokens": 5}}
+    messages = list(messages_of(log, usage))
+    assert [m["sub_question"] for m in messages] == ["root.1", "root.2", "root"]
+    assert [m["usage"].get("input_tokens", 0) for m in messages] == [10, 5, 0]  # once per agent
+    calls = list(tool_calls_of(log))
+    assert [(c["sub_question"], c["arguments"]["query"]) for c in calls] == [
+        ("root.1", "a"),
+        ("root.1", "b"),
+        ("root.2", "c"),
+    ]
