@@ -68,20 +68,24 @@ def rdc(
     import uuid
 
     from disputatio.graphs.rdc import RdcContext, build_graph, read_case_file
+    from disputatio.nodes.rdc.case import resolve_specialists
     from disputatio.storage.checkpoint import open_checkpointer, open_store
     from disputatio.storage.ledger import PostgresLedger
 
     settings = get_settings()
     case = read_case_file(case_file)
+    names = None
+    if specialists is not None:
+        names = [s.strip() for s in specialists.split(",") if s.strip()]
+        if not names:
+            raise ConfigError("--specialists names no specialist (e.g. infectious,autoimmune)")
     thread = thread_id or f"rdc-{uuid.uuid4().hex[:12]}"
     context = RdcContext(
         model=model,
         settings=settings,
         tenant=tenant,
         collection=collection,
-        specialists=[s.strip() for s in specialists.split(",") if s.strip()]
-        if specialists
-        else None,
+        specialists=names,
         max_rounds=max_rounds,
         speaker_selection=speaker_selection,
         semantics=semantics,
@@ -90,6 +94,7 @@ def rdc(
         ledger=PostgresLedger(settings),
     )
     context.config()  # bad knobs fail here, in one line, before any database work
+    resolve_specialists(case, names)  # so do repeated specialist names
     config: Any = {"configurable": {"thread_id": thread}}
     out.print(f"[bold]{case.title or case.id}[/]  thread [cyan]{thread}[/]")
     with open_checkpointer(settings) as saver, open_store(settings) as store:

@@ -75,8 +75,11 @@ def resolve_specialists(
     defaults. ``limit`` keeps the first N.
 
     Raises:
-        ConfigError: If no specialist remains.
+        ConfigError: If no specialist remains, or a name is given twice.
     """
+    twice = sorted({n for n in names or [] if list(names or []).count(n) > 1})
+    if twice:
+        raise ConfigError(f"specialist named twice: {', '.join(twice)}")
     known = {s.name: s for s in case.specialists}
     defaults = DEFAULT_SPECIALISTS.get(case.domain) or DEFAULT_SPECIALISTS["generic"]
     for name, focus in (*DEFAULT_SPECIALISTS["generic"], *defaults):

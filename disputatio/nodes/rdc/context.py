@@ -172,6 +172,10 @@ class RdcContext(AgentContext):
             raise ConfigError("rdc: max_rounds must be >= 1, max_appeals/sections_per_turn >= 0")
         if self.turns_per_phase is not None and self.turns_per_phase < 1:
             raise ConfigError("rdc: turns_per_phase must be >= 1")
+        if self.max_tokens is not None and self.max_tokens < 1:
+            raise ConfigError("rdc: max_tokens must be >= 1 (tokens per agent call)")
+        if self.token_budget is not None and self.token_budget < 1:
+            raise ConfigError("rdc: token_budget must be >= 1")
         semantics = self.semantics or rdc.semantics
         if semantics not in SEMANTICS:
             raise ConfigError(f"unknown rdc.semantics {semantics!r} (known: {SEMANTICS})")

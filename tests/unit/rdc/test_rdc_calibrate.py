@@ -84,3 +84,28 @@ def test_calibrate_cli_reads_a_directory_of_cases_and_prints_the_toml_section(
     assert f"[rdc] quality_alpha = {fitted['alpha']:g}" in " ".join(table.output.split())
     empty = CliRunner().invoke(_root(), ["rdc", "calibrate", str(tmp_path), str(tmp_path)])
     assert isinstance(empty.exception, ConfigError) and "no CASE.json" in str(empty.exception)
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        (["--specialists", " , "], "names no specialist"),
+        (["--specialists", "infectious,autoimmune,infectious"], "named twice: infectious"),
+        (["--max-tokens", "0"], "max_tokens"),
+        (["--max-tokens", "-5"], "max_tokens"),
+    ],
+)
+def test_rdc_run_refuses_bad_knobs_before_any_model_or_database(
+    extra: list[str], needle: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each bad knob is a one-line ConfigError raised before the checkpointer is opened (a
+    negative token budget once reached the model server as an HTTP 400)."""
+    import disputatio.storage.checkpoint as checkpoint
+
+    def no_database(*_: object, **__: object) -> None:
+        raise AssertionError("the database was opened before the knobs were checked")
+
+    monkeypatch.setattr(checkpoint, "open_checkpointer", no_database)
+    result = CliRunner().invoke(_root(), ["rdc", _paths()[0].as_posix(), *extra])
+    assert isinstance(result.exception, ConfigError), result.output
+    assert needle in str(result.exception)
