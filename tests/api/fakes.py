@@ -106,13 +106,17 @@ class FakeModels:
         delay_s: Seconds each debate reply takes (to stop a server mid-debate).
         rounds: Debate rounds (the two workers disagree, so every round is held).
         referee_asks: The referee's planner asks a clarification question first.
+        tag: Appended to every debate agent's statement (a server process marks its moves).
         models: Every model handed out, by (graph, tenant, role), to inspect prompts.
     """
 
-    def __init__(self, delay_s: float = 0.0, rounds: int = 1, referee_asks: bool = True) -> None:
+    def __init__(
+        self, delay_s: float = 0.0, rounds: int = 1, referee_asks: bool = True, tag: str = ""
+    ) -> None:
         self.delay_s = delay_s
         self.rounds = rounds
         self.referee_asks = referee_asks
+        self.tag = tag
         self.models: dict[tuple[str, str, str], ScriptedChatModel] = {}
 
     def _model(self, graph: str, tenant: str, role: str, reply: Any) -> ScriptedChatModel:
@@ -129,7 +133,7 @@ class FakeModels:
             return {"models": {"answerer": self._model(graph, tenant, "answerer", answer)}}
         if graph == "debate":
             models = {
-                role: self._model(graph, tenant, role, citing(text, self.delay_s))
+                role: self._model(graph, tenant, role, citing(text + self.tag, self.delay_s))
                 for role, text in DEBATE_AGENTS.items()
             }
             return {"models": models, "flat": True, "workers": 2, "rounds": self.rounds,

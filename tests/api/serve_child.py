@@ -2,7 +2,8 @@
 
 ``python serve_child.py PORT`` with ``DATABASE_URL`` and ``DISPUTATIO_HOME`` set: the app of
 ``disputatio serve`` (same code path: Postgres checkpointer, startup resume) under uvicorn,
-with :class:`fakes.FakeModels` injected so a debate takes a few seconds.
+with :class:`fakes.FakeModels` injected so a debate takes a few seconds. Every statement of
+its debate agents ends with `` (server PID)``, so a test tells which process made a move.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ def main(port: int) -> None:
         home=Path(os.environ["DISPUTATIO_HOME"]),
         server=server_settings(),
     )
-    fakes = FakeModels(delay_s=float(os.environ.get("FAKE_DELAY_S", "0.6")), rounds=2)
+    delay = float(os.environ.get("FAKE_DELAY_S", "0.6"))
+    fakes = FakeModels(delay_s=delay, rounds=2, tag=f" (server {os.getpid()})")
     app = create_app(Services(settings=settings, context_overrides=fakes))
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 

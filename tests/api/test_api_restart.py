@@ -96,7 +96,13 @@ def test_killed_server_resumes_the_debate_without_losing_or_repeating_moves(
     assert all(n == 1 for n in keys.values())
     transcript = session["result"]["transcript"]
     assert [m["move"] for m in moves] == transcript  # exactly the checkpointed moves
-    # the debate was really cut: the second server made the later moves (rounds 1 and 2)
+    # the debate was really cut and resumed, not run again: the moves the first server made
+    # stay in the transcript as it made them, and the second server made only the rest
     rounds = Counter(m["round"] for m in transcript if m["kind"] == "answer")
     assert rounds == {0: 2, 1: 2, 2: 2}
-    assert len(moves_before) < len(transcript)
+    by_first = [m for m in transcript if f"(server {first.pid})" in m["content"]]
+    by_second = [m for m in transcript if f"(server {second.pid})" in m["content"]]
+    assert len(by_first) + len(by_second) == len(transcript)
+    assert transcript[: len(by_first)] == by_first  # the first server's moves come first
+    assert [e["data"]["move"] for e in moves_before] == by_first[: len(moves_before)]
+    assert by_second and len(by_first) >= len(moves_before)
