@@ -156,7 +156,7 @@ class IngestSettings(BaseModel):
 class RetrievalSettings(BaseModel):
     """The triple-hybrid retrieval funnel.
 
-    Defaults are tuned on BioASQ's calibration split; docs/retrieval_quality.md has the numbers.
+    Defaults are tuned on BioASQ's calibration split; docs/retrieval_tuning.md has the numbers.
     """
 
     k_lexical: int = Field(100, ge=1, description="Candidates from the BM25 channel.")
