@@ -152,7 +152,10 @@ def run_guarded(
             logger.warning("%s: transient error on attempt %d, retrying: %s", agent, attempt, exc)
             raise
         code, retryable = classify(exc)
-        logger.warning("%s failed (%s): %s", agent, code, describe(exc), exc_info=exc)
+        # one line by default; the traceback only with ``disputatio -v`` (INFO), never on a
+        # user's terminal for an error the run already reports as a PhaseError
+        logger.warning("%s failed (%s): %s", agent, code, describe(exc))
+        logger.info("%s failed; traceback:", agent, exc_info=exc)
         emit(runtime, {"event": "turn", "agent": agent, "status": "failed", "error": str(code)})
         error = PhaseError(
             code=code, message=describe(exc), agent=agent, phase=phase, retryable=retryable

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+
 import httpx
 import pytest
 
-from disputatio.errors import ModelError
+from disputatio.errors import ConfigError, ModelError
 from disputatio.nodes.referee.evidence import check_citations, citable, strip_labels
-from disputatio.nodes.referee.guard import is_retryable
+from disputatio.nodes.referee.guard import is_retryable, run_guarded
 from disputatio.state.retrieval import Section
 
 
@@ -57,3 +59,22 @@ def test_check_citations_maps_labels_and_ids_and_reads_brackets() -> None:
 
 def test_labels_are_stripped_from_texts() -> None:
     assert strip_labels("fast [S1, S2] and cheap [s3].") == "fast and cheap."
+
+
+def test_a_reported_failure_logs_one_line_and_keeps_the_traceback_for_verbose(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The failure is in the state as a PhaseError; the terminal (WARNING, the CLI's default
+    level) gets one line, the traceback goes to INFO (``disputatio -v``)."""
+
+    def work() -> dict[str, object]:
+        raise ConfigError("unknown model string 'bogus:foo'")
+
+    with caplog.at_level(logging.INFO, logger="disputatio.nodes.referee.guard"):
+        update = run_guarded(None, "plan", "planner", work, max_attempts=1)
+    (error,) = update["errors"]
+    assert error["code"] == "INVALID_REQUEST" and "bogus:foo" in error["message"]
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warnings and all(r.exc_info is None for r in warnings)
+    assert "bogus:foo" in warnings[-1].getMessage()
+    assert any(r.levelno == logging.INFO and r.exc_info for r in caplog.records)
