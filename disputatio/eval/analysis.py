@@ -107,11 +107,19 @@ def _mean(values: Sequence[float | None]) -> float | None:
     return float(np.mean(vals)) if vals else None
 
 
-def protocol_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Every metric of one protocol on one data set."""
+def protocol_summary(
+    records: Sequence[Mapping[str, Any]], majority_label: str | None = None
+) -> dict[str, Any]:
+    """Every metric of one protocol on one data set.
+
+    ``majority`` is the accuracy of always answering ``majority_label`` (the data set's most
+    frequent gold label) on THIS protocol's questions: protocols run on fewer questions (the
+    first 20 of a 50-question draw) are compared with the baseline of their own questions.
+    """
     per = [question_metrics(r) for r in records]
     n = len(per)
     correct = sum(m["correct"] for m in per)
+    golds = [str(r.get("gold")) for r in records]
     low, high = wilson_interval(correct, n)
     changes = [m["change"] for m in per if m["change"] is not None]
     conv = [m["converged"] for m in per if m["converged"] is not None]
@@ -121,6 +129,7 @@ def protocol_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "n": n,
         "correct": correct,
         "accuracy": correct / n if n else None,
+        "majority": (golds.count(majority_label) / n) if n and majority_label else None,
         "ci_low": low,
         "ci_high": high,
         "unanswered": sum(not m["answered"] for m in per),
@@ -220,7 +229,7 @@ def analyse(records: Iterable[Mapping[str, Any]], *, seed: int = 0) -> dict[str,
             "questions": len(golds),
             "baseline": {"label": label, "accuracy": acc},
             "protocols": {
-                name: protocol_summary(list(recs.values()))
+                name: protocol_summary(list(recs.values()), label)
                 for name, recs in sorted(by_protocol.items())
             },
             "pairs": pairwise(by_protocol, seed=seed),

@@ -81,17 +81,21 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
             "",
             f"## {dataset} ({data['questions']} questions)",
             "",
-            f"Majority-class baseline: always `{base['label']}` = {_f(base['accuracy'])}.",
+            f"Majority-class baseline: always `{base['label']}` = {_f(base['accuracy'])} on all "
+            f"{data['questions']} questions (column `always {base['label']}`: on each protocol's "
+            "own questions).",
             "",
-            "| protocol | n | accuracy | 95% CI | unanswered | calls/q | tok in/q | tok out/q "
-            "| p50 s | p95 s | rounds | tool calls/q | cited/q | converged | c→w | w→c | w→w |",
-            "|" + "---|" * 17,
+            f"| protocol | n | accuracy | 95% CI | always `{base['label']}` | unanswered | calls/q "
+            "| tok in/q | tok out/q | p50 s | p95 s | rounds | tool calls/q | cited/q | converged "
+            "| c→w | w→c | w→w |",
+            "|" + "---|" * 18,
         ]
         for name, s in data["protocols"].items():
             ch = s["change"] or {}
             conv = s["convergence_rate"]
             lines.append(
                 f"| {name} | {s['n']} | {_f(s['accuracy'])} | {_f(s['ci_low'])}–{_f(s['ci_high'])}"
+                f" | {_f(s.get('majority'))}"
                 f" | {s['unanswered']} | {_f(s['calls_per_q'], '.1f')}"
                 f" | {_f(s['input_tokens_per_q'], '.0f')} | {_f(s['output_tokens_per_q'], '.0f')}"
                 f" | {_f(s['wall_p50_s'], '.1f')} | {_f(s['wall_p95_s'], '.1f')}"
@@ -124,7 +128,8 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
         if data["pairs"]:
             lines += [
                 "",
-                "Paired tests (questions both answered; b = only A right, c = only B right):",
+                "Paired tests (on the questions both protocols ran, an unanswered question "
+                "counting as wrong; b = only A right, c = only B right):",
                 "",
                 "| A | B | n | acc A | acc B | b | c | McNemar p | Δ (A−B) | bootstrap 95% CI "
                 f"| bootstrap p ({RESAMPLES} resamples) |",
@@ -152,6 +157,8 @@ def plot(analysis: Mapping[str, Any], out: Path) -> list[Path]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import FuncFormatter, SymmetricalLogLocator
 
     datasets = list(analysis)
     protocols = sorted({p for d in analysis.values() for p in d["protocols"]})
@@ -169,7 +176,7 @@ def plot(analysis: Mapping[str, Any], out: Path) -> list[Path]:
             ys.append(s["accuracy"])
             lo.append(s["accuracy"] - s["ci_low"])
             hi.append(s["ci_high"] - s["accuracy"])
-        ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=name)
+        ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=name, color=f"C{j % 10}")
     for i, dataset in enumerate(datasets):
         base = analysis[dataset]["baseline"]["accuracy"]
         if base is not None:
@@ -182,19 +189,44 @@ def plot(analysis: Mapping[str, Any], out: Path) -> list[Path]:
     acc_path = out / "accuracy.png"
     fig.savefig(acc_path, dpi=120)
     plt.close(fig)
-    fig, ax = plt.subplots(figsize=(6, 4))
-    markers = "osD^v<>p*hx"
-    for i, dataset in enumerate(datasets):
-        for name, s in analysis[dataset]["protocols"].items():
-            tokens = (s["input_tokens_per_q"] or 0) + (s["output_tokens_per_q"] or 0)
+    # accuracy vs tokens: one panel per data set, one colour per protocol (as in the bars);
+    # points are labelled where few enough not to overlap, the legend names them all
+    colour = {name: f"C{j % 10}" for j, name in enumerate(protocols)}
+    fig, axes = plt.subplots(
+        1, len(datasets), figsize=(1.5 + 4.2 * len(datasets), 4.2), sharey=True, squeeze=False
+    )
+    for ax, dataset in zip(axes[0], datasets, strict=True):
+        points = analysis[dataset]["protocols"]
+        for name, s in points.items():
             if s["accuracy"] is None:
                 continue
-            ax.scatter(tokens, s["accuracy"], marker=markers[i % len(markers)], label=None)
-            ax.annotate(f"{name} ({dataset})", (tokens, s["accuracy"]), fontsize=6)
-    ax.set_xscale("symlog")
-    ax.set_xlabel("tokens per question (in + out)")
-    ax.set_ylabel("accuracy")
-    ax.set_ylim(-0.02, 1.05)
+            tokens = (s["input_tokens_per_q"] or 0) + (s["output_tokens_per_q"] or 0)
+            ax.scatter(tokens, s["accuracy"], c=colour[name], s=30, zorder=3)
+            if len(points) <= 5:
+                ax.annotate(
+                    name,
+                    (tokens, s["accuracy"]),
+                    xytext=(5, 3),
+                    textcoords="offset points",
+                    fontsize=7,
+                )
+        ax.set_xscale("symlog", linthresh=10)
+        ax.xaxis.set_major_locator(SymmetricalLogLocator(base=10, linthresh=10, subs=(1, 2, 5)))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
+        ax.tick_params(axis="x", labelsize=7)
+        ax.margins(x=0.12)  # room for the labels of the rightmost points
+        base = analysis[dataset]["baseline"]["accuracy"]
+        if base is not None:
+            ax.axhline(base, color="black", linestyle="dashed", linewidth=1)
+        ax.set_title(f"{dataset} (dashed: majority class)", fontsize=9)
+        ax.set_xlabel("tokens per question (in + out, log)", fontsize=8)
+        ax.set_ylim(-0.02, 1.05)
+        ax.grid(True, alpha=0.3)
+    axes[0][0].set_ylabel("accuracy")
+    handles = [
+        Line2D([], [], color=colour[n], marker="o", linestyle="", label=n) for n in protocols
+    ]
+    axes[0][-1].legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     fig.tight_layout()
     tok_path = out / "accuracy_vs_tokens.png"
     fig.savefig(tok_path, dpi=120)

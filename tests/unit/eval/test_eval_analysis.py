@@ -117,3 +117,22 @@ def test_the_report_reads_a_run_being_written_without_touching_it(tmp_path: Path
     assert path.read_bytes() == before  # the writer's half line is still there, uncut
     assert "| cot | 2 | 0.500 |" in paths["markdown"].read_text()
     assert sorted(p.name for p in run.iterdir()) == ["manifest.json", "results.jsonl"]
+
+
+def test_each_protocol_gets_the_majority_baseline_of_its_own_questions(tmp_path: Path) -> None:
+    # golds A, A, B, A: always-A = 3/4 on all four; a protocol run on q0, q1 only: 2/2
+    golds = ["A", "A", "B", "A"]
+    records = [rec("cot", f"q{i}", "B", g) for i, g in enumerate(golds)]
+    records += [rec("hier", f"q{i}", "B", g) for i, g in enumerate(golds[:2])]
+    out = analyse(records)["toy"]
+    assert out["baseline"] == {"label": "A", "accuracy": pytest.approx(3 / 4)}
+    assert out["protocols"]["cot"]["majority"] == pytest.approx(3 / 4)
+    assert out["protocols"]["hier"]["majority"] == pytest.approx(1.0)
+    run = tmp_path / "run"
+    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
+    log = ResultsLog(run / "results.jsonl")
+    for record in records:
+        log.append(record)
+    text = write_report([run], tmp_path / "report")["markdown"].read_text()
+    (row,) = [line for line in text.splitlines() if line.startswith("| hier | 2 |")]
+    assert row.split(" | ")[4] == "1.000"  # protocol, n, accuracy, CI, always A
