@@ -41,3 +41,17 @@ def test_gsm8k_gold() -> None:
     assert gsm8k_gold("#### 1,000") == "1000"
     with pytest.raises(ValueError):
         gsm8k_gold("no marker")
+
+
+def test_gsm8k_questions_carry_the_number_and_never_the_worked_solution() -> None:
+    from disputatio.eval.datasets import numeric_questions
+
+    solution = "She has 16 - 3 - 4 = <<16-3-4=9>>9 eggs, 9 * 2 = $<<9*2=18>>18.\n#### 18"
+    doc = {"id": 7, "question": "Janet's ducks lay 16 eggs...", "answer": solution}
+    records = [
+        {"doc_id": 7, "idx": 0, "doc": doc, "request": {"context": "Q: ...", "continuation": x}}
+        for x in (" 18", " 19")  # one document, two requests
+    ]
+    (q,) = numeric_questions(records, "gsm8k")
+    assert (q.id, q.gold, q.options) == ("gsm8k:7", "18", [])
+    assert "<<" not in q.question and "####" not in q.question

@@ -327,3 +327,51 @@ def test_agent_messages_and_tool_calls_name_their_sub_question() -> None:
         ("root.1", "b"),
         ("root.2", "c"),
     ]
+
+
+def test_progress_callbacks_count_the_pending_work_only(
+    tmp_path: Path, make_env: Any, config: EvalConfig
+) -> None:
+    """What the progress bar (and its ETA) is fed: the total pending, then each record."""
+    run_eval(config, plan(("cot",), n=2), make_env(scripted_models()), out_root=tmp_path)
+    starts: list[tuple[int, int]] = []
+    done: list[tuple[int, int]] = []
+    run_eval(
+        config,
+        plan(("cot", "rag"), n=3),
+        make_env(scripted_models()),
+        out_root=tmp_path,
+        on_start=lambda pending, finished: starts.append((pending, finished)),
+        on_record=lambda _r, n, total: done.append((n, total)),
+    )
+    assert starts == [(4, 2)]  # 3 rag + 1 cot left; 2 cot finished before
+    assert done == [(1, 4), (2, 4), (3, 4), (4, 4)]
+
+
+def test_the_no_rag_ablation_never_searches(tmp_path: Path, config: EvalConfig) -> None:
+    from disputatio.eval.protocols import ProtocolEnv
+    from disputatio.nodes.debate.context import DebateContext
+    from disputatio.nodes.medrag.context import MedragContext
+    from disputatio.settings import load_settings
+
+    from .conftest import Retriever
+
+    settings = load_settings(models={"chat": "openai:never-called"})
+    worker = ScriptedChatModel(script=["Verdict: A. See [S1]. Answer Choice: A"], repeat_last=True)
+    models: dict[str, Any] = {k: worker for k in ("worker", "reviewer", "summarizer", "aggregator")}
+    models["orchestrator"] = ScriptedChatModel(script=['{"subquestions": []}'], repeat_last=True)
+    searched: dict[str, int] = {}
+    for protocol in ("hier_norag", "hier"):
+        retriever = Retriever()
+
+        def env_for(_d: str, _q: Any, r: Retriever = retriever) -> ProtocolEnv:
+            return ProtocolEnv(
+                medrag=MedragContext(models=models, settings=settings),
+                hier=DebateContext(models=models, retriever=r, settings=settings),
+            )
+
+        out = tmp_path / protocol
+        summary = run_eval(config, plan((protocol,), n=1), env_for, out_root=out)
+        assert summary["errors"] == 0
+        searched[protocol] = len(retriever.calls)
+    assert searched["hier_norag"] == 0 and searched["hier"] > 0
