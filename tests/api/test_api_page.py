@@ -85,7 +85,8 @@ def test_page_referee_poll_scores_and_rdc_graph(live: LiveServer) -> None:
             # the referee: its planner asks; the poll is answered from the keyboard
             page.select_option("#protocol", "referee")
             page.fill("#question", "Which vector store should we use?")
-            page.click("#start")
+            page.focus("#question")
+            page.keyboard.press("Control+Enter")  # starts the debate from the question box
             page.wait_for_selector("#poll form", timeout=60_000)
             page.keyboard.press("Space")  # the first choice (FAISS) has the focus
             page.keyboard.press("Tab")
@@ -96,6 +97,23 @@ def test_page_referee_poll_scores_and_rdc_graph(live: LiveServer) -> None:
             view = page.inner_text("#referee-view")
             assert "latency" in view and "FAISS" in view
             assert "FAISS" in page.inner_text("#answer")
+            # the ruling's rendering keys: one chart per _Poll/_Score key, one table per _Table
+            case_id = page.evaluate("state.caseId")
+            with live.client(KEY_A) as client:
+                ruling = client.get(f"/debate/{case_id}/verdict").json()["ruling"]
+            kinds = [k["type"] for k in ruling["keys"]]
+            assert {"poll", "score", "table"} <= set(kinds)
+            assert page.locator("#referee-view .bars").count() == kinds.count("poll") + kinds.count(
+                "score"
+            )
+            assert page.locator("#referee-view table").count() == kinds.count("table")
+            for key in ruling["keys"]:
+                if key["type"] == "score":
+                    assert f"score: {key['axis']}" in view
+            # the keys' text form (_Table{…}/_Score{…}/_Poll{…}) parses in the page to the same
+            assert "_Score{" in ruling["rendered"] and "_Table{" in ruling["rendered"]
+            parsed = page.evaluate("(text) => parseKeys(text)", ruling["rendered"])
+            assert parsed == ruling["keys"]
             page.screenshot(path=str(folder / "page-referee.png"), full_page=True)
             # RDC: the bundled case, the graph with posteriors and the jury's table
             page.select_option("#protocol", "rdc")
@@ -105,6 +123,31 @@ def test_page_referee_poll_scores_and_rdc_graph(live: LiveServer) -> None:
             page.wait_for_selector("#rdc-view svg circle")
             page.wait_for_selector("#rdc-view table")
             assert "Most likely" in page.inner_text("#answer")
+            # every hypothesis is drawn with its posterior, the other nodes are named in the
+            # legend, and no label is cut at the edge of the drawing
+            case_id = page.evaluate("state.caseId")
+            with live.client(KEY_A) as client:
+                verdict = client.get(f"/debate/{case_id}/verdict").json()["verdict"]
+            labels = page.locator("#rdc-view svg text.hyp").all_text_contents()
+            assert len(labels) == len(verdict["differential"])
+            assert all(label.endswith("%") for label in labels), labels
+            assert page.locator("#rdc-view .legend li").count() == page.locator(
+                "#rdc-view svg circle"
+            ).count() - len(labels)
+            cut = page.evaluate(
+                """() => {
+                const svg = document.querySelector('#rdc-view svg');
+                const v = svg.viewBox.baseVal;
+                return [...svg.querySelectorAll('text')].map((t) => t.getBBox()).filter((b) =>
+                  b.x < v.x || b.y < v.y || b.x + b.width > v.x + v.width ||
+                  b.y + b.height > v.y + v.height).length;
+                }"""
+            )
+            assert cut == 0
+            shown = page.locator("#rdc-view table").first.locator("tbody tr td:nth-child(3)")
+            posteriors = [float(x) for x in shown.all_text_contents()]
+            expected = [row["posterior"] for row in verdict["differential"]]
+            assert posteriors == pytest.approx(expected, abs=5e-4)
             page.screenshot(path=str(folder / "page-rdc.png"), full_page=True)
         finally:
             browser.close()

@@ -257,13 +257,14 @@ function parseKeys(text) {
   return keys;
 }
 
-function bars(values, max = 10) {
+function bars(values, max = 10, unit = "") {
+  const shown = (v) => Number(v).toFixed(unit === "%" ? 1 : 2).replace(/\.0+$/, "") + unit;
   const box = el("div", { class: "bars", role: "img",
-    "aria-label": values.map((v) => `${v.name} ${v.value}`).join(", ") });
+    "aria-label": values.map((v) => `${v.name} ${shown(v.value)}`).join(", ") });
   for (const v of values) {
     box.append(el("span", {}, v.name),
       el("div", { class: "bar", style: `width:${Math.max(0, Math.min(100, (100 * v.value) / max))}%` }),
-      el("span", {}, Number(v.value).toFixed(2).replace(/\.00$/, "")));
+      el("span", {}, shown(v.value)));
   }
   return box;
 }
@@ -363,28 +364,54 @@ function drawGraph(g) {
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", `debate graph: ${nodes.length} nodes, ${edges.length} edges`);
+  const attrs = (node, values) => Object.entries(values).forEach(([k, v]) => node.setAttribute(k, v));
   for (const e of edges) {
     const a = pos[e.source], b = pos[e.target];
     if (!a || !b) continue;
     const line = document.createElementNS(ns, "line");
-    Object.entries({ x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: e.sign < 0 ? "#b3261e" : "#237a3b", "stroke-width": 1.5 }).forEach(([k, v]) => line.setAttribute(k, v));
+    attrs(line, { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: e.sign < 0 ? "#b3261e" : "#237a3b", "stroke-width": 1.5 });
     svg.append(line);
   }
+  // hypotheses: name and posterior under the circle; other nodes: a number, named in the
+  // legend below (long labels beside the dots ran over each other and off the edge)
+  const labels = [];
+  const legend = el("ol", { class: "legend", "aria-label": "graph nodes" });
+  let number = 0;
   for (const n of nodes) {
     const [x, y] = pos[n.id];
     const c = document.createElementNS(ns, "circle");
     const p = lastPosterior[n.id];
-    Object.entries({ cx: x, cy: y, r: n.kind === "hypothesis" ? 10 + 25 * (p ?? n.prior ?? 0.2) : 6,
-      fill: n.kind === "hypothesis" ? "#1f5fbf" : "#8a94a8", opacity: 0.85 }).forEach(([k, v]) => c.setAttribute(k, v));
+    const hyp = n.kind === "hypothesis";
+    const r = hyp ? 10 + 25 * (p ?? n.prior ?? 0.2) : 7;
+    attrs(c, { cx: x, cy: y, r, fill: hyp ? "#1f5fbf" : "#8a94a8", opacity: 0.85 });
+    const title = document.createElementNS(ns, "title");
+    title.textContent = n.label || n.id;
+    c.append(title);
+    svg.append(c);
     const t = document.createElementNS(ns, "text");
-    t.setAttribute("x", x + 12); t.setAttribute("y", y - 8);
-    t.textContent = `${(n.label || n.id).slice(0, 28)}${p !== undefined ? ` ${(100 * p).toFixed(0)}%` : ""}`;
-    svg.append(c, t);
+    if (hyp) {
+      attrs(t, { x, y: y + r + 14, "text-anchor": "middle", class: "hyp" });
+      t.textContent = `${(n.label || n.id).slice(0, 30)}${p !== undefined ? ` ${(100 * p).toFixed(0)}%` : ""}`;
+    } else {
+      number += 1;
+      attrs(t, { x, y: y - 11, "text-anchor": "middle" });
+      t.textContent = String(number);
+      legend.append(el("li", {}, n.label || n.id, n.kind ? el("span", { class: "muted" }, ` (${n.kind})`) : null));
+    }
+    labels.push(t);
   }
+  svg.append(...labels);  // drawn last: above every circle and edge
   const box = $("#rdc-view");
   box.replaceChildren(el("h3", {}, "Debate graph (posteriors)"), svg);
-  if (Object.keys(lastPosterior).length)
-    box.append(bars(Object.entries(lastPosterior).map(([name, value]) => ({ name, value: 100 * value })), 100));
+  try {  // fit the view to what was drawn, labels included (none is cut at the edge)
+    const bb = svg.getBBox();
+    if (bb.width && bb.height) svg.setAttribute("viewBox", `${bb.x - 6} ${bb.y - 6} ${bb.width + 12} ${bb.height + 12}`);
+  } catch (err) { /* not rendered: keep the default view */ }
+  if (number) box.append(legend);
+  if (Object.keys(lastPosterior).length) {
+    const label = (id) => (nodes.find((n) => n.id === id) || {}).label || id;
+    box.append(bars(Object.entries(lastPosterior).map(([id, value]) => ({ name: label(id), value: 100 * value })), 100, "%"));
+  }
 }
 
 function showJury(v) {
