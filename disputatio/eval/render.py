@@ -75,6 +75,13 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
     lines = ["# Evaluation report", "", NOT_A_RESULT, "", "## Runs", ""]
     for manifest in manifests:
         lines += _config_lines(manifest)
+    oracle = [m["run_id"] for m in manifests if m.get("identity", {}).get("corpus") == "oracle"]
+    if oracle:
+        lines += [
+            "",
+            f"**Oracle setting** ({', '.join(f'`{r}`' for r in oracle)}): retrieval searched "
+            "only the data sets' own gold snippets, an upper bound, not a retrieval result.",
+        ]
     for dataset, data in analysis.items():
         base = data["baseline"]
         lines += [

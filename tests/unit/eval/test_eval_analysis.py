@@ -97,7 +97,7 @@ def test_report_writes_markdown_and_plots(tmp_path: Path) -> None:
     text = paths["markdown"].read_text()
     assert "## toy (4 questions)" in text and "| cot | 4 | 0.750 |" in text
     assert "Majority-class baseline: always `A` = 1.000" in text
-    assert "| cot | medrag | 4 |" in text and "oracle" in text
+    assert "| cot | medrag | 4 |" in text and "**Oracle setting** (`run-1`)" in text
     for name in ("accuracy", "accuracy_vs_tokens"):
         assert paths[name].stat().st_size > 1000
 
@@ -117,6 +117,7 @@ def test_the_report_reads_a_run_being_written_without_touching_it(tmp_path: Path
     assert path.read_bytes() == before  # the writer's half line is still there, uncut
     assert "| cot | 2 | 0.500 |" in paths["markdown"].read_text()
     assert sorted(p.name for p in run.iterdir()) == ["manifest.json", "results.jsonl"]
+    assert "**Oracle setting**" not in paths["markdown"].read_text()  # corpus kb
 
 
 def test_each_protocol_gets_the_majority_baseline_of_its_own_questions(tmp_path: Path) -> None:
