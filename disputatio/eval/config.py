@@ -97,10 +97,10 @@ class EvalConfig:
 
     Attributes:
         model: Chat model string of every agent (``None``: ``settings.models.chat``).
-        seed: Seed of the question draw (and of the bootstrap).
-        corpus: ``kb`` (the medical knowledge base tenant), ``oracle`` (BM25 over the drawn
-            questions' own gold snippets: an upper bound, not a retrieval result) or
-            ``tenant`` (whatever ``tenant`` holds).
+        seed: Seed of the question draw (the report's bootstrap has its own, ``--seed``).
+        corpus: ``kb`` (the medical knowledge base tenant), ``oracle`` (BM25 over the gold
+            snippets of every question of the data set: an upper bound, not a retrieval
+            result) or ``tenant`` (whatever ``tenant`` holds).
         tenant: Tenant searched by ``kb``/``tenant`` corpora.
         corpus_fingerprint: Content fingerprint of the corpus (set when the corpus is built).
         k: Sections per retrieval of the MedRAG-style protocols (RAG, SC, MedRAG debate).
