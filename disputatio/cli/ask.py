@@ -86,9 +86,9 @@ def parse_options(items: Iterable[str]) -> dict[str, str] | None:
         key, sep, text = item.partition("=")
         key, text = key.strip(), text.strip()
         if not sep or not key or not text:
-            raise typer.BadParameter(f"expected LETTER=text, got {item!r}", param_hint="--options")
+            raise typer.BadParameter(f"expected LETTER=text, got {item!r}", param_hint="--option")
         if key in options:
-            raise typer.BadParameter(f"option {key!r} given twice", param_hint="--options")
+            raise typer.BadParameter(f"option {key!r} given twice", param_hint="--option")
         options[key] = text
     return options or None
 
@@ -284,7 +284,7 @@ def ask(
         "hierarchical", "--protocol", "-p", help=f"Debate protocol: {', '.join(PROTOCOLS)}."
     ),
     options: list[str] = typer.Option(
-        [], "--options", "-o", help="Answer option as LETTER=text; repeat for each option."
+        [], "--option", help="Answer option as LETTER=text; repeat for each option."
     ),
     show_transcript: bool = typer.Option(False, "--show-transcript", help="Print every move."),
     show_context: bool = SHOW_CONTEXT,
@@ -302,6 +302,11 @@ def ask(
         raise typer.BadParameter("--resume needs --thread-id", param_hint="--resume")
     if not resume and not question.strip():
         raise typer.BadParameter("a question is required", param_hint="QUESTION")
+    if protocol == "medrag" and not resume and not options:
+        raise typer.BadParameter(
+            "the medrag protocol needs answer options: --option A=text --option B=text",
+            param_hint="--option",
+        )
     builder = load_builder(protocol)
     context = make_context(
         builder, model=model, settings=settings, tenant=tenant, collection=collection
