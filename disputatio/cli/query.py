@@ -25,7 +25,9 @@ def query(
     collection: str | None = COLLECTION,
     show_context: bool = SHOW_CONTEXT,
     as_json: bool = AS_JSON,
-    no_answer: bool = typer.Option(False, help="Retrieve only; do not call the LLM."),
+    no_answer: bool = typer.Option(
+        False, "--no-answer", help="Retrieve only; do not call the LLM."
+    ),
     model: str | None = MODEL,
 ) -> None:
     """Retrieve from the corpus through the funnel and answer with verified citations."""
