@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperGroup
 
-from disputatio.cli.options import AS_JSON, COLLECTION, MODEL, TENANT, THREAD_ID
+from disputatio.cli.options import AS_JSON, COLLECTION, MODEL, SHOW_CONTEXT, TENANT, THREAD_ID
 from disputatio.errors import ConfigError
 from disputatio.settings import get_settings
 
@@ -60,6 +60,7 @@ def rdc(
     semantics: str | None = typer.Option(None, "--semantics", help="bipolar or derived."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", help="Budget per agent call."),
     no_appeal: bool = typer.Option(False, "--no-appeal", help="Never hold an appeal."),
+    show_context: bool = SHOW_CONTEXT,
 ) -> None:
     """Debate a case with specialists, then print the jury's differential and test plan.
 
@@ -111,6 +112,8 @@ def rdc(
         state = graph.get_state(config).values
     verdict = state["verdict"]
     print_verdict(verdict)
+    if show_context:
+        print_evidence(state, settings)
     if out_dir is not None:
         write_exports(out_dir, state["graph"], verdict)
         out.print(f"wrote {out_dir}/debate.jsonld, debate.graphml, verdict.json")
@@ -240,6 +243,37 @@ def print_verdict(verdict: dict[str, Any]) -> None:
             f"calibration vs gold {cal['gold']}: Brier {cal['multiclass_brier']:.3f}, "
             f"ECE {cal['ece']:.3f}"
         )
+
+
+def corpus_evidence(state: dict[str, Any]) -> tuple[list[str], bool]:
+    """Corpus section ids behind a debate: those its graph cites, else every one retrieved.
+
+    Returns:
+        ``(ids, cited)``: ``cited`` says whether the ids are cited by a node of the graph.
+    """
+    retrieved = list(dict.fromkeys(state.get("retrieved_ids") or []))
+    cited = {p for n in (state.get("graph") or {}).get("nodes", []) for p in n["provenance"]}
+    chosen = [i for i in retrieved if i in cited]
+    return (chosen, True) if chosen else (retrieved, False)
+
+
+def print_evidence(state: dict[str, Any], settings: Any) -> None:
+    """Print the corpus sections behind the verdict (``--show-context``)."""
+    from rich.text import Text
+
+    from disputatio.retrievers.postgres import PostgresBackend
+
+    ids, cited = corpus_evidence(state)
+    out.rule("evidence (cited sections)" if cited else "evidence (retrieved sections)")
+    sections = PostgresBackend(settings).sections(ids) if ids else {}
+    if not sections:
+        out.print("no corpus section was retrieved (the case's own findings are above)")
+    for sid in ids:
+        if sid in sections:
+            s = sections[sid]
+            page = f", page {s.page}" if s.page is not None else ""
+            out.print(Text(f"[{sid}] {s.source or ''}{page}", style="bold"))
+            out.print(Text(" ".join(s.text.split())[:600]))
 
 
 def write_exports(out_dir: Path, graph: dict[str, Any], verdict: dict[str, Any]) -> None:
