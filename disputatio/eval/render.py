@@ -43,12 +43,25 @@ def load_runs(run_dirs: Sequence[Path]) -> tuple[list[dict[str, Any]], list[dict
     manifests, records = [], []
     for run_dir in run_dirs:
         manifest = read_manifest(run_dir)
-        manifests.append(manifest)
-        for record in ResultsLog(run_dir / "results.jsonl", writer=False).read():
+        own = ResultsLog(run_dir / "results.jsonl", writer=False).read()
+        manifests.append({**manifest, "records": record_totals(own)})
+        for record in own:
             if len(run_dirs) > 1:
                 record = {**record, "protocol": f"{record['protocol']}@{manifest['run_id']}"}
             records.append(record)
     return manifests, records
+
+
+def record_totals(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Records, errors, summed per-question wall time (h) and first/last finish of a run."""
+    finished = sorted(str(r["finished_at"]) for r in records if r.get("finished_at"))
+    return {
+        "records": len(records),
+        "errors": sum(1 for r in records if r.get("error")),
+        "wall_h": sum(float(r.get("wall_ms") or 0.0) for r in records) / 3_600_000.0,
+        "first": finished[0] if finished else None,
+        "last": finished[-1] if finished else None,
+    }
 
 
 def _config_lines(manifest: Mapping[str, Any]) -> list[str]:
@@ -62,12 +75,20 @@ def _config_lines(manifest: Mapping[str, Any]) -> list[str]:
     code = ident.get("code", {})
     runs = manifest.get("runs", [])
     git = runs[-1].get("git", {}) if runs else {}
-    return [
+    out = [
         f"- run `{manifest['run_id']}`: model `{ident.get('model') or chat}`; " + ", ".join(parts),
         f"  - code {code.get('version')} fingerprint `{code.get('fingerprint')}`, "
         f"git `{str(git.get('sha'))[:12]}`{' (dirty)' if git.get('dirty') else ''}; "
         f"{len(runs)} invocation(s)",
     ]
+    totals = manifest.get("records")
+    if totals:
+        out.append(
+            f"  - {totals['records']} records ({totals['errors']} failed, retried on resume); "
+            f"wall time of the questions summed: {totals['wall_h']:.2f} h; "
+            f"first finished {totals['first']}, last {totals['last']}"
+        )
+    return out
 
 
 def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]) -> str:

@@ -137,3 +137,28 @@ def test_each_protocol_gets_the_majority_baseline_of_its_own_questions(tmp_path:
     text = write_report([run], tmp_path / "report")["markdown"].read_text()
     (row,) = [line for line in text.splitlines() if line.startswith("| hier | 2 |")]
     assert row.split(" | ")[4] == "1.000"  # protocol, n, accuracy, CI, always A
+
+
+def test_the_report_states_each_run_s_records_and_wall_time(tmp_path: Path) -> None:
+    from disputatio.eval.render import record_totals
+
+    half_hour = 1_800_000.0
+    totals = record_totals(
+        [
+            {"wall_ms": half_hour, "finished_at": "2026-01-01T10:00:00"},
+            {"wall_ms": half_hour, "finished_at": "2026-01-01T09:00:00", "error": "boom"},
+            {"wall_ms": None},
+        ]
+    )
+    assert totals == {
+        "records": 3,
+        "errors": 1,
+        "wall_h": pytest.approx(1.0),
+        "first": "2026-01-01T09:00:00",
+        "last": "2026-01-01T10:00:00",
+    }
+    run = tmp_path / "run"
+    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
+    ResultsLog(run / "results.jsonl").append({**rec("cot", "q0", "A", "A"), "wall_ms": half_hour})
+    text = write_report([run], tmp_path / "report")["markdown"].read_text()
+    assert "1 records (0 failed" in text and "summed: 0.50 h" in text
