@@ -8,7 +8,8 @@ The error boundary of every command (no traceback ever reaches a user):
   exits with status 2;
 * any other failure prints one line, ``error: <Type>: <message>`` with a hint to rerun with
   ``-v``, and exits with status 1;
-* ``-v`` / ``--verbose`` adds the details: the traceback, after the one line;
+* ``-v`` / ``--verbose`` (anywhere on the command line) adds the details: the traceback,
+  after the one line;
 * Ctrl-C exits with status 130.
 
 The boundary also covers importing the commands, since building a graph may read settings.
@@ -31,9 +32,31 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
+#: The root option that asks for details; accepted anywhere on the command line.
+VERBOSE_FLAGS = ("-v", "--verbose")
+
+
 def wants_details(argv: Sequence[str]) -> bool:
     """Whether the command line asks for details (``-v`` / ``--verbose``)."""
-    return any(arg in ("-v", "--verbose") for arg in argv)
+    return any(arg in VERBOSE_FLAGS for arg in _options_part(argv))
+
+
+def _options_part(argv: Sequence[str]) -> Sequence[str]:
+    """``argv`` up to a ``--`` separator (what follows it is never an option)."""
+    return argv[: list(argv).index("--")] if "--" in argv else argv
+
+
+def hoist_verbose(argv: Sequence[str]) -> list[str]:
+    """Move ``-v``/``--verbose`` to the front, where the root command reads it.
+
+    The error line says "run with -v for details", and users add it at the end
+    (``disputatio ask "…" -v``), which the subcommand would refuse as an unknown option.
+    """
+    head = list(_options_part(argv))
+    if not any(arg in VERBOSE_FLAGS for arg in head):
+        return list(argv)
+    rest = [arg for arg in head if arg not in VERBOSE_FLAGS]
+    return ["-v", *rest, *list(argv)[len(head) :]]
 
 
 def _one_line(text: str) -> str:
@@ -67,7 +90,7 @@ def report_failure(exc: BaseException, *, verbose: bool) -> int:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point with the error boundary described above."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    args = hoist_verbose(sys.argv[1:] if argv is None else argv)
     verbose = wants_details(args)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     try:
@@ -82,4 +105,4 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(report_failure(exc, verbose=verbose))
 
 
-__all__ = ["main", "report_failure", "wants_details"]
+__all__ = ["hoist_verbose", "main", "report_failure", "wants_details"]

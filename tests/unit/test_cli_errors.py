@@ -52,6 +52,19 @@ def test_a_user_error_is_one_line_and_v_adds_the_traceback(tmp_path: Path) -> No
     verbose = _cli(tmp_path, "-v", "ask", "q", "--protocol", "telepathy")
     assert verbose.returncode == 2 and "Traceback" in verbose.stderr
     assert verbose.stderr.startswith("error: unknown protocol")
+    # where the hint's reader puts it: at the end, after the subcommand's own options
+    last = _cli(tmp_path, "ask", "q", "--protocol", "telepathy", "-v")
+    assert last.returncode == 2 and "Traceback" in last.stderr
+    assert last.stderr.startswith("error: unknown protocol") and "No such option" not in last.stderr
+
+
+def test_verbose_is_read_anywhere_before_a_double_dash() -> None:
+    from disputatio.cli import hoist_verbose, wants_details
+
+    assert hoist_verbose(["ask", "q", "--verbose"]) == ["-v", "ask", "q"]
+    assert hoist_verbose(["ask", "q"]) == ["ask", "q"]
+    assert hoist_verbose(["chat", "--", "-v"]) == ["chat", "--", "-v"]
+    assert not wants_details(["chat", "--", "-v"])
 
 
 def test_an_unexpected_failure_is_one_line_with_a_hint(tmp_path: Path) -> None:
