@@ -93,7 +93,8 @@ async def start(request: Request) -> JSONResponse:
         "request": stored,
     }
     await run_in_threadpool(store.create_run, settings, run)
-    request.app.state.engine.submit_run(case_id, who, req.protocol, stored)
+    engine = request.app.state.engine
+    await run_in_threadpool(engine.submit_run, case_id, who, req.protocol, stored)
     return JSONResponse(
         {
             "case_id": case_id,
@@ -373,8 +374,9 @@ async def clarify(request: Request) -> JSONResponse:
     await run_in_threadpool(
         lambda: store.update_run(settings, case_id, status="queued", resume=req.answers)
     )
-    request.app.state.engine.submit_run(
-        case_id, who, row["protocol"], row["request"], resume=req.answers
+    engine = request.app.state.engine
+    await run_in_threadpool(
+        lambda: engine.submit_run(case_id, who, row["protocol"], row["request"], resume=req.answers)
     )
     return JSONResponse({"case_id": case_id, "status": "queued"}, status_code=202)
 
@@ -382,10 +384,13 @@ async def clarify(request: Request) -> JSONResponse:
 async def cases(request: Request) -> JSONResponse:
     """The sample CASE files shipped with the package (to start an rdc debate from)."""
     tenant(request)
-    folder = resources.files("disputatio") / "data" / "cases"
-    out = [
-        json.loads(p.read_text(encoding="utf-8"))
-        for p in sorted(folder.iterdir(), key=lambda p: p.name)
-        if p.name.endswith(".json")
-    ]
-    return JSONResponse({"cases": out})
+
+    def read() -> list[Any]:  # file reads in a worker thread, not on the event loop
+        folder = resources.files("disputatio") / "data" / "cases"
+        return [
+            json.loads(p.read_text(encoding="utf-8"))
+            for p in sorted(folder.iterdir(), key=lambda p: p.name)
+            if p.name.endswith(".json")
+        ]
+
+    return JSONResponse({"cases": await run_in_threadpool(read)})

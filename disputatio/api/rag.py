@@ -40,6 +40,25 @@ def _upload_dir(settings: Settings, tenant_name: str, sha256: str) -> Path:
     return settings.home / "api" / "uploads" / _safe(tenant_name, "tenant") / sha256
 
 
+# File access runs in a worker thread: blocking calls on the event loop stall every request
+# (and `langgraph dev` refuses them: BlockingError, a 500).
+
+
+def _read_upload(folder: Path) -> bytes | None:
+    """The bytes of the file uploaded into ``folder`` before, or None."""
+    files = sorted(folder.glob("*")) if folder.is_dir() else []
+    return files[0].read_bytes() if files else None
+
+
+def _store_upload(folder: Path, file_name: str, data: bytes) -> Path:
+    """Keep ``data`` as ``folder/file_name`` (once per content) and return its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / file_name
+    if not path.exists():
+        path.write_bytes(data)
+    return path
+
+
 async def _from_multipart(request: Request, limit: int) -> tuple[bytes, IngestRequest]:
     body = await read_body(request, limit + 64 * 1024)
 
@@ -109,11 +128,10 @@ async def ingest(request: Request) -> JSONResponse:
             data = await _fetch(req.url, limit)
         else:
             assert req.file_id is not None
-            folder = _upload_dir(settings, who, req.file_id)
-            files = sorted(folder.glob("*")) if folder.is_dir() else []
-            if not files:
+            found = await run_in_threadpool(_read_upload, _upload_dir(settings, who, req.file_id))
+            if found is None:
                 raise invalid("file_id", "no file with this id was uploaded by this tenant")
-            data = files[0].read_bytes()
+            data = found
     else:
         raise ApiError(415, "UNSUPPORTED_MEDIA_TYPE", f"content-type {ctype!r} is not accepted")
     if not data:
@@ -130,11 +148,7 @@ async def ingest(request: Request) -> JSONResponse:
         raise ApiError(429, "TOO_MANY_JOBS", "too many ingestion jobs running", retryable=True)
     sha = hashlib.sha256(data).hexdigest()
     collection = req.metadata.collection or settings.collection
-    folder = _upload_dir(settings, who, sha)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / file_name
-    if not path.exists():
-        path.write_bytes(data)
+    path = await run_in_threadpool(_store_upload, _upload_dir(settings, who, sha), file_name, data)
     job_id = str(uuid.uuid4())
     # the id the job writes (derived from tenant and content), or the id this content already has
     stored = await run_in_threadpool(store.document_for_hash, settings, who, sha)

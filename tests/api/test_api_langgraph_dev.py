@@ -11,6 +11,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -19,13 +20,27 @@ from disputatio.api import store
 from disputatio.api.auth import hash_key
 from disputatio.settings import Settings
 
-from .conftest import free_port
+from .conftest import free_port, read_sse
 from .fakes import KEY_A, KEY_B, TENANT_A, TENANT_B
+
+#: A tenant of this module only (its document must not reach the other modules' tenants).
+KEY_C, TENANT_C = "key-lgdev-5555555555", "api-lgdev"
 
 pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGGRAPH = Path(os.environ.get("VIRTUAL_ENV", ROOT / ".venv")) / "bin" / "langgraph"
+
+
+def _absolute(value: Any) -> Any:
+    """``value`` with every ``./``-relative path string resolved against the project root."""
+    if isinstance(value, dict):
+        return {k: _absolute(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_absolute(v) for v in value]
+    if isinstance(value, str) and (value == "." or value.startswith("./")):
+        return str(ROOT / value)
+    return value
 
 
 @pytest.fixture(scope="module")
@@ -34,9 +49,13 @@ def lg_dev(
 ) -> Iterator[str]:
     if not LANGGRAPH.exists():
         pytest.skip("langgraph-cli is not installed (pip install -e '.[server]')")
-    log = tmp_path_factory.mktemp("langgraph-dev") / "server.log"  # never inside the project
+    # never inside the project: a log there makes the file watcher reload, and the in-memory
+    # runtime persists its threads and assistants under the working directory's .langgraph_api
+    # (a second run would start with the first run's assistants)
+    workdir = tmp_path_factory.mktemp("langgraph-dev")
+    log = workdir / "server.log"
     port = free_port()
-    keys = {hash_key(KEY_A): TENANT_A, hash_key(KEY_B): TENANT_B}
+    keys = {hash_key(KEY_A): TENANT_A, hash_key(KEY_B): TENANT_B, hash_key(KEY_C): TENANT_C}
     env = {
         **os.environ,
         "LANGGRAPH_CLI_NO_ANALYTICS": "1",
@@ -45,11 +64,13 @@ def lg_dev(
         "DISPUTATIO_HOME": str(api_settings.home),
         "DISPUTATIO_SERVER__API_KEYS": json.dumps(keys),
     }
+    config = workdir / "langgraph.json"  # the project's, its paths made absolute
+    config.write_text(json.dumps(_absolute(json.loads((ROOT / "langgraph.json").read_text()))))
     cmd = [str(LANGGRAPH), "dev", "--no-browser", "--no-reload", "--port", str(port),
-           "--host", "127.0.0.1", "--config", str(ROOT / "langgraph.json")]  # fmt: skip
+           "--host", "127.0.0.1", "--config", str(config)]  # fmt: skip
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            cmd, cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -101,6 +122,49 @@ def test_custom_routes_and_auth_under_langgraph_dev(lg_dev: str, api_settings: S
         assert b.get(f"/debate/{case_id}/ledger").status_code == 403
         assert case_id in {s["case_id"] for s in a.get("/sessions").json()["sessions"]}
         assert case_id not in {s["case_id"] for s in b.get("/sessions").json()["sessions"]}
+
+
+def test_ingest_jobs_documents_and_streams_under_langgraph_dev(
+    lg_dev: str, api_settings: Settings
+) -> None:
+    marker = uuid.uuid4().hex
+    text = f"# Lgdev fever {marker}\n\nLgdev fever is diagnosed by a lgdev swab test.\n"
+    with _client(lg_dev, KEY_C) as c, _client(lg_dev, KEY_B) as b:
+        # POST /ingest: accepted, processed in the background of the langgraph dev process
+        accepted = c.post("/ingest", files={"file": (f"lgdev-{marker}.md", text.encode())})
+        assert accepted.status_code == 202, accepted.text
+        job_id, doc_id = accepted.json()["ingestion_job_id"], accepted.json()["document_id"]
+        assert b.get(f"/ingest/status/{job_id}").status_code == 404  # another tenant's job
+        deadline = time.monotonic() + 300
+        while (job := c.get(f"/ingest/status/{job_id}").json())["status"] in ("queued", "running"):
+            assert time.monotonic() < deadline, job
+            time.sleep(0.5)
+        assert job["status"] == "succeeded" and job["document_id"] == doc_id, job
+        assert doc_id in {d["document_id"] for d in c.get("/documents").json()["documents"]}
+        assert "swab" in c.get(f"/documents/{doc_id}").json()["markdown"]
+        assert b.get(f"/documents/{doc_id}").status_code == 404
+        assert c.get("/debate/cases").json()["cases"]  # the bundled CASE files
+        # GET /debate/{id}/stream through the server: events in order, resumable by id
+        case_id = str(uuid.uuid4())
+        store.create_run(
+            api_settings,
+            {"id": case_id, "tenant": TENANT_C, "protocol": "hierarchical", "question": "q",
+             "request": {"question": "q"}},
+        )  # fmt: skip
+        for i in range(3):
+            move = {"field": "transcript", "index": i, "move": {"content": f"move {i}"}}
+            store.append_event(api_settings, case_id, f"transcript:{i}", "move", move)
+        store.update_run(api_settings, case_id, status="done", result={"answer": "a"})
+        with c.stream("GET", f"/debate/{case_id}/stream") as resp:
+            assert resp.headers["content-type"].startswith("text/event-stream")
+            events = read_sse(resp)
+        moves = [e["data"]["move"]["content"] for e in events if e["event"] == "move"]
+        assert moves == ["move 0", "move 1", "move 2"] and events[-1]["event"] == "end"
+        first = next(e["id"] for e in events if e["event"] == "move")
+        with c.stream("GET", f"/debate/{case_id}/stream", headers={"Last-Event-ID": first}) as resp:
+            rest = [e["data"]["move"]["content"] for e in read_sse(resp) if e["event"] == "move"]
+        assert rest == ["move 1", "move 2"]
+        assert b.get(f"/debate/{case_id}/stream").status_code == 403
 
 
 def test_langgraph_routes_are_scoped_to_the_keys_tenant(lg_dev: str) -> None:
