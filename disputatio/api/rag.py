@@ -17,6 +17,7 @@ import httpx
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
@@ -65,7 +66,10 @@ async def _from_multipart(request: Request, limit: int) -> tuple[bytes, IngestRe
     async def receive() -> dict[str, Any]:
         return {"type": "http.request", "body": body, "more_body": False}
 
-    form = await Request(request.scope, receive).form(max_files=1, max_fields=20)
+    try:
+        form = await Request(request.scope, receive).form(max_files=1, max_fields=20)
+    except HTTPException as exc:  # starlette's answer to a malformed multipart body
+        raise ApiError(400, "MALFORMED_MULTIPART", str(exc.detail), field="file") from None
     upload = form.get("file")
     if not isinstance(upload, UploadFile):
         raise invalid("file", "a multipart upload needs one file in the field 'file'")

@@ -177,8 +177,14 @@ def test_query_validation_names_the_field(
     assert err["field"] == field and err["code"] == "INVALID_FIELD" and not err["retryable"]
 
 
+def _uploads(live: LiveServer) -> list[str]:
+    folder = live.settings.home / "api" / "uploads"
+    return sorted(str(p) for p in folder.rglob("*")) if folder.exists() else []
+
+
 def test_bad_requests_are_4xx_and_write_nothing(live: LiveServer) -> None:
     before = {t: _count(live, t) for t in ("api_jobs", "api_runs", "documents")}
+    files_before = _uploads(live)
     with live.client() as client:
         malformed = client.post(
             "/query", content=b'{"query": "x",', headers={"Content-Type": "application/json"}
@@ -201,11 +207,18 @@ def test_bad_requests_are_4xx_and_write_nothing(live: LiveServer) -> None:
         assert huge.status_code == 413
         no_file = client.post("/ingest", json={"file_name": "a.txt"})
         assert no_file.status_code == 422 and no_file.json()["error"]["field"] == "url"
+        garbled = client.post(
+            "/ingest",
+            content=b"not multipart",
+            headers={"Content-Type": "multipart/form-data; boundary=zz"},
+        )
+        assert garbled.status_code == 400 and garbled.json()["error"]["field"] == "file"
         media = client.post("/ingest", content=b"x", headers={"Content-Type": "text/plain"})
         assert media.status_code == 415
         assert client.get("/no/such/route").status_code == 404
     after = {t: _count(live, t) for t in ("api_jobs", "api_runs", "documents")}
     assert after == before
+    assert _uploads(live) == files_before  # no file kept either
 
 
 def test_debate_streams_moves_and_ends_with_a_verdict(
