@@ -11,7 +11,8 @@ LLM generation (see the model rows of /work/shared/REFERENCE.md or docs for that
         --clients 1,8,32 --requests 64
 
 Every client loop is bounded (``--requests`` per level, split over the clients); the run fails
-when any request errors. Prints a markdown table (and ``--json`` a JSON dump).
+when any request errors, or when a debate under load streams no move or its event ids out of
+order. Prints a markdown table (and ``--json`` a JSON dump).
 """
 
 from __future__ import annotations
@@ -281,6 +282,8 @@ def main() -> None:
         print(json.dumps(results, indent=2))
     if any(r["errors"] for r in results):
         raise SystemExit("some requests failed")
+    if any(r["debate"] and not r["debate"]["events_in_order"] for r in results):
+        raise SystemExit("a debate under load streamed no move or its events out of order")
 
 
 if __name__ == "__main__":
