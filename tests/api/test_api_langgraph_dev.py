@@ -109,6 +109,7 @@ def test_custom_routes_and_auth_under_langgraph_dev(lg_dev: str, api_settings: S
         bad = a.post("/debate/start", json={"protocol": "chess", "question": "?"})
         assert bad.status_code == 422 and bad.json()["error"]["field"] == "protocol"
         assert a.get("/").status_code == 200 and "disputatio" in a.get("/").text
+        assert anon.get("/static/app.js").status_code == 200  # the page's script, no key
         # a debate of tenant A (recorded directly: no model runs here) is A's alone
         case_id = str(uuid.uuid4())
         store.create_run(

@@ -154,6 +154,14 @@ def test_tenants_are_isolated_on_documents_jobs_and_queries(
         assert body["answer"] is None
     with live.client(KEY_A) as a:
         assert a.get(f"/documents/{doc_id}").status_code == 200
+        contexts = a.post("/query", json={"query": "How is brucellosis diagnosed?"}).json()
+        first = contexts["contexts"][0]
+        section_id = first["parent_chunk_id"]
+        section = a.get(f"/sections/{section_id}").json()
+        assert section["document_id"] == first["document_id"]
+        assert section["text"].startswith(first["snippet"][:100])
+    with live.client(KEY_B) as b:  # a citation's source is its tenant's alone
+        assert b.get(f"/sections/{section_id}").status_code == 404
 
 
 @pytest.mark.parametrize(
