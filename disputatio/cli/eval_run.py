@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -29,6 +30,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from disputatio.cli import EXIT_INTERRUPTED
 from disputatio.cli.options import MODEL, TENANT
 from disputatio.errors import ConfigError
 
@@ -281,6 +283,7 @@ def run(
             connect=connect,
             on_start=on_start,
             on_record=on_record,
+            on_interrupt=lambda in_flight: _on_interrupt(progress.console, in_flight),
             invocation={"argv": sys.argv[1:], "concurrency": concurrency},
         )
     console.print(
@@ -289,6 +292,18 @@ def run(
         highlight=False,
     )
     _langsmith_push(Path(summary["run_dir"]))
+
+
+def _on_interrupt(out: Console, in_flight: int) -> None:
+    """First Ctrl-C: say what happens; a second one stops at once (records are fsynced)."""
+    if in_flight:
+        out.print(
+            f"interrupted: finishing the {in_flight} question(s) in flight so that they are "
+            "saved; Ctrl-C again to stop now (they are redone on the next run)",
+            highlight=False,
+            markup=False,
+        )
+    signal.signal(signal.SIGINT, lambda *_: os._exit(EXIT_INTERRUPTED))
 
 
 def _langsmith_env(run_id: str) -> None:

@@ -213,6 +213,7 @@ def run_eval(
     connect: Callable[[], Any] | None = None,
     on_start: Callable[[int, int], None] | None = None,
     on_record: OnRecord | None = None,
+    on_interrupt: Callable[[int], None] | None = None,
     invocation: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run ``plan`` under ``config`` into ``out_root/<run id>``; resume what is there.
@@ -226,6 +227,8 @@ def run_eval(
         connect: Opens a database connection (context manager); None: files only.
         on_start: Called with ``(pending, already finished)`` before the first question.
         on_record: Called after each finished record.
+        on_interrupt: Called on Ctrl-C with the number of questions in flight, before waiting
+            for them to finish (their records are saved; nothing queued is started).
         invocation: Extra facts for the manifest (command line...).
 
     Returns:
@@ -275,9 +278,11 @@ def run_eval(
         try:
             for future in futures:
                 future.result()
-        except BaseException:
+        except BaseException as exc:
             for future in futures:
                 future.cancel()
+            if isinstance(exc, KeyboardInterrupt) and on_interrupt is not None:
+                on_interrupt(sum(1 for future in futures if future.running()))
             raise
     write_dataset_results(run_dir, run.done.values(), config.corpus)
     return {"run_id": config.run_id, "run_dir": str(run_dir), "pending": pending, **run.stats}

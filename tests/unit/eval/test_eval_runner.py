@@ -375,3 +375,28 @@ def test_the_no_rag_ablation_never_searches(tmp_path: Path, config: EvalConfig) 
         assert summary["errors"] == 0
         searched[protocol] = len(retriever.calls)
     assert searched["hier_norag"] == 0 and searched["hier"] > 0
+
+
+def test_ctrl_c_is_reported_once_and_nothing_queued_starts_after_it(
+    tmp_path: Path, make_env: Any, config: EvalConfig
+) -> None:
+    """``on_interrupt`` is how ``eval run`` says it is finishing the questions in flight."""
+
+    def ctrl_c(_messages: Any) -> str:
+        raise KeyboardInterrupt
+
+    models = scripted_models()
+    models["baseline"] = ScriptedChatModel(script=[ctrl_c, "Answer Choice: A"], repeat_last=True)
+    seen: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        run_eval(
+            config,
+            plan(("cot",), n=3),
+            make_env(models),
+            out_root=tmp_path,
+            on_interrupt=seen.append,
+        )
+    (in_flight,) = seen  # reported once: 0 or 1 (the worker may have taken the next one)
+    assert models["baseline"].calls == 1 + in_flight  # the third question never started
+    log = ResultsLog(next(tmp_path.iterdir()) / "results.jsonl")
+    assert len(log.finished()) == in_flight  # the one in flight was finished and saved
