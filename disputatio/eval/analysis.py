@@ -32,6 +32,26 @@ from disputatio.eval.stats import (
     wilson_interval,
 )
 
+#: Reading order of protocols in tables and plots: baselines, then debates, then ablations.
+ORDER = (
+    "cot",
+    "rag",
+    "sc",
+    "sc_rag",
+    "medrag_norag",
+    "medrag",
+    "hier",
+    "hier_nodebate",
+    "hier_flat",
+    "hier_norag",
+)
+
+
+def protocol_order(name: str) -> tuple[int, str]:
+    """Sort key of a protocol name (``cot`` or ``cot@<run id>``): :data:`ORDER`, then by name."""
+    base = name.split("@", 1)[0]
+    return (ORDER.index(base) if base in ORDER else len(ORDER), name)
+
 
 def change_category(initial: Sequence[str | None], final: str | None, gold: str) -> str | None:
     """``same``, ``wrong_to_correct``, ``correct_to_wrong`` or ``wrong_to_wrong``.
@@ -183,7 +203,7 @@ def pairwise(
         seed: Bootstrap seed.
     """
     out = []
-    for a, b in itertools.combinations(sorted(by_protocol), 2):
+    for a, b in itertools.combinations(sorted(by_protocol, key=protocol_order), 2):
         common = sorted(set(by_protocol[a]) & set(by_protocol[b]))
         if not common:
             continue
@@ -230,7 +250,7 @@ def analyse(records: Iterable[Mapping[str, Any]], *, seed: int = 0) -> dict[str,
             "baseline": {"label": label, "accuracy": acc},
             "protocols": {
                 name: protocol_summary(list(recs.values()), label)
-                for name, recs in sorted(by_protocol.items())
+                for name, recs in sorted(by_protocol.items(), key=lambda i: protocol_order(i[0]))
             },
             "pairs": pairwise(by_protocol, seed=seed),
         }

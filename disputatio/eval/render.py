@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from disputatio.eval.analysis import RESAMPLES, analyse
+from disputatio.eval.analysis import RESAMPLES, analyse, protocol_order
 from disputatio.eval.results import ResultsLog, read_manifest
 
 NOT_A_RESULT = (
@@ -96,6 +96,11 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
     lines = ["# Evaluation report", "", NOT_A_RESULT, "", "## Runs", ""]
     for manifest in manifests:
         lines += _config_lines(manifest)
+    if not analysis:
+        lines += [
+            "",
+            "No finished records yet: run `disputatio eval run` (the same command resumes).",
+        ]
     oracle = [m["run_id"] for m in manifests if m.get("identity", {}).get("corpus") == "oracle"]
     if oracle:
         lines += [
@@ -189,7 +194,7 @@ def plot(analysis: Mapping[str, Any], out: Path) -> list[Path]:
     from matplotlib.ticker import FuncFormatter, SymmetricalLogLocator
 
     datasets = list(analysis)
-    protocols = sorted({p for d in analysis.values() for p in d["protocols"]})
+    protocols = sorted({p for d in analysis.values() for p in d["protocols"]}, key=protocol_order)
     if not datasets or not protocols:
         return []
     fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(datasets) * len(protocols) / 2), 4))

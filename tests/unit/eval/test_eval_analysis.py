@@ -162,3 +162,15 @@ def test_the_report_states_each_run_s_records_and_wall_time(tmp_path: Path) -> N
     ResultsLog(run / "results.jsonl").append({**rec("cot", "q0", "A", "A"), "wall_ms": half_hour})
     text = write_report([run], tmp_path / "report")["markdown"].read_text()
     assert "1 records (0 failed" in text and "summed: 0.50 h" in text
+
+
+def test_protocols_read_baselines_first_then_debates_then_ablations(tmp_path: Path) -> None:
+    names = ["hier_flat", "medrag", "sc_rag", "cot", "hier", "rag"]
+    records = [rec(p, "q0", "A", "A") for p in names]
+    out = analyse(records)["toy"]
+    assert list(out["protocols"]) == ["cot", "rag", "sc_rag", "medrag", "hier", "hier_flat"]
+    assert (out["pairs"][0]["a"], out["pairs"][0]["b"]) == ("cot", "rag")
+    empty = tmp_path / "empty"
+    write_manifest(empty, {"model": "m", "corpus": "kb"}, {})
+    text = write_report([empty], tmp_path / "report")["markdown"].read_text()
+    assert "No finished records yet" in text
