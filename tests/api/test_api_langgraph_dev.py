@@ -63,6 +63,9 @@ def lg_dev(
         "DATABASE_URL": db_url,
         "DISPUTATIO_HOME": str(api_settings.home),
         "DISPUTATIO_SERVER__API_KEYS": json.dumps(keys),
+        # no chat model here: a model server nobody listens on, so a debate ends at once
+        "DISPUTATIO_MODELS__CHAT": "vllm:none@http://127.0.0.1:9/v1",
+        "DISPUTATIO_MODELS__MAX_RETRIES": "0",
     }
     config = workdir / "langgraph.json"  # the project's, its paths made absolute
     config.write_text(json.dumps(_absolute(json.loads((ROOT / "langgraph.json").read_text()))))
@@ -165,6 +168,29 @@ def test_ingest_jobs_documents_and_streams_under_langgraph_dev(
         with c.stream("GET", f"/debate/{case_id}/stream", headers={"Last-Event-ID": first}) as resp:
             rest = [e["data"]["move"]["content"] for e in read_sse(resp) if e["event"] == "move"]
         assert rest == ["move 1", "move 2"]
+        assert b.get(f"/debate/{case_id}/stream").status_code == 403
+
+
+def test_a_debate_started_under_langgraph_dev_runs_and_streams_to_its_end(lg_dev: str) -> None:
+    with _client(lg_dev, KEY_C) as c, _client(lg_dev, KEY_B) as b:
+        start = c.post(
+            "/debate/start", json={"protocol": "hierarchical", "question": "What is lgdev fever?"}
+        )
+        assert start.status_code == 202, start.text
+        case_id = start.json()["case_id"]
+        with c.stream("GET", start.json()["stream_url"]) as resp:
+            events = read_sse(resp)
+        ids = [int(e["id"]) for e in events if "id" in e]
+        assert ids == sorted(set(ids)) and events[-1]["event"] == "end", events[-3:]
+        # the run went through the server's engine thread to a terminal status (the model
+        # server is unreachable here: done with notes, or failed with its error streamed)
+        status = events[-1]["data"]["status"]
+        assert status in ("done", "failed")
+        assert c.get(f"/debate/{case_id}").json()["status"] == status
+        if status == "failed":
+            assert any(e["event"] == "error" for e in events)
+            verdict = c.get(f"/debate/{case_id}/verdict")
+            assert verdict.status_code == 409 and verdict.json()["error"]["retryable"] is False
         assert b.get(f"/debate/{case_id}/stream").status_code == 403
 
 
