@@ -184,19 +184,30 @@ def leader(totals: list[OptionTotal]) -> str | None:
     return top[0] if len(top) == 1 else None
 
 
+#: Words that name nothing on their own: ``"in"`` must not name ``avoid: vendor lock-in``.
+_FILLER = frozenset(
+    "a an the of to in on at by for and or is are be it its as with from this that".split()
+)
+
+
+def _content(seq: list[str]) -> list[str]:
+    return [w for w in seq if w not in _FILLER]
+
+
 def named_constraint(text: str, constraints: list[str]) -> str | None:
     """The user constraint (one of ``Constraints.items()``) that ``text`` names, if any.
 
-    It names one when either contains the other's words in order, or when it shares at least
-    half of the constraint's words.
+    Filler words (articles, prepositions...) are ignored on both sides. ``text`` names a
+    constraint when either contains the other's words in order, or when it shares at least
+    half of the constraint's words; a text of filler words only names none.
     """
-    key = words(text)
+    key = _content(words(text))
     if not key:
         return None
     best: tuple[float, str] | None = None
     for line in constraints:
-        w = words(line)
-        body = words(line.split(":", 1)[-1])
+        w = _content(words(line))
+        body = _content(words(line.split(":", 1)[-1]))
         if _contains(key, body) or _contains(w, key):
             return line
         share = len(set(key) & set(body)) / max(len(set(body)), 1)

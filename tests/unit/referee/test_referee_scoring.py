@@ -11,6 +11,7 @@ from disputatio.nodes.referee.scoring import (
     compute_totals,
     leader,
     match_option,
+    named_constraint,
 )
 from disputatio.state.referee import Axis, AxisScore, Constraints, OptionSpec, Plan, RulingDraft
 
@@ -106,6 +107,24 @@ def test_recommendation_against_the_totals_naming_a_user_constraint_is_kept() ->
     # a constraint the user never set does not count
     draft.override_constraint = "must run on GPUs"
     assert build_ruling(plan, draft).recommendation == "A"
+
+
+def test_a_filler_word_names_no_constraint() -> None:
+    """Only content words name a constraint: "in" is no reference to "vendor lock-in"."""
+    lines = ["avoid: vendor lock-in", "budget: up to 100 USD"]
+    for filler in ("in", "to", "the", "a", "in the", "none"):
+        assert named_constraint(filler, lines) is None, filler
+    assert named_constraint("lock-in", lines) == "avoid: vendor lock-in"
+    assert named_constraint("the budget", lines) == "budget: up to 100 USD"
+    assert named_constraint("B avoids the vendor lock-in of A", lines) == "avoid: vendor lock-in"
+    plan = _plan("A", "B").model_copy(update={"constraints": Constraints(avoid=["vendor lock-in"])})
+    draft = RulingDraft(
+        scores=_scores("A", 9, 9, 9) + _scores("B", 1, 1, 1),
+        recommendation="B",
+        override_constraint="in",
+    )
+    ruling = build_ruling(plan, draft)
+    assert ruling.recommendation == "A" and ruling.overridden_by is None
 
 
 def test_match_option() -> None:
