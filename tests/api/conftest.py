@@ -45,9 +45,11 @@ class LiveServer:
     server: uvicorn.Server
     thread: threading.Thread
 
-    def client(self, key: str | None = KEY_A, **kwargs: Any) -> httpx.Client:
+    def client(
+        self, key: str | None = KEY_A, timeout: float = 120.0, **kwargs: Any
+    ) -> httpx.Client:
         headers = {"X-API-Key": key} if key else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=120.0, **kwargs)
+        return httpx.Client(base_url=self.url, headers=headers, timeout=timeout, **kwargs)
 
     def stop(self) -> None:
         self.server.should_exit = True

@@ -19,7 +19,9 @@ def test_query_answers_with_the_real_model(
 ) -> None:
     server = start_server(api_settings, None)  # no injected models: the settings' 0.5B
     try:
-        with server.client(KEY_A) as client:
+        # the model server starts on the first call and a 2-core machine may be busy: the
+        # first answer can take minutes (91 s at load 5; over 120 s at load 7)
+        with server.client(KEY_A, timeout=600.0) as client:
             health = client.get("/health").json()
             assert "injected" not in health["model_server"]["detail"]
             resp = client.post(
