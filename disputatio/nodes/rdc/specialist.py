@@ -53,9 +53,13 @@ def _retrieve(
     record: dict[str, Any] = {"tool": TOOL_NAME, "query": query, "k": cfg.sections_per_turn}
     try:
         result = ctx.get_retriever().search(query, k=cfg.sections_per_turn)
-    except DisputatioError as exc:
-        logger.warning("rdc: retrieval for %s failed: %s", spec.name, exc.message)
-        return NO_SECTIONS, [], {**record, "error": exc.message}
+    except Exception as exc:  # a failed search is a turn without sections, not a lost debate
+        first = (str(exc).splitlines() or [""])[0][:200]
+        message = (
+            exc.message if isinstance(exc, DisputatioError) else f"{type(exc).__name__}: {first}"
+        )
+        logger.warning("rdc: retrieval for %s failed: %s", spec.name, message)
+        return NO_SECTIONS, [], {**record, "error": message}
     record.update({"ids": result.ids, "refused": result.refused, "best": result.best_score})
     if result.refused or not result.sections:
         return NO_SECTIONS, [], record

@@ -210,3 +210,42 @@ def test_cross_examination_is_pointed_at_the_graphs_hotspots(unit_settings: Sett
     cross = [p for p in prompts if "Examine these hotspots first" in p]
     assert len(cross) == 1, "only the cross-examination turn is pointed at hotspots"
     assert "t1.infectious.x (cycle)" in cross[0] and "t1.infectious.y (cycle)" in cross[0]
+
+
+class _DownRetriever:
+    """A corpus whose database is down."""
+
+    def search(self, query: str, **_: Any) -> Any:
+        raise ConnectionError("corpus database is down")
+
+
+def test_a_failing_corpus_search_costs_the_turn_its_sections_not_the_debate(
+    unit_settings: Settings,
+) -> None:
+    """Every turn's search fails: the debate still runs to its verdict, each turn's ledger
+    tool-call entry records the failure, and case evidence stays citable."""
+    case_claim = move("dairy", [claim("c", ["goat_cheese"], {"brucellosis": 0.5})])
+    scripts = {
+        "infectious": [case_claim, EMPTY, EMPTY, ballot("brucellosis")],
+        "autoimmune": [EMPTY, EMPTY, EMPTY, ballot("brucellosis")],
+    }
+    models = {name: ScriptedChatModel(name=name, script=s) for name, s in scripts.items()}
+    ledger = InMemoryLedger()
+    ctx = RdcContext(
+        models=models,
+        retriever=_DownRetriever(),
+        settings=unit_settings,
+        specialists=list(scripts),
+        ledger=ledger,
+        entropy_stop=0.0,
+        voi_stop=0.0,
+        appeal=False,
+        max_rounds=1,
+        turns_per_phase=1,
+    )
+    out = graph.invoke({"case": case_data()}, context=ctx)
+    assert out["verdict"]["turns"] == len(out["moves"]) == 3
+    assert out["moves"][0]["nodes"] == ["t1.infectious.c"]  # case evidence still citable
+    calls = [e.payload for e in ledger.entries(out["ledger_thread"]) if e.kind == "tool_call"]
+    assert len(calls) == 3
+    assert all("ConnectionError: corpus database is down" in c["error"] for c in calls)
