@@ -79,6 +79,26 @@ def test_rate_limits_are_retried_twice_even_without_other_retries() -> None:
     assert result.error.retryable and result.error.phase == "verdict"
 
 
+def test_rate_limit_retries_back_off_exponentially(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two retries wait initial_interval, then twice that (plus LangGraph's < 1 s jitter)."""
+    import langgraph.pregel._retry as retry
+
+    waits: list[float] = []
+    monkeypatch.setattr(retry.time, "sleep", waits.append)  # record instead of waiting
+    models = happy_models(referee=[RateLimitError("slow down")] * 5)
+    graph = build_graph(max_attempts=1, initial_interval=10.0, max_interval=100.0).compile(
+        checkpointer=InMemorySaver()
+    )
+    out = graph.invoke(
+        {"query": "pgvector or FAISS?"},
+        {"configurable": {"thread_id": str(uuid.uuid4())}},
+        context=context(models),
+    )
+    assert models["referee"].calls == 3
+    assert len(waits) == 2 and 10.0 <= waits[0] < 11.0 and 20.0 <= waits[1] < 21.0
+    assert RefereeResult.model_validate(out).error.code == "RATE_LIMITED"  # type: ignore[union-attr]
+
+
 def test_other_transient_errors_follow_max_attempts() -> None:
     models = happy_models(referee=[ConnectionError("down")] * 3)
     result = _run(context(models), max_attempts=1)
