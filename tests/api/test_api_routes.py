@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import threading
 import time
 import uuid
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -108,6 +113,50 @@ def test_ingest_by_file_id_reuses_an_upload_of_the_same_tenant(
         assert other.status_code == 422 and other.json()["error"]["field"] == "file_id"
         wait_job(a, first["ingestion_job_id"])
         wait_job(a, again.json()["ingestion_job_id"])
+
+
+@pytest.fixture
+def web_document(tmp_path: Path) -> Iterator[str]:
+    """The URL of a markdown file served over HTTP on loopback."""
+    marker = uuid.uuid4().hex
+    (tmp_path / "urlfever.md").write_text(
+        f"# Urlfever {marker}\n\nUrlfever is diagnosed by an urlfever antigen test.\n"
+    )
+    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(tmp_path))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/urlfever.md"
+    finally:
+        server.shutdown()
+
+
+def test_ingest_by_url_keeps_the_seeds_metadata(live: LiveServer, web_document: str) -> None:
+    from disputatio.api.auth import hash_key
+
+    key = f"key-web-{uuid.uuid4().hex}"  # a tenant of this test alone
+    live.settings.server.api_keys[hash_key(key)] = "api-web"
+    try:
+        with live.client(key) as client:
+            accepted = client.post(
+                "/ingest",
+                json={
+                    "url": web_document,
+                    "mime_type": "text/markdown",
+                    "language": "en",
+                    "metadata": {"collection": "web", "tags": ["fever"], "external_id": "ext-7"},
+                },
+            )
+            assert accepted.status_code == 202, accepted.text
+            job = wait_job(client, accepted.json()["ingestion_job_id"])
+            assert job["status"] == "succeeded", job
+            doc = client.get(f"/documents/{accepted.json()['document_id']}").json()
+    finally:
+        del live.settings.server.api_keys[hash_key(key)]
+    assert "antigen" in doc["markdown"]
+    assert doc["collection"] == "web" and doc["tags"] == ["fever"]
+    assert doc["metadata"]["external_id"] == "ext-7" and doc["metadata"]["url"] == web_document
 
 
 def test_query_answers_with_contexts_and_trace(live: LiveServer, corpus_a: dict[str, Any]) -> None:
