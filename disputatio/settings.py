@@ -387,6 +387,12 @@ class ServerSettings(BaseModel):
         3600.0, gt=0, description="A stream closes after this long (clients resume by id)."
     )
     sessions_page_size: int = Field(50, ge=1, description="Sessions listed per request at most.")
+    ingest_private_urls: bool = Field(
+        False,
+        description="Let POST /ingest {url} fetch from loopback, private, link-local or reserved "
+        "addresses (redirects included). Off by default: a shared server must not be a proxy "
+        "into its own network.",
+    )
 
 
 class Settings(BaseSettings):

@@ -137,6 +137,7 @@ def test_ingest_by_url_keeps_the_seeds_metadata(live: LiveServer, web_document: 
 
     key = f"key-web-{uuid.uuid4().hex}"  # a tenant of this test alone
     live.settings.server.api_keys[hash_key(key)] = "api-web"
+    live.settings.server.ingest_private_urls = True  # the test's web server is on loopback
     try:
         with live.client(key) as client:
             accepted = client.post(
@@ -154,9 +155,29 @@ def test_ingest_by_url_keeps_the_seeds_metadata(live: LiveServer, web_document: 
             doc = client.get(f"/documents/{accepted.json()['document_id']}").json()
     finally:
         del live.settings.server.api_keys[hash_key(key)]
+        live.settings.server.ingest_private_urls = False
     assert "antigen" in doc["markdown"]
     assert doc["collection"] == "web" and doc["tags"] == ["fever"]
     assert doc["metadata"]["external_id"] == "ext-7" and doc["metadata"]["url"] == web_document
+
+
+def test_ingest_refuses_urls_into_the_servers_own_network(
+    live: LiveServer, web_document: str
+) -> None:
+    assert live.settings.server.ingest_private_urls is False  # the default
+    before = {t: _count(live, t) for t in ("api_jobs", "documents")}
+    with live.client() as client:
+        for url in (
+            web_document,
+            "http://[::1]:9/x",
+            "http://10.1.2.3/x",
+            "http://169.254.169.254/",
+        ):
+            resp = client.post("/ingest", json={"url": url, "file_name": "x.md"})
+            assert resp.status_code == 422, (url, resp.text)
+            assert resp.json()["error"]["field"] == "url"
+            assert "public addresses only" in resp.json()["error"]["message"]
+    assert {t: _count(live, t) for t in ("api_jobs", "documents")} == before
 
 
 def test_query_answers_with_contexts_and_trace(live: LiveServer, corpus_a: dict[str, Any]) -> None:
