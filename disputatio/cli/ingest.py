@@ -72,7 +72,7 @@ def progress_columns() -> tuple[ProgressColumn, ...]:
 
 
 def ingest(
-    paths: list[Path] = typer.Argument(..., help="Files and folders to ingest."),
+    paths: list[Path] = typer.Argument(..., exists=True, help="Files and folders to ingest."),
     tenant: str | None = TENANT,
     collection: str | None = INTO_COLLECTION,
     tag: list[str] = typer.Option([], "--tag", help="Tag for every document (repeatable)."),

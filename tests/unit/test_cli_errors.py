@@ -30,6 +30,7 @@ def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         (["--nope"], "No such option"),
         (["referee", "q", "--bogus"], "No such option"),
         (["ask", "--resume"], "--resume needs --thread-id"),
+        (["ingest", "/no/such/folder"], "'/no/such/folder' does not exist"),
     ],
 )
 def test_usage_errors_print_typers_usage_and_exit_2(
