@@ -55,3 +55,60 @@ def test_gsm8k_questions_carry_the_number_and_never_the_worked_solution() -> Non
     (q,) = numeric_questions(records, "gsm8k")
     assert (q.id, q.gold, q.options) == ("gsm8k:7", "18", [])
     assert "<<" not in q.question and "####" not in q.question
+
+
+def test_the_parsing_lives_below_the_harness() -> None:
+    """The debate nodes parse numbers too: the harness re-exports the shared parser."""
+    from disputatio.eval import numeric
+    from disputatio.parsing import numbers
+
+    assert numeric.parse_number is numbers.parse_number
+    assert numeric.normalize_number is numbers.normalize_number
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "same"),
+    [
+        ("1,000", "1000.0", True),
+        ("$18", "18.00", True),
+        ("0.333333", "0.3333333", True),  # decimals within 1e-6 relative
+        ("0.30000000000000004", "0.3", True),
+        ("1000000", "1000001", False),  # integers compare exactly
+        ("0.5", "0.6", False),
+        ("-3", "3", False),
+        (None, None, True),
+        ("7", None, False),
+    ],
+)
+def test_same_number(left: str | None, right: str | None, same: bool) -> None:
+    from disputatio.parsing.numbers import same_number
+
+    assert same_number(left, right) is same
+    assert same_number(right, left) is same
+
+
+def test_canonical_numbers_map_equal_values_to_the_first_spelling() -> None:
+    from disputatio.parsing.numbers import canonical_numbers
+
+    values = ["1,000", "7", "1000.0", None, "0.3333333", "0.333333"]
+    assert canonical_numbers(values) == ["1000", "7", "1000", None, "0.3333333", "0.3333333"]
+
+
+@pytest.mark.parametrize(
+    ("text", "choice", "status", "pattern"),
+    [
+        ("3 + 4 = 7, so \\boxed{1,000}", "1000", "OK", "boxed"),
+        ("Twelve apples, give or take.", None, "PARSE_FAILED", None),
+        ("", None, "ERROR", None),
+        ("   ", None, "ERROR", None),
+        ("ERROR: timeout after 30 s", None, "ERROR", None),
+        (None, None, "ERROR", None),
+    ],
+)
+def test_parse_numeric_answer(
+    text: str | None, choice: str | None, status: str, pattern: str | None
+) -> None:
+    from disputatio.parsing.numbers import parse_numeric_answer
+
+    parsed = parse_numeric_answer(text)
+    assert (parsed.choice, parsed.status, parsed.pattern) == (choice, status, pattern)
