@@ -62,13 +62,17 @@ MAIN_QUESTION_BLOCK = """<main_question>
 (Context only: answer ONLY the question below, not the other parts of the main question.)
 """
 
-WORKER_USER = """{main_block}<question>
+#: The start of a worker's prompt: what the reviewer and the summarizer of its leaf share with
+#: it (sent on its llama.cpp slot, they extend its cached conversation instead of re-reading it).
+WORKER_HEAD = """{main_block}<question>
 {question}
 </question>
 <sections>
 {sections}
 </sections>
-{debate_block}{instruction}"""
+"""
+
+WORKER_USER = WORKER_HEAD + "{debate_block}{instruction}"
 
 WORKER_USER_NO_RAG = """{main_block}<question>
 {question}
@@ -108,44 +112,39 @@ NO_SECTIONS = "NO_SUITABLE_CONTEXT: no section was found."
 
 NO_ANSWER = "No answer was given."
 
-REVIEWER_SYSTEM = """You review a debate between agents. Point out which claims are supported \
-by cited sections, which are unsupported or contradicted, and where the agents still disagree. \
-Be brief (at most {max_words} words)."""
-
-#: Added to the reviewer's prompt while it may still ask for evidence (bounded by settings).
-REVIEWER_SEARCH = """If a disputed claim needs checking against the documents, end your \
-critique with one search call: retrieve("search terms")."""
-
-REVIEWER_USER = """<question>
-{question}
-</question>
-<transcript>
+#: The reviewer's turn. It follows a worker's system prompt, question and sections (the start
+#: of that worker's cached conversation, :data:`WORKER_HEAD`), so the persona there is not its
+#: role: the instruction says so.
+REVIEWER_TURN = """{more_sections}<transcript>
 {transcript}
 </transcript>
+Do not answer the question yourself now: review the debate in the <transcript>. Point out which \
+claims are supported by the cited sections, which are unsupported or contradicted, and where \
+the agents still disagree. Cite sections by label, e.g. [{example_id}]. Be brief (at most \
+{max_words} words).{search}
 Write your critique."""
+
+#: Sections of the leaf that the host worker was not shown (labels continue its own).
+MORE_SECTIONS = """<more_sections>
+{sections}
+</more_sections>
+"""
+
+#: Added to the reviewer's turn while it may still ask for evidence (bounded by settings).
+REVIEWER_SEARCH = """ If a disputed claim needs checking against the documents, end your \
+critique with one search call: retrieve("search terms")."""
 
 TRANSCRIPT_MOVE = """<move agent="{agent}" role="{role}" round="{round}">
 {content}
 </move>"""
 
-SUMMARIZER_SYSTEM = """You write the final answer to a question after a debate. Use the \
-sections, the debate and the review; keep only claims the sections support. Start with the \
-verdict line "Verdict: <the short answer>". Cite every claim with its section label in square \
-brackets, e.g. [{example_id}]. Answer only the <question>. Be concise (at most {max_words} \
-words)."""
-
-SUMMARIZER_USER = """{main_block}<question>
-{question}
-</question>
-<sections>
-{sections}
-</sections>
-<transcript>
-{transcript}
-</transcript>
-<review>
-{critique}
-</review>
+#: The summarizer's turn: it follows the reviewer's conversation (question, sections,
+#: transcript) and its critique, so the server reads only this turn.
+SUMMARIZER_TURN = """{more_sections}Now write the final answer to the <question> after this \
+debate. Use the sections, the debate and the review; keep only claims the sections support. \
+Start with the verdict line "Verdict: <the short answer>". Cite every claim with its section \
+label in square brackets, e.g. [{example_id}]. Answer only the <question>. Be concise (at most \
+{max_words} words).
 Write the answer."""
 
 AGGREGATOR_SYSTEM = """You answer a question by combining the answers to its sub-questions. \

@@ -200,10 +200,17 @@ class ReviewTask(TypedDict, total=False):
         question: The leaf's question.
         main_question: The user's question.
         moves: The leaf's transcript moves (answers of every round).
-        sections: Sections shown to the summarizer (the workers' retrieved sections).
+        sections: Sections shown to the reviewer (the host worker's own first, then the leaf's
+            other cited or retrieved ones); the reviewer adds what its search found.
         agreement: Last agreement score of the leaf.
         rounds: Debate rounds that were run.
-        critique: The reviewer's critique (set by the reviewer for the summarizer).
+        host: The worker whose conversation the reviewer and the summarizer extend (on its
+            llama.cpp slot, so its cached prefix is not read again).
+        host_persona: That worker's persona (its system prompt is theirs too).
+        shared: How many of ``sections`` the host was shown (its prompt's sections).
+        critique: The reviewer's critique with section ids (set by the reviewer).
+        review_reply: The reviewer's reply as written (section labels, search calls removed).
+        reviewed: How many of ``sections`` the reviewer was shown.
     """
 
     node: str
@@ -213,7 +220,12 @@ class ReviewTask(TypedDict, total=False):
     sections: list[dict[str, Any]]
     agreement: float
     rounds: int
+    host: str
+    host_persona: str
+    shared: int
     critique: str
+    review_reply: str
+    reviewed: int
 
 
 class AggregateTask(TypedDict):

@@ -18,7 +18,7 @@ import re
 from statistics import fmean
 from typing import Any, Literal
 
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Send
 
@@ -28,6 +28,7 @@ from disputatio.nodes.debate.agreement import verdict_line
 from disputatio.nodes.debate.common import (
     dedupe_sections,
     example_id,
+    ids_to_labels,
     labelled_check,
     make_move,
     render_moves,
@@ -36,29 +37,26 @@ from disputatio.nodes.debate.common import (
     section_labels,
     text_of,
 )
-from disputatio.nodes.debate.context import DebateContext, get_context, resolve_config
-from disputatio.nodes.debate.workers import repair_citations
+from disputatio.nodes.debate.context import (
+    DebateConfig,
+    DebateContext,
+    get_context,
+    resolve_config,
+)
+from disputatio.nodes.debate.workers import repair_citations, worker_slot, worker_start
 from disputatio.prompts.debate import (
     COMPOSED_PART,
-    MAIN_QUESTION_BLOCK,
+    MORE_SECTIONS,
     NO_ANSWER,
     REVIEWER_SEARCH,
-    REVIEWER_SYSTEM,
-    REVIEWER_USER,
-    SUMMARIZER_SYSTEM,
-    SUMMARIZER_USER,
+    REVIEWER_TURN,
+    SUMMARIZER_TURN,
 )
 from disputatio.state.debate import AggregateTask, ReviewTask
 from disputatio.state.reducers import merge_usage
 from disputatio.tools.retrieval import TOOL_NAME
 from disputatio.validators.citations import CitationCheck, extract_citations, verify_citations
 from disputatio.validators.confidence import estimate_confidence
-
-
-def _main_block(question: str, main_question: str) -> str:
-    if question == main_question:
-        return ""
-    return MAIN_QUESTION_BLOCK.format(main_question=main_question)
 
 
 def _result(
@@ -90,25 +88,54 @@ def _review_queries(text: str, limit: int) -> list[str]:
     return queries[:limit]
 
 
+def host_slot(state: ReviewTask, cfg: DebateConfig) -> int | None:
+    """The llama.cpp slot of the worker whose conversation the reviewer and summarizer extend."""
+    host = state.get("host")
+    return worker_slot(state["node"], host, cfg.workers) if host else None
+
+
+def review_messages(state: ReviewTask, cfg: DebateConfig) -> list[BaseMessage]:
+    """The reviewer's prompt: the host worker's start, then the transcript and the instruction.
+
+    The host worker's system prompt, question and sections come first, exactly as in each of its
+    calls (:func:`~disputatio.nodes.debate.workers.worker_start`), so that on its slot the server
+    reads only the rest. Sections of the leaf the host was not shown follow (labels continuing
+    its own), then every answer move of the leaf, its citations shown with those labels.
+    """
+    sections = state["sections"]
+    shared = int(state.get("shared", 0))
+    labels = section_labels(sections)
+    persona = state.get("host_persona") or "synthesizer"
+    system, head = worker_start(
+        state["question"], state["main_question"], persona, sections[:shared], cfg
+    )
+    transcript = render_moves(
+        [{**m, "content": ids_to_labels(m["content"], labels)} for m in state["moves"]]
+    )
+    turn = REVIEWER_TURN.format(
+        more_sections=_more_sections(sections[shared:], list(labels)[shared:], cfg),
+        transcript=transcript,
+        example_id=example_id(sections),
+        max_words=cfg.max_words,
+        search=REVIEWER_SEARCH if cfg.review_searches > 0 else "",
+    )
+    return [SystemMessage(system), HumanMessage(f"{head}{turn}")]
+
+
+def _more_sections(items: list[dict[str, Any]], labels: list[str], cfg: DebateConfig) -> str:
+    if not items or not cfg.use_rag:
+        return ""
+    return MORE_SECTIONS.format(sections=render_sections(items, cfg.section_max_chars, labels))
+
+
 def review(state: ReviewTask, runtime: Runtime[DebateContext]) -> Command[Literal["summarize"]]:
     """Critique a leaf's debate (fetching more evidence when it asks), then summarize it."""
     ctx = get_context(runtime.context)
     cfg = resolve_config(ctx)
     node, agent = state["node"], f"reviewer-{state['node']}"
-    system = REVIEWER_SYSTEM.format(max_words=cfg.max_words)
-    if cfg.review_searches > 0:
-        system = f"{system}\n{REVIEWER_SEARCH}"
-    messages = [
-        SystemMessage(system),
-        HumanMessage(
-            REVIEWER_USER.format(
-                question=state["question"], transcript=render_moves(state["moves"])
-            )
-        ),
-    ]
-    reply, usage = invoke_with_usage(
-        ctx.agent_model(agent, "reviewer"), messages, agent=agent, role="reviewer"
-    )
+    messages = review_messages(state, cfg)
+    llm = ctx.agent_model(agent, "reviewer", slot=host_slot(state, cfg))
+    reply, usage = invoke_with_usage(llm, messages, agent=agent, role="reviewer")
     raw = text_of(reply)
     queries = _review_queries(raw, cfg.review_searches) if cfg.review_searches > 0 else []
     found: list[dict[str, Any]] = []
@@ -118,9 +145,8 @@ def review(state: ReviewTask, runtime: Runtime[DebateContext]) -> Command[Litera
             sections, _ = search(retriever, query, k=cfg.seed_k, agent=agent)
             found += sections
     found = dedupe_sections(found)
-    critique = strip_tool_calls(raw, list(_REVIEW_TOOLS)).strip() or NO_ANSWER
-    seen = [c for m in state["moves"] for c in m["citations"]]
-    check = verify_citations(critique, seen)
+    said = strip_tool_calls(raw, list(_REVIEW_TOOLS)).strip() or NO_ANSWER
+    check = labelled_check(said, section_labels(state["sections"]))
     move = make_move(
         node=node,
         agent=agent,
@@ -130,15 +156,39 @@ def review(state: ReviewTask, runtime: Runtime[DebateContext]) -> Command[Litera
         check=check,
         queries=queries,
     )
-    sections = dedupe_sections([*found, *state["sections"]])[: cfg.summary_sections + len(found)]
+    shown = {s["id"] for s in state["sections"]}
+    added = [s for s in found if s["id"] not in shown]
     update: dict[str, Any] = {"transcript": [move], "usage": usage, "reviews": {node: check.text}}
     if found:
         update["sections"] = {s["id"]: s for s in found}
         update["retrieved"] = {agent: [s["id"] for s in found]}
-    return Command(
-        update=update,
-        goto=Send("summarize", {**state, "critique": check.text, "sections": sections}),
+    task: ReviewTask = {
+        **state,
+        "critique": check.text,
+        "review_reply": said,
+        "reviewed": len(state["sections"]),
+        "sections": [*state["sections"], *added],
+    }
+    return Command(update=update, goto=Send("summarize", task))
+
+
+def summary_messages(state: ReviewTask, cfg: DebateConfig) -> list[BaseMessage]:
+    """The summarizer's prompt: the reviewer's prompt, its critique, then the request.
+
+    On the host worker's slot that whole conversation is cached, so the server reads only the
+    request and the sections the review's search found (labels continuing).
+    """
+    sections = state["sections"]
+    reviewed = int(state.get("reviewed", len(sections)))
+    before = review_messages({**state, "sections": sections[:reviewed]}, cfg)
+    labels = list(section_labels(sections))
+    turn = SUMMARIZER_TURN.format(
+        more_sections=_more_sections(sections[reviewed:], labels[reviewed:], cfg),
+        example_id=example_id(sections),
+        max_words=cfg.max_words,
     )
+    said = state.get("review_reply") or state.get("critique") or NO_ANSWER
+    return [*before, AIMessage(said), HumanMessage(turn)]
 
 
 def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, Any]:
@@ -148,21 +198,8 @@ def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, A
     node, agent = state["node"], f"summarizer-{state['node']}"
     sections = state["sections"]
     labels = section_labels(sections)
-    messages = [
-        SystemMessage(
-            SUMMARIZER_SYSTEM.format(example_id=example_id(sections), max_words=cfg.max_words)
-        ),
-        HumanMessage(
-            SUMMARIZER_USER.format(
-                main_block=_main_block(state["question"], state["main_question"]),
-                question=state["question"],
-                sections=render_sections(sections, cfg.section_max_chars, list(labels)),
-                transcript=render_moves(state["moves"]),
-                critique=state.get("critique") or NO_ANSWER,
-            )
-        ),
-    ]
-    llm = ctx.agent_model(agent, "summarizer")
+    messages = summary_messages(state, cfg)
+    llm = ctx.agent_model(agent, "summarizer", slot=host_slot(state, cfg))
     reply, usage = invoke_with_usage(llm, messages, agent=agent, role="summarizer")
     allowed = [s["id"] for s in sections]
     text = strip_tool_calls(text_of(reply), [TOOL_NAME]).strip() or NO_ANSWER

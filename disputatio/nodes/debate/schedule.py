@@ -134,9 +134,19 @@ def _leaf_sections(state: DebateState, cfg: DebateConfig, leaf: str) -> list[dic
 
 
 def _review_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> list[Send]:
+    """One review task per leaf, hosted by the leaf's first worker.
+
+    The reviewer sees the host's sections first, in the host's order (the start of the host's
+    cached conversation), then the leaf's other sections (:func:`_leaf_sections`).
+    """
     nodes, agreement = state["nodes"], state.get("agreement") or {}
+    sections, retrieved = state.get("sections") or {}, state.get("retrieved") or {}
     sends = []
     for leaf in todo:
+        host = worker_name(leaf, 0)
+        own = [sections[s] for s in retrieved.get(host, []) if s in sections]
+        ids = {s["id"] for s in own}
+        more = [s for s in _leaf_sections(state, cfg, leaf) if s["id"] not in ids]
         task: ReviewTask = {
             "node": leaf,
             "question": nodes[leaf]["question"],
@@ -146,9 +156,12 @@ def _review_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> lis
                 for m in state.get("transcript") or []
                 if m["node"] == leaf and m["kind"] == "answer"
             ],
-            "sections": _leaf_sections(state, cfg, leaf),
+            "sections": [*own, *more],
             "agreement": float(agreement.get(leaf, {}).get("score", 0.0)),
             "rounds": int(agreement.get(leaf, {}).get("round", 0)),
+            "host": host,
+            "host_persona": cfg.persona(0),
+            "shared": len(own),
         }
         sends.append(Send("review", task))
     return sends

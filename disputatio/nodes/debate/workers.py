@@ -46,9 +46,9 @@ from disputatio.prompts.debate import (
     OTHER_ANSWER,
     PERSONAS,
     TOOL_OFFER,
+    WORKER_HEAD,
     WORKER_SYSTEM,
     WORKER_SYSTEM_NO_RAG,
-    WORKER_USER,
     WORKER_USER_NO_RAG,
 )
 from disputatio.retrievers.base import CorpusRetriever
@@ -60,16 +60,47 @@ from disputatio.validators.citations import CitationCheck
 logger = logging.getLogger(__name__)
 
 
+def worker_start(
+    question: str,
+    main_question: str,
+    persona: str,
+    shown: Sequence[dict[str, Any]],
+    cfg: DebateConfig,
+) -> tuple[str, str]:
+    """A worker's system prompt and the start of its user message (question, sections).
+
+    Every call of the worker begins with these two texts, and so do the prompts of its leaf's
+    reviewer and summarizer, so that on the worker's llama.cpp slot they extend its cached
+    conversation.
+    """
+    system_persona = PERSONAS.get(persona, persona)
+    main_block = (
+        MAIN_QUESTION_BLOCK.format(main_question=main_question) if main_question != question else ""
+    )
+    if not cfg.use_rag:
+        system = WORKER_SYSTEM_NO_RAG.format(persona=system_persona, max_words=cfg.max_words)
+        return system, WORKER_USER_NO_RAG.format(
+            main_block=main_block, question=question, debate_block="", instruction=""
+        )
+    labels = list(section_labels(shown))
+    system = WORKER_SYSTEM.format(
+        persona=system_persona, example_id=example_id(shown), max_words=cfg.max_words
+    )
+    head = WORKER_HEAD.format(
+        main_block=main_block,
+        question=question,
+        sections=render_sections(shown, cfg.section_max_chars, labels),
+    )
+    return system, head
+
+
 def worker_messages(
     task: WorkerTask, shown: Sequence[dict[str, Any]], cfg: DebateConfig, *, offer_tool: bool
 ) -> list[BaseMessage]:
     """The prompt of one worker call (sections shown as ``S1``, ``S2``... in ``shown`` order)."""
-    persona = PERSONAS.get(task["persona"], task["persona"])
     labels = section_labels(shown)
-    main_block = (
-        MAIN_QUESTION_BLOCK.format(main_question=task["main_question"])
-        if task["main_question"] != task["question"]
-        else ""
+    system, head = worker_start(
+        task["question"], task["main_question"], task["persona"], shown, cfg
     )
     debate_block = ""
     instructions = [TOOL_OFFER if offer_tool else ANSWER_NOW]
@@ -82,25 +113,10 @@ def worker_messages(
         debate_block = DEBATE_BLOCK.format(previous=previous, others=others)
         instructions.insert(0, DEBATE_INSTRUCTION)
     if cfg.use_rag:
-        system = WORKER_SYSTEM.format(
-            persona=persona, example_id=example_id(shown), max_words=cfg.max_words
-        )
-        user = WORKER_USER.format(
-            main_block=main_block,
-            question=task["question"],
-            sections=render_sections(shown, cfg.section_max_chars, list(labels)),
-            debate_block=debate_block,
-            instruction="\n".join(instructions),
-        )
+        instruction = "\n".join(instructions)
     else:
-        system = WORKER_SYSTEM_NO_RAG.format(persona=persona, max_words=cfg.max_words)
-        user = WORKER_USER_NO_RAG.format(
-            main_block=main_block,
-            question=task["question"],
-            debate_block=debate_block,
-            instruction=ANSWER_NOW if task["round"] == 0 else DEBATE_INSTRUCTION,
-        )
-    return [SystemMessage(system), HumanMessage(user)]
+        instruction = ANSWER_NOW if task["round"] == 0 else DEBATE_INSTRUCTION
+    return [SystemMessage(system), HumanMessage(f"{head}{debate_block}{instruction}")]
 
 
 def worker_slot(node: str, agent: str, workers: int) -> int | None:

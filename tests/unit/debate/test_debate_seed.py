@@ -105,15 +105,18 @@ def test_reviewer_can_ask_for_more_evidence_bounded() -> None:
         "reviewer-root": scripted(
             "rev", 'Risk is disputed.\nretrieve("bleeding risk")\nretrieve("dose")'
         ),
-        "summarizer-root": scripted("sum", "Verdict: risky.\nIt raises bleeding risk [S1]."),
+        "summarizer-root": scripted("sum", "Verdict: risky.\nIt raises bleeding risk [S2]."),
     }
     retriever = FakeRetriever(default=[ASPIRIN], by_keyword={"bleed": [BLEED], "dose": [DOSE]})
     ctx = context(models, retriever, flat=True, workers=2, rounds=1, max_tool_calls=0)
     out, _, _ = run("Is aspirin safe?", ctx)
     queries = [q for q, _ in retriever.queries]
     assert queries.count("bleeding risk") == 1 and "dose" not in queries  # review_searches=1
-    summary_prompt = str(models["summarizer-root"].prompts[0][1].content)
-    assert "raises bleeding risk" in summary_prompt and "retrieve(" not in summary_prompt
+    # the found section comes with the summarizer's request, labelled after the reviewed ones
+    prompt = models["summarizer-root"].prompts[0]
+    request, critique = str(prompt[-1].content), str(prompt[-2].content)
+    assert '<section id="S2" source="risks.md"' in request and "raises bleeding risk" in request
+    assert critique == "Risk is disputed." and "retrieve(" not in critique
     review = next(m for m in out["transcript"] if m["kind"] == "review")
     assert review["queries"] == ["bleeding risk"] and "retrieve(" not in review["content"]
     assert [c["id"] for c in out["citations"]] == ["s-bleed"]
