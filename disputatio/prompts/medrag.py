@@ -172,3 +172,59 @@ BASELINE_RAG = """<documents>
 
 Use the documents where they help. Answer in at most 2 sentences, then end with \
 \\boxed{{...}} holding {answer_hint}."""
+
+# --- numeric answers (GSM8K-style): no options, a free number in \boxed{N} -------------------
+# Same conversation shape as above (question → [search call → documents] → answer → peers'
+# summaries → ...), so the log and the llama.cpp prefix reuse stay as they are.
+
+NUMERIC_AGENT_SYSTEM = (
+    "You are a careful math expert debating another expert on a word problem. Solve it in a "
+    "few short steps, then end your reply with the final number in a box, e.g. \\boxed{{42}} "
+    "(digits only, no units)."
+)
+
+NUMERIC_AGENT_QUESTION = """<problem>
+{question}
+</problem>"""
+
+#: Without retrieval: the instruction that asks for the solution (no documents block).
+NUMERIC_AGENT_SOLVE = """Solve the problem in a few short steps, then end with \\boxed{{N}} \
+holding the final number."""
+
+#: With retrieval: the documents, then the same instruction.
+NUMERIC_AGENT_DOCUMENTS = """<documents>
+{sections}
+</documents>
+
+Do not search again. Use the documents only if they help. Solve the problem in a few short \
+steps, then end with \\boxed{{N}} holding the final number."""
+
+NUMERIC_AGENT_PEERS = """<other_agents>
+{peer_summaries}
+</other_agents>
+
+This is round {round}. Your previous answer was {previous_choice}. Check the other experts' \
+steps against your own; change your answer only if their reasoning is convincing."""
+
+NUMERIC_SUMMARY_INSTRUCTION = """Summarise your solution for the other expert in at most \
+{max_words} words: the key steps and your final number. End with \\boxed{{N}} holding it."""
+
+NUMERIC_VERIFIER_SYSTEM = (
+    "You are a senior math expert judging a debate between experts who did not agree on the "
+    "answer to a word problem. Check their steps and decide which final number is correct. "
+    "Write at most 3 short sentences, then end with \\boxed{{N}} holding the final number."
+)
+
+NUMERIC_VERIFIER_USER = """<problem>
+{question}
+</problem>
+
+<final_answers>
+{final_answers}
+</final_answers>
+
+<debate>
+{transcript}
+</debate>
+
+Which final number is correct? At most 3 short sentences, then \\boxed{{N}} holding it."""

@@ -28,6 +28,10 @@ CONSENSUS_TYPES: tuple[str, ...] = (
 #: Options: ``{"A": "text", ...}`` for multiple choice, or labels like ``["yes", "no", "maybe"]``.
 Options: TypeAlias = dict[str, str] | list[str]
 
+#: What an answer is: one of the options, or a free number (GSM8K-style, ``\boxed{N}``).
+AnswerMode: TypeAlias = Literal["options", "numeric"]
+ANSWER_MODES: tuple[str, ...] = ("options", "numeric")
+
 
 #: The seed's names of ``consensus_type`` in the log's ``final_answer`` (state name → seed name).
 SEED_CONSENSUS: dict[str, str] = {
@@ -83,7 +87,8 @@ class Turn(TypedDict, total=False):
         response: The reply, cleaned (no repeated patterns) and capped.
         citations: Section ids the reply cited that it was shown (``[S1]`` mapped back).
         unverified: Cited labels or ids it was not shown.
-        choice: Parsed option (None unless ``status`` is ``OK``).
+        choice: Parsed option, or the normalised number in numeric mode (None unless
+            ``status`` is ``OK``).
         status: ``OK``, ``PARSE_FAILED``, ``INVALID_CHOICE`` or ``ERROR`` (also for an empty
             reply).
         retrieval_error: True when the retriever failed and the agent answered without
@@ -184,13 +189,18 @@ class MedragInput(TypedDict, total=False):
 
     Attributes:
         question: The question (required).
-        options: ``{"A": "text", ...}`` or labels such as ``["yes", "no", "maybe"]`` (required).
+        options: ``{"A": "text", ...}`` or labels such as ``["yes", "no", "maybe"]`` (required
+            unless ``answer_mode`` is ``numeric``).
         question_id: Caller's id of the question, copied to the output.
+        answer_mode: ``options`` (an option label) or ``numeric`` (a free number, asked for in a
+            box, parsed with :mod:`disputatio.parsing.numbers`; agreement and votes
+            compare numbers). Default: ``options``.
     """
 
     question: str
     options: Options
     question_id: str
+    answer_mode: AnswerMode
 
 
 class MedragState(MedragInput, total=False):
@@ -203,7 +213,8 @@ class MedragState(MedragInput, total=False):
         summaries: Every summary (parallel branches append).
         agreement_round: Round in which all agents gave the same valid answer, if any.
         verdict: The verifier's reply, when it was asked.
-        answer: Final answer (option label) or None when everything failed.
+        answer: Final answer (option label, or number in numeric mode) or None when everything
+            failed.
         consensus_type: How ``answer`` was reached (see :data:`CONSENSUS_TYPES`).
         usage: Token and latency usage per agent (``merge_usage``).
         timings: Wall time per step (parallel branches append).
@@ -242,6 +253,7 @@ class AgentTurnInput(TypedDict, total=False):
     Attributes:
         question: The question.
         options: Its options.
+        answer_mode: ``options`` or ``numeric`` (resolved by ``prepare``).
         agent: Which agent speaks.
         round: The round.
         peer_summaries: ``[{agent, text}]`` of the other agents' previous turns.
@@ -252,6 +264,7 @@ class AgentTurnInput(TypedDict, total=False):
 
     question: str
     options: Options
+    answer_mode: AnswerMode
     agent: str
     round: int
     peer_summaries: list[dict[str, str]]
@@ -265,6 +278,7 @@ class SummarizeInput(TypedDict, total=False):
     Attributes:
         question: The question.
         options: Its options.
+        answer_mode: ``options`` or ``numeric`` (resolved by ``prepare``).
         agent: Whose turn to summarise.
         round: The round of that turn.
         response: The reply to summarise.
@@ -274,6 +288,7 @@ class SummarizeInput(TypedDict, total=False):
 
     question: str
     options: Options
+    answer_mode: AnswerMode
     agent: str
     round: int
     response: str
@@ -285,7 +300,8 @@ class MedragOutput(TypedDict, total=False):
 
     Attributes:
         question_id: Copied from the input.
-        answer: Final option label, or None when ``consensus_type`` is ``failed``.
+        answer: Final option label (numeric mode: the normalised number), or None when
+            ``consensus_type`` is ``failed``.
         consensus_type: ``agreement``, ``verifier``, ``majority_vote``, ``agent1_fallback`` or
             ``failed``.
         agreement_round: Round of agreement, if the agents agreed.

@@ -1,4 +1,4 @@
-"""The MedRAG-style two-agent debate graph.
+r"""The MedRAG-style two-agent debate graph.
 
 ::
 
@@ -8,6 +8,9 @@
         context=MedragContext(rounds=2, k=8),
     )
     out["answer"], out["consensus_type"], out["log"]
+
+    # a free numeric answer (GSM8K-style): agents end with \boxed{N}, equal numbers agree
+    graph.invoke({"question": "...", "answer_mode": "numeric"}, context=MedragContext())
 """
 
 from disputatio.graphs.medrag_debate.graph import build_graph, graph

@@ -14,6 +14,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from disputatio.errors import ConfigError
+from disputatio.nodes.medrag.answers import comparable, is_numeric, resolve_answer_mode
 from disputatio.nodes.medrag.context import MedragContext, context_of, resolve
 from disputatio.nodes.medrag.turns import history_entry
 from disputatio.state.medrag import MedragState, Summary, Turn
@@ -29,25 +30,38 @@ def _check_options(options: Any) -> None:
         ok = False
     if not ok:
         raise ConfigError(
-            "medrag debate needs options: {'A': 'text', ...} or labels like ['yes', 'no']"
+            "medrag debate needs options: {'A': 'text', ...} or labels like ['yes', 'no'] "
+            "(or answer_mode='numeric' for a numeric answer)"
         )
 
 
 def prepare(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, Any]:
-    """Validate the input and open round 1.
+    """Validate the input, resolve its answer mode and open round 1.
+
+    With ``answer_mode="numeric"`` the question is debated as a free number (see
+    :mod:`disputatio.nodes.medrag.answers`); it needs no options, and any it has are not shown.
 
     Raises:
-        ConfigError: If the question is empty, the options are malformed or the context's
-            values are out of range.
+        ConfigError: If the question is empty, the answer mode is unknown, the options are
+            malformed (options mode) or the context's values are out of range.
     """
     ctx = context_of(runtime)
     resolve(ctx)  # fail early on bad settings
     resolve_validators(ctx.validators)  # and on a bad validator spec, not after the debate
     if not str(state.get("question") or "").strip():
         raise ConfigError("medrag debate needs a non-empty question")
-    _check_options(state.get("options"))
+    mode = resolve_answer_mode(state.get("answer_mode"))
+    if mode == "options":
+        _check_options(state.get("options"))
     get_stream_writer()({"event": "round_start", "round": 1})
-    return {"round": 1, "started_at": time.time(), "agreement_round": None, "verdict": None}
+    return {
+        "round": 1,
+        "started_at": time.time(),
+        "agreement_round": None,
+        "verdict": None,
+        "answer_mode": mode,
+        "options": state.get("options") or [],
+    }
 
 
 def turns_of_round(turns: Sequence[Turn], round_: int) -> list[Turn]:
@@ -71,6 +85,7 @@ def fan_out_agents(state: MedragState, runtime: Runtime[MedragContext]) -> list[
         payload = {
             "question": state["question"],
             "options": state["options"],
+            "answer_mode": state.get("answer_mode"),
             "agent": agent,
             "round": round_,
             "peer_summaries": peers,
@@ -90,14 +105,22 @@ def _history(turns: Sequence[Turn], agent: str, before: int) -> list[dict[str, A
     return [history_entry(t) for t in mine]
 
 
-def agreed_choice(turns: Sequence[Turn], agents: Sequence[str]) -> str | None:
-    """The common answer when every agent answered validly and identically, else None."""
+def agreed_choice(
+    turns: Sequence[Turn], agents: Sequence[str], *, numeric: bool = False
+) -> str | None:
+    """The common answer when every agent answered validly and identically, else None.
+
+    With ``numeric`` the answers are numbers and agree when they are the same number
+    (``1,000`` and ``1000.0``); the common answer is then the first agent's spelling.
+    """
     by_agent = {t["agent"]: t for t in turns}
     if set(by_agent) != set(agents):
         return None
-    choices = {t.get("choice") for t in by_agent.values() if t.get("status") == "OK"}
-    oks = sum(1 for t in by_agent.values() if t.get("status") == "OK")
-    return choices.pop() if oks == len(agents) and len(choices) == 1 else None
+    ordered = [by_agent[agent] for agent in agents]
+    if any(t.get("status") != "OK" for t in ordered):
+        return None
+    choices = comparable([t.get("choice") for t in ordered], numeric=numeric)
+    return choices[0] if len(set(choices)) == 1 else None
 
 
 def judge_round(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, Any]:
@@ -105,7 +128,7 @@ def judge_round(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str
     cfg = resolve(context_of(runtime))
     round_ = state.get("round", 1)
     turns = turns_of_round(state.get("turns", []), round_)
-    choice = agreed_choice(turns, cfg.agents)
+    choice = agreed_choice(turns, cfg.agents, numeric=is_numeric(state))
     get_stream_writer()(
         {
             "event": "round_done",
@@ -133,6 +156,7 @@ def route_after_round(
                 {
                     "question": state["question"],
                     "options": state["options"],
+                    "answer_mode": state.get("answer_mode"),
                     "agent": t["agent"],
                     "round": round_,
                     "response": t.get("response", ""),

@@ -238,9 +238,21 @@ def final_answers(turns: Sequence[Turn], agents: Sequence[str]) -> str:
 
 
 def verifier_messages(
-    *, question: str, options: Options, transcript: str, answers: str = ""
+    *, question: str, options: Options, transcript: str, answers: str = "", numeric: bool = False
 ) -> list[BaseMessage]:
-    """Build the verifier's prompt (``answers``: the agents' final choices, one per line)."""
+    """Build the verifier's prompt (``answers``: the agents' final choices, one per line).
+
+    With ``numeric`` it asks for the correct final number instead of an option.
+    """
+    if numeric:
+        return [
+            SystemMessage(P.NUMERIC_VERIFIER_SYSTEM.format()),
+            HumanMessage(
+                P.NUMERIC_VERIFIER_USER.format(
+                    question=question, final_answers=answers, transcript=transcript
+                )
+            ),
+        ]
     return [
         SystemMessage(P.VERIFIER_SYSTEM.format(answer_hint=answer_hint(options))),
         HumanMessage(
@@ -255,8 +267,16 @@ def verifier_messages(
     ]
 
 
-def agent_prefix(question: str, options: Options) -> list[BaseMessage]:
-    """The start every call of an agent shares: system prompt and the question."""
+def agent_prefix(question: str, options: Options, *, numeric: bool = False) -> list[BaseMessage]:
+    """The start every call of an agent shares: system prompt and the question.
+
+    With ``numeric`` the agent is asked for a boxed number and shown no options.
+    """
+    if numeric:
+        return [
+            SystemMessage(P.NUMERIC_AGENT_SYSTEM.format()),
+            HumanMessage(P.NUMERIC_AGENT_QUESTION.format(question=question)),
+        ]
     return [
         SystemMessage(P.AGENT_SYSTEM.format(answer_hint=answer_hint(options))),
         HumanMessage(P.AGENT_QUESTION.format(question=question, options=format_options(options))),
@@ -264,19 +284,31 @@ def agent_prefix(question: str, options: Options) -> list[BaseMessage]:
 
 
 def peers_block(
-    peer_summaries: Sequence[Mapping[str, str]], round_: int, previous_choice: str | None
+    peer_summaries: Sequence[Mapping[str, str]],
+    round_: int,
+    previous_choice: str | None,
+    *,
+    numeric: bool = False,
 ) -> str:
     """The round-2+ message: the other agents' summaries."""
     peers = "\n".join(
         P.PEER_SUMMARY.format(agent=p["agent"], text=p["text"]) for p in peer_summaries
     )
-    return P.AGENT_PEERS.format(
+    template = P.NUMERIC_AGENT_PEERS if numeric else P.AGENT_PEERS
+    return template.format(
         peer_summaries=peers, round=round_, previous_choice=previous_choice or "none"
     )
 
 
-def documents_block(documents: str, options: Options) -> str:
-    """The message that hands the agent its documents and asks for the answer."""
+def documents_block(documents: str, options: Options, *, numeric: bool = False) -> str:
+    """The message that hands the agent its documents and asks for the answer.
+
+    In numeric mode, empty ``documents`` (no retrieval) give the bare instruction to solve.
+    """
+    if numeric:
+        if not documents:
+            return P.NUMERIC_AGENT_SOLVE.format()
+        return P.NUMERIC_AGENT_DOCUMENTS.format(sections=documents)
     return P.AGENT_DOCUMENTS.format(sections=documents, answer_hint=answer_hint(options))
 
 

@@ -10,6 +10,10 @@ An agent's turn (the seed's protocol):
    the reply is cleaned (repeated patterns removed), capped, parsed, and its citations are
    verified against the sections it was shown. An empty reply is an ``ERROR``.
 
+In numeric mode (``answer_mode="numeric"``, GSM8K-style) the agent solves the problem in a few
+steps and ends with ``\\boxed{N}``; the reply is parsed as a number (see
+:mod:`disputatio.nodes.medrag.answers`), and without retrieval it is shown no documents block.
+
 Each call extends the agent's own conversation (see :mod:`disputatio.nodes.medrag.text`), on
 the agent's own llama.cpp slot, so the server reuses the cached prefix. Each agent's model
 comes from ``ctx.chat_model(agent, role="debater")`` and each summariser's from
@@ -33,6 +37,7 @@ from disputatio.models.accounting import invoke_with_usage
 from disputatio.models.local import slot_context
 from disputatio.models.toolcalls import parse_tool_calls
 from disputatio.nodes.citations import resolve_labels, short_labels
+from disputatio.nodes.medrag.answers import is_numeric, parse_reply
 from disputatio.nodes.medrag.context import MedragConfig, MedragContext, context_of, resolve
 from disputatio.nodes.medrag.text import (
     agent_prefix,
@@ -48,7 +53,6 @@ from disputatio.nodes.medrag.text import (
     section_chars,
     truncate,
 )
-from disputatio.parsing.answers import ParsedAnswer, parse_answer
 from disputatio.prompts import medrag as P
 from disputatio.state.medrag import AgentTurnInput, RetrievalLog, SummarizeInput, Summary, Turn
 from disputatio.state.retrieval import Section
@@ -161,22 +165,23 @@ def history_entry(turn: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def conversation(
-    question: str, options: Any, history: Sequence[Mapping[str, Any]]
+    question: str, options: Any, history: Sequence[Mapping[str, Any]], *, numeric: bool = False
 ) -> list[BaseMessage]:
     """An agent's conversation so far: the shared prefix, then each earlier turn.
 
     The last message is an empty user message that the caller fills (see ``_with_user``).
     """
-    messages = agent_prefix(question, options)
+    messages = agent_prefix(question, options, numeric=numeric)
     for turn in history:
+        block = documents_block(turn["documents"], options, numeric=numeric)
         if turn.get("peers"):
             messages = _with_user(messages, turn["peers"])
         if turn.get("query_call"):
             messages = _with_user(messages, P.QUERY_INSTRUCTION)
             messages.append(AIMessage(turn["query_call"]))
-            messages.append(HumanMessage(documents_block(turn["documents"], options)))
+            messages.append(HumanMessage(block))
         else:
-            messages = _with_user(messages, documents_block(turn["documents"], options))
+            messages = _with_user(messages, block)
         messages.append(AIMessage(turn.get("response") or "(no answer)"))
         messages.append(HumanMessage(""))  # filled by the next call's instruction
     return messages
@@ -201,18 +206,13 @@ def _slot_tokens(ctx: MedragContext, agent: str) -> int | None:
     return slot_context(ctx.get_settings())
 
 
-def _parse(text: str, options: Any) -> ParsedAnswer:
-    if not text.strip():
-        return ParsedAnswer(None, "ERROR", None, "empty reply")
-    return parse_answer(text, options)
-
-
 def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[str, Any]:
     """One agent writes its search call, retrieves, and answers in one round."""
     ctx = context_of(runtime)
     cfg = resolve(ctx)
     agent, round_ = state["agent"], state["round"]
-    question, options = state["question"], state["options"]
+    question, options = state["question"], state.get("options") or []
+    numeric = is_numeric(state)
     peers = state.get("peer_summaries") or []
     writer = get_stream_writer()
     writer({"event": "turn_start", "agent": agent, "round": round_})
@@ -225,8 +225,9 @@ def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[s
         "repetition_penalty": cfg.repetition_penalty,
         "slot": cfg.slot_of(agent),
     }
-    messages = conversation(question, options, state.get("history") or [])
-    peers_text = peers_block(peers, round_, state.get("previous_choice")) if peers else ""
+    messages = conversation(question, options, state.get("history") or [], numeric=numeric)
+    previous = state.get("previous_choice")
+    peers_text = peers_block(peers, round_, previous, numeric=numeric) if peers else ""
     if peers_text:
         messages = _with_user(messages, peers_text)
     usage: dict[str, dict[str, Any]] = {}
@@ -257,11 +258,11 @@ def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[s
     )
     labels = short_labels([s.id for s in sections])
     failed = bool(rlog.get("error"))
-    documents = render_labelled(sections, chars, failed=failed)
-    if query_call:
-        messages = [*messages, HumanMessage(documents_block(documents, options))]
-    else:
-        messages = _with_user(messages, documents_block(documents, options))
+    # a numeric question without retrieval gets no documents block, only the instruction
+    no_documents = numeric and not cfg.use_retrieval
+    documents = "" if no_documents else render_labelled(sections, chars, failed=failed)
+    block = documents_block(documents, options, numeric=numeric)
+    messages = [*messages, HumanMessage(block)] if query_call else _with_user(messages, block)
     llm = ctx.chat_model(agent, max_tokens=cfg.max_tokens, **common)
     t_gen = time.perf_counter()
     reply, more = invoke_with_usage(llm, messages, agent=agent, role="debater")
@@ -269,7 +270,7 @@ def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[s
     for key, record in more.items():
         usage = {**usage, key: _add(usage.get(key), record)}
     raw_text = clean_text(message_text(reply))
-    parsed = _parse(raw_text, options)
+    parsed = parse_reply(raw_text, options, numeric=numeric)
     capped = clean_response(raw_text, cfg.response_max_chars)
     text, cited, unverified = resolve_labels(capped, labels)
     turn = Turn(
@@ -367,21 +368,23 @@ def summarize(state: SummarizeInput, runtime: Runtime[MedragContext]) -> dict[st
             slot=cfg.slot_of(agent),
         )
         history = state.get("history") or []
+        options = state.get("options") or []
+        numeric = is_numeric(state)
         if history:
-            messages = conversation(state["question"], state["options"], history)
+            messages = conversation(state["question"], options, history, numeric=numeric)
         else:  # a caller without the conversation: summarise the reply alone
             messages = [
-                *agent_prefix(state["question"], state["options"]),
+                *agent_prefix(state["question"], options, numeric=numeric),
                 AIMessage(clean_text(state["response"])),
                 HumanMessage(""),
             ]
         max_words = max(10, int(cfg.summary_max_tokens * 0.7))
-        messages = _with_user(
-            messages,
-            P.SUMMARY_INSTRUCTION.format(
-                max_words=max_words, answer_hint=answer_hint(state["options"])
-            ),
+        instruction = (
+            P.NUMERIC_SUMMARY_INSTRUCTION.format(max_words=max_words)
+            if numeric
+            else P.SUMMARY_INSTRUCTION.format(max_words=max_words, answer_hint=answer_hint(options))
         )
+        messages = _with_user(messages, instruction)
         reply, usage = invoke_with_usage(llm, messages, agent=name, role="summarizer")
         text = clean_response(message_text(reply), cfg.response_max_chars)
     else:

@@ -9,6 +9,10 @@ Decision order (the first that yields a valid option wins):
 4. ``agent1_fallback``: on a tie, Agent1's last valid answer (if it never gave one, the tied
    answer seen first, still recorded as ``majority_vote``);
 5. ``failed``: no agent ever gave a valid answer; the answer is None.
+
+In numeric mode (a question without options) the answers are numbers: agreement, the vote and
+the fallback count equal numbers together (``1,000`` = ``1000.0``), and the verifier is asked
+for the correct final number (any number it gives is valid).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 
 from disputatio.models.accounting import invoke_with_usage
+from disputatio.nodes.medrag.answers import comparable, is_numeric, parse_reply, same_answer
 from disputatio.nodes.medrag.context import MedragContext, context_of, resolve
 from disputatio.nodes.medrag.rounds import agreed_choice, turns_of_round
 from disputatio.nodes.medrag.text import (
@@ -32,7 +37,7 @@ from disputatio.nodes.medrag.text import (
     message_text,
     verifier_messages,
 )
-from disputatio.parsing.answers import ParsedAnswer, majority_vote, parse_answer
+from disputatio.parsing.answers import majority_vote
 from disputatio.state.medrag import SEED_CONSENSUS, ConsensusType, MedragState, Turn, Verdict
 from disputatio.validators.base import ValidationContext, resolve_validators, run_validators
 
@@ -51,11 +56,13 @@ def verify(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, Any
     turns = state.get("turns", [])
     answers = final_answers(turns, cfg.agents)
     transcript = debate_transcript(turns, max(200, cfg.verifier_max_chars - len(answers)))
+    numeric = is_numeric(state)
     messages = verifier_messages(
         question=state["question"],
-        options=state["options"],
+        options=state.get("options") or [],
         transcript=transcript,
         answers=answers,
+        numeric=numeric,
     )
     llm = ctx.chat_model(
         "verifier",
@@ -67,11 +74,7 @@ def verify(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, Any
     )
     reply, usage = invoke_with_usage(llm, messages, agent="verifier", role="verifier")
     raw = clean_text(message_text(reply))
-    parsed = (
-        parse_answer(raw, state["options"])
-        if raw.strip()
-        else ParsedAnswer(None, "ERROR", None, "empty reply")
-    )
+    parsed = parse_reply(raw, state.get("options") or [], numeric=numeric)
     text = clean_response(raw, cfg.response_max_chars)
     ms = float(usage["verifier"]["latency_ms"])
     verdict = Verdict(
@@ -108,6 +111,8 @@ def decide(
     verdict: Verdict | None,
     agents: Sequence[str],
     last_round: int,
+    *,
+    numeric: bool = False,
 ) -> tuple[str | None, ConsensusType]:
     """Apply the decision order of the module docstring.
 
@@ -116,31 +121,38 @@ def decide(
         verdict: The verifier's reply, if it was asked.
         agents: Agent names; ``agents[0]`` is Agent1.
         last_round: The last round that was played.
+        numeric: Answers are numbers: equal numbers count as one answer (spelled as the
+            first turn that gave it, in round then agent order).
 
     Returns:
         ``(answer, consensus_type)``.
     """
-    agreed = agreed_choice(turns_of_round(turns, last_round), agents)
+    agreed = agreed_choice(turns_of_round(turns, last_round), agents, numeric=numeric)
     if agreed is not None:
         return agreed, "agreement"
-    if verdict is not None and verdict.get("status") == "OK" and verdict.get("choice"):
-        return verdict["choice"], "verifier"
     rank = {agent: i for i, agent in enumerate(agents)}
     ordered = sorted(turns, key=lambda t: (t.get("round", 0), rank.get(t["agent"], len(rank))))
-    valid = [t["choice"] for t in ordered if t.get("status") == "OK" and t.get("choice")]
+    ok = [t for t in ordered if t.get("status") == "OK" and t.get("choice")]
+    if verdict is not None and verdict.get("status") == "OK" and verdict.get("choice"):
+        # the verifier's number in an agent's spelling when it is one of theirs
+        pool = comparable([*(t["choice"] for t in ok), verdict["choice"]], numeric=numeric)
+        return pool[-1] or verdict["choice"], "verifier"
+    valid = [c for c in comparable([t["choice"] for t in ok], numeric=numeric) if c]
     winner = majority_vote(valid)
     if winner is None:
         return None, "failed"
     counts = Counter(valid).most_common(2)
     if len(counts) == 1 or counts[0][1] > counts[1][1]:
         return winner, "majority_vote"
-    agent1 = [t["choice"] for t in ordered if t["agent"] == agents[0] and t.get("status") == "OK"]
+    agent1 = [c for t, c in zip(ok, valid, strict=True) if t["agent"] == agents[0]]
     if agent1 and agent1[-1]:
         return agent1[-1], "agent1_fallback"
     return winner, "majority_vote"
 
 
-def answers_per_round(turns: Sequence[Turn], agents: Sequence[str]) -> list[dict[str, Any]]:
+def answers_per_round(
+    turns: Sequence[Turn], agents: Sequence[str], *, numeric: bool = False
+) -> list[dict[str, Any]]:
     """``[{round, answers: {agent: choice}, statuses: {agent: status}, agreement}]``."""
     rounds = sorted({t["round"] for t in turns})
     out = []
@@ -151,7 +163,7 @@ def answers_per_round(turns: Sequence[Turn], agents: Sequence[str]) -> list[dict
                 "round": r,
                 "answers": {t["agent"]: t.get("choice") for t in these},
                 "statuses": {t["agent"]: t.get("status") for t in these},
-                "agreement": agreed_choice(these, agents) is not None,
+                "agreement": agreed_choice(these, agents, numeric=numeric) is not None,
             }
         )
     return out
@@ -164,6 +176,8 @@ def build_log(
     wall_ms: float,
     agents: Sequence[str],
     mode: str = "debate_rag",
+    *,
+    numeric: bool = False,
 ) -> dict[str, Any]:
     """The per-question log in the seed's shape, plus answers per round and retrieval results.
 
@@ -233,7 +247,7 @@ def build_log(
         "agreement_round": state.get("agreement_round"),
         "rounds_run": state.get("round", 1),
         "history": history,
-        "answers_per_round": answers_per_round(turns, agents),
+        "answers_per_round": answers_per_round(turns, agents, numeric=numeric),
         "summaries": [
             {
                 "agent": s["agent"],
@@ -252,7 +266,11 @@ def build_log(
 
 
 def answer_citations(
-    turns: Sequence[Turn], answer: str | None, sections: dict[str, dict[str, Any]]
+    turns: Sequence[Turn],
+    answer: str | None,
+    sections: dict[str, dict[str, Any]],
+    *,
+    numeric: bool = False,
 ) -> list[dict[str, Any]]:
     """Verified citations of the final answer: what the last turns that chose it cited."""
     if answer is None:
@@ -264,7 +282,7 @@ def answer_citations(
         dict.fromkeys(
             cid
             for t in last.values()
-            if t.get("choice") == answer
+            if t.get("status") == "OK" and same_answer(t.get("choice"), answer, numeric=numeric)
             for cid in t.get("citations", [])
         )
     )
@@ -287,10 +305,17 @@ def validate_answer(
         ``(validation results as dicts, confidence score or None)``.
     """
     turns = state.get("turns", [])
+    numeric = is_numeric(state)
     last: dict[str, Turn] = {}
     for t in sorted(turns, key=lambda t: t.get("round", 0)):
         last[t["agent"]] = t
-    support = [t for t in last.values() if answer is not None and t.get("choice") == answer]
+    support = [
+        t
+        for t in last.values()
+        if answer is not None
+        and t.get("status") == "OK"
+        and same_answer(t.get("choice"), answer, numeric=numeric)
+    ]
     text = "\n".join([f"Answer: {answer}", *(t.get("response", "") for t in support)])
     allowed = list(dict.fromkeys(i for t in support for i in (t.get("labels") or {}).values()))
     vctx = ValidationContext(
@@ -312,13 +337,16 @@ def finalize(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, A
     ctx = context_of(runtime)
     cfg = resolve(ctx)
     turns = state.get("turns", [])
-    answer, consensus = decide(turns, state.get("verdict"), cfg.agents, state.get("round", 1))
+    numeric = is_numeric(state)
+    answer, consensus = decide(
+        turns, state.get("verdict"), cfg.agents, state.get("round", 1), numeric=numeric
+    )
     wall_ms = (time.time() - state.get("started_at", time.time())) * 1000.0
-    citations = answer_citations(turns, answer, state.get("sections") or {})
+    citations = answer_citations(turns, answer, state.get("sections") or {}, numeric=numeric)
     validation, confidence = validate_answer(state, ctx, answer, cfg.agents)
     get_stream_writer()({"event": "done", "answer": answer, "consensus_type": consensus})
     mode = "debate_rag" if cfg.use_retrieval else "debate"
-    log = build_log(state, answer, consensus, wall_ms, cfg.agents, mode)
+    log = build_log(state, answer, consensus, wall_ms, cfg.agents, mode, numeric=numeric)
     log["validation"] = validation
     update: dict[str, Any] = {
         "answer": answer,
