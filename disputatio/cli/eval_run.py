@@ -55,8 +55,14 @@ def check_request(
 ) -> None:
     """Refuse a bad request before anything is built (the knowledge base takes half an hour).
 
+    Numeric data sets (GSM8K) take only the no-retrieval protocols that answer numbers (``cot``,
+    ``sc``, ``medrag_norag``, ``hier_norag``): retrieval over a medical knowledge base has
+    nothing to give arithmetic. A protocol that can answer none of the requested data sets is
+    refused; one that answers some of them skips the numeric ones (see :func:`skipped_pairs`).
+
     Raises:
-        ConfigError: Unknown data set or protocol, none given, or a bad ``n``/``concurrency``.
+        ConfigError: Unknown data set or protocol, none given, a protocol that answers none of
+            the data sets, or a bad ``n``/``concurrency``.
     """
     from disputatio.eval.datasets import DATASETS
     from disputatio.eval.protocols import eval_protocols
@@ -70,10 +76,37 @@ def check_request(
     unknown = [p for p in protocols if p not in registry]
     if unknown:
         raise ConfigError(f"unknown protocol {', '.join(unknown)}; known: {', '.join(registry)}")
+    skipped = skipped_pairs(datasets, protocols)
+    useless = [p for p in protocols if all((d, p) in skipped for d in datasets)]
+    if useless:
+        numeric = [name for name, spec in registry.items() if spec.answers_numbers]
+        raise ConfigError(
+            f"{', '.join(useless)} cannot answer {', '.join(datasets)} (numeric answers, no "
+            f"retrieval corpus); numeric data sets take {', '.join(numeric)}"
+        )
     if n < 0:
         raise ConfigError("--n must be >= 0 (0: every question)")
     if concurrency < 1:
         raise ConfigError("--concurrency must be >= 1")
+
+
+def skipped_pairs(datasets: Sequence[str], protocols: Sequence[str]) -> list[tuple[str, str]]:
+    """``(data set, protocol)`` pairs the run will skip.
+
+    Numeric data sets × protocols that do not answer numbers; unknown names are left to
+    :func:`check_request`.
+    """
+    from disputatio.eval.datasets import DATASETS
+    from disputatio.eval.protocols import eval_protocols
+
+    registry = eval_protocols()
+    return [
+        (d, p)
+        for d in datasets
+        if d in DATASETS and DATASETS[d][0] == "numeric"
+        for p in protocols
+        if p in registry and not registry[p].answers_numbers
+    ]
 
 
 def default_out(settings: Any) -> Path:
@@ -198,6 +231,10 @@ def run(
 
     names, wanted = split_list(datasets), split_list(protocols)
     check_request(names, wanted, n, concurrency)
+    for dataset, protocol in skipped_pairs(names, wanted):
+        console.print(
+            f"{dataset}: {protocol} skipped (numeric answers: no-retrieval protocols only)"
+        )
     if corpus not in ("kb", "oracle", "tenant"):
         raise ConfigError(f"unknown corpus {corpus!r}; known: kb, oracle, tenant")
     settings = medrag_retrieval(get_settings(), refusal)

@@ -17,9 +17,13 @@ public ``build_graph()``/inputs):
 * ``hier``, ``hier_nodebate``, ``hier_flat``, ``hier_norag``: the hierarchical debate and its
   ablations (:mod:`disputatio.eval.protocols_hier`).
 
-Numeric questions (GSM8K) are answered by ``cot``, ``sc`` and ``hier_norag`` with a numeric
-prompt and :func:`~disputatio.eval.numeric.parse_number`. The older ``PROTOCOLS`` registry
-(``debate``, ``cot``, ``rag``, ``sc``, ``sc_rag`` at a static budget) serves ``disputatio bench``.
+Numeric questions (GSM8K) are answered by the no-retrieval protocols ``cot``, ``sc``,
+``medrag_norag`` (the two-agent debate in its numeric answer mode: a boxed number, agreement on
+the same number; Du et al.'s anchor) and ``hier_norag``, each with a numeric prompt and
+:func:`~disputatio.parsing.numbers.parse_number`; ``sc`` matches ``medrag_norag``'s actual
+budget. The retrieval protocols take no numeric question: a medical knowledge base has nothing
+to say about arithmetic. The older ``PROTOCOLS`` registry (``debate``, ``cot``, ``rag``, ``sc``,
+``sc_rag`` at a static budget) serves ``disputatio bench``.
 """
 
 from __future__ import annotations
@@ -67,11 +71,14 @@ def run_debate(
     """Run the debate graph; with a checkpointer, a thread left unfinished is resumed."""
     from disputatio.graphs.medrag_debate.graph import build_graph, graph
 
-    inputs: dict[str, Any] | None = {
+    start: dict[str, Any] = {
         "question": question.question,
         "options": question.options,
         "question_id": question.id,
     }
+    if is_numeric(question):  # no options: the debate answers a free number
+        start["answer_mode"] = "numeric"
+    inputs: dict[str, Any] | None = start
     config: RunnableConfig | None = None
     runnable = graph
     finished: dict[str, Any] | None = None
@@ -314,6 +321,11 @@ class ProtocolSpec:
     numeric: bool = False
     matched_to: tuple[str, ...] = ()
 
+    @property
+    def answers_numbers(self) -> bool:
+        """Whether it takes numeric questions: a numeric parser and no retrieval."""
+        return self.numeric and not self.retrieval
+
 
 def _totals(record: dict[str, Any] | None) -> tuple[int, int, int]:
     usage = (record or {}).get("usage") or {}
@@ -398,7 +410,7 @@ def eval_protocols() -> dict[str, ProtocolSpec]:
 
     specs = [
         ProtocolSpec("medrag", "MedRAG-style 2-agent debate with retrieval", _debate(True), True),
-        ProtocolSpec("medrag_norag", "2-agent debate, no retrieval", _debate(False), False),
+        ProtocolSpec("medrag_norag", "2-agent debate, no retrieval", _debate(False), False, True),
         ProtocolSpec("hier", "hierarchical debate", hierarchical(), True),
         ProtocolSpec("hier_nodebate", "hierarchical, one worker", hierarchical("no_debate"), True),
         ProtocolSpec("hier_flat", "hierarchical, no decomposition", hierarchical("flat"), True),

@@ -86,7 +86,7 @@ def applicable(spec: ProtocolSpec, question: Question, corpus: str) -> bool:
     ship gold snippets.
     """
     if is_numeric(question):
-        return spec.numeric and not spec.retrieval
+        return spec.answers_numbers
     return not (spec.retrieval and corpus == "oracle" and not question.context)
 
 
@@ -99,7 +99,7 @@ def matched_target(
     """The finished record of the first of ``spec.matched_to`` that answered this question.
 
     Self-consistency without retrieval matches the MedRAG debate without retrieval where that
-    ran, else the hierarchical one (GSM8K has only the latter).
+    ran (GSM8K included), else the hierarchical one.
     """
     for name in spec.matched_to:
         record = done.get((dataset, name, question_id))

@@ -92,6 +92,8 @@ def test_medrag_style_retrieval_never_refuses_and_is_part_of_the_identity(
         (["-n", "-3"], "--n must be >= 0"),
         (["-c", "0"], "--concurrency must be >= 1"),
         (["--temperatures", "hot"], "--temperatures takes numbers"),
+        (["-d", "gsm8k", "-p", "medrag"], "medrag cannot answer gsm8k"),
+        (["-d", "gsm8k", "-p", "cot,rag,sc_rag"], "rag, sc_rag cannot answer gsm8k"),
     ],
 )
 def test_a_bad_request_is_one_line_before_anything_is_built(
@@ -195,3 +197,57 @@ def test_the_code_fingerprint_follows_the_answering_code_only(tmp_path: Path) ->
     assert code_fingerprint(root) == base
     (root / "eval" / "render.py").write_text("# the report: not identity\n")
     assert code_fingerprint(root) == base
+
+
+def test_gsm8k_takes_the_numeric_medrag_debate_and_sc_matched_to_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``-d gsm8k -p medrag_norag,sc``: the two-agent debate answers numbers, SC matches it."""
+    from disputatio.eval.protocols import ProtocolEnv
+    from disputatio.eval.question import Question
+    from disputatio.nodes.medrag.context import MedragContext
+    from disputatio.testing import ScriptedChatModel
+
+    models = {
+        "agent1": ScriptedChatModel(script=["400 + 600 = 1,000. \\boxed{1,000}"], repeat_last=True),
+        "agent2": ScriptedChatModel(script=["That is \\boxed{1000.0}"], repeat_last=True),
+        "baseline": ScriptedChatModel(script=["\\boxed{1000}"], repeat_last=True),
+    }
+
+    def env_factory(config: Any, settings: Any, checkpointer: Any) -> Any:
+        def env_for(dataset: str, questions: Any) -> ProtocolEnv:
+            return ProtocolEnv(medrag=MedragContext(models=models, k=config.k))
+
+        return env_for
+
+    qs = [Question(id="gsm8k:1", dataset="gsm8k", question="400 + 600?", options=[], gold="1000")]
+    monkeypatch.setattr(eval_run, "_env_factory", env_factory)
+    monkeypatch.setattr(runner, "load_all", lambda name: list(qs))
+    args = ["run", "-d", "gsm8k", "-p", "medrag_norag,sc", "-n", "1", "--corpus", "oracle"]
+    args += ["--no-db", "-o", str(tmp_path), "-m", "scripted:model"]
+    result = CliRunner().invoke(app(), args)
+    assert result.exit_code == 0, result.output
+    assert "2 new, 0 errors" in result.output
+    (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    records = {
+        r["protocol"]: r
+        for r in (json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines())
+    }
+    debate, sc = records["medrag_norag"], records["sc"]
+    assert (debate["answer"], debate["consensus_type"], debate["correct"]) == (
+        "1000",
+        "agreement",
+        True,
+    )
+    assert debate["initial_answers"] == ["1000", "1000"]
+    assert sc["budget"]["matched"] and sc["budget"]["target_calls"] == 2
+    assert sc["answer"] == "1000" and sc["correct"]
+    assert "\\boxed{N}" in "".join(str(m.content) for m in models["agent1"].prompts[0])
+
+
+def test_a_mixed_request_skips_only_the_numeric_data_set_s_retrieval_protocols() -> None:
+    eval_run.check_request(("bioasq", "gsm8k"), ("cot", "medrag", "medrag_norag"), 3, 1)
+    assert eval_run.skipped_pairs(("bioasq", "gsm8k"), ("cot", "medrag", "medrag_norag")) == [
+        ("gsm8k", "medrag")
+    ]
+    eval_run.check_request(("gsm8k",), ("cot", "sc", "medrag_norag", "hier_norag"), 3, 1)

@@ -153,7 +153,7 @@ def test_numeric_questions_take_only_the_no_retrieval_protocols(
         out_root=tmp_path,
     )
     records = ResultsLog(Path(summary["run_dir"]) / "results.jsonl").read()
-    assert set(by_protocol(records)) == {"cot", "sc"}
+    assert set(by_protocol(records)) == {"cot", "sc"}  # rag and medrag search the corpus
     cot = {r["question_id"]: r for r in records if r["protocol"] == "cot"}
     assert cot["g1"]["answer"] == "2" and cot["g1"]["correct"]
     assert cot["g0"]["answer"] == "2" and not cot["g0"]["correct"]
@@ -231,7 +231,7 @@ def test_the_hierarchical_protocols_run_through_the_graph(
 def test_sc_matches_the_hierarchical_debate_where_the_medrag_one_did_not_run(
     tmp_path: Path, config: EvalConfig
 ) -> None:
-    """GSM8K: ``sc`` is matched to ``hier_norag`` (``medrag_norag`` takes no numeric question)."""
+    """GSM8K without ``medrag_norag`` in the plan: ``sc`` is matched to ``hier_norag``."""
     from disputatio.eval.protocols import ProtocolEnv
     from disputatio.eval.question import Question
     from disputatio.nodes.debate.context import DebateContext
@@ -251,9 +251,7 @@ def test_sc_matches_the_hierarchical_debate_where_the_medrag_one_did_not_run(
         )
 
     qs = [Question(id="g1", dataset="gsm8k", question="2+2?", options=[], gold="4")]
-    summary = run_eval(
-        config, plan(("medrag_norag", "hier_norag", "sc"), questions=qs), env_for, out_root=tmp_path
-    )
+    summary = run_eval(config, plan(("hier_norag", "sc"), questions=qs), env_for, out_root=tmp_path)
     assert summary["errors"] == 0
     records = {
         r["protocol"]: r for r in ResultsLog(Path(summary["run_dir"]) / "results.jsonl").read()
@@ -400,3 +398,55 @@ def test_ctrl_c_is_reported_once_and_nothing_queued_starts_after_it(
     assert models["baseline"].calls == 1 + in_flight  # the third question never started
     log = ResultsLog(next(tmp_path.iterdir()) / "results.jsonl")
     assert len(log.finished()) == in_flight  # the one in flight was finished and saved
+
+
+def test_gsm8k_takes_the_numeric_medrag_debate_and_sc_matches_its_actual_calls(
+    tmp_path: Path, make_env: Any, config: EvalConfig
+) -> None:
+    """``medrag_norag`` debates numbers on GSM8K; ``sc`` is matched to it, before ``hier_norag``."""
+    from disputatio.eval.question import Question
+
+    from .conftest import Retriever
+
+    qs = [Question(id="g1", dataset="gsm8k", question="12 * 5?", options=[], gold="60")]
+    models = {
+        "agent1": ScriptedChatModel(script=["12 * 5 = 60. \\boxed{60}"], repeat_last=True),
+        "agent2": ScriptedChatModel(script=["12 * 5 = 50. \\boxed{50}"], repeat_last=True),
+        "agent1_summarizer": ScriptedChatModel(script=["60. \\boxed{60}"], repeat_last=True),
+        "agent2_summarizer": ScriptedChatModel(script=["50. \\boxed{50}"], repeat_last=True),
+        "verifier": ScriptedChatModel(script=["12 * 5 is 60. \\boxed{60.00}"], repeat_last=True),
+        "baseline": ScriptedChatModel(script=["\\boxed{60}"], repeat_last=True),
+    }
+    retriever = Retriever()
+    summary = run_eval(
+        config,
+        plan(("medrag", "medrag_norag", "sc"), questions=qs),
+        make_env(models, retriever),
+        out_root=tmp_path,
+    )
+    assert (summary["new"], summary["errors"]) == (2, 0)
+    records = {
+        r["protocol"]: r for r in ResultsLog(Path(summary["run_dir"]) / "results.jsonl").read()
+    }
+    assert set(records) == {"medrag_norag", "sc"} and retriever.calls == []
+    debate = records["medrag_norag"]
+    assert (debate["answer"], debate["consensus_type"], debate["correct"]) == (
+        "60",
+        "verifier",
+        True,
+    )
+    assert debate["verifier_status"] == "OK" and debate["initial_answers"] == ["60", "50"]
+    assert debate["answers_per_round"][-1]["answers"] == {"agent1": "60", "agent2": "50"}
+    calls = sum(u["calls"] for u in debate["usage"].values())
+    assert calls == 2 * 2 + 2 + 1  # two rounds of two agents, two summaries, the verifier
+    budget = records["sc"]["budget"]
+    assert budget["matched"] and budget["target_calls"] == calls
+    assert records["sc"]["answer"] == "60" and records["sc"]["correct"]
+    # the agents were asked for a number, never shown options or documents
+    first = "".join(str(m.content) for m in models["agent1"].prompts[0])
+    assert "\\boxed{N}" in first and "<options>" not in first and "<documents>" not in first
+    # the seed-shaped per-question log carries the numbers
+    folder = Path(summary["run_dir"]) / "logs" / debate["dataset"] / config.corpus / "medrag_norag"
+    doc = json.loads((folder / "g1__complete_debate.json").read_text())
+    assert doc["final_answer"]["answer_choice"] == "60" and doc["final_answer"]["is_correct"]
+    assert [h["answer"]["answer_choice"] for h in doc["history"]] == ["60", "50", "60", "50"]
