@@ -127,7 +127,7 @@ def _baseline_messages(
 ) -> list[BaseMessage]:
     if is_numeric(question):
         return [
-            SystemMessage(NUMERIC_SYSTEM),
+            SystemMessage(NUMERIC_SYSTEM.format()),  # a template: {{42}} is one brace pair
             HumanMessage(NUMERIC_USER.format(question=question.question)),
         ]
     hint = answer_hint(question.options)

@@ -112,3 +112,18 @@ def test_parse_numeric_answer(
 
     parsed = parse_numeric_answer(text)
     assert (parsed.choice, parsed.status, parsed.pattern) == (choice, status, pattern)
+
+
+def test_the_cot_baseline_is_asked_for_a_boxed_number_with_single_braces() -> None:
+    from disputatio.eval.protocols import run_cot
+    from disputatio.eval.question import Question
+    from disputatio.nodes.medrag.context import MedragContext
+    from disputatio.testing import ScriptedChatModel
+
+    model = ScriptedChatModel(script=["2 + 2 = 4. \\boxed{4}"])
+    question = Question(id="g1", dataset="gsm8k", question="2 + 2?", options=[], gold="4")
+    record = run_cot(question, MedragContext(models={"baseline": model}))
+    assert record["answer"] == "4"
+    system, user = (str(m.content) for m in model.prompts[0])
+    assert "\\boxed{42}" in system and "{{" not in system
+    assert "2 + 2?" in user and "\\boxed{N}" in user
