@@ -40,7 +40,13 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from disputatio.eval.datasets import Question
-from disputatio.eval.numeric import NUMERIC_SYSTEM, NUMERIC_USER, is_numeric, parse_number
+from disputatio.eval.numeric import (
+    NUMERIC_SYSTEM,
+    NUMERIC_USER,
+    canonical_numbers,
+    is_numeric,
+    parse_number,
+)
 from disputatio.models.accounting import invoke_with_usage
 from disputatio.nodes.medrag.context import MedragConfig, MedragContext, resolve
 from disputatio.nodes.medrag.text import answer_hint, format_options, message_text, render_sections
@@ -209,6 +215,8 @@ def _run_samples(
     for entry in history:
         usage = merge_usage(usage, {"baseline": entry["usage"]})
     valid = [h["choice"] for h in history if h["status"] == "OK"]
+    if is_numeric(question):  # equal numbers vote together, as in the numeric debate
+        valid = [v for v in canonical_numbers(valid) if v]
     answer = valid[0] if samples == 1 and valid else majority_vote(valid)
     wall_ms = (time.perf_counter() - t0) * 1000.0
     consensus = None if samples == 1 else ("majority_vote" if answer else "failed")

@@ -127,3 +127,17 @@ def test_the_cot_baseline_is_asked_for_a_boxed_number_with_single_braces() -> No
     system, user = (str(m.content) for m in model.prompts[0])
     assert "\\boxed{42}" in system and "{{" not in system
     assert "2 + 2?" in user and "\\boxed{N}" in user
+
+
+def test_self_consistency_counts_equal_numbers_as_one_vote() -> None:
+    from disputatio.eval.protocols import make_self_consistency
+    from disputatio.eval.question import Question
+    from disputatio.nodes.medrag.context import MedragContext
+    from disputatio.testing import ScriptedChatModel
+
+    # 0.3333333 and 0.333333 are one number (decimals within 1e-6): 2 votes against 1
+    replies = {"sample1": "\\boxed{7}", "sample2": "\\boxed{0.3333333}", "sample3": "0.333333"}
+    models = {name: ScriptedChatModel(script=[text]) for name, text in replies.items()}
+    question = Question(id="g1", dataset="gsm8k", question="1/3?", options=[], gold="0.3333333")
+    record = make_self_consistency(False, 3)(question, MedragContext(models=models))
+    assert (record["answer"], record["consensus_type"]) == ("0.3333333", "majority_vote")

@@ -194,3 +194,18 @@ def test_numeric_mode_ignores_options_it_is_given() -> None:
     out = graph.invoke(inputs, context=context)
     assert out["answer"] == "1000"
     assert "<options>" not in prompt(m["agent1"], 0)
+
+
+def test_decimals_within_the_tolerance_agree_and_integers_never_round() -> None:
+    m = models(["1/3 = \\boxed{0.3333333}"], ["\\boxed{0.333333}"])
+    out = debate(m)
+    assert (out["answer"], out["consensus_type"]) == ("0.3333333", "agreement")
+    m = models(
+        ["\\boxed{1000000}", "\\boxed{1000000}"],
+        ["\\boxed{1000001}", "\\boxed{1000001}"],
+        sum1=["s1"],
+        sum2=["s2"],
+        verifier=["\\boxed{1000001}"],
+    )
+    out = debate(m)
+    assert (out["answer"], out["consensus_type"]) == ("1000001", "verifier")
