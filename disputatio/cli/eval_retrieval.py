@@ -67,8 +67,8 @@ def retrieval(
         100, "--off-topic", help="Off-topic (GSM8K) questions for the refusal rate (0: none)."
     ),
     ingest: bool = typer.Option(True, "--ingest/--no-ingest", help="Ingest the corpus first."),
-    output: Path | None = typer.Option(
-        None, "--out", help="Results JSON (a .md beside it); default under $DISPUTATIO_HOME/eval."
+    out_file: Path | None = typer.Option(
+        None, "--out", "-o", help="Results JSON (a .md beside it); default under <home>/eval."
     ),
     as_json: bool = AS_JSON,
 ) -> None:
@@ -152,7 +152,7 @@ def retrieval(
             tick=tick,
             meta=meta,
         )
-    target = output or settings.home / "eval" / f"retrieval-{name}-{split}.json"
+    target = out_file or settings.home / "eval" / f"retrieval-{name}-{split}.json"
     json_path, md_path = write_outputs(result, target)
     if as_json:
         out.print_json(json.dumps(result, default=str))

@@ -369,7 +369,7 @@ def _langsmith_push(run_dir: Path) -> None:
 
 def report(
     runs: list[str] = typer.Argument(..., help="Run folders (or run ids under --runs)."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Report folder."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Report folder (<run>/report)."),
     runs_root: Path | None = typer.Option(None, "--runs", help="Runs folder (<home>/eval/runs)."),
     seed: int = typer.Option(0, "--seed", help="Bootstrap seed."),
 ) -> None:
@@ -379,7 +379,7 @@ def report(
 
     root = runs_root or default_out(get_settings())
     dirs = [Path(r) if Path(r).is_dir() else root / r for r in runs]
-    target = output or dirs[0] / "report"
+    target = out or dirs[0] / "report"
     paths = write_report(dirs, target, seed=seed)
     for name, path in paths.items():
         console.print(f"{name}: {path}", highlight=False)

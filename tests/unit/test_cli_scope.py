@@ -72,7 +72,9 @@ def test_each_concept_has_one_spelling_across_commands() -> None:
     }.items():
         assert spellings[concept] == {tuple(sorted(canonical))}, concept
     # a short flag means one thing everywhere (-o: where results go, never the answer options)
-    assert short_flags["-o"] <= {"out", "out_dir", "output"}, short_flags["-o"]
+    assert short_flags["-o"] <= {"out", "out_dir", "out_file"}, short_flags["-o"]
+    written_to = {opts for opts_set in spellings.values() for opts in opts_set if "-o" in opts}
+    assert written_to == {("--out", "-o")}, written_to  # never --output beside --out
     assert short_flags["-m"] == {"model"} and short_flags["-p"] <= {"protocol", "protocols"}
 
 
