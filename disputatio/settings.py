@@ -86,6 +86,13 @@ class LocalLLMSettings(BaseModel):
         True,
         description="Pin each agent to one parallel slot (id_slot) so its prefix stays cached.",
     )
+    speculative: Literal["none", "ngram_simple", "ngram_map_k", "ngram_map_k4v", "ngram_mod"] = (
+        Field(
+            "none",
+            description="llama.cpp speculative decoding from n-grams of the context (no draft "
+            "model): drafts are checked by the model, so replies keep their distribution.",
+        )
+    )
 
 
 class DatabaseSettings(BaseModel):

@@ -15,6 +15,8 @@ slots (``local_llm.n_parallel`` requests decoded in one batch; ``n_ctx`` is shar
 prompt-prefix caching (``cache_prompt``: a slot reuses the KV cache of the longest prefix it
 has already seen, so prompts put the shared part first) and slot affinity (``id_slot``: each
 agent keeps its own slot, so its growing conversation stays cached between its calls).
+``local_llm.speculative`` turns on llama.cpp's n-gram speculative decoding (drafts taken from
+the context itself, checked by the model; no second model).
 """
 
 from __future__ import annotations
@@ -290,6 +292,9 @@ def _start_server(name: str, settings: Settings) -> tuple[Any, str]:
     params.cpuparams.n_threads = cfg.n_threads or (os.cpu_count() or 2)
     params.cpuparams_batch.n_threads = cfg.n_threads or (os.cpu_count() or 2)
     params.verbosity = 0
+    if cfg.speculative != "none":
+        kind = f"COMMON_SPECULATIVE_TYPE_{cfg.speculative.upper()}"
+        params.speculative.types = [getattr(xllamacpp.common_speculative_type, kind)]
     t0 = time.monotonic()
     try:
         server = xllamacpp.Server(params)
