@@ -7,9 +7,11 @@ Two questions, each on the local llama.cpp model (default ``local:qwen2.5-coder-
 
 Two modes, each in its own process (a fresh server, an empty cache):
 
-* ``graph``: the graphs as shipped: ``local_llm.n_parallel`` slots decoded together, prompt-
-  prefix caching (``cache_prompt``) and one slot per agent (``id_slot``). Every chat call is
-  recorded (messages, parameters, tokens).
+* ``graph``: the graphs as shipped: ``local_llm.n_parallel`` slots, prompt-prefix caching
+  (``cache_prompt``) and slot affinity (``id_slot``): in MedRAG one slot per agent, decoded
+  together; in the hierarchical debate one slot per leaf by default (``shared_slot``: its
+  workers, reviewer and summarizer all extend the leaf's cached question and sections there).
+  Every chat call is recorded (messages, parameters, tokens).
 * ``sequential``: the SAME recorded calls replayed one after another, without prefix caching
   or slot affinity, each generating exactly the tokens the graph's call generated
   (``max_tokens`` = its completion tokens, ``ignore_eos``), so both modes do the same work.
@@ -86,13 +88,17 @@ class Recorder(BaseCallbackHandler):
         )
 
 
-def _settings(model: str, *, cache: bool, n_parallel: int | None = None) -> Any:
+def _settings(
+    model: str, *, cache: bool, n_parallel: int | None = None, speculative: str | None = None
+) -> Any:
     from disputatio.settings import load_settings
 
     home = os.environ.get("DISPUTATIO_HOME", "/tmp/dh-bench-debate")
     local: dict[str, Any] = {"cache_prompt": cache, "slot_affinity": cache}
     if n_parallel is not None:
         local["n_parallel"] = n_parallel
+    if speculative is not None:
+        local["speculative"] = speculative
     return load_settings(home=home, models={"chat": model, "reranker": "none"}, local_llm=local)
 
 
@@ -103,7 +109,9 @@ def _retriever(settings: Any) -> Any:
     return InMemoryFunnel.from_paths([str(sample_corpus())], settings=settings)
 
 
-def run_graphs(model: str, n_parallel: int | None = None) -> dict[str, Any]:
+def run_graphs(
+    model: str, n_parallel: int | None = None, speculative: str | None = None
+) -> dict[str, Any]:
     """Mode ``graph``: run both protocols as shipped and record their calls."""
     from disputatio.cli.demo import DEMO_QUESTION, demo_context
     from disputatio.graphs.debate import graph as debate_graph
@@ -111,7 +119,7 @@ def run_graphs(model: str, n_parallel: int | None = None) -> dict[str, Any]:
     from disputatio.graphs.medrag_debate import graph as medrag_graph
     from disputatio.models import get_chat_model
 
-    settings = _settings(model, cache=True, n_parallel=n_parallel)
+    settings = _settings(model, cache=True, n_parallel=n_parallel, speculative=speculative)
     retriever = _retriever(settings)
     get_chat_model(model, settings=settings).invoke("Say OK.")  # start the server (not timed)
     runs = []
@@ -158,14 +166,20 @@ def run_graphs(model: str, n_parallel: int | None = None) -> dict[str, Any]:
             }
         )
         print(f"graph {name}: {wall:.1f}s, {len(calls)} calls", file=sys.stderr)
-    return {"mode": "graph", "n_parallel": settings.local_llm.n_parallel, "runs": runs}
+    cfg = settings.local_llm
+    return {
+        "mode": "graph",
+        "n_parallel": cfg.n_parallel,
+        "speculative": cfg.speculative,
+        "runs": runs,
+    }
 
 
-def replay(model: str, recorded: dict[str, Any]) -> dict[str, Any]:
+def replay(model: str, recorded: dict[str, Any], speculative: str | None = None) -> dict[str, Any]:
     """Mode ``sequential``: the graph's calls one after another, no cache, no slot."""
     from disputatio.models import get_chat_model
 
-    settings = _settings(model, cache=False)
+    settings = _settings(model, cache=False, speculative=speculative)
     get_chat_model(model, settings=settings).invoke("Say OK.")  # start the server (not timed)
     runs = []
     for run in recorded["runs"]:
@@ -195,29 +209,40 @@ def replay(model: str, recorded: dict[str, Any]) -> dict[str, Any]:
             }
         )
         print(f"sequential {run['question']}: {wall:.1f}s", file=sys.stderr)
-    return {"mode": "sequential", "runs": runs}
+    return {"mode": "sequential", "speculative": settings.local_llm.speculative, "runs": runs}
 
 
-def table(graph: dict[str, Any], seq: dict[str, Any]) -> str:
-    """The markdown table of both modes."""
+def table(graph: dict[str, Any], seq: dict[str, Any], same: dict[str, Any] | None = None) -> str:
+    """The markdown table: graph / sequential (and / sequential on the graph's server settings)."""
+    spec = graph.get("speculative", "none")
     lines = [
-        "| question | mode | calls | prompt tok | completion tok | wall s | ratio |",
+        "| question | mode | calls | prompt tok | completion tok | wall s | graph / this |",
         "|---|---|---|---|---|---|---|",
     ]
-    total_g = total_s = 0.0
-    for g, s in zip(graph["runs"], seq["runs"], strict=True):
-        total_g += g["wall_s"]
-        total_s += s["wall_s"]
-        for row, label in ((s, "sequential, no cache"), (g, "graph: parallel + cache + slots")):
-            ratio = f"{g['wall_s'] / s['wall_s']:.2f}×" if row is g and s["wall_s"] else ""
+    seqs = [(seq, f"sequential, no cache, speculative {seq.get('speculative', 'none')}")]
+    if same is not None:
+        seqs.append((same, f"sequential, no cache, speculative {spec}"))
+    totals = [0.0] * (len(seqs) + 1)
+    for i, g in enumerate(graph["runs"]):
+        totals[0] += g["wall_s"]
+        for j, (mode, label) in enumerate(seqs, start=1):
+            s = mode["runs"][i]
+            totals[j] += s["wall_s"]
+            ratio = f"{g['wall_s'] / s['wall_s']:.2f}×" if s["wall_s"] else ""
             lines.append(
-                f"| {g['question']} | {label} | {row['calls']} | {row['prompt_tokens']} | "
-                f"{row['completion_tokens']} | {row['wall_s']} | {ratio} |"
+                f"| {g['question']} | {label} | {s['calls']} | {s['prompt_tokens']} | "
+                f"{s['completion_tokens']} | {s['wall_s']} | {ratio} |"
             )
-    if total_s:
         lines.append(
-            f"| both | total | | | | {total_g:.1f} vs {total_s:.1f} | {total_g / total_s:.2f}× |"
+            f"| {g['question']} | graph: cache + slots, speculative {spec} | {g['calls']} | "
+            f"{g['prompt_tokens']} | {g['completion_tokens']} | {g['wall_s']} | |"
         )
+    for j, (_, label) in enumerate(seqs, start=1):
+        if totals[j]:
+            lines.append(
+                f"| both | graph vs {label} | | | | {totals[0]:.1f} vs {totals[j]:.1f} | "
+                f"{totals[0] / totals[j]:.2f}× |"
+            )
     return "\n".join(lines)
 
 
@@ -231,27 +256,43 @@ def main() -> None:
     parser.add_argument(
         "--n-parallel", type=int, default=None, help="graph mode: llama.cpp slots (settings')"
     )
+    parser.add_argument(
+        "--speculative",
+        default=None,
+        help="local_llm.speculative of the graph mode (e.g. ngram_mod); the calls are then also "
+        "replayed with it, besides the naive replay without it",
+    )
     args = parser.parse_args()
     if args.mode == "graph":
-        args.out.write_text(json.dumps(run_graphs(args.model, args.n_parallel)))
+        args.out.write_text(json.dumps(run_graphs(args.model, args.n_parallel, args.speculative)))
         return
     if args.mode == "sequential":
         recorded = json.loads(args.recorded.read_text())
-        args.out.write_text(json.dumps(replay(args.model, recorded)))
+        args.out.write_text(json.dumps(replay(args.model, recorded, args.speculative)))
         return
     graph_out = args.out.with_suffix(".graph.json")
     seq_out = args.out.with_suffix(".sequential.json")
     me = [sys.executable, __file__, "--model", args.model]
     slots = [] if args.n_parallel is None else ["--n-parallel", str(args.n_parallel)]
-    subprocess.run([*me, "--mode", "graph", "--out", str(graph_out), *slots], check=True)
-    subprocess.run(
-        [*me, "--mode", "sequential", "--recorded", str(graph_out), "--out", str(seq_out)],
-        check=True,
-    )
+    spec = [] if args.speculative is None else ["--speculative", args.speculative]
+    subprocess.run([*me, "--mode", "graph", "--out", str(graph_out), *slots, *spec], check=True)
+    replay_args = [*me, "--mode", "sequential", "--recorded", str(graph_out)]
+    subprocess.run([*replay_args, "--out", str(seq_out)], check=True)
+    same = None
+    if args.speculative not in (None, "none"):
+        same_out = args.out.with_suffix(".sequential-spec.json")
+        subprocess.run([*replay_args, "--out", str(same_out), *spec], check=True)
+        same = json.loads(same_out.read_text())
     graph, seq = json.loads(graph_out.read_text()), json.loads(seq_out.read_text())
     for run in graph["runs"]:
         run.pop("recorded", None)
-    result = {"model": args.model, "graph": graph, "sequential": seq, "table": table(graph, seq)}
+    result = {
+        "model": args.model,
+        "graph": graph,
+        "sequential": seq,
+        "sequential_same_server": same,
+        "table": table(graph, seq, same),
+    }
     args.out.write_text(json.dumps(result, indent=1))
     print(result["table"])
     for run in graph["runs"]:
