@@ -259,8 +259,8 @@ def main() -> None:
     parser.add_argument(
         "--speculative",
         default=None,
-        help="local_llm.speculative of the graph mode (e.g. ngram_mod); the calls are then also "
-        "replayed with it, besides the naive replay without it",
+        help="local_llm.speculative of the graph mode (default: the settings'); the naive "
+        "replay runs without speculation, and when the graph used some, also a replay with it",
     )
     args = parser.parse_args()
     if args.mode == "graph":
@@ -276,12 +276,13 @@ def main() -> None:
     slots = [] if args.n_parallel is None else ["--n-parallel", str(args.n_parallel)]
     spec = [] if args.speculative is None else ["--speculative", args.speculative]
     subprocess.run([*me, "--mode", "graph", "--out", str(graph_out), *slots, *spec], check=True)
+    used = json.loads(graph_out.read_text()).get("speculative", "none")
     replay_args = [*me, "--mode", "sequential", "--recorded", str(graph_out)]
-    subprocess.run([*replay_args, "--out", str(seq_out)], check=True)
+    subprocess.run([*replay_args, "--out", str(seq_out), "--speculative", "none"], check=True)
     same = None
-    if args.speculative not in (None, "none"):
+    if used != "none":
         same_out = args.out.with_suffix(".sequential-spec.json")
-        subprocess.run([*replay_args, "--out", str(same_out), *spec], check=True)
+        subprocess.run([*replay_args, "--out", str(same_out), "--speculative", used], check=True)
         same = json.loads(same_out.read_text())
     graph, seq = json.loads(graph_out.read_text()), json.loads(seq_out.read_text())
     for run in graph["runs"]:
