@@ -5,47 +5,65 @@
 #   bash benchmarks/results_run.sh          # all steps, in order; finished records are skipped
 #   bash benchmarks/results_run.sh 2 3      # only some steps
 #
-# The answering code is frozen at $FROZEN (a git worktree), so that later commits do not start a
-# new run id mid-way. Records go to docs/results/runs/<run id>/results.jsonl in THIS checkout
-# (commit it to carry the run to the next session); the knowledge base and the model server live
-# under $DISPUTATIO_HOME (rebuilt once, ~35 min, on a machine that lacks it). The run yields the
-# CPU: lowest priority, its own autogroup at nice 19 (nice alone does not yield across sessions).
+# The answering code is frozen (git worktrees), so that later commits do not start a new run id
+# mid-way. Two freezes, hence two run ids that `disputatio eval report RUN_A RUN_B` reads together
+# (protocols named <protocol>@<run id>, paired on the same drawn questions):
+#   A ($FROZEN_A): BioASQ/PubMedQA/MedQA with CoT, RAG, the MedRAG debate and SC, and the debate
+#      without retrieval; its first records were made in the sessions of 2026-11-23/25.
+#   B ($FROZEN_B): the hierarchical debate and its ablations (the local speed-ups of commit
+#      6d2363c/be7433c: reviewer/summarizer prefix reuse, one slot per leaf) and GSM8K, whose
+#      CoT/SC prompt A got wrong (doubled braces, fixed in 6b0a633) and whose numeric two-agent
+#      debate (medrag_norag, dcc9241) A lacks.
+# Records go to docs/results/runs/<run id>/results.jsonl in THIS checkout (commit them to carry the
+# run to the next session); the knowledge base and the model server live under $DISPUTATIO_HOME
+# (rebuilt once, ~35 min, on a machine that lacks it). The run yields the CPU: lowest priority,
+# its own autogroup at nice 19 (nice alone does not yield across sessions).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-FROZEN=${FROZEN:-53747d90fa28a87bc7dbb71c2353bae9acea32a3}
-WORKTREE=${WORKTREE:-/tmp/eval-frozen-${FROZEN:0:8}}
+FROZEN_A=${FROZEN_A:-53747d90fa28a87bc7dbb71c2353bae9acea32a3}
+FROZEN_B=${FROZEN_B:-42732c00a1a45fdf9cab5a315f8fc1312a60b0b9}
 RUNS=${RUNS:-$REPO/docs/results/runs}
 MODEL=${MODEL:-local:qwen2.5-coder-1.5b}
 export DISPUTATIO_HOME=${DISPUTATIO_HOME:-/tmp/dh-results}
 BIN=$REPO/.venv/bin
 
 [[ -x $BIN/disputatio ]] || { echo "no $BIN/disputatio: run 'make demo' (or make .venv/.installed-bench .venv/.installed-1_5b) first" >&2; exit 1; }
-if [[ ! -d $WORKTREE ]]; then
-  git -C "$REPO" worktree prune
-  git -C "$REPO" worktree add --detach "$WORKTREE" "$FROZEN"
-fi
-export PYTHONPATH=$WORKTREE
-cd "$WORKTREE"
 echo 19 > /proc/self/autogroup 2>/dev/null || true
 
-where=$("$BIN/python" -c 'import disputatio, pathlib; print(pathlib.Path(disputatio.__file__).parent.parent)')
-[[ $where == "$WORKTREE" ]] || { echo "disputatio imports from $where, not $WORKTREE" >&2; exit 1; }
+use() {  # use COMMIT: answer with the code of COMMIT (a detached worktree under /tmp)
+  local tree=/tmp/eval-frozen-${1:0:8}
+  if [[ ! -d $tree ]]; then
+    git -C "$REPO" worktree prune
+    git -C "$REPO" worktree add --detach "$tree" "$1"
+  fi
+  export PYTHONPATH=$tree
+  cd "$tree"
+  local where
+  where=$("$BIN/python" -c 'import disputatio, pathlib; print(pathlib.Path(disputatio.__file__).parent.parent)')
+  [[ $where == "$tree" ]] || { echo "disputatio imports from $where, not $tree" >&2; exit 1; }
+}
 
 ev() { nice -n 19 "$BIN/disputatio" eval run -m "$MODEL" -o "$RUNS" "$@"; }
 
-step1() {  # BioASQ and PubMedQA: CoT, RAG, the MedRAG debate, SC at its budget; 20, then 50
+step1() {  # A. BioASQ and PubMedQA: CoT, RAG, the MedRAG debate, SC at its budget; 20, then 50
+  use "$FROZEN_A"
   ev -d bioasq,pubmedqa -p cot,rag,medrag,sc_rag -n 20
   ev -d bioasq,pubmedqa -p cot,rag,medrag,sc_rag -n 50
 }
-step2() {  # MedQA; the debate without retrieval (and SC at its budget); the hierarchical debate
+step2() {  # A. MedQA; the debate without retrieval (and SC at its budget). B. the hierarchical debate
+  use "$FROZEN_A"
   ev -d medqa -p cot,rag,medrag,sc_rag -n 20
-  ev -d bioasq,pubmedqa,medqa -p medrag_norag,sc,hier -n 20
+  ev -d bioasq,pubmedqa,medqa -p medrag_norag,sc -n 20
+  use "$FROZEN_B"
+  ev -d bioasq,pubmedqa,medqa -p hier -n 20
 }
-step3() {  # GSM8K: the no-retrieval protocols (Du et al.'s multi-agent-debate anchor)
-  ev -d gsm8k -p cot,sc,hier_norag -n 20
+step3() {  # B. GSM8K: the no-retrieval protocols (Du et al.'s multi-agent-debate anchor)
+  use "$FROZEN_B"
+  ev -d gsm8k -p cot,medrag_norag,sc,hier_norag -n 20
 }
-step4() {  # the hierarchical debate's ablations
+step4() {  # B. the hierarchical debate's ablations
+  use "$FROZEN_B"
   ev -d bioasq,pubmedqa,medqa -p hier_nodebate,hier_flat,hier_norag -n 20
 }
 
