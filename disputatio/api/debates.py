@@ -75,15 +75,6 @@ async def start(request: Request) -> JSONResponse:
     settings = services(request).settings
     req = await read_json(request, DebateStart)
     stored = _validate_start(req, settings)
-    active = await run_in_threadpool(store.active_runs, settings, who)
-    if active >= settings.server.max_runs_per_tenant:
-        raise ApiError(
-            429,
-            "TOO_MANY_RUNS",
-            f"{active} debates already running for this tenant (limit "
-            f"{settings.server.max_runs_per_tenant})",
-            retryable=True,
-        )
     case_id = str(uuid.uuid4())
     run = {
         "id": case_id,
@@ -92,7 +83,15 @@ async def start(request: Request) -> JSONResponse:
         "question": stored["question"],
         "request": stored,
     }
-    await run_in_threadpool(store.create_run, settings, run)
+    limit = settings.server.max_runs_per_tenant
+    active = await run_in_threadpool(lambda: store.create_run(settings, run, limit=limit))
+    if active is not None:
+        raise ApiError(
+            429,
+            "TOO_MANY_RUNS",
+            f"{active} debates already running for this tenant (limit {limit})",
+            retryable=True,
+        )
     engine = request.app.state.engine
     await run_in_threadpool(engine.submit_run, case_id, who, req.protocol, stored)
     return JSONResponse(

@@ -172,9 +172,8 @@ async def ingest(request: Request) -> JSONResponse:
         ext = {"text/plain": ".txt", "text/markdown": ".md", "text/html": ".html",
                "application/pdf": ".pdf"}.get(req.mime_type, "")  # fmt: skip
         file_name += ext
-    if await run_in_threadpool(store.active_jobs, settings, who) >= (
-        settings.server.max_jobs_per_tenant
-    ):
+    limit = settings.server.max_jobs_per_tenant
+    if await run_in_threadpool(store.active_jobs, settings, who) >= limit:  # before any write
         raise ApiError(429, "TOO_MANY_JOBS", "too many ingestion jobs running", retryable=True)
     sha = hashlib.sha256(data).hexdigest()
     collection = req.metadata.collection or settings.collection
@@ -184,20 +183,19 @@ async def ingest(request: Request) -> JSONResponse:
     stored = await run_in_threadpool(store.document_for_hash, settings, who, sha)
     document_id = stored or document_uuid(who, sha)
     record = req.model_dump(exclude_none=True)
-    await run_in_threadpool(
-        store.create_job,
-        settings,
-        {
-            "id": job_id,
-            "tenant": who,
-            "collection": collection,
-            "file_name": file_name,
-            "path": str(path),
-            "sha256": sha,
-            "request": record,
-            "document_id": document_id,
-        },
-    )
+    job = {
+        "id": job_id,
+        "tenant": who,
+        "collection": collection,
+        "file_name": file_name,
+        "path": str(path),
+        "sha256": sha,
+        "request": record,
+        "document_id": document_id,
+    }
+    # counted again with the insert, atomically: concurrent uploads cannot pass the limit together
+    if await run_in_threadpool(lambda: store.create_job(settings, job, limit=limit)) is not None:
+        raise ApiError(429, "TOO_MANY_JOBS", "too many ingestion jobs running", retryable=True)
     request.app.state.engine.submit_job(job_id, who, collection, str(path), record)
     return JSONResponse(
         {

@@ -40,9 +40,38 @@ def _json(value: Any) -> Jsonb:
 # --- ingestion jobs -------------------------------------------------------------------------
 
 
-def create_job(settings: Settings, job: dict[str, Any]) -> None:
-    """Insert a queued job (``id, tenant, collection, file_name, path, sha256, request``)."""
+def _over_limit(
+    conn: psycopg.Connection[Any],
+    table: Literal["api_jobs", "api_runs"],
+    tenant: str,
+    limit: int | None,
+) -> int | None:
+    """The tenant's queued or running rows of ``table`` when they reach ``limit``, else None.
+
+    Takes a transaction-scoped advisory lock on (table, tenant) first, so that the count and the
+    insert that follows in the same transaction are one step: concurrent requests of a tenant
+    cannot all see room for one more and together exceed the limit.
+    """
+    if limit is None:
+        return None
+    conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{table}:{tenant}",))
+    row = conn.execute(
+        f"SELECT count(*) AS n FROM {table} WHERE tenant = %s AND status IN ('queued', 'running')",
+        (tenant,),
+    ).fetchone()
+    active = int(row["n"]) if row else 0
+    return active if active >= limit else None
+
+
+def create_job(settings: Settings, job: dict[str, Any], *, limit: int | None = None) -> int | None:
+    """Insert a queued job (``id, tenant, collection, file_name, path, sha256, request``).
+
+    With ``limit``, nothing is inserted when the tenant already has that many jobs queued or
+    running: the count is returned (None when the job was inserted).
+    """
     with db(settings) as conn:
+        if (active := _over_limit(conn, "api_jobs", job["tenant"], limit)) is not None:
+            return active
         conn.execute(
             "INSERT INTO api_jobs (id, tenant, collection, file_name, path, sha256, request,"
             " status, document_id) VALUES (%s, %s, %s, %s, %s, %s, %s, 'queued', %s)",
@@ -57,6 +86,7 @@ def create_job(settings: Settings, job: dict[str, Any]) -> None:
                 job.get("document_id"),
             ),
         )
+    return None
 
 
 def update_job(settings: Settings, job_id: str, **fields: Any) -> None:
@@ -154,14 +184,21 @@ def get_parent_chunk(settings: Settings, tenant: str, chunk_id: str) -> dict[str
 # --- runs (sessions) ------------------------------------------------------------------------
 
 
-def create_run(settings: Settings, run: dict[str, Any]) -> None:
-    """Insert a queued run (``id, tenant, protocol, question, request``)."""
+def create_run(settings: Settings, run: dict[str, Any], *, limit: int | None = None) -> int | None:
+    """Insert a queued run (``id, tenant, protocol, question, request``).
+
+    With ``limit``, nothing is inserted when the tenant already has that many runs queued or
+    running: the count is returned (None when the run was inserted).
+    """
     with db(settings) as conn:
+        if (active := _over_limit(conn, "api_runs", run["tenant"], limit)) is not None:
+            return active
         conn.execute(
             "INSERT INTO api_runs (id, tenant, protocol, question, request, status)"
             " VALUES (%s, %s, %s, %s, %s, 'queued')",
             (run["id"], run["tenant"], run["protocol"], run["question"], _json(run["request"])),
         )
+    return None
 
 
 def update_run(settings: Settings, run_id: str, **fields: Any) -> None:

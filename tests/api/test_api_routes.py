@@ -8,6 +8,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -375,6 +376,46 @@ def test_concurrent_runs_per_tenant_are_limited(live: LiveServer) -> None:
         del live.settings.server.api_keys[hash_key("key-busy")]
         with store.db(live.settings) as conn:
             conn.execute("DELETE FROM api_runs WHERE tenant = 'api-busy'")
+
+
+@pytest.mark.parametrize("kind", ["runs", "jobs"])
+def test_concurrent_creations_never_pass_the_tenants_limit(live: LiveServer, kind: str) -> None:
+    """Count and insert are one step: eight simultaneous creations with room for two make two.
+
+    Ten rounds, each a fresh tenant, so that an unguarded count-then-insert shows its race.
+    """
+    for _ in range(10):
+        _race_to_the_limit(live, kind, tenant_name=f"api-race-{uuid.uuid4().hex[:8]}")
+
+
+def _race_to_the_limit(live: LiveServer, kind: str, *, tenant_name: str) -> None:
+    limit, attempts = 2, 8
+    barrier = threading.Barrier(attempts)
+
+    def create(_: int) -> int | None:
+        row_id = str(uuid.uuid4())
+        barrier.wait()
+        if kind == "runs":
+            run = {"id": row_id, "tenant": tenant_name, "protocol": "hierarchical",
+                   "question": "q", "request": {}}  # fmt: skip
+            return store.create_run(live.settings, run, limit=limit)
+        job = {"id": row_id, "tenant": tenant_name, "collection": "c", "file_name": "f.txt",
+               "path": "/nowhere/f.txt", "sha256": "0" * 64, "request": {}}  # fmt: skip
+        return store.create_job(live.settings, job, limit=limit)
+
+    table = "api_runs" if kind == "runs" else "api_jobs"
+    try:
+        with ThreadPoolExecutor(attempts) as pool:
+            refused = [r for r in pool.map(create, range(attempts)) if r is not None]
+        with store.db(live.settings) as conn:
+            row = conn.execute(
+                f"SELECT count(*) AS n FROM {table} WHERE tenant = %s", (tenant_name,)
+            ).fetchone()
+        assert row is not None and row["n"] == limit
+        assert len(refused) == attempts - limit and set(refused) == {limit}
+    finally:
+        with store.db(live.settings) as conn:
+            conn.execute(f"DELETE FROM {table} WHERE tenant = %s", (tenant_name,))
 
 
 def test_cases_route_lists_the_sample_case(live: LiveServer) -> None:
