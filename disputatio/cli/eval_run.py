@@ -256,7 +256,25 @@ def run(
         )
         fingerprint = ensure_kb(settings, tenant, kb_limit)["fingerprint"]
     elif corpus == "tenant":
+        from disputatio.eval.config import tenant_fingerprint
+        from disputatio.storage.db import connect as db_connect
+
         tenant = tenant or settings.tenant
+        with db_connect(settings) as conn:
+            held = tenant_fingerprint(conn, tenant)
+        fingerprint = held["fingerprint"]
+        console.print(
+            f"tenant {tenant}: {held['documents']} documents (fingerprint {fingerprint}; "
+            "a changed tenant is a new run)",
+            highlight=False,
+            markup=False,
+        )
+        if not held["documents"]:
+            console.print(
+                f"warning: tenant {tenant} holds no documents: retrieval will find nothing",
+                highlight=False,
+                markup=False,
+            )
     else:
         tenant = None
     config = build_config(

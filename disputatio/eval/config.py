@@ -102,7 +102,10 @@ class EvalConfig:
             snippets of every question of the data set: an upper bound, not a retrieval
             result) or ``tenant`` (whatever ``tenant`` holds).
         tenant: Tenant searched by ``kb``/``tenant`` corpora.
-        corpus_fingerprint: Content fingerprint of the corpus (set when the corpus is built).
+        corpus_fingerprint: Content fingerprint of the corpus: ``kb``, of the documents built
+            (:func:`~disputatio.eval.medkb.write_kb`); ``tenant``, of the documents the tenant
+            holds when the run starts (:func:`tenant_fingerprint`), so a changed tenant gets a
+            new run id; ``oracle``, None (the gold snippets are the data set's own).
         k: Sections per retrieval of the MedRAG-style protocols (RAG, SC, MedRAG debate).
         rounds: Rounds of the MedRAG-style debates.
         temperatures: Temperatures of the MedRAG debate agents (also SC's sampling).
@@ -143,6 +146,33 @@ class EvalConfig:
         model = (self.model or str(self.settings.get("models", {}).get("chat", "default"))).lower()
         slug = "".join(c if c.isalnum() else "-" for c in model.split("@")[0]).strip("-")
         return f"{slug[-32:]}-{self.corpus}-{digest}"
+
+
+def tenant_fingerprint(conn: Any, tenant: str, collection: str | None = None) -> dict[str, Any]:
+    """``{documents, fingerprint}`` of what ``tenant`` (``collection``) holds, read cheaply.
+
+    The fingerprint is sha256 (16 hex) over the documents' content hashes (``documents.sha256``,
+    one row per tenant and content), sorted in Python so the database's collation plays no part;
+    the collection is hashed in when the run searches only one. Adding, removing or replacing a
+    document changes it; re-ingesting the same bytes does not.
+
+    Args:
+        conn: An open database connection (``disputatio.storage.db.connect``).
+        tenant: The tenant searched.
+        collection: The collection searched (None: every collection of the tenant).
+    """
+    sql = "SELECT sha256 FROM documents WHERE tenant = %s"
+    params: list[Any] = [tenant]
+    if collection is not None:
+        sql += " AND collection = %s"
+        params.append(collection)
+    hashes = sorted(str(row[0]) for row in conn.execute(sql, params).fetchall())
+    digest = hashlib.sha256()
+    if collection is not None:
+        digest.update(f"collection={collection}\n".encode())
+    for sha in hashes:
+        digest.update(sha.encode() + b"\n")
+    return {"documents": len(hashes), "fingerprint": digest.hexdigest()[:16]}
 
 
 def settings_identity(settings: Settings) -> dict[str, Any]:

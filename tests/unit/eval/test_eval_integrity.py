@@ -1,0 +1,132 @@
+"""Integrity of a run: the corpus it searched is part of its identity."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from disputatio.cli import eval_run
+from disputatio.eval import runner
+from disputatio.eval.config import EvalConfig, tenant_fingerprint
+from disputatio.eval.datasets import DATASETS
+
+from .conftest import Retriever, scripted_models, toy_questions
+
+REPO = Path(__file__).resolve().parents[3]
+KB_RUN = REPO / "docs" / "results" / "runs" / "local-qwen2-5-coder-1-5b-kb-163b7012f64e"
+
+
+def app() -> typer.Typer:
+    cli = typer.Typer()
+    cli.command("run")(eval_run.run)
+    cli.command("report")(eval_run.report)
+    return cli
+
+
+class FakeDocuments:
+    """A connection whose ``documents`` table holds ``rows`` of (tenant, collection, sha256)."""
+
+    def __init__(self, rows: list[tuple[str, str, str]]) -> None:
+        self.rows = rows
+        self.queries: list[tuple[str, list[Any]]] = []
+
+    def execute(self, sql: str, params: list[Any]) -> Any:
+        self.queries.append((sql, list(params)))
+        assert sql.startswith("SELECT sha256 FROM documents WHERE tenant = %s")
+        tenant, *rest = params
+        picked = [
+            (sha,)
+            for t, coll, sha in reversed(self.rows)  # any order: the caller sorts
+            if t == tenant and (not rest or coll == rest[0])
+        ]
+
+        class Cursor:
+            def fetchall(self) -> list[tuple[str]]:
+                return picked
+
+        return Cursor()
+
+
+def test_the_tenant_fingerprint_follows_the_tenant_s_documents_only() -> None:
+    rows = [("t", "a", "h1"), ("t", "b", "h2"), ("other", "a", "h3")]
+    base = tenant_fingerprint(FakeDocuments(rows), "t")
+    assert base["documents"] == 2
+    # the order the database returns rows in plays no part; other tenants neither
+    assert tenant_fingerprint(FakeDocuments([*rows[::-1], ("x", "a", "h9")]), "t") == base
+    changed = [("t", "a", "h1"), ("t", "b", "h2-edited"), ("other", "a", "h3")]
+    added = [*rows, ("t", "a", "h4")]
+    removed = rows[1:]
+    prints = {tenant_fingerprint(FakeDocuments(r), "t")["fingerprint"] for r in (changed, added)}
+    prints.add(tenant_fingerprint(FakeDocuments(removed), "t")["fingerprint"])
+    assert base["fingerprint"] not in prints and len(prints) == 3
+    # a collection filter is hashed in and filters the documents
+    only_a = tenant_fingerprint(FakeDocuments(rows), "t", collection="a")
+    assert only_a["documents"] == 1 and only_a["fingerprint"] != base["fingerprint"]
+
+
+@contextlib.contextmanager
+def _connect(conn: FakeDocuments) -> Iterator[FakeDocuments]:
+    yield conn
+
+
+def test_a_changed_tenant_corpus_gets_a_new_run_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from disputatio.storage import db
+
+    def env_factory(config: Any, settings: Any, checkpointer: Any) -> Any:
+        assert config.corpus == "tenant" and config.tenant == "lab"
+        from disputatio.eval.protocols import ProtocolEnv
+        from disputatio.nodes.medrag.context import MedragContext
+
+        def env_for(dataset: str, questions: Any) -> ProtocolEnv:
+            ctx = MedragContext(models=scripted_models(), retriever=Retriever(), k=config.k)
+            return ProtocolEnv(medrag=ctx)
+
+        return env_for
+
+    docs = FakeDocuments([("lab", "default", "h1"), ("lab", "default", "h2")])
+    monkeypatch.setattr(db, "connect", lambda *_a, **_k: _connect(docs))
+    monkeypatch.setattr(eval_run, "_env_factory", env_factory)
+    monkeypatch.setattr(runner, "load_all", lambda name: toy_questions(3, name))
+    monkeypatch.setitem(DATASETS, "toy", DATASETS["medqa"])
+    args = ["run", "-d", "toy", "-p", "cot,rag", "-n", "2", "--corpus", "tenant"]
+    args += ["--tenant", "lab", "--no-db", "-o", str(tmp_path), "-m", "scripted:model"]
+
+    first = CliRunner().invoke(app(), args)
+    assert first.exit_code == 0, first.output
+    assert "4 new, 0 errors, 0 finished before" in first.output
+    same = CliRunner().invoke(app(), args)  # same documents: the same run, resumed
+    assert "0 new, 0 errors, 4 finished before" in same.output, same.output
+
+    docs.rows[1] = ("lab", "default", "h2-replaced")
+    changed = CliRunner().invoke(app(), args)
+    assert changed.exit_code == 0, changed.output
+    assert "4 new, 0 errors, 0 finished before" in changed.output, changed.output
+    runs = sorted(p for p in tmp_path.iterdir() if p.is_dir())
+    assert len(runs) == 2
+    prints = {
+        json.loads((r / "manifest.json").read_text())["identity"]["corpus_fingerprint"]
+        for r in runs
+    }
+    assert len(prints) == 2 and None not in prints
+    assert "tenant lab: 2 documents" in first.output
+
+
+@pytest.mark.skipif(not KB_RUN.is_dir(), reason="the committed kb run is not in this checkout")
+def test_a_kb_configuration_keeps_its_identity_and_run_id() -> None:
+    """The long kb run's committed manifest recomputes to the same identity and run id."""
+    manifest = json.loads((KB_RUN / "manifest.json").read_text(encoding="utf-8"))
+    identity = manifest["identity"]
+    fields = dict(identity)
+    temps = fields.pop("temperatures")
+    config = EvalConfig(**fields, temperatures=tuple(temps) if temps is not None else None)
+    assert config.identity() == identity
+    assert config.run_id == manifest["run_id"] == KB_RUN.name
