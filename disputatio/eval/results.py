@@ -11,7 +11,9 @@ Layout of ``<out>/<run id>/``::
 ``results.jsonl`` is the source of truth for resumption: a line is written (and fsynced) when a
 question is finished, so a run killed at any point loses at most the question in flight, and a
 torn last line (killed mid-write) is cut off on the next open. Records with an ``error`` are
-kept for the record but do not count as finished: they are retried on resume.
+kept for the record but do not count as finished: they are retried on resume. The log files are
+written after a record's line; on resume :func:`heal_question_logs` restores what a kill left
+out (a question's JSON file, its summary lines), never duplicating a line already there.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import json
 import os
 import re
 import threading
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -150,12 +153,24 @@ def mode_dir(run_dir: Path, record: Mapping[str, Any], corpus: str) -> Path:
     return run_dir / "logs" / record["dataset"] / corpus / record["protocol"]
 
 
-def write_question_log(run_dir: Path, record: Mapping[str, Any], corpus: str) -> Path:
-    """Write ``{qid}__complete_debate.json`` and append the summaries; return the JSON path."""
-    folder = mode_dir(run_dir, record, corpus)
-    folder.mkdir(parents=True, exist_ok=True)
+#: The seed's per-mode log of the debates' summaries (one line per summary, appended).
+SUMMARY_LOG = "summarization_logs.jsonl"
+
+
+def question_log_name(record: Mapping[str, Any]) -> str:
+    """``{qid}__complete_debate.json`` of a record."""
+    return f"{safe_name(str(record['question_id']))}__complete_debate.json"
+
+
+def summary_lines(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The ``summarization_logs.jsonl`` lines of a record (its debate's summaries)."""
+    log = record.get("log") or {}
+    return [{"question_id": record["question_id"], **entry} for entry in log.get("summaries") or []]
+
+
+def _debate_doc(record: Mapping[str, Any], corpus: str) -> dict[str, Any]:
     log = dict(record.get("log") or {})
-    doc = {
+    return {
         "question_id": record["question_id"],
         "question": record.get("question"),
         "options": record.get("options"),
@@ -173,15 +188,93 @@ def write_question_log(run_dir: Path, record: Mapping[str, Any], corpus: str) ->
         },
         "error": record.get("error"),
     }
-    path = folder / f"{safe_name(str(record['question_id']))}__complete_debate.json"
+
+
+def _append_lines(path: Path, lines: Iterable[Mapping[str, Any]]) -> None:
+    with path.open("a", encoding="utf-8") as fh:
+        for line in lines:
+            fh.write(json.dumps(line, default=str, ensure_ascii=False) + "\n")
+
+
+def write_question_log(run_dir: Path, record: Mapping[str, Any], corpus: str) -> Path:
+    """Write ``{qid}__complete_debate.json`` and append the summaries; return the JSON path."""
+    folder = mode_dir(run_dir, record, corpus)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / question_log_name(record)
+    doc = _debate_doc(record, corpus)
     path.write_text(json.dumps(doc, indent=2, default=str, ensure_ascii=False), encoding="utf-8")
-    summaries = log.get("summaries") or []
-    if summaries:
-        with (folder / "summarization_logs.jsonl").open("a", encoding="utf-8") as fh:
-            for entry in summaries:
-                line = {"question_id": record["question_id"], **entry}
-                fh.write(json.dumps(line, default=str, ensure_ascii=False) + "\n")
+    lines = summary_lines(record)
+    if lines:
+        _append_lines(folder / SUMMARY_LOG, lines)
     return path
+
+
+def _canonical(line: Any) -> str:
+    return json.dumps(line, sort_keys=True, default=str, ensure_ascii=False)
+
+
+def _logged_summaries(path: Path) -> Counter[str]:
+    """The summary lines ``path`` holds (canonical JSON, counted); a torn last line is cut."""
+    if not path.exists():
+        return Counter()
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):  # killed mid-append: that line is rewritten
+        keep = data.rfind(b"\n") + 1
+        with path.open("r+b") as fh:
+            fh.truncate(keep)
+        data = data[:keep]
+    present: Counter[str] = Counter()
+    for line in data.decode("utf-8").split("\n"):  # not splitlines: U+2028
+        if not line.strip():
+            continue
+        try:
+            present[_canonical(json.loads(line))] += 1
+        except json.JSONDecodeError:
+            continue  # not a summary: it matches nothing, the summary is written again
+    return present
+
+
+def heal_question_logs(
+    run_dir: Path, records: Iterable[Mapping[str, Any]], corpus: str
+) -> dict[str, int]:
+    """Redo the log files of finished records that a kill left without them.
+
+    A question's log files are written after its ``results.jsonl`` line: first
+    ``{qid}__complete_debate.json``, then its summaries appended to ``summarization_logs.jsonl``.
+    A kill in between leaves either or both missing (or a torn last summary line, cut here).
+    Each record gets its JSON file back if it has none, and exactly the summary lines the log
+    lacks (compared as parsed JSON, counted per line), so lines already there are never
+    duplicated and a run repaired twice is unchanged.
+
+    Returns:
+        ``{"debates": JSON files written, "summaries": summary lines appended}``.
+    """
+    healed = {"debates": 0, "summaries": 0}
+    by_folder: dict[Path, list[Mapping[str, Any]]] = {}
+    for record in records:
+        by_folder.setdefault(mode_dir(run_dir, record, corpus), []).append(record)
+    for folder, rows in by_folder.items():
+        present = _logged_summaries(folder / SUMMARY_LOG)
+        missing: list[dict[str, Any]] = []
+        for record in rows:
+            path = folder / question_log_name(record)
+            if not path.exists():
+                folder.mkdir(parents=True, exist_ok=True)
+                doc = _debate_doc(record, corpus)
+                text = json.dumps(doc, indent=2, default=str, ensure_ascii=False)
+                path.write_text(text, encoding="utf-8")
+                healed["debates"] += 1
+            for line in summary_lines(record):
+                key = _canonical(json.loads(_canonical(line)))  # as it reads back from the file
+                if present[key]:
+                    present[key] -= 1
+                else:
+                    missing.append(line)
+        if missing:
+            folder.mkdir(parents=True, exist_ok=True)
+            _append_lines(folder / SUMMARY_LOG, missing)
+            healed["summaries"] += len(missing)
+    return healed
 
 
 def write_dataset_results(

@@ -35,10 +35,9 @@ from disputatio.eval.protocols import ProtocolEnv, ProtocolSpec, eval_protocols
 from disputatio.eval.question import Question
 from disputatio.eval.results import (
     ResultsLog,
+    heal_question_logs,
     key_of,
-    mode_dir,
     now,
-    safe_name,
     write_dataset_results,
     write_manifest,
     write_question_log,
@@ -290,11 +289,9 @@ def run_eval(
 
 def _heal(run: _Run) -> None:
     """Redo the side files of finished records a kill left without them (DB rows, logs)."""
-    for record in run.done.values():
-        path = mode_dir(run.run_dir, record, run.config.corpus)
-        name = f"{safe_name(str(record['question_id']))}__complete_debate.json"
-        if not (path / name).exists():
-            write_question_log(run.run_dir, record, run.config.corpus)
+    healed = heal_question_logs(run.run_dir, run.done.values(), run.config.corpus)
+    if any(healed.values()):
+        logger.info("log files repaired: %s", healed)
     if run.connect is not None and run.done:
         from disputatio.eval.store import save_eval_record
 

@@ -130,3 +130,64 @@ def test_a_kb_configuration_keeps_its_identity_and_run_id() -> None:
     config = EvalConfig(**fields, temperatures=tuple(temps) if temps is not None else None)
     assert config.identity() == identity
     assert config.run_id == manifest["run_id"] == KB_RUN.name
+
+
+def _summary_run(tmp_path: Path, make_env: Any, config: EvalConfig) -> tuple[Any, Path]:
+    from disputatio.eval.runner import Plan, run_eval
+
+    qs = toy_questions(3)
+    plan = Plan(("toy",), ("medrag",), n=3, loader=lambda _name: list(qs))
+    models = scripted_models(agents=("A", "B"))  # disagreement: rounds, hence summaries
+
+    def go() -> dict[str, Any]:
+        return run_eval(config, plan, make_env(models), out_root=tmp_path)
+
+    summary = go()
+    assert summary["new"] == 3
+    return go, Path(summary["run_dir"]) / "logs" / "toy" / "oracle" / "medrag"
+
+
+def _by_question(path: Path) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        out.setdefault(json.loads(line)["question_id"], []).append(line)
+    return out
+
+
+def test_a_kill_before_the_summaries_are_appended_is_repaired_on_resume(
+    tmp_path: Path, make_env: Any, config: EvalConfig
+) -> None:
+    """Killed between a question's JSON file and its summaries: resume restores them once."""
+    go, folder = _summary_run(tmp_path, make_env, config)
+    log = folder / "summarization_logs.jsonl"
+    whole = log.read_text(encoding="utf-8")
+    before = _by_question(log)
+    assert set(before) == {"q0", "q1", "q2"} and all(len(v) >= 2 for v in before.values())
+    # q1's JSON file was written, its summaries never appended; q2's last line was torn
+    kept = [line for q, lines in before.items() if q != "q1" for line in lines]
+    log.write_text("\n".join(kept[:-1]) + "\n" + kept[-1][:10], encoding="utf-8")
+    assert (folder / "q1__complete_debate.json").exists()
+
+    second = go()
+    assert (second["new"], second["skipped"]) == (0, 3)
+    after = _by_question(log)
+    assert {q: sorted(v) for q, v in after.items()} == {q: sorted(v) for q, v in before.items()}
+    repaired = log.read_text(encoding="utf-8")
+    assert go()["new"] == 0 and log.read_text(encoding="utf-8") == repaired  # no duplicates
+    assert sorted(repaired.splitlines()) == sorted(whole.splitlines())
+
+
+def test_a_kill_before_the_question_s_json_is_repaired_with_its_summaries(
+    tmp_path: Path, make_env: Any, config: EvalConfig
+) -> None:
+    go, folder = _summary_run(tmp_path, make_env, config)
+    log = folder / "summarization_logs.jsonl"
+    before = log.read_text(encoding="utf-8")
+    (folder / "q0__complete_debate.json").unlink()
+    log.write_text(
+        "".join(line + "\n" for line in before.splitlines() if '"q0"' not in line),
+        encoding="utf-8",
+    )
+    go()
+    assert (folder / "q0__complete_debate.json").exists()
+    assert sorted(log.read_text(encoding="utf-8").splitlines()) == sorted(before.splitlines())
