@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from disputatio.eval.analysis import RESAMPLES, analyse, protocol_order
+from disputatio.errors import ConfigError
+from disputatio.eval.analysis import RESAMPLES, analyse, protocol_order, protocol_summary
 from disputatio.eval.results import ResultsLog, read_manifest
 
 NOT_A_RESULT = (
@@ -43,13 +44,36 @@ def load_runs(run_dirs: Sequence[Path]) -> tuple[list[dict[str, Any]], list[dict
     manifests, records = [], []
     for run_dir in run_dirs:
         manifest = read_manifest(run_dir)
-        own = ResultsLog(run_dir / "results.jsonl", writer=False).read()
+        log = ResultsLog(run_dir / "results.jsonl", writer=False)
+        own = [check_analysable(record, f"{log.path}:{n}") for n, record in log.numbered()]
         manifests.append({**manifest, "records": record_totals(own)})
         for record in own:
             if len(run_dirs) > 1:
                 record = {**record, "protocol": f"{record['protocol']}@{manifest['run_id']}"}
             records.append(record)
     return manifests, records
+
+
+def check_analysable(record: dict[str, Any], where: str) -> dict[str, Any]:
+    """``record`` if the report can read it (its fields have the shapes the analysis reads).
+
+    A malformed record stops the report with one line naming its file and line rather than
+    being skipped: the tables are paired comparisons on the same questions, and a record left
+    out silently changes them (as a line that is not JSON already does).
+
+    Raises:
+        ConfigError: ``<file>:<line>: malformed record (...)``.
+    """
+    try:
+        record_totals([record])
+        if not record.get("error"):
+            protocol_summary([record])
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        detail = f"{type(exc).__name__}: {exc}"
+        raise ConfigError(
+            f"{where}: malformed record ({detail[:120]}); fix or remove the line"
+        ) from exc
+    return record
 
 
 def record_totals(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

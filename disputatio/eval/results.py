@@ -44,6 +44,34 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+#: Keys every record has: its place in the run (see :func:`key_of`).
+REQUIRED_KEYS = ("dataset", "protocol", "question_id")
+
+
+def check_record(value: Any, where: str) -> dict[str, Any]:
+    """``value`` if it is a record (a JSON object with :data:`REQUIRED_KEYS`).
+
+    Args:
+        value: One parsed line of ``results.jsonl``.
+        where: ``<file>:<line>`` for the message.
+
+    Raises:
+        ConfigError: If it is not an object, or lacks (or has a non-scalar) required key.
+    """
+    if not isinstance(value, dict):
+        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
+            type(value), "a number"
+        )
+        raise ConfigError(f"{where}: not a record (JSON {kind}, not an object); fix or remove it")
+    missing = [k for k in REQUIRED_KEYS if not isinstance(value.get(k), str | int)]
+    if missing:
+        raise ConfigError(
+            f"{where}: record without {', '.join(missing)} (a record names its dataset, "
+            "protocol and question_id); fix or remove the line"
+        )
+    return value
+
+
 def key_of(record: Mapping[str, Any]) -> Key:
     """The (dataset, protocol, question id) of a record."""
     return (str(record["dataset"]), str(record["protocol"]), str(record["question_id"]))
@@ -80,7 +108,15 @@ class ResultsLog:
                 os.fsync(fh.fileno())
 
     def read(self) -> list[dict[str, Any]]:
-        """Every complete record (a line ended by its newline), in the order written."""
+        """Every complete record (a line ended by its newline), in the order written.
+
+        Raises:
+            ConfigError: Naming the file and line of one that is not JSON or not a record.
+        """
+        return [record for _n, record in self.numbered()]
+
+    def numbered(self) -> list[tuple[int, dict[str, Any]]]:
+        """``(line number, record)`` of every complete record (see :meth:`read`)."""
         if not self.path.exists():
             return []
         data = self.path.read_bytes()
@@ -90,9 +126,10 @@ class ResultsLog:
             if not line.strip():
                 continue
             try:
-                out.append(json.loads(line))
+                value = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise ConfigError(f"{self.path}:{n} is not JSON ({exc.msg})") from exc
+            out.append((n, check_record(value, f"{self.path}:{n}")))
         return out
 
     def finished(self) -> dict[Key, dict[str, Any]]:

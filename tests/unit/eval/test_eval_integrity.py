@@ -191,3 +191,76 @@ def test_a_kill_before_the_question_s_json_is_repaired_with_its_summaries(
     go()
     assert (folder / "q0__complete_debate.json").exists()
     assert sorted(log.read_text(encoding="utf-8").splitlines()) == sorted(before.splitlines())
+
+
+def _report_run(tmp_path: Path, bad_line: str) -> Path:
+    from disputatio.eval.results import write_manifest
+
+    run_dir = tmp_path / "run"
+    write_manifest(run_dir, {"corpus": "oracle"}, {})
+    good: dict[str, Any] = {"dataset": "toy", "protocol": "cot", "question_id": "q0", "gold": "A"}
+    good |= {"answer": "A", "correct": True, "error": None, "usage": {}, "wall_ms": 5.0}
+    lines = [json.dumps(good), json.dumps({**good, "question_id": "q1"}), bad_line]
+    (run_dir / "results.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return run_dir
+
+
+@pytest.mark.parametrize(
+    ("bad_line", "says"),
+    [
+        ('{"dataset": "toy", "question_id": "q2", "correct": true}', "without protocol"),
+        ("[1, 2]", "not a record (JSON an array"),
+        ('"text"', "not a record (JSON a string"),
+        ("null", "not a record (JSON null"),
+        (
+            '{"dataset": "toy", "protocol": "cot", "question_id": "q2", "usage": [1]}',
+            "malformed record (AttributeError",
+        ),
+        (
+            '{"dataset": "toy", "protocol": "cot", "question_id": "q2", "wall_ms": "slow"}',
+            "malformed record (ValueError",
+        ),
+    ],
+)
+def test_a_malformed_record_stops_the_report_with_one_line_naming_file_and_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    bad_line: str,
+    says: str,
+) -> None:
+    from disputatio.cli import main
+
+    run_dir = _report_run(tmp_path, bad_line)
+    monkeypatch.setenv("DISPUTATIO_HOME", str(tmp_path / "home"))
+    with pytest.raises(SystemExit) as exit_:
+        main(["eval", "report", str(run_dir), "-o", str(tmp_path / "rep")])
+    err = capsys.readouterr().err
+    assert f"{run_dir / 'results.jsonl'}:3: " in err and says in err, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert exit_.value.code == 2
+    assert not (tmp_path / "rep" / "report.md").exists()  # no report with a record left out
+
+
+def test_a_well_formed_run_still_reports(tmp_path: Path) -> None:
+    from disputatio.eval.render import write_report
+
+    good = '{"dataset": "toy", "protocol": "rag", "question_id": "q0", "gold": "A", "error": null}'
+    paths = write_report([_report_run(tmp_path, good)], tmp_path / "rep")
+    assert "| cot | 2 |" in paths["markdown"].read_text(encoding="utf-8")
+
+
+def test_resuming_over_a_malformed_record_names_its_line_too(
+    tmp_path: Path, make_env: Any, config: EvalConfig
+) -> None:
+    from disputatio.errors import ConfigError
+    from disputatio.eval.runner import Plan, run_eval
+
+    qs = toy_questions(2)
+    plan = Plan(("toy",), ("cot",), n=2, loader=lambda _name: list(qs))
+    summary = run_eval(config, plan, make_env(scripted_models()), out_root=tmp_path)
+    path = Path(summary["run_dir"]) / "results.jsonl"
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write('{"protocol": "cot", "question_id": "q9"}\n')
+    with pytest.raises(ConfigError, match=r"results\.jsonl:3: record without dataset"):
+        run_eval(config, plan, make_env(scripted_models()), out_root=tmp_path)
