@@ -16,24 +16,9 @@ from disputatio.graphs.medrag_debate import MedragContext, graph
 from disputatio.prompts import medrag as P
 from disputatio.testing import ScriptedChatModel
 
+from .scripted import models
+
 PROBLEM = "Tom has 400 apples and buys 600 more. How many apples does he have?"
-
-
-def models(
-    agent1: list[Any],
-    agent2: list[Any],
-    *,
-    sum1: list[Any] | None = None,
-    sum2: list[Any] | None = None,
-    verifier: list[Any] | None = None,
-) -> dict[str, ScriptedChatModel]:
-    return {
-        "agent1": ScriptedChatModel(script=agent1, name="agent1"),
-        "agent2": ScriptedChatModel(script=agent2, name="agent2"),
-        "agent1_summarizer": ScriptedChatModel(script=sum1 or [], name="sum1"),
-        "agent2_summarizer": ScriptedChatModel(script=sum2 or [], name="sum2"),
-        "verifier": ScriptedChatModel(script=verifier or [], name="verifier"),
-    }
 
 
 def debate(m: dict[str, ScriptedChatModel], retriever: Any = None, **ctx: Any) -> dict[str, Any]:

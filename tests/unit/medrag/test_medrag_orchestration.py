@@ -10,26 +10,11 @@ import pytest
 from disputatio.errors import ConfigError
 from disputatio.testing import ScriptedChatModel
 
+from .scripted import models
+
 QUESTION = "Which drug is a biguanide used first-line in type 2 diabetes?"
 
 RunDebate = Callable[..., tuple[Any, list[Any]]]
-
-
-def models(
-    agent1: list[Any],
-    agent2: list[Any],
-    *,
-    sum1: list[Any] | None = None,
-    sum2: list[Any] | None = None,
-    verifier: list[Any] | None = None,
-) -> dict[str, ScriptedChatModel]:
-    return {
-        "agent1": ScriptedChatModel(script=agent1, name="agent1"),
-        "agent2": ScriptedChatModel(script=agent2, name="agent2"),
-        "agent1_summarizer": ScriptedChatModel(script=sum1 or [], name="sum1"),
-        "agent2_summarizer": ScriptedChatModel(script=sum2 or [], name="sum2"),
-        "verifier": ScriptedChatModel(script=verifier or [], name="verifier"),
-    }
 
 
 def prompt_text(model: ScriptedChatModel, call: int) -> str:
