@@ -44,16 +44,16 @@ PERSONAS = {
     ),
 }
 
-#: The workers' system prompt: the same for every worker of a leaf (their personas come after the
-#: sections, in :data:`WORKER_USER`), so all their prompts share the question-and-sections prefix.
-WORKER_SYSTEM = """Answer the <question> from the <sections> only. Your first line is the verdict: \
+WORKER_SYSTEM = """{persona}
+Answer the <question> from the <sections> only. Your first line is the verdict: \
 "Verdict: <the short answer>". Then give the support in 1-3 sentences. Cite every claim with \
 its section label in square brackets, e.g. [{example_id}]. If the sections answer only part \
 of the question, answer that part and say what is missing. Be concise (at most {max_words} \
 words)."""
 
-WORKER_SYSTEM_NO_RAG = """Answer from your own knowledge. Your first line is the verdict: \
-"Verdict: <the short answer>". Be concise (at most {max_words} words)."""
+WORKER_SYSTEM_NO_RAG = """{persona}
+Answer from your own knowledge. Your first line is the verdict: "Verdict: <the short \
+answer>". Be concise (at most {max_words} words)."""
 
 #: Shown with a sub-question: the user's question is context, not something to answer here.
 MAIN_QUESTION_BLOCK = """<main_question>
@@ -62,9 +62,8 @@ MAIN_QUESTION_BLOCK = """<main_question>
 (Context only: answer ONLY the question below, not the other parts of the main question.)
 """
 
-#: The start of a worker's prompt: what the other workers, the reviewer and the summarizer of its
-#: leaf share with it (sent on its llama.cpp slot, they extend its cached prefix instead of
-#: reading it again).
+#: The start of a worker's prompt: what the reviewer and the summarizer of its leaf share with
+#: it (sent on its llama.cpp slot, they extend its cached conversation instead of re-reading it).
 WORKER_HEAD = """{main_block}<question>
 {question}
 </question>
@@ -73,14 +72,12 @@ WORKER_HEAD = """{main_block}<question>
 </sections>
 """
 
-WORKER_USER = WORKER_HEAD + "{persona}\n{debate_block}{instruction}"
+WORKER_USER = WORKER_HEAD + "{debate_block}{instruction}"
 
-WORKER_HEAD_NO_RAG = """{main_block}<question>
+WORKER_USER_NO_RAG = """{main_block}<question>
 {question}
 </question>
-"""
-
-WORKER_USER_NO_RAG = WORKER_HEAD_NO_RAG + "{persona}\n{debate_block}{instruction}"
+{debate_block}{instruction}"""
 
 DEBATE_BLOCK = """<your_previous_answer>
 {previous}
@@ -115,8 +112,9 @@ NO_SECTIONS = "NO_SUITABLE_CONTEXT: no section was found."
 
 NO_ANSWER = "No answer was given."
 
-#: The reviewer's turn. It follows the workers' system prompt, question and sections (the start
-#: of their cached conversations, :data:`WORKER_HEAD`), so its instruction says what it does.
+#: The reviewer's turn. It follows a worker's system prompt, question and sections (the start
+#: of that worker's cached conversation, :data:`WORKER_HEAD`), so the persona there is not its
+#: role: the instruction says so.
 REVIEWER_TURN = """{more_sections}<transcript>
 {transcript}
 </transcript>

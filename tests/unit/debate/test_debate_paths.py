@@ -59,7 +59,7 @@ def test_each_parallel_worker_runs_its_own_script_and_persona() -> None:
     for i, persona in enumerate(PERSONAS.values()):
         model = models[f"worker-root-{i}"]
         assert model.calls == 1
-        assert persona in str(model.prompts[0][1].content)
+        assert persona in str(model.prompts[0][0].content)
     assert out["usage"]["worker-root-2"]["role"] == "skeptic"
     assert len(retriever.queries) == 3  # one seed retrieval per worker
 

@@ -1,11 +1,9 @@
-"""Prompts of a leaf share their start, and are sent where that start is cached.
+"""The reviewer and the summarizer extend the first worker's cached conversation on its slot.
 
-On a ``local:`` model ``cache_prompt`` lets llama.cpp read only what a prompt adds to the one
-cached in its slot. Every worker of a leaf starts with the same system prompt, question and
-sections (the persona comes after them); the reviewer's prompt starts the same way, and the
-summarizer's prompt is the reviewer's prompt, its critique and the request. By default a leaf's
-workers, reviewer and summarizer share one slot; with ``shared_slot=False`` each worker has its
-own and the reviewer and the summarizer go to the first worker's.
+On a ``local:`` model each agent keeps a llama.cpp slot and ``cache_prompt`` lets the server
+read only what a prompt adds to the slot's cached one. The reviewer's prompt therefore starts
+with the host worker's system prompt, question and sections, and the summarizer's prompt is the
+reviewer's prompt, its critique and the request; both are sent on the host's slot.
 """
 
 from __future__ import annotations
@@ -18,7 +16,6 @@ from langchain_core.language_models import BaseChatModel
 
 from disputatio.nodes.debate.context import DebateContext
 from disputatio.nodes.debate.workers import worker_slot
-from disputatio.prompts.debate import PERSONAS
 
 CALL = '{"name": "retrieve_corpus_sections", "arguments": {"query": "dose"}}'
 W0 = ("Verdict: inhibits COX-1.\nAspirin inhibits COX-1 [S1].", "Verdict: COX-1.\nAs [S1].")
@@ -97,32 +94,13 @@ def test_summarizer_prompt_is_the_reviewers_plus_its_critique_and_request() -> N
     assert [c["id"] for c in out["citations"]] == ["s-aspirin", "s-dose"]
 
 
-def test_workers_of_a_leaf_share_the_question_and_sections_then_their_personas() -> None:
-    _, models, _ = _debate(review_searches=0)
-    w0, w1 = models["worker-root-0"].prompts[0], models["worker-root-1"].prompts[0]
-    assert w0[0].content == w1[0].content  # one system prompt for every worker
-    assert str(w1[1].content).startswith(_head(str(w0[1].content)))
-    for prompt, persona in ((w0, "synthesizer"), (w1, "devils_advocate")):
-        user = str(prompt[1].content)
-        assert user.index("</sections>") < user.index(PERSONAS[persona])
-
-
-def test_a_leaf_shares_one_slot_by_default() -> None:
-    _, _, spy = _debate(review_searches=0)
-    slots = dict(spy.slots)
-    assert {slots[a] for a in ("worker-root-0", "worker-root-1")} == {0}
-    assert slots["reviewer-root"] == slots["summarizer-root"] == 0
-
-
 def test_reviewer_and_summarizer_are_sent_on_the_hosts_slot() -> None:
-    _, _, spy = _debate(review_searches=0, shared_slot=False)
+    _, _, spy = _debate(review_searches=0)
     slots = dict(spy.slots)
     host = worker_slot("root", "worker-root-0", 2)
     assert (slots["worker-root-0"], slots["worker-root-1"]) == (0, 1)
     assert slots["reviewer-root"] == host == slots["summarizer-root"] == 0
 
 
-def test_each_leaf_gets_its_own_slot() -> None:
+def test_each_leafs_reviewer_uses_its_own_first_workers_slot() -> None:
     assert worker_slot("1", "worker-1-0", 2) == 0 and worker_slot("2", "worker-2-0", 2) == 2
-    shared = [worker_slot(n, f"worker-{n}-{i}", 2, shared=True) for n in "12" for i in range(2)]
-    assert shared == [0, 0, 1, 1]
