@@ -44,16 +44,34 @@ PERSONAS = {
     ),
 }
 
-WORKER_SYSTEM = """{persona}
-Answer the <question> from the <sections> only. Your first line is the verdict: \
+#: The start of every system prompt of a leaf (its workers, reviewer and summarizer): the rules
+#: and the leaf's sections. It is the same text for all of them, so on a llama.cpp slot that holds
+#: one of their prompts the others read only what follows it: their role (:data:`ROLE_BLOCK`)
+#: and their user message. The role stays in the system prompt, where small models read it as an
+#: instruction (in the user message, right before the request to answer, a 0.5B model echoed it).
+WORKER_SYSTEM = """Answer the <question> from the <sections> only. Your first line is the verdict: \
 "Verdict: <the short answer>". Then give the support in 1-3 sentences. Cite every claim with \
 its section label in square brackets, e.g. [{example_id}]. If the sections answer only part \
 of the question, answer that part and say what is missing. Be concise (at most {max_words} \
-words)."""
+words).
+<sections>
+{sections}
+</sections>
+"""
 
-WORKER_SYSTEM_NO_RAG = """{persona}
-Answer from your own knowledge. Your first line is the verdict: "Verdict: <the short \
-answer>". Be concise (at most {max_words} words)."""
+WORKER_SYSTEM_NO_RAG = """Answer from your own knowledge. Your first line is the verdict: \
+"Verdict: <the short answer>". Be concise (at most {max_words} words).
+"""
+
+#: Ends every system prompt of a leaf: the agent's persona, or the reviewer's role.
+ROLE_BLOCK = "Your role: {role}"
+
+#: The role of the reviewer and of the summarizer, which extends the reviewer's conversation
+#: (their system prompt starts like the workers', :data:`WORKER_SYSTEM`).
+REVIEWER_ROLE = (
+    "You are the moderator of the agents' debate: first you review their answers against the "
+    "sections, then you write the final answer."
+)
 
 #: Shown with a sub-question: the user's question is context, not something to answer here.
 MAIN_QUESTION_BLOCK = """<main_question>
@@ -62,22 +80,13 @@ MAIN_QUESTION_BLOCK = """<main_question>
 (Context only: answer ONLY the question below, not the other parts of the main question.)
 """
 
-#: The start of a worker's prompt: what the reviewer and the summarizer of its leaf share with
-#: it (sent on its llama.cpp slot, they extend its cached conversation instead of re-reading it).
+#: The start of every user message of a leaf (workers, reviewer, summarizer).
 WORKER_HEAD = """{main_block}<question>
 {question}
 </question>
-<sections>
-{sections}
-</sections>
 """
 
 WORKER_USER = WORKER_HEAD + "{debate_block}{instruction}"
-
-WORKER_USER_NO_RAG = """{main_block}<question>
-{question}
-</question>
-{debate_block}{instruction}"""
 
 DEBATE_BLOCK = """<your_previous_answer>
 {previous}
@@ -99,7 +108,13 @@ answering: reply with only a call such as
 ```
 Otherwise answer now."""
 
-ANSWER_NOW = "Answer now: the verdict line first, citing sections by label. Do not call any tool."
+#: Worded so that it cannot pass for an answer: small models copied "the verdict line first"
+#: as their verdict when this followed the question directly.
+ANSWER_NOW = (
+    "Now answer the <question> from the <sections>, citing them by label. Do not call any tool."
+)
+
+ANSWER_NOW_NO_RAG = "Now answer the <question>."
 
 DEBATE_INSTRUCTION = """Read the other answers. Keep, revise or correct your answer (verdict \
 line first); point out unsupported claims in the others."""
@@ -112,9 +127,8 @@ NO_SECTIONS = "NO_SUITABLE_CONTEXT: no section was found."
 
 NO_ANSWER = "No answer was given."
 
-#: The reviewer's turn. It follows a worker's system prompt, question and sections (the start
-#: of that worker's cached conversation, :data:`WORKER_HEAD`), so the persona there is not its
-#: role: the instruction says so.
+#: The reviewer's turn. It follows the leaf's system prompt (rules, sections; the reviewer's role)
+#: and the question (:data:`WORKER_HEAD`).
 REVIEWER_TURN = """{more_sections}<transcript>
 {transcript}
 </transcript>

@@ -206,7 +206,6 @@ class ReviewTask(TypedDict, total=False):
         rounds: Debate rounds that were run.
         host: The worker whose conversation the reviewer and the summarizer extend (on its
             llama.cpp slot, so its cached prefix is not read again).
-        host_persona: That worker's persona (its system prompt is theirs too).
         shared: How many of ``sections`` the host was shown (its prompt's sections).
         critique: The reviewer's critique with section ids (set by the reviewer).
         review_reply: The reviewer's reply as written (section labels, search calls removed).
@@ -221,7 +220,6 @@ class ReviewTask(TypedDict, total=False):
     agreement: float
     rounds: int
     host: str
-    host_persona: str
     shared: int
     critique: str
     review_reply: str

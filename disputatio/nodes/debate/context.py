@@ -66,6 +66,11 @@ class DebateContext(AgentContext):
         error_handler: Validation error handler hook (default: log and report failed).
         cite_repair: Ask a worker or summarizer once more, for the section labels, when its
             answer cites none of the sections it was shown (ablation: off).
+        shared_slot: ``local:`` models: the workers of a leaf, its reviewer and its summarizer
+            share one llama.cpp slot, so the leaf's question and sections are read once and each
+            call reads only what it adds (the server runs them one after another there). On a
+            CPU, where two requests decode together barely faster than one, that is quicker;
+            set False to give each worker its own slot and decode them in parallel (a GPU).
 
     With a ``local:`` orchestrator (small model) and ``max_depth`` unset, the plan is a flat
     list of at most 3 sub-questions (depth 1), asked with a one-shot example.
@@ -93,6 +98,7 @@ class DebateContext(AgentContext):
     review_searches: int | None = None
     error_handler: Any = None
     cite_repair: bool = True
+    shared_slot: bool = True
 
     def agent_model(
         self,
@@ -137,6 +143,7 @@ class DebateConfig:
     review_searches: int = 1
     flat_plan: bool = False
     cite_repair: bool = True
+    shared_slot: bool = True
     personas: tuple[str, ...] = field(default=tuple(PERSONAS))
 
     @property
@@ -187,6 +194,7 @@ def resolve_config(ctx: DebateContext) -> DebateConfig:
         review_searches=0 if ctx.no_rag else int(_pick(ctx.review_searches, d.review_searches)),
         flat_plan=small or depth == 1,
         cite_repair=ctx.cite_repair,
+        shared_slot=ctx.shared_slot,
     )
     _check(cfg)
     return cfg

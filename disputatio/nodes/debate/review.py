@@ -48,6 +48,7 @@ from disputatio.prompts.debate import (
     COMPOSED_PART,
     MORE_SECTIONS,
     NO_ANSWER,
+    REVIEWER_ROLE,
     REVIEWER_SEARCH,
     REVIEWER_TURN,
     SUMMARIZER_TURN,
@@ -91,23 +92,23 @@ def _review_queries(text: str, limit: int) -> list[str]:
 def host_slot(state: ReviewTask, cfg: DebateConfig) -> int | None:
     """The llama.cpp slot of the worker whose conversation the reviewer and summarizer extend."""
     host = state.get("host")
-    return worker_slot(state["node"], host, cfg.workers) if host else None
+    return worker_slot(state["node"], host, cfg.workers, shared=cfg.shared_slot) if host else None
 
 
 def review_messages(state: ReviewTask, cfg: DebateConfig) -> list[BaseMessage]:
-    """The reviewer's prompt: the host worker's start, then the transcript and the instruction.
+    """The reviewer's prompt: the leaf's start, then the transcript and the instruction.
 
-    The host worker's system prompt, question and sections come first, exactly as in each of its
-    calls (:func:`~disputatio.nodes.debate.workers.worker_start`), so that on its slot the server
-    reads only the rest. Sections of the leaf the host was not shown follow (labels continuing
-    its own), then every answer move of the leaf, its citations shown with those labels.
+    Its system prompt starts with the rules and the host worker's sections, exactly as in every
+    worker call of the leaf (:func:`~disputatio.nodes.debate.workers.worker_start`), so that on
+    the slot that holds them the server reads only the rest; its role follows. The user message
+    has the question, the leaf's sections the host was not shown (labels continuing its own),
+    then every answer move of the leaf, its citations shown with those labels.
     """
     sections = state["sections"]
     shared = int(state.get("shared", 0))
     labels = section_labels(sections)
-    persona = state.get("host_persona") or "synthesizer"
     system, head = worker_start(
-        state["question"], state["main_question"], persona, sections[:shared], cfg
+        state["question"], state["main_question"], sections[:shared], cfg, REVIEWER_ROLE
     )
     transcript = render_moves(
         [{**m, "content": ids_to_labels(m["content"], labels)} for m in state["moves"]]

@@ -160,7 +160,6 @@ def _review_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> lis
             "agreement": float(agreement.get(leaf, {}).get("score", 0.0)),
             "rounds": int(agreement.get(leaf, {}).get("round", 0)),
             "host": host,
-            "host_persona": cfg.persona(0),
             "shared": len(own),
         }
         sends.append(Send("review", task))

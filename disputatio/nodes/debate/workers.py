@@ -38,6 +38,7 @@ from disputatio.nodes.debate.context import (
 )
 from disputatio.prompts.debate import (
     ANSWER_NOW,
+    ANSWER_NOW_NO_RAG,
     CITE_REPAIR,
     DEBATE_BLOCK,
     DEBATE_INSTRUCTION,
@@ -45,11 +46,11 @@ from disputatio.prompts.debate import (
     NO_ANSWER,
     OTHER_ANSWER,
     PERSONAS,
+    ROLE_BLOCK,
     TOOL_OFFER,
     WORKER_HEAD,
     WORKER_SYSTEM,
     WORKER_SYSTEM_NO_RAG,
-    WORKER_USER_NO_RAG,
 )
 from disputatio.retrievers.base import CorpusRetriever
 from disputatio.state.debate import WorkerTask
@@ -63,45 +64,43 @@ logger = logging.getLogger(__name__)
 def worker_start(
     question: str,
     main_question: str,
-    persona: str,
     shown: Sequence[dict[str, Any]],
     cfg: DebateConfig,
+    role: str,
 ) -> tuple[str, str]:
-    """A worker's system prompt and the start of its user message (question, sections).
+    """A leaf agent's system prompt and the start of its user message.
 
-    Every call of the worker begins with these two texts, and so do the prompts of its leaf's
-    reviewer and summarizer, so that on the worker's llama.cpp slot they extend its cached
-    conversation.
+    The system prompt is the leaf's rules and sections (:data:`WORKER_SYSTEM`, the same for every
+    worker of the leaf, its reviewer and its summarizer), then ``role``: on a llama.cpp slot that
+    holds any of their prompts the server reads only what follows the sections. The user message
+    starts with the question.
     """
-    system_persona = PERSONAS.get(persona, persona)
     main_block = (
         MAIN_QUESTION_BLOCK.format(main_question=main_question) if main_question != question else ""
     )
-    if not cfg.use_rag:
-        system = WORKER_SYSTEM_NO_RAG.format(persona=system_persona, max_words=cfg.max_words)
-        return system, WORKER_USER_NO_RAG.format(
-            main_block=main_block, question=question, debate_block="", instruction=""
+    if cfg.use_rag:
+        rules = WORKER_SYSTEM.format(
+            example_id=example_id(shown),
+            max_words=cfg.max_words,
+            sections=render_sections(shown, cfg.section_max_chars, list(section_labels(shown))),
         )
-    labels = list(section_labels(shown))
-    system = WORKER_SYSTEM.format(
-        persona=system_persona, example_id=example_id(shown), max_words=cfg.max_words
-    )
-    head = WORKER_HEAD.format(
-        main_block=main_block,
-        question=question,
-        sections=render_sections(shown, cfg.section_max_chars, labels),
-    )
-    return system, head
+    else:
+        rules = WORKER_SYSTEM_NO_RAG.format(max_words=cfg.max_words)
+    head = WORKER_HEAD.format(main_block=main_block, question=question)
+    return rules + ROLE_BLOCK.format(role=role), head
 
 
 def worker_messages(
     task: WorkerTask, shown: Sequence[dict[str, Any]], cfg: DebateConfig, *, offer_tool: bool
 ) -> list[BaseMessage]:
-    """The prompt of one worker call (sections shown as ``S1``, ``S2``... in ``shown`` order)."""
+    """The prompt of one worker call (sections shown as ``S1``, ``S2``... in ``shown`` order).
+
+    System: the leaf's rules and sections, then the worker's persona. User: the question, the
+    debate so far and the instruction.
+    """
     labels = section_labels(shown)
-    system, head = worker_start(
-        task["question"], task["main_question"], task["persona"], shown, cfg
-    )
+    persona = PERSONAS.get(task["persona"], task["persona"])
+    system, head = worker_start(task["question"], task["main_question"], shown, cfg, persona)
     debate_block = ""
     instructions = [TOOL_OFFER if offer_tool else ANSWER_NOW]
     if task["round"] > 0:
@@ -115,23 +114,25 @@ def worker_messages(
     if cfg.use_rag:
         instruction = "\n".join(instructions)
     else:
-        instruction = ANSWER_NOW if task["round"] == 0 else DEBATE_INSTRUCTION
+        instruction = ANSWER_NOW_NO_RAG if task["round"] == 0 else DEBATE_INSTRUCTION
     return [SystemMessage(system), HumanMessage(f"{head}{debate_block}{instruction}")]
 
 
-def worker_slot(node: str, agent: str, workers: int) -> int | None:
+def worker_slot(node: str, agent: str, workers: int, *, shared: bool = False) -> int | None:
     """The llama.cpp slot of a worker: fixed across its rounds, spread over leaves.
 
     Worker ``i`` of the ``n``-th leaf (``root``, ``1``, ``2.3``: the last number) gets slot
     ``(n - 1) * workers + i`` (taken modulo ``n_parallel`` by the model layer), so parallel
-    workers of different leaves do not queue on one slot.
+    workers of different leaves do not queue on one slot. With ``shared``, every worker of the
+    ``n``-th leaf gets slot ``n - 1``: the server then runs them one after another there, and
+    each reads only what its prompt adds to the leaf's question and sections.
     """
     tail = agent.rsplit("-", 1)[-1]
     if not tail.isdigit():
         return None
     last = node.rsplit(".", 1)[-1]
     ordinal = int(last) - 1 if last.isdigit() else 0
-    return ordinal * workers + int(tail)
+    return ordinal if shared else ordinal * workers + int(tail)
 
 
 def repair_citations(
@@ -214,7 +215,7 @@ def worker_turn(state: WorkerTask, runtime: Runtime[DebateContext]) -> dict[str,
         persona,
         group="worker",
         temperature=state["temperature"],
-        slot=worker_slot(state["node"], agent, cfg.workers),
+        slot=worker_slot(state["node"], agent, cfg.workers, shared=cfg.shared_slot),
     )
     offer_tool = (
         retriever is not None

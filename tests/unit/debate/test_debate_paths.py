@@ -59,7 +59,7 @@ def test_each_parallel_worker_runs_its_own_script_and_persona() -> None:
     for i, persona in enumerate(PERSONAS.values()):
         model = models[f"worker-root-{i}"]
         assert model.calls == 1
-        assert persona in str(model.prompts[0][0].content)
+        assert str(model.prompts[0][0].content).endswith(persona)
     assert out["usage"]["worker-root-2"]["role"] == "skeptic"
     assert len(retriever.queries) == 3  # one seed retrieval per worker
 
@@ -137,7 +137,7 @@ def test_text_tool_call_is_run_and_bounded() -> None:
     assert [q for q, _ in retriever.queries] == ["How is aspirin given?", "aspirin dose"]
     offer = str(models["worker-root-0"].prompts[0][1].content)
     assert '{"name": "retrieve_corpus_sections", "arguments": {"query": ' in offer
-    second = str(models["worker-root-0"].prompts[1][1].content)
+    second = "\n".join(str(m.content) for m in models["worker-root-0"].prompts[1])
     assert '<section id="S2" source="dosing.md">' in second and "s-dose" not in second
     assert out["transcript"][0]["queries"] == ["How is aspirin given?", "aspirin dose"]
     assert out["answer"] == "75 mg daily [s-dose]." and out["usage"]["worker-root-0"]["calls"] == 2

@@ -1,9 +1,11 @@
-"""The reviewer and the summarizer extend the first worker's cached conversation on its slot.
+"""Prompts of a leaf share their start, and are sent where that start is cached.
 
-On a ``local:`` model each agent keeps a llama.cpp slot and ``cache_prompt`` lets the server
-read only what a prompt adds to the slot's cached one. The reviewer's prompt therefore starts
-with the host worker's system prompt, question and sections, and the summarizer's prompt is the
-reviewer's prompt, its critique and the request; both are sent on the host's slot.
+On a ``local:`` model ``cache_prompt`` lets llama.cpp read only what a prompt adds to the one
+cached in its slot. The system prompt of every worker of a leaf starts with the same rules and
+sections (its persona ends it); the reviewer's starts the same way (its role ends it), and the
+summarizer's prompt is the reviewer's prompt, its critique and the request. By default a leaf's
+workers, reviewer and summarizer share one slot; with ``shared_slot=False`` each worker has its
+own and the reviewer and the summarizer go to the first worker's.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from langchain_core.language_models import BaseChatModel
 
 from disputatio.nodes.debate.context import DebateContext
 from disputatio.nodes.debate.workers import worker_slot
+from disputatio.prompts.debate import PERSONAS, REVIEWER_ROLE
 
 CALL = '{"name": "retrieve_corpus_sections", "arguments": {"query": "dose"}}'
 W0 = ("Verdict: inhibits COX-1.\nAspirin inhibits COX-1 [S1].", "Verdict: COX-1.\nAs [S1].")
@@ -58,9 +61,14 @@ def _debate(**kwargs: Any) -> tuple[dict[str, Any], dict[str, Any], SlotSpy]:
     return out, models, spy
 
 
-def _head(user: str) -> str:
-    """The start of a worker's user message: question and sections (what hosts share)."""
-    return user[: user.index("</sections>\n") + len("</sections>\n")]
+def _shared(system: str) -> str:
+    """The start of a leaf's system prompts: rules and sections (what its agents share)."""
+    return system[: system.index("</sections>\n") + len("</sections>\n")]
+
+
+def _question(user: str) -> str:
+    """The start of a leaf's user messages: the question."""
+    return user[: user.index("</question>\n") + len("</question>\n")]
 
 
 def test_reviewer_prompt_extends_the_first_workers_conversation() -> None:
@@ -68,12 +76,14 @@ def test_reviewer_prompt_extends_the_first_workers_conversation() -> None:
     last_worker = models["worker-root-0"].prompts[-1]  # worker 0's round-1 prompt
     review = models["reviewer-root"].prompts[0]
     assert len(review) == 2
-    assert review[0].content == last_worker[0].content  # the same system prompt, verbatim
+    system = str(review[0].content)
+    assert system.startswith(_shared(str(last_worker[0].content)))  # rules and sections, verbatim
+    assert system.endswith(REVIEWER_ROLE) and PERSONAS["synthesizer"] not in system
     user = str(review[1].content)
-    assert user.startswith(_head(str(last_worker[1].content)))
+    assert user.startswith(_question(str(last_worker[1].content)))
     # ...then the section only worker 1 retrieved, labelled after worker 0's own
-    assert '<more_sections>\n<section id="S2" source="dosing.md"' in user
-    assert user.index("</sections>") < user.index("<more_sections>") < user.index("<transcript>")
+    assert user.startswith(_question(user) + '<more_sections>\n<section id="S2" source="dosing.md"')
+    assert user.index("<more_sections>") < user.index("<transcript>")
     # both workers' arguments of both rounds, their citations shown with the same labels
     for text in ("Aspirin inhibits COX-1 [S1].", "The usual dose is 75 mg [S2].", "Dose [S2]."):
         assert text in user
@@ -94,13 +104,32 @@ def test_summarizer_prompt_is_the_reviewers_plus_its_critique_and_request() -> N
     assert [c["id"] for c in out["citations"]] == ["s-aspirin", "s-dose"]
 
 
-def test_reviewer_and_summarizer_are_sent_on_the_hosts_slot() -> None:
+def test_workers_of_a_leaf_share_the_rules_and_sections_then_their_personas() -> None:
+    _, models, _ = _debate(review_searches=0)
+    w0, w1 = models["worker-root-0"].prompts[0], models["worker-root-1"].prompts[0]
+    s0, s1 = str(w0[0].content), str(w1[0].content)
+    assert "<sections>" in s0 and _shared(s0) == _shared(s1)  # one start for every worker
+    for system, user, persona in ((s0, w0[1], "synthesizer"), (s1, w1[1], "devils_advocate")):
+        # the persona ends the system prompt, after the sections; the user message lacks it
+        assert system.endswith(PERSONAS[persona]) and PERSONAS[persona] not in str(user.content)
+
+
+def test_a_leaf_shares_one_slot_by_default() -> None:
     _, _, spy = _debate(review_searches=0)
+    slots = dict(spy.slots)
+    assert {slots[a] for a in ("worker-root-0", "worker-root-1")} == {0}
+    assert slots["reviewer-root"] == slots["summarizer-root"] == 0
+
+
+def test_reviewer_and_summarizer_are_sent_on_the_hosts_slot() -> None:
+    _, _, spy = _debate(review_searches=0, shared_slot=False)
     slots = dict(spy.slots)
     host = worker_slot("root", "worker-root-0", 2)
     assert (slots["worker-root-0"], slots["worker-root-1"]) == (0, 1)
     assert slots["reviewer-root"] == host == slots["summarizer-root"] == 0
 
 
-def test_each_leafs_reviewer_uses_its_own_first_workers_slot() -> None:
+def test_each_leaf_gets_its_own_slot() -> None:
     assert worker_slot("1", "worker-1-0", 2) == 0 and worker_slot("2", "worker-2-0", 2) == 2
+    shared = [worker_slot(n, f"worker-{n}-{i}", 2, shared=True) for n in "12" for i in range(2)]
+    assert shared == [0, 0, 1, 1]

@@ -27,7 +27,7 @@ def test_workers_see_short_labels_and_their_citations_map_back() -> None:
     }
     ctx = context(models, flat=True, workers=2, rounds=1, max_tool_calls=0, review_searches=0)
     out, _, _ = run("How does aspirin work?", ctx)
-    first = str(models["worker-root-0"].prompts[0][1].content)
+    first = "\n".join(str(m.content) for m in models["worker-root-0"].prompts[0])
     assert '<section id="S1" source="pharma.md"' in first and "s-aspirin" not in first
     # the debate round shows the other worker's citations with this worker's labels
     debate = str(models["worker-root-1"].prompts[1][1].content)
