@@ -8,6 +8,7 @@ that was really retrieved and shown to the agent that cited it), and usage is ke
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -15,11 +16,31 @@ import pytest
 
 from disputatio.cli.demo import DEMO_QUESTION, demo_context
 from disputatio.graphs.debate import graph
+from disputatio.nodes.debate.agreement import verdict_line
+from disputatio.prompts import debate as prompts
 from disputatio.retrievers.base import CorpusRetriever, RetrievalFilters
 from disputatio.settings import Settings
 from disputatio.state.retrieval import RetrievalResult
 
 pytestmark = [pytest.mark.integration, pytest.mark.model]
+
+
+def _ngrams(text: str, n: int = 6) -> set[tuple[str, ...]]:
+    words = re.findall(r"[a-z']+", text.lower())
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+#: What the agents are told (rules, roles, instructions): an answer is not made of these.
+INSTRUCTIONS = [
+    prompts.WORKER_SYSTEM.split("<sections>")[0],
+    prompts.ANSWER_NOW,
+    prompts.TOOL_OFFER,
+    prompts.DEBATE_INSTRUCTION,
+    prompts.CITE_REPAIR,
+    prompts.REVIEWER_ROLE,
+    prompts.SUMMARIZER_TURN,
+    *prompts.PERSONAS.values(),
+]
 
 
 class RecordingRetriever:
@@ -59,6 +80,10 @@ def test_demo_debate_answers_with_a_verified_citation(
         else:
             out = chunk
     assert out["answer"].strip()
+    # the verdict is an answer, not a copy of an instruction (a 0.5B once echoed one)
+    verdict = verdict_line(out["answer"]) or out["answer"].strip().splitlines()[0]
+    echoed = _ngrams(verdict) & set().union(*map(_ngrams, INSTRUCTIONS))
+    assert not echoed, f"the verdict copies an instruction: {out['answer']!r}"
     assert retriever.ids, "the seed retrieval found nothing in the sample corpus"
     assert len(out["citations"]) >= 1, f"no verified citation in {out['answer']!r}"
     assert {c["id"] for c in out["citations"]} <= retriever.ids
