@@ -100,3 +100,58 @@ def attribute_sentences(
             parts.append(sentence)
         lines.append(" ".join(parts))
     return "\n".join(lines), added
+
+
+def named_labels(reply: str, labels: Sequence[str]) -> list[str]:
+    """The labels of ``labels`` that ``reply`` names, bracketed or not, in the order named."""
+    found = []
+    for label in labels:
+        match = re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", reply or "")
+        if match:
+            found.append((match.start(), label))
+    return [label for _, label in sorted(found)]
+
+
+def place_citations(
+    text: str, sections: Sequence[tuple[str, str]], *, min_shared: int = 2
+) -> tuple[str, list[str]]:
+    """Cite each named section at the sentence of ``text`` that shares the most words with it.
+
+    For a writer who named, when asked, the sections behind an answer it wrote without
+    citations: the answer stays as written, each section's ``[id]`` goes before the end of the
+    sentence it supports most (the first of equals). A section that shares fewer than
+    ``min_shared`` content words with every sentence is not cited: nothing the answer says
+    evidently rests on it.
+
+    Args:
+        text: The uncited answer.
+        sections: ``(id, text)`` of the sections the writer named (ids as they should appear).
+        min_shared: Fewest content words a sentence and a section must share.
+
+    Returns:
+        ``(text with the citations added, ids placed in order of the sections given)``.
+    """
+    lines = [_SENTENCE_END_RE.split(line) for line in text.splitlines()]
+    words = [[_content_words(s) for s in line] for line in lines]
+    cites: dict[tuple[int, int], list[str]] = {}
+    placed = []
+    for sid, body in sections:
+        vocab = _content_words(body)
+        score, where = max(
+            (
+                (len(w & vocab), (-i, -j))
+                for i, line in enumerate(words)
+                for j, w in enumerate(line)
+            ),
+            default=(0, (0, 0)),
+        )
+        if score < max(min_shared, 1):
+            continue
+        cites.setdefault((-where[0], -where[1]), []).append(sid)
+        placed.append(sid)
+    for (i, j), ids in cites.items():
+        stripped = lines[i][j].rstrip()
+        end = len(stripped.rstrip(".!?"))
+        marks = " ".join(f"[{sid}]" for sid in ids)
+        lines[i][j] = f"{stripped[:end]} {marks}{stripped[end:]}"
+    return "\n".join(" ".join(line) for line in lines), placed

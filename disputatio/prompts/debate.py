@@ -119,9 +119,10 @@ ANSWER_NOW_NO_RAG = "Now answer the <question>."
 DEBATE_INSTRUCTION = """Read the other answers. Keep, revise or correct your answer (verdict \
 line first); point out unsupported claims in the others."""
 
-#: Asked once when an answer cites none of the sections it was shown.
-CITE_REPAIR = """Your answer cites no section. Write it again, same verdict line first, and put \
-the label of the section that supports each claim in square brackets, e.g. [S1]."""
+#: Asked once when an answer cites none of the sections it was shown; the reply is only labels
+#: (the answer is kept, each named section cited where the answer uses it).
+CITE_REPAIR = """Your answer cites no section. Which of the <sections> support it? Reply with \
+only their labels in square brackets, e.g. [S1] [S3], or NONE."""
 
 NO_SECTIONS = "NO_SUITABLE_CONTEXT: no section was found."
 

@@ -16,9 +16,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langgraph.runtime import Runtime
 
 from disputatio.models.accounting import invoke_with_usage
+from disputatio.models.chat import configure_model
 from disputatio.models.toolcalls import bind_tools_with_text_fallback, strip_tool_calls
-from disputatio.nodes.citations import attribute_sentences
-from disputatio.nodes.debate.agreement import verdict_line
+from disputatio.nodes.citations import attribute_sentences, named_labels, place_citations
 from disputatio.nodes.debate.common import (
     dedupe_sections,
     example_id,
@@ -135,6 +135,10 @@ def worker_slot(node: str, agent: str, workers: int, *, shared: bool = False) ->
     return ordinal if shared else ordinal * workers + int(tail)
 
 
+#: Completion budget of a citation repair: a few labels, not a second answer.
+REPAIR_MAX_TOKENS = 24
+
+
 def repair_citations(
     llm: Any,
     messages: list[BaseMessage],
@@ -144,27 +148,29 @@ def repair_citations(
     agent: str,
     role: str,
 ) -> tuple[CitationCheck, dict[str, dict[str, Any]]]:
-    """Ask once for the labels behind an answer that cites none of the sections shown.
+    """Ask once which sections support an answer that cites none of the sections shown.
 
-    The rewrite is kept only when it cites a section that was shown. Otherwise the original
-    answer stands, with a citation added to each sentence evidently taken from one shown
-    section (:func:`~disputatio.nodes.citations.attribute_sentences`), or none. One extra call
-    at most, only for an uncited answer.
+    The writer names labels only (at most :data:`REPAIR_MAX_TOKENS` tokens, on its cached
+    conversation); its answer stays as written, and each section it named is cited at the
+    sentence that shares the most words with it
+    (:func:`~disputatio.nodes.citations.place_citations`; a named section the answer shares
+    nothing with is not cited). When it names none that fits,
+    each sentence evidently taken from one shown section gets that section
+    (:func:`~disputatio.nodes.citations.attribute_sentences`), or the answer stays uncited.
+    One extra call at most, only for an uncited answer.
     """
     labels = section_labels(shown)
     retry = [*messages, AIMessage(text), HumanMessage(CITE_REPAIR)]
-    reply, usage = invoke_with_usage(llm, retry, agent=agent, role=role)
-    fixed = strip_tool_calls(text_of(reply), [TOOL_NAME]).strip()
-    head = text.splitlines()[0] if verdict_line(text) is not None else None
-    if fixed and head and verdict_line(fixed) is None:
-        fixed = f"{head}\n{fixed}"  # keep the verdict agreement is judged on
-    check = labelled_check(fixed, labels) if fixed else None
-    if check is not None and check.verified:
+    asker = configure_model(llm, max_tokens=REPAIR_MAX_TOKENS)
+    reply, usage = invoke_with_usage(asker, retry, agent=agent, role=role)
+    bodies = {str(s["id"]): str(s.get("text") or "") for s in shown}
+    named = named_labels(text_of(reply), list(labels))
+    placed, _ = place_citations(text, [(label, bodies[labels[label]]) for label in named])
+    check = labelled_check(placed, labels)
+    if check.verified:
         return check, usage
     original = labelled_check(text, labels)
-    attributed, ids = attribute_sentences(
-        original.text, [(str(s["id"]), str(s.get("text") or "")) for s in shown]
-    )
+    attributed, ids = attribute_sentences(original.text, list(bodies.items()))
     if ids:
         logger.info("%s: citations attributed by overlap to %s", agent, ids)
         return CitationCheck(attributed, ids, original.unverified), usage

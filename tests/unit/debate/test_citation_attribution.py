@@ -5,7 +5,7 @@ from __future__ import annotations
 from debate_fakes import scripted
 from langchain_core.messages import HumanMessage
 
-from disputatio.nodes.citations import attribute_sentences
+from disputatio.nodes.citations import attribute_sentences, named_labels, place_citations
 from disputatio.nodes.debate.workers import repair_citations
 
 Q_FEVER = (
@@ -56,3 +56,36 @@ def test_a_failed_repair_falls_back_to_attribution() -> None:
     assert llm.calls == 1 and usage["w"]["calls"] == 1
     assert check.verified == ["s-q"]
     assert check.text.endswith("in an acidic vacuole [s-q].")
+
+
+def test_labels_are_read_bracketed_or_not_in_the_order_named() -> None:
+    labels = ["S1", "S2", "S3", "S12"]
+    assert named_labels("[S3] and S1, also [S12]", labels) == ["S3", "S1", "S12"]
+    assert named_labels("S2-like S21 NONE", labels) == []  # no label is a part of a word
+
+
+def test_a_named_section_is_cited_at_the_sentence_it_supports_most() -> None:
+    answer = "Verdict: Q fever.\nIt grows in host cells. The vacuole is acidic, from the lysosome."
+    text, ids = place_citations(answer, [("S1", Q_FEVER), ("S2", BRUCELLA)])
+    assert ids == ["S1"]  # it shares one word ('fever') with the brucellosis section: too few
+    assert text == (
+        "Verdict: Q fever.\nIt grows in host cells. The vacuole is acidic, from the lysosome [S1]."
+    )
+
+
+def test_two_sections_on_one_sentence_are_both_cited() -> None:
+    answer = "Q fever multiplies in host cells; brucellosis comes from dairy."
+    text, ids = place_citations(answer, [("S1", Q_FEVER), ("S2", BRUCELLA)])
+    assert ids == ["S1", "S2"]
+    assert text.endswith("from dairy [S1] [S2].")
+
+
+def test_a_repair_names_labels_and_keeps_the_answer() -> None:
+    llm = scripted("w", "[S2] [S1]")
+    answer = "Verdict: brucellosis.\nIt comes from unpasteurised dairy."
+    shown = [{"id": sid, "text": body} for sid, body in SHOWN]
+    check, _ = repair_citations(
+        llm, [HumanMessage("question")], answer, shown, agent="w", role="worker"
+    )
+    assert check.verified == ["s-b"]  # S1 (Q fever) shares nothing with the answer
+    assert check.text == "Verdict: brucellosis.\nIt comes from unpasteurised dairy [s-b]."

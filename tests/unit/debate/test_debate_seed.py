@@ -9,6 +9,7 @@ from debate_fakes import ASPIRIN, BLEED, DOSE, FakeRetriever, context, run, scri
 from disputatio.graphs.medrag_debate import MedragContext
 from disputatio.graphs.medrag_debate import graph as medrag_graph
 from disputatio.nodes.debate.agreement import lexical_similarity, pair_similarity
+from disputatio.nodes.debate.workers import REPAIR_MAX_TOKENS
 from disputatio.state.retrieval import Section
 from disputatio.testing import ScriptedChatModel
 from disputatio.validators import ValidationContext, ValidationResult
@@ -253,7 +254,7 @@ def test_agreeing_workers_keep_the_cited_answer() -> None:
 
 
 def test_an_uncited_answer_is_asked_once_for_its_labels() -> None:
-    worker = scripted("w", "Verdict: COX-1.\nAspirin blocks COX-1.", "Blocks COX-1 [S1].")
+    worker = scripted("w", "Verdict: COX-1.\nAspirin blocks COX-1.", "[S1]")
     stubborn = scripted("s", "Verdict: COX-1.\nNo labels.", "Still none.")
     ctx = context(
         {"worker-root-0": worker, "worker-root-1": stubborn},
@@ -265,11 +266,14 @@ def test_an_uncited_answer_is_asked_once_for_its_labels() -> None:
     )
     out, _, _ = run("How?", ctx)
     assert worker.calls == 2 and stubborn.calls == 2  # one repair each, no more
-    assert "cites no section" in str(worker.prompts[1][-1].content)
+    asked = worker.prompts[1]
+    assert "cites no section" in str(asked[-1].content)
+    assert asked[-2].content == "Verdict: COX-1.\nAspirin blocks COX-1."  # its own answer
+    assert worker.received[1]["max_tokens"] == REPAIR_MAX_TOKENS < worker.received[0]["max_tokens"]
     moves = {m["agent"]: m for m in out["transcript"]}
     assert moves["worker-root-0"]["citations"] == ["s-aspirin"]
-    # the rewrite keeps the original verdict line (agreement is judged on it)
-    assert moves["worker-root-0"]["content"] == "Verdict: COX-1.\nBlocks COX-1 [s-aspirin]."
+    # the answer stays as written; the named section is cited at the sentence it supports
+    assert moves["worker-root-0"]["content"] == "Verdict: COX-1.\nAspirin blocks COX-1 [s-aspirin]."
     assert moves["worker-root-1"]["content"] == "Verdict: COX-1.\nNo labels."  # original kept
     assert out["usage"]["worker-root-0"]["calls"] == 2
 
