@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from debate_fakes import scripted
 from langchain_core.messages import HumanMessage
 
 from disputatio.nodes.citations import attribute_sentences, named_labels, place_citations
 from disputatio.nodes.debate.workers import repair_citations
+from disputatio.validators.citations import CitationCheck
 
 Q_FEVER = (
     "Coxiella burnetii is a small obligate intracellular bacterium that multiplies inside "
@@ -46,14 +49,20 @@ def test_only_the_sections_shown_can_be_attributed() -> None:
     assert attribute_sentences(copied, [("s-b", BRUCELLA)]) == (copied, [])
 
 
-def test_a_failed_repair_falls_back_to_attribution() -> None:
-    llm = scripted("w", "I cannot name the labels.")
-    copied = "Verdict: Q fever.\nIt multiplies inside host cells, in an acidic vacuole."
+def _repair(reply: str, answer: str) -> tuple[CitationCheck, dict[str, Any]]:
+    """Repair ``answer`` (shown both sections) with a writer whose repair reply is ``reply``."""
+    llm = scripted("w", reply)
     shown = [{"id": sid, "text": body} for sid, body in SHOWN]
     check, usage = repair_citations(
-        llm, [HumanMessage("question")], copied, shown, agent="w", role="worker"
+        llm, [HumanMessage("question")], answer, shown, agent="w", role="worker"
     )
-    assert llm.calls == 1 and usage["w"]["calls"] == 1
+    assert llm.calls == 1 and usage["w"]["calls"] == 1  # one call, never more
+    return check, usage
+
+
+def test_a_failed_repair_falls_back_to_attribution() -> None:
+    copied = "Verdict: Q fever.\nIt multiplies inside host cells, in an acidic vacuole."
+    check, _ = _repair("I cannot name the labels.", copied)
     assert check.verified == ["s-q"]
     assert check.text.endswith("in an acidic vacuole [s-q].")
 
@@ -81,11 +90,6 @@ def test_two_sections_on_one_sentence_are_both_cited() -> None:
 
 
 def test_a_repair_names_labels_and_keeps_the_answer() -> None:
-    llm = scripted("w", "[S2] [S1]")
-    answer = "Verdict: brucellosis.\nIt comes from unpasteurised dairy."
-    shown = [{"id": sid, "text": body} for sid, body in SHOWN]
-    check, _ = repair_citations(
-        llm, [HumanMessage("question")], answer, shown, agent="w", role="worker"
-    )
+    check, _ = _repair("[S2] [S1]", "Verdict: brucellosis.\nIt comes from unpasteurised dairy.")
     assert check.verified == ["s-b"]  # S1 (Q fever) shares nothing with the answer
     assert check.text == "Verdict: brucellosis.\nIt comes from unpasteurised dairy [s-b]."
