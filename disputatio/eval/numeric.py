@@ -1,9 +1,7 @@
 r"""Numeric questions (GSM8K): the gold number, the baselines' prompts, and numeric parsing.
 
-Parsing and comparison live in :mod:`disputatio.parsing.numbers` (the debate nodes use them
-too; they must not import the harness) and are re-exported here: ``\boxed{42}`` first, then
-GSM8K's ``#### 42``, ``the answer is 42``, and the last number in the text; numbers are
-normalised (``1,000.00`` → ``1000``) so that equal values compare equal as strings.
+Parsing and comparison of numeric answers live in :mod:`disputatio.parsing.numbers` (the
+debate nodes use them too; they must not import the harness): import them from there.
 """
 
 from __future__ import annotations
@@ -11,26 +9,7 @@ from __future__ import annotations
 import re
 
 from disputatio.eval.question import Question
-from disputatio.parsing.numbers import (
-    NUMBER_PATTERN,
-    canonical_numbers,
-    normalize_number,
-    parse_number,
-    parse_numeric_answer,
-    same_number,
-)
-
-__all__ = [
-    "NUMERIC_SYSTEM",
-    "NUMERIC_USER",
-    "canonical_numbers",
-    "gsm8k_gold",
-    "is_numeric",
-    "normalize_number",
-    "parse_number",
-    "parse_numeric_answer",
-    "same_number",
-]
+from disputatio.parsing.numbers import NUMBER_PATTERN, normalize_number
 
 #: System prompt of numeric questions (GSM8K): short reasoning, then a boxed number.
 NUMERIC_SYSTEM = (

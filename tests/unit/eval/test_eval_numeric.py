@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from disputatio.eval.numeric import gsm8k_gold, normalize_number, parse_number
+from disputatio.eval.numeric import gsm8k_gold
+from disputatio.parsing.numbers import normalize_number, parse_number
 
 
 @pytest.mark.parametrize(
@@ -58,12 +61,21 @@ def test_gsm8k_questions_carry_the_number_and_never_the_worked_solution() -> Non
 
 
 def test_the_parsing_lives_below_the_harness() -> None:
-    """The debate nodes parse numbers too: the harness re-exports the shared parser."""
-    from disputatio.eval import numeric
+    """The debate nodes parse numbers too: the parser is in parsing/, which imports no harness."""
+    import ast
+
     from disputatio.parsing import numbers
 
-    assert numeric.parse_number is numbers.parse_number
-    assert numeric.normalize_number is numbers.normalize_number
+    tree = ast.parse(Path(numbers.__file__).read_text())
+    imported = [
+        node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+    ] + [
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    ]
+    assert not [name for name in imported if name.startswith("disputatio.eval")]
 
 
 @pytest.mark.parametrize(
