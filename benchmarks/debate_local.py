@@ -175,6 +175,17 @@ def run_graphs(
     }
 
 
+def _timed_call(llm: Any, messages: list[BaseMessage]) -> tuple[Any, dict[str, Any]]:
+    """Send LangChain's own request for ``messages`` and return its usage and server timings.
+
+    llama.cpp adds ``timings`` (``prompt_ms``, ``predicted_ms``...) to each completion; LangChain
+    drops them, so the replay sends the payload LangChain builds through the same client.
+    """
+    payload = llm._get_request_payload(messages)
+    response = llm.root_client.chat.completions.create(**payload)
+    return response.usage, dict((response.model_extra or {}).get("timings") or {})
+
+
 def replay(model: str, recorded: dict[str, Any], speculative: str | None = None) -> dict[str, Any]:
     """Mode ``sequential``: the graph's calls one after another, no cache, no slot."""
     from disputatio.models import get_chat_model
@@ -185,6 +196,7 @@ def replay(model: str, recorded: dict[str, Any], speculative: str | None = None)
     for run in recorded["runs"]:
         t0 = time.perf_counter()
         prompt = completion = 0
+        prompt_ms = decode_ms = 0.0
         for call in run["recorded"]:
             n = max(1, int(call.get("completion_tokens") or 1))
             llm = get_chat_model(
@@ -194,10 +206,11 @@ def replay(model: str, recorded: dict[str, Any], speculative: str | None = None)
                 max_tokens=n,
                 extra_body={"ignore_eos": True},
             )
-            reply = llm.invoke(messages_from_dict(call["messages"]))
-            meta: dict[str, Any] = dict(reply.usage_metadata or {})
-            prompt += int(meta.get("input_tokens", 0))
-            completion += int(meta.get("output_tokens", 0))
+            usage, timings = _timed_call(llm, messages_from_dict(call["messages"]))
+            prompt += usage.prompt_tokens
+            completion += usage.completion_tokens
+            prompt_ms += float(timings.get("prompt_ms", 0.0))
+            decode_ms += float(timings.get("predicted_ms", 0.0))
         wall = time.perf_counter() - t0
         runs.append(
             {
@@ -206,6 +219,8 @@ def replay(model: str, recorded: dict[str, Any], speculative: str | None = None)
                 "calls": len(run["recorded"]),
                 "prompt_tokens": prompt,
                 "completion_tokens": completion,
+                "prompt_s": round(prompt_ms / 1000, 1),
+                "decode_s": round(decode_ms / 1000, 1),
             }
         )
         print(f"sequential {run['question']}: {wall:.1f}s", file=sys.stderr)
@@ -243,6 +258,32 @@ def table(graph: dict[str, Any], seq: dict[str, Any], same: dict[str, Any] | Non
                 f"| both | graph vs {label} | | | | {totals[0]:.1f} vs {totals[j]:.1f} | "
                 f"{totals[0] / totals[j]:.2f}× |"
             )
+    return "\n".join([*lines, "", decode_floor(seq)])
+
+
+def decode_floor(seq: dict[str, Any]) -> str:
+    """How much of the naive replay no prompt cache can remove: its decoding time.
+
+    The server's own timings split each replayed call into reading the prompt and decoding the
+    completion. A graph that generates the same tokens and has every prompt token cached still
+    decodes them; only decoding several sequences at once can go below this floor, which on a
+    CPU where a batch of two decodes barely faster than one it cannot do by much.
+    """
+    lines = [
+        "| question | replay s | reading prompts s | decoding s | decode floor"
+        " (decoding / replay) |",
+        "|---|---|---|---|---|",
+    ]
+    runs = [r for r in seq["runs"] if "decode_s" in r]
+    for r in runs:
+        floor = f"{r['decode_s'] / r['wall_s']:.2f}×" if r["wall_s"] else ""
+        lines.append(
+            f"| {r['question']} | {r['wall_s']} | {r['prompt_s']} | {r['decode_s']} | {floor} |"
+        )
+    wall, decode = sum(r["wall_s"] for r in runs), sum(r["decode_s"] for r in runs)
+    if wall:
+        prompt = sum(r["prompt_s"] for r in runs)
+        lines.append(f"| both | {wall:.1f} | {prompt:.1f} | {decode:.1f} | {decode / wall:.2f}× |")
     return "\n".join(lines)
 
 
