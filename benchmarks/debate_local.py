@@ -81,9 +81,11 @@ class Recorder(BaseCallbackHandler):
             return
         message = getattr(response.generations[0][0], "message", None)
         meta = dict(getattr(message, "usage_metadata", None) or {})
+        details = dict(meta.get("input_token_details") or {})
         call.update(
             end=time.perf_counter(),
             prompt_tokens=int(meta.get("input_tokens", 0)),
+            cached_tokens=int(details.get("cache_read") or 0),
             completion_tokens=int(meta.get("output_tokens", 0)),
         )
 
@@ -149,6 +151,7 @@ def run_graphs(
                 "wall_s": round(wall, 1),
                 "calls": len(calls),
                 "prompt_tokens": sum(c.get("prompt_tokens", 0) for c in calls),
+                "cached_tokens": sum(c.get("cached_tokens", 0) for c in calls),
                 "completion_tokens": sum(c.get("completion_tokens", 0) for c in calls),
                 "answer": out.get("answer"),
                 "citations": [c.get("id") for c in out.get("citations") or []],
@@ -158,6 +161,7 @@ def run_graphs(
                         "start_s": round(c["start"] - t0, 1),
                         "duration_s": round(c.get("end", c["start"]) - c["start"], 1),
                         "prompt_tokens": c.get("prompt_tokens", 0),
+                        "cached_tokens": c.get("cached_tokens", 0),
                         "completion_tokens": c.get("completion_tokens", 0),
                         "slot": (c.get("extra_body") or {}).get("id_slot"),
                     }
@@ -248,9 +252,11 @@ def table(graph: dict[str, Any], seq: dict[str, Any], same: dict[str, Any] | Non
                 f"| {g['question']} | {label} | {s['calls']} | {s['prompt_tokens']} | "
                 f"{s['completion_tokens']} | {s['wall_s']} | {ratio} |"
             )
+        cached = g.get("cached_tokens", 0)
         lines.append(
             f"| {g['question']} | graph: cache + slots, speculative {spec} | {g['calls']} | "
-            f"{g['prompt_tokens']} | {g['completion_tokens']} | {g['wall_s']} | |"
+            f"{g['prompt_tokens']} ({cached} cached) | {g['completion_tokens']} | "
+            f"{g['wall_s']} | |"
         )
     for j, (_, label) in enumerate(seqs, start=1):
         if totals[j]:
@@ -287,6 +293,40 @@ def decode_floor(seq: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def batch_probe(model: str, tokens: int = 128) -> dict[str, Any]:
+    """Tokens/s of two requests one after the other and of the same two at once.
+
+    A short prompt, cache off, ``tokens`` forced tokens each (``ignore_eos``), on the server's
+    slots: the gain of running two agents at once when caching has nothing left to save.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from langchain_core.messages import HumanMessage
+
+    from disputatio.models import get_chat_model
+
+    settings = _settings(model, cache=False)
+    get_chat_model(model, settings=settings).invoke("Say OK.")  # start the server (not timed)
+    llm = get_chat_model(
+        model, settings=settings, max_tokens=tokens, extra_body={"ignore_eos": True}
+    )
+    prompt = [HumanMessage("Write a long story about a lighthouse keeper.")]
+
+    def call(_: int) -> None:
+        _timed_call(llm, prompt)
+
+    def wall(calls: int, workers: int) -> float:
+        t0 = time.perf_counter()
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(call, range(calls)))
+        return time.perf_counter() - t0
+
+    call(0)  # warm-up
+    one = 2 * tokens / wall(2, 1)  # two requests one after the other
+    two = 2 * tokens / wall(2, 2)  # the same two at once
+    return {"tokens": tokens, "one_tok_s": round(one, 1), "two_tok_s": round(two, 1)}
+
+
 def main() -> None:
     """Run both modes in their own processes and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -303,7 +343,15 @@ def main() -> None:
         help="local_llm.speculative of the graph mode (default: the settings'); the naive "
         "replay runs without speculation, and when the graph used some, also a replay with it",
     )
+    parser.add_argument(
+        "--batch-probe",
+        action="store_true",
+        help="only measure decoding tokens/s of one sequence alone and two at once, and exit",
+    )
     args = parser.parse_args()
+    if args.batch_probe:
+        print(json.dumps(batch_probe(args.model)))
+        return
     if args.mode == "graph":
         args.out.write_text(json.dumps(run_graphs(args.model, args.n_parallel, args.speculative)))
         return
@@ -342,7 +390,8 @@ def main() -> None:
         for c in run["timeline"]:
             print(
                 f"  call at {c['start_s']:6.1f} s: {c['duration_s']:6.1f} s, prompt"
-                f" {c['prompt_tokens']}, completion {c['completion_tokens']}, slot {c['slot']}"
+                f" {c['prompt_tokens']} ({c.get('cached_tokens', 0)} cached), completion"
+                f" {c['completion_tokens']}, slot {c['slot']}"
             )
 
 
