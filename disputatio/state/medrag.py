@@ -93,8 +93,8 @@ class Turn(TypedDict, total=False):
             reply).
         retrieval_error: True when the retriever failed and the agent answered without
             evidence.
-        retrieval_time: Seconds spent writing the query and searching.
-        generation_time: Seconds spent generating the answer.
+        retrieval_time: Seconds spent searching the corpus (the search only).
+        generation_time: Seconds the model spent on the turn (its search call and its answer).
         pattern: Parsing rule that decided.
         raw: What the rule captured.
         retrieval: What was retrieved before reasoning.

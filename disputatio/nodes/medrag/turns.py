@@ -234,17 +234,21 @@ def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[s
     query_call = ""
     query: str | None = None
     source: str | None = None
+    query_s = 0.0
     if cfg.use_retrieval and cfg.agent_query:
         llm = ctx.chat_model(agent, max_tokens=cfg.query_max_tokens, **common)
         messages = _with_user(messages, P.QUERY_INSTRUCTION)
+        t_query = time.perf_counter()
         reply, usage = invoke_with_usage(llm, messages, agent=agent, role="debater")
+        query_s = time.perf_counter() - t_query
         query_call = truncate(clean_text(message_text(reply)), 300)
         query = parse_query(query_call)
         source = "agent" if query else "question"
         query = query or question
         messages = [*messages, AIMessage(query_call or f'retrieve("{query}")')]
+    t_retrieval = time.perf_counter()
     sections, rlog = retrieve(ctx, cfg, question, peers, query=query, query_source=source)
-    retrieval_s = time.perf_counter() - t_start
+    retrieval_s = time.perf_counter() - t_retrieval
     chars = section_chars(
         k=cfg.k,
         wanted=cfg.section_max_chars or 10_000,
@@ -266,7 +270,7 @@ def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[s
     llm = ctx.chat_model(agent, max_tokens=cfg.max_tokens, **common)
     t_gen = time.perf_counter()
     reply, more = invoke_with_usage(llm, messages, agent=agent, role="debater")
-    generation_s = time.perf_counter() - t_gen
+    generation_s = query_s + time.perf_counter() - t_gen
     for key, record in more.items():
         usage = {**usage, key: _add(usage.get(key), record)}
     raw_text = clean_text(message_text(reply))

@@ -225,3 +225,49 @@ def test_default_sizes_fit_two_parallel_llama_cpp_slots() -> None:
     assert small < med.section_max_chars
     worst_tokens = kwargs["rounds"] * kwargs["k"] * small / 3 + 250 * kwargs["rounds"]
     assert worst_tokens < 2048
+
+
+def test_turn_times_split_searching_from_generating(
+    run_debate: RunDebate, retriever: Any, monkeypatch: Any
+) -> None:
+    """retrieval_time is the search alone; the agent's search call counts as generation.
+
+    A clock per thread (each agent's turn runs in its own): every model call moves it 5 s,
+    every search 1 s, so the expected times are exact.
+    """
+    import threading
+
+    from disputatio.nodes.medrag import turns
+
+    clock = threading.local()
+
+    def now() -> float:
+        return float(getattr(clock, "t", 0.0))
+
+    def tick(seconds: float) -> None:
+        clock.t = now() + seconds
+
+    def reply(text: str) -> Callable[[Any], str]:
+        def answer(_messages: Any) -> str:
+            tick(5.0)
+            return text
+
+        return answer
+
+    search = retriever.search
+
+    def timed_search(*args: Any, **kwargs: Any) -> Any:
+        tick(1.0)
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(retriever, "search", timed_search)
+    monkeypatch.setattr(turns.time, "perf_counter", now)
+    m = {
+        "agent1": scripted("agent1", reply('retrieve("biguanide")'), reply("B [S1]. \\boxed{B}")),
+        "agent2": scripted("agent2", reply('retrieve("metformin")'), reply("B [S2]. \\boxed{B}")),
+    }
+    out, _ = run_debate(m, rounds=1, use_verifier=False, agent_query=True)
+    for turn in out["turns"]:
+        assert (turn["retrieval_time"], turn["generation_time"]) == (1.0, 10.0), turn["agent"]
+    assert out["log"]["timing"]["retrieval_time"] == 2.0
+    assert out["log"]["timing"]["generation_time"] == 20.0
