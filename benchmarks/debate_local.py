@@ -272,8 +272,8 @@ def decode_floor(seq: dict[str, Any]) -> str:
 
     The server's own timings split each replayed call into reading the prompt and decoding the
     completion. A graph that generates the same tokens and has every prompt token cached still
-    decodes them; only decoding several sequences at once can go below this floor, which on a
-    CPU where a batch of two decodes barely faster than one it cannot do by much.
+    decodes them; only decoding several sequences at once goes below this floor, and on a CPU,
+    where two sequences decode barely faster together than one after the other, not by much.
     """
     lines = [
         "| question | replay s | reading prompts s | decoding s | decode floor"
