@@ -236,6 +236,7 @@ def test_turn_times_split_searching_from_generating(
     every search 1 s, so the expected times are exact.
     """
     import threading
+    from types import SimpleNamespace
 
     from disputatio.nodes.medrag import turns
 
@@ -261,7 +262,8 @@ def test_turn_times_split_searching_from_generating(
         return search(*args, **kwargs)
 
     monkeypatch.setattr(retriever, "search", timed_search)
-    monkeypatch.setattr(turns.time, "perf_counter", now)
+    # only the turns module sees the fake clock (patching time.perf_counter would reach all)
+    monkeypatch.setattr(turns, "time", SimpleNamespace(perf_counter=now))
     m = {
         "agent1": scripted("agent1", reply('retrieve("biguanide")'), reply("B [S1]. \\boxed{B}")),
         "agent2": scripted("agent2", reply('retrieve("metformin")'), reply("B [S2]. \\boxed{B}")),
