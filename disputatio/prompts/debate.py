@@ -100,6 +100,13 @@ OTHER_ANSWER = """<answer agent="{agent}" persona="{persona}">
 {content}
 </answer>"""
 
+#: A debate round as a new turn of the worker's own conversation (``continue_turns``): its
+#: previous answer is already there, as its own message.
+DEBATE_TURN = """<other_answers>
+{others}
+</other_answers>
+{instruction}"""
+
 #: Inserted as a value (not formatted): single braces.
 TOOL_OFFER = """If the sections are not enough, you may search the documents ONCE instead of \
 answering: reply with only a call such as
@@ -137,6 +144,18 @@ Do not answer the question yourself now: review the debate in the <transcript>. 
 claims are supported by the cited sections, which are unsupported or contradicted, and where \
 the agents still disagree. Cite sections by label, e.g. [{example_id}]. Be brief (at most \
 {max_words} words).{search}
+Write your critique."""
+
+#: The reviewer's turn as a new turn of the conversation of the worker that answered last
+#: (``continue_turns``): that worker's answers and the others' earlier answers are above it.
+REVIEWER_CONTINUE = """{more_sections}<latest_answers>
+{answers}
+</latest_answers>
+You now leave the debate and become its moderator. Do not answer the question yourself now: \
+review the debate, every answer above and the <latest_answers>. Point out which claims are \
+supported by the cited sections, which are unsupported or contradicted, and where the agents \
+still disagree. Cite sections by label, e.g. [{example_id}]. Be brief (at most {max_words} \
+words).{search}
 Write your critique."""
 
 #: Sections of the leaf that the host worker was not shown (labels continue its own).

@@ -11,7 +11,7 @@ Naming of the tree: the question is node ``root``; its sub-questions are ``1``, 
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any
+from typing import Annotated, Any, NotRequired
 
 from pydantic import BaseModel, Field, field_validator
 from typing_extensions import TypedDict
@@ -133,6 +133,9 @@ class DebateState(DebateInput, total=False):
             confidence, support, agreement, status, debated, rounds}``.
         usage: Per-agent usage, summed.
         notes: Degradations worth telling the user about.
+        conversations: Worker → its last call as sent and answered, ``{"messages": [{"type",
+            "content"}...], "done": <epoch seconds>}``: with ``continue_turns`` a worker's next
+            round and the leaf's reviewer extend it (the slot holds it, nothing is read again).
         answer: Output: final answer text.
         citations: Output: verified citations with sources.
         confidence: Output: confidence of the final answer.
@@ -149,6 +152,7 @@ class DebateState(DebateInput, total=False):
     results: Annotated[dict[str, dict[str, Any]], merge_dicts]
     usage: Annotated[dict[str, dict[str, Any]], merge_usage]
     notes: Annotated[list[str], operator.add]
+    conversations: Annotated[dict[str, dict[str, Any]], merge_dicts]
     answer: str
     citations: list[dict[str, Any]]
     confidence: float
@@ -178,6 +182,8 @@ class WorkerTask(TypedDict):
         sections: Section dicts this agent retrieved in earlier rounds.
         previous: This agent's previous answer (debate rounds).
         others: The other workers' latest answers (debate rounds).
+        conversation: With ``continue_turns``: this worker's last call and reply (message
+            dicts), which its debate-round prompt extends; absent otherwise.
     """
 
     node: str
@@ -190,6 +196,7 @@ class WorkerTask(TypedDict):
     sections: list[dict[str, Any]]
     previous: str | None
     others: list[OtherAnswer]
+    conversation: NotRequired[list[dict[str, str]]]
 
 
 class ReviewTask(TypedDict, total=False):
@@ -207,6 +214,8 @@ class ReviewTask(TypedDict, total=False):
         host: The worker whose conversation the reviewer and the summarizer extend (on its
             llama.cpp slot, so its cached prefix is not read again).
         shared: How many of ``sections`` the host was shown (its prompt's sections).
+        conversation: With ``continue_turns``: the host's last call and reply (message dicts),
+            which the reviewer's prompt extends; absent otherwise.
         critique: The reviewer's critique with section ids (set by the reviewer).
         review_reply: The reviewer's reply as written (section labels, search calls removed).
         reviewed: How many of ``sections`` the reviewer was shown.
@@ -221,6 +230,7 @@ class ReviewTask(TypedDict, total=False):
     rounds: int
     host: str
     shared: int
+    conversation: list[dict[str, str]]
     critique: str
     review_reply: str
     reviewed: int

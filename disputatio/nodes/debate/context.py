@@ -71,6 +71,11 @@ class DebateContext(AgentContext):
             call reads only what it adds (the server runs them one after another there). On a
             CPU, where two requests decode together barely faster than one, that is quicker;
             set False to give each worker its own slot and decode them in parallel (a GPU).
+        continue_turns: A worker's debate round is a new turn of its own last conversation
+            (its answer as the assistant message, the others' answers in a new user message),
+            and the reviewer a new turn of the conversation of the worker that answered last
+            (whose conversation the shared slot holds): the server reads only the new turn
+            instead of the question and the whole debate again.
 
     With a ``local:`` orchestrator (small model) and ``max_depth`` unset, the plan is a flat
     list of at most 3 sub-questions (depth 1), asked with a one-shot example.
@@ -99,6 +104,7 @@ class DebateContext(AgentContext):
     error_handler: Any = None
     cite_repair: bool = True
     shared_slot: bool = True
+    continue_turns: bool = False
 
     def agent_model(
         self,
@@ -144,6 +150,7 @@ class DebateConfig:
     flat_plan: bool = False
     cite_repair: bool = True
     shared_slot: bool = True
+    continue_turns: bool = False
     personas: tuple[str, ...] = field(default=tuple(PERSONAS))
 
     @property
@@ -195,6 +202,7 @@ def resolve_config(ctx: DebateContext) -> DebateConfig:
         flat_plan=small or depth == 1,
         cite_repair=ctx.cite_repair,
         shared_slot=ctx.shared_slot,
+        continue_turns=ctx.continue_turns,
     )
     _check(cfg)
     return cfg

@@ -30,6 +30,8 @@ from disputatio.nodes.debate.common import (
     example_id,
     ids_to_labels,
     labelled_check,
+    latest_answers,
+    load_messages,
     make_move,
     render_moves,
     render_sections,
@@ -48,6 +50,8 @@ from disputatio.prompts.debate import (
     COMPOSED_PART,
     MORE_SECTIONS,
     NO_ANSWER,
+    OTHER_ANSWER,
+    REVIEWER_CONTINUE,
     REVIEWER_ROLE,
     REVIEWER_SEARCH,
     REVIEWER_TURN,
@@ -103,23 +107,41 @@ def review_messages(state: ReviewTask, cfg: DebateConfig) -> list[BaseMessage]:
     the slot that holds them the server reads only the rest; its role follows. The user message
     has the question, the leaf's sections the host was not shown (labels continuing its own),
     then every answer move of the leaf, its citations shown with those labels.
+
+    With a host ``conversation`` (``continue_turns``) the prompt is that conversation, then one
+    user turn: the sections the host was not shown, the other workers' latest answers (the
+    host's own answers and the others' earlier ones are in its conversation already) and the
+    moderator's instruction.
     """
     sections = state["sections"]
     shared = int(state.get("shared", 0))
     labels = section_labels(sections)
+    more = _more_sections(sections[shared:], list(labels)[shared:], cfg)
+    fill = {
+        "more_sections": more,
+        "example_id": example_id(sections),
+        "max_words": cfg.max_words,
+        "search": REVIEWER_SEARCH if cfg.review_searches > 0 else "",
+    }
+    conversation = state.get("conversation")
+    if conversation:
+        latest = latest_answers(state["moves"], state["node"])
+        answers = "\n".join(
+            OTHER_ANSWER.format(
+                agent=agent, persona=m["role"], content=ids_to_labels(m["content"], labels)
+            )
+            for agent, m in latest.items()
+            if agent != state.get("host")
+        )
+        turn = REVIEWER_CONTINUE.format(answers=answers, **fill)
+        return [*load_messages(conversation), HumanMessage(turn)]
     system, head = worker_start(
         state["question"], state["main_question"], sections[:shared], cfg, REVIEWER_ROLE
     )
     transcript = render_moves(
         [{**m, "content": ids_to_labels(m["content"], labels)} for m in state["moves"]]
     )
-    turn = REVIEWER_TURN.format(
-        more_sections=_more_sections(sections[shared:], list(labels)[shared:], cfg),
-        transcript=transcript,
-        example_id=example_id(sections),
-        max_words=cfg.max_words,
-        search=REVIEWER_SEARCH if cfg.review_searches > 0 else "",
-    )
+    turn = REVIEWER_TURN.format(transcript=transcript, **fill)
     return [SystemMessage(system), HumanMessage(f"{head}{turn}")]
 
 
@@ -206,7 +228,7 @@ def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, A
     text = strip_tool_calls(text_of(reply), [TOOL_NAME]).strip() or NO_ANSWER
     check = labelled_check(text, labels)
     if cfg.cite_repair and sections and not check.verified:
-        check, more = repair_citations(
+        check, more, _ = repair_citations(
             llm, messages, text, sections, agent=agent, role="summarizer"
         )
         usage = merge_usage(usage, more)

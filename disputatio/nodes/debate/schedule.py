@@ -119,6 +119,9 @@ def _round_sends(state: DebateState, cfg: DebateConfig, todo: Mapping[str, int])
                 "previous": answers[agent]["content"] if agent in answers else None,
                 "others": others,  # type: ignore[typeddict-item]
             }
+            conversation = (state.get("conversations") or {}).get(agent)
+            if cfg.continue_turns and conversation:
+                task["conversation"] = conversation["messages"]
             sends.append(Send("worker_turn", task))
     return sends
 
@@ -133,8 +136,26 @@ def _leaf_sections(state: DebateState, cfg: DebateConfig, leaf: str) -> list[dic
     return [sections[s] for s in unique[: cfg.summary_sections]]
 
 
+def _host(state: DebateState, cfg: DebateConfig, leaf: str) -> tuple[str, dict[str, Any] | None]:
+    """The worker whose conversation a leaf's reviewer extends, and that conversation.
+
+    With ``continue_turns``: the worker whose last call finished last (on a shared slot, the
+    conversation the slot holds); otherwise the first worker, and no conversation.
+    """
+    conversations = state.get("conversations") or {}
+    mine = [
+        (conversations[name]["done"], name)
+        for name in (worker_name(leaf, i) for i in range(cfg.workers))
+        if name in conversations
+    ]
+    if not cfg.continue_turns or not mine:
+        return worker_name(leaf, 0), None
+    host = max(mine)[1]
+    return host, conversations[host]
+
+
 def _review_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> list[Send]:
-    """One review task per leaf, hosted by the leaf's first worker.
+    """One review task per leaf, hosted by one worker (:func:`_host`).
 
     The reviewer sees the host's sections first, in the host's order (the start of the host's
     cached conversation), then the leaf's other sections (:func:`_leaf_sections`).
@@ -143,7 +164,7 @@ def _review_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> lis
     sections, retrieved = state.get("sections") or {}, state.get("retrieved") or {}
     sends = []
     for leaf in todo:
-        host = worker_name(leaf, 0)
+        host, conversation = _host(state, cfg, leaf)
         own = [sections[s] for s in retrieved.get(host, []) if s in sections]
         ids = {s["id"] for s in own}
         more = [s for s in _leaf_sections(state, cfg, leaf) if s["id"] not in ids]
@@ -162,6 +183,8 @@ def _review_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> lis
             "host": host,
             "shared": len(own),
         }
+        if conversation:
+            task["conversation"] = conversation["messages"]
         sends.append(Send("review", task))
     return sends
 

@@ -9,6 +9,7 @@ then asked to answer without tools. A first reply without a call is the answer.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,9 +22,11 @@ from disputatio.models.toolcalls import bind_tools_with_text_fallback, strip_too
 from disputatio.nodes.citations import attribute_sentences, named_labels, place_citations
 from disputatio.nodes.debate.common import (
     dedupe_sections,
+    dump_messages,
     example_id,
     ids_to_labels,
     labelled_check,
+    load_messages,
     make_move,
     render_sections,
     search,
@@ -42,6 +45,7 @@ from disputatio.prompts.debate import (
     CITE_REPAIR,
     DEBATE_BLOCK,
     DEBATE_INSTRUCTION,
+    DEBATE_TURN,
     MAIN_QUESTION_BLOCK,
     NO_ANSWER,
     OTHER_ANSWER,
@@ -91,31 +95,42 @@ def worker_start(
 
 
 def worker_messages(
-    task: WorkerTask, shown: Sequence[dict[str, Any]], cfg: DebateConfig, *, offer_tool: bool
+    task: WorkerTask,
+    shown: Sequence[dict[str, Any]],
+    cfg: DebateConfig,
+    *,
+    offer_tool: bool,
+    continued: bool = False,
 ) -> list[BaseMessage]:
     """The prompt of one worker call (sections shown as ``S1``, ``S2``... in ``shown`` order).
 
     System: the leaf's rules and sections, then the worker's persona. User: the question, the
-    debate so far and the instruction.
+    debate so far and the instruction. With ``continued`` (a debate round under
+    ``continue_turns``, ``shown`` being what the worker's last call showed): the worker's last
+    conversation, then a user turn with the other answers and the instruction.
     """
     labels = section_labels(shown)
+    others = "\n".join(
+        OTHER_ANSWER.format(**{**other, "content": ids_to_labels(other["content"], labels)})
+        for other in task["others"]
+    )
+    if cfg.use_rag:
+        now = TOOL_OFFER if offer_tool else ANSWER_NOW
+        debate_instruction = f"{DEBATE_INSTRUCTION}\n{now}"
+    else:
+        now = ANSWER_NOW_NO_RAG
+        debate_instruction = DEBATE_INSTRUCTION
+    conversation = task.get("conversation")
+    if continued and conversation and task["round"] > 0:
+        turn = DEBATE_TURN.format(others=others, instruction=debate_instruction)
+        return [*load_messages(conversation), HumanMessage(turn)]
     persona = PERSONAS.get(task["persona"], task["persona"])
     system, head = worker_start(task["question"], task["main_question"], shown, cfg, persona)
-    debate_block = ""
-    instructions = [TOOL_OFFER if offer_tool else ANSWER_NOW]
     if task["round"] > 0:
-        others = "\n".join(
-            OTHER_ANSWER.format(**{**other, "content": ids_to_labels(other["content"], labels)})
-            for other in task["others"]
-        )
         previous = ids_to_labels(task["previous"] or NO_ANSWER, labels)
         debate_block = DEBATE_BLOCK.format(previous=previous, others=others)
-        instructions.insert(0, DEBATE_INSTRUCTION)
-    if cfg.use_rag:
-        instruction = "\n".join(instructions)
-    else:
-        instruction = ANSWER_NOW_NO_RAG if task["round"] == 0 else DEBATE_INSTRUCTION
-    return [SystemMessage(system), HumanMessage(f"{head}{debate_block}{instruction}")]
+        return [SystemMessage(system), HumanMessage(f"{head}{debate_block}{debate_instruction}")]
+    return [SystemMessage(system), HumanMessage(f"{head}{now}")]
 
 
 def worker_slot(node: str, agent: str, workers: int, *, shared: bool = False) -> int | None:
@@ -147,7 +162,7 @@ def repair_citations(
     *,
     agent: str,
     role: str,
-) -> tuple[CitationCheck, dict[str, dict[str, Any]]]:
+) -> tuple[CitationCheck, dict[str, dict[str, Any]], str]:
     """Ask once which sections support an answer that cites none of the sections shown.
 
     The writer names labels only (at most :data:`REPAIR_MAX_TOKENS` tokens, on its cached
@@ -158,23 +173,27 @@ def repair_citations(
     each sentence evidently taken from one shown section gets that section
     (:func:`~disputatio.nodes.citations.attribute_sentences`), or the answer stays uncited.
     One extra call at most, only for an uncited answer.
+
+    Returns:
+        The check of the (repaired) answer, the call's usage and the labels reply as written.
     """
     labels = section_labels(shown)
     retry = [*messages, AIMessage(text), HumanMessage(CITE_REPAIR)]
     asker = configure_model(llm, max_tokens=REPAIR_MAX_TOKENS)
     reply, usage = invoke_with_usage(asker, retry, agent=agent, role=role)
+    named_reply = text_of(reply)
     bodies = {str(s["id"]): str(s.get("text") or "") for s in shown}
-    named = named_labels(text_of(reply), list(labels))
+    named = named_labels(named_reply, list(labels))
     placed, _ = place_citations(text, [(label, bodies[labels[label]]) for label in named])
     check = labelled_check(placed, labels)
     if check.verified:
-        return check, usage
+        return check, usage, named_reply
     original = labelled_check(text, labels)
     attributed, ids = attribute_sentences(original.text, list(bodies.items()))
     if ids:
         logger.info("%s: citations attributed by overlap to %s", agent, ids)
-        return CitationCheck(attributed, ids, original.unverified), usage
-    return original, usage
+        return CitationCheck(attributed, ids, original.unverified), usage, named_reply
+    return original, usage, named_reply
 
 
 def _call_args(call: ToolCall, fallback: str, max_k: int) -> tuple[str, int]:
@@ -228,7 +247,8 @@ def worker_turn(state: WorkerTask, runtime: Runtime[DebateContext]) -> dict[str,
         and cfg.max_tool_calls > 0
         and (state["round"] == 0 or cfg.debate_tools)
     )
-    messages = worker_messages(state, shown, cfg, offer_tool=offer_tool)
+    continued = cfg.continue_turns and state["round"] > 0
+    messages = worker_messages(state, shown, cfg, offer_tool=offer_tool, continued=continued)
     if retriever is not None and offer_tool:
         calls, reply, usage = _tool_round(state, cfg, retriever, llm, messages)
         if calls:
@@ -238,16 +258,20 @@ def worker_turn(state: WorkerTask, runtime: Runtime[DebateContext]) -> dict[str,
                 new += found
                 queries.append(query)
             shown = dedupe_sections([*state["sections"], *new])
+            # new sections belong in the system prompt: the conversation starts over
             messages = worker_messages(state, shown, cfg, offer_tool=False)
             reply, more = invoke_with_usage(llm, messages, agent=agent, role=persona)
             usage = merge_usage(usage, more)
     else:
         reply, usage = invoke_with_usage(llm, messages, agent=agent, role=persona)
-    text = strip_tool_calls(text_of(reply), [TOOL_NAME]).strip() or NO_ANSWER
+    raw = text_of(reply)
+    text = strip_tool_calls(raw, [TOOL_NAME]).strip() or NO_ANSWER
+    said: list[BaseMessage] = [AIMessage(raw if raw.strip() else text)]
     check = labelled_check(text, section_labels(shown))
     if cfg.cite_repair and cfg.use_rag and shown and not check.verified:
-        check, more = repair_citations(llm, messages, text, shown, agent=agent, role=persona)
+        check, more, named = repair_citations(llm, messages, text, shown, agent=agent, role=persona)
         usage = merge_usage(usage, more)
+        said = [AIMessage(text), HumanMessage(CITE_REPAIR), AIMessage(named)]
     move = make_move(
         node=state["node"],
         agent=agent,
@@ -258,9 +282,13 @@ def worker_turn(state: WorkerTask, runtime: Runtime[DebateContext]) -> dict[str,
         queries=queries,
     )
     fresh = dedupe_sections(new)
-    return {
+    update: dict[str, Any] = {
         "transcript": [move],
         "usage": usage,
         "sections": {s["id"]: s for s in fresh},
         "retrieved": {agent: [s["id"] for s in fresh]},
     }
+    if cfg.continue_turns:
+        conversation = dump_messages([*messages, *said])
+        update["conversations"] = {agent: {"messages": conversation, "done": time.time()}}
+    return update

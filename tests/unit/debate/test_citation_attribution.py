@@ -53,7 +53,7 @@ def _repair(reply: str, answer: str) -> tuple[CitationCheck, dict[str, Any]]:
     """Repair ``answer`` (shown both sections) with a writer whose repair reply is ``reply``."""
     llm = scripted("w", reply)
     shown = [{"id": sid, "text": body} for sid, body in SHOWN]
-    check, usage = repair_citations(
+    check, usage, _ = repair_citations(
         llm, [HumanMessage("question")], answer, shown, agent="w", role="worker"
     )
     assert llm.calls == 1 and usage["w"]["calls"] == 1  # one call, never more

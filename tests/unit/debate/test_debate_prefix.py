@@ -133,3 +133,60 @@ def test_each_leaf_gets_its_own_slot() -> None:
     assert worker_slot("1", "worker-1-0", 2) == 0 and worker_slot("2", "worker-2-0", 2) == 2
     shared = [worker_slot(n, f"worker-{n}-{i}", 2, shared=True) for n in "12" for i in range(2)]
     assert shared == [0, 0, 1, 1]
+
+
+def _turns(messages: list[Any]) -> list[tuple[str, str]]:
+    return [(m.type, str(m.content)) for m in messages]
+
+
+def test_continued_round_is_a_new_turn_of_the_workers_own_conversation() -> None:
+    out, models, _ = _debate(review_searches=0, continue_turns=True)
+    answers = {m["agent"] for m in out["transcript"] if m["kind"] == "answer"}
+    for agent, script in (("worker-root-0", W0), ("worker-root-1", W1)):
+        prompts = models[agent].prompts
+        first, debate = prompts[-2], prompts[-1]  # its last round-0 call, its round-1 call
+        # the round-1 prompt is the round-0 call as sent, the reply as written, one new turn
+        assert _turns(debate[:-1]) == [*_turns(first), ("ai", script[-2])]
+        turn = str(debate[-1].content)
+        assert debate[-1].type == "human" and turn.startswith("<other_answers>")
+        other = next(a for a in answers if a != agent)
+        assert f'<answer agent="{other}"' in turn and f'agent="{agent}"' not in turn
+        assert "<your_previous_answer>" not in turn and "<sections>" not in turn
+        assert "Keep, revise or correct your answer" in turn
+
+
+def test_continued_reviewer_extends_the_conversation_of_the_worker_that_answered_last() -> None:
+    out, models, _ = _debate(review_searches=0, continue_turns=True)
+    done = {agent: c["done"] for agent, c in out["conversations"].items()}
+    host = max(done, key=done.__getitem__)
+    other = next(a for a in done if a != host)
+    host_debate = models[host].prompts[-1]
+    review = models["reviewer-root"].prompts[0]
+    assert _turns(review[:-1])[: len(host_debate)] == _turns(host_debate)
+    # the host's round-1 call, its reply as written, then the moderator's turn
+    assert len(review) == len(host_debate) + 2
+    assert review[-2].type == "ai" and "[S" in str(review[-2].content)
+    turn = str(review[-1].content)
+    assert review[-1].type == "human" and "become its moderator" in turn
+    # only the other worker's latest answer is new to the host; its own is in the conversation
+    latest = next(m for m in reversed(out["transcript"]) if m["agent"] == other)
+    assert turn.count("<answer ") == 1 and f'<answer agent="{other}"' in turn
+    assert latest["round"] == 1 and turn.rstrip().endswith("Write your critique.")
+    summary = models["summarizer-root"].prompts[0]
+    assert _turns(summary[: len(review)]) == _turns(review)
+
+
+def test_reviewer_host_is_the_last_worker_to_answer_only_when_turns_continue() -> None:
+    from disputatio.nodes.debate.context import resolve_config
+    from disputatio.nodes.debate.schedule import _host
+
+    conversations = {
+        "worker-root-0": {"messages": [{"type": "human", "content": "a"}], "done": 2.0},
+        "worker-root-1": {"messages": [{"type": "human", "content": "b"}], "done": 5.0},
+    }
+    state: Any = {"conversations": conversations}
+    for flag, expected in ((True, "worker-root-1"), (False, "worker-root-0")):
+        ctx = context({}, workers=2, continue_turns=flag)
+        host, conversation = _host(state, resolve_config(ctx), "root")
+        assert host == expected
+        assert (conversation is not None) is flag
