@@ -112,9 +112,15 @@ def _retriever(settings: Any) -> Any:
 
 
 def run_graphs(
-    model: str, n_parallel: int | None = None, speculative: str | None = None
+    model: str,
+    n_parallel: int | None = None,
+    speculative: str | None = None,
+    continue_turns: bool | None = None,
 ) -> dict[str, Any]:
-    """Mode ``graph``: run both protocols as shipped and record their calls."""
+    """Mode ``graph``: run both protocols as shipped and record their calls.
+
+    ``continue_turns`` overrides the demo context's (the hierarchical debate's) setting.
+    """
     from disputatio.cli.demo import DEMO_QUESTION, demo_context
     from disputatio.graphs.debate import graph as debate_graph
     from disputatio.graphs.medrag_debate import MedragContext
@@ -125,12 +131,15 @@ def run_graphs(
     retriever = _retriever(settings)
     get_chat_model(model, settings=settings).invoke("Say OK.")  # start the server (not timed)
     runs = []
+    demo = demo_context(settings, retriever)
+    if continue_turns is not None:
+        demo.continue_turns = continue_turns
     jobs = [
         (
             "demo (hierarchical)",
             debate_graph,
             {"question": DEMO_QUESTION},
-            demo_context(settings, retriever),
+            demo,
         ),
         (
             "medrag",
@@ -175,6 +184,7 @@ def run_graphs(
         "mode": "graph",
         "n_parallel": cfg.n_parallel,
         "speculative": cfg.speculative,
+        "continue_turns": demo.continue_turns,
         "runs": runs,
     }
 
@@ -310,7 +320,7 @@ def batch_probe(model: str, tokens: int = 128) -> dict[str, Any]:
     llm = get_chat_model(
         model, settings=settings, max_tokens=tokens, extra_body={"ignore_eos": True}
     )
-    prompt = [HumanMessage("Write a long story about a lighthouse keeper.")]
+    prompt: list[BaseMessage] = [HumanMessage("Write a long story about a lighthouse keeper.")]
 
     def call(_: int) -> None:
         _timed_call(llm, prompt)
@@ -344,6 +354,12 @@ def main() -> None:
         "replay runs without speculation, and when the graph used some, also a replay with it",
     )
     parser.add_argument(
+        "--continue-turns",
+        choices=["on", "off"],
+        default=None,
+        help="graph mode: the hierarchical debate's continue_turns (default: the demo's)",
+    )
+    parser.add_argument(
         "--batch-probe",
         action="store_true",
         help="only measure decoding tokens/s of one sequence alone and two at once, and exit",
@@ -353,7 +369,9 @@ def main() -> None:
         print(json.dumps(batch_probe(args.model)))
         return
     if args.mode == "graph":
-        args.out.write_text(json.dumps(run_graphs(args.model, args.n_parallel, args.speculative)))
+        turns = None if args.continue_turns is None else args.continue_turns == "on"
+        result = run_graphs(args.model, args.n_parallel, args.speculative, turns)
+        args.out.write_text(json.dumps(result))
         return
     if args.mode == "sequential":
         recorded = json.loads(args.recorded.read_text())
@@ -364,7 +382,9 @@ def main() -> None:
     me = [sys.executable, __file__, "--model", args.model]
     slots = [] if args.n_parallel is None else ["--n-parallel", str(args.n_parallel)]
     spec = [] if args.speculative is None else ["--speculative", args.speculative]
-    subprocess.run([*me, "--mode", "graph", "--out", str(graph_out), *slots, *spec], check=True)
+    turns = [] if args.continue_turns is None else ["--continue-turns", args.continue_turns]
+    graph_cmd = [*me, "--mode", "graph", "--out", str(graph_out), *slots, *spec, *turns]
+    subprocess.run(graph_cmd, check=True)
     used = json.loads(graph_out.read_text()).get("speculative", "none")
     replay_args = [*me, "--mode", "sequential", "--recorded", str(graph_out)]
     subprocess.run([*replay_args, "--out", str(seq_out), "--speculative", "none"], check=True)

@@ -19,8 +19,12 @@
 # Records go to docs/results/runs/<run id>/results.jsonl in THIS checkout (commit them to carry the
 # run to the next session); the knowledge base and the model server live under $DISPUTATIO_HOME
 # (rebuilt once, ~35 min, on a machine that lacks it). The run yields the CPU: lowest priority,
-# its own autogroup at nice 19 (nice alone does not yield across sessions).
+# its own session (setsid), hence its own autogroup, at nice 19 (nice alone does not yield
+# across autogroups, and without setsid the autogroup is the whole login session's).
 set -euo pipefail
+if [[ -z ${RESULTS_RUN_SESSION:-} ]] && command -v setsid > /dev/null; then
+  RESULTS_RUN_SESSION=1 exec setsid -w bash "$0" "$@"
+fi
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FROZEN_A=${FROZEN_A:-53747d90fa28a87bc7dbb71c2353bae9acea32a3}
