@@ -75,7 +75,10 @@ class DebateContext(AgentContext):
             (its answer as the assistant message, the others' answers in a new user message),
             and the reviewer a new turn of the conversation of the worker that answered last
             (whose conversation the shared slot holds): the server reads only the new turn
-            instead of the question and the whole debate again.
+            instead of the question and the whole debate again. ``None`` (default): on for
+            ``local:`` workers, where the slot's cache makes it pay (measured in
+            docs/benchmarks_debate.md), off for other models (whose reviewer then reads the
+            whole debate afresh, in its own conversation).
 
     With a ``local:`` orchestrator (small model) and ``max_depth`` unset, the plan is a flat
     list of at most 3 sub-questions (depth 1), asked with a one-shot example.
@@ -104,7 +107,7 @@ class DebateContext(AgentContext):
     error_handler: Any = None
     cite_repair: bool = True
     shared_slot: bool = True
-    continue_turns: bool = False
+    continue_turns: bool | None = None
 
     def agent_model(
         self,
@@ -202,7 +205,7 @@ def resolve_config(ctx: DebateContext) -> DebateConfig:
         flat_plan=small or depth == 1,
         cite_repair=ctx.cite_repair,
         shared_slot=ctx.shared_slot,
-        continue_turns=ctx.continue_turns,
+        continue_turns=bool(_pick(ctx.continue_turns, ctx.is_local_model("worker", "worker"))),
     )
     _check(cfg)
     return cfg

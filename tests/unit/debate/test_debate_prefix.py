@@ -190,3 +190,13 @@ def test_reviewer_host_is_the_last_worker_to_answer_only_when_turns_continue() -
         host, conversation = _host(state, resolve_config(ctx), "root")
         assert host == expected
         assert (conversation is not None) is flag
+
+
+def test_turns_continue_by_default_only_for_local_workers() -> None:
+    from disputatio.nodes.debate.context import resolve_config
+
+    assert resolve_config(context({})).continue_turns is False  # an API model (settings' chat)
+    assert resolve_config(context({"worker": "local:qwen2.5-coder-0.5b"})).continue_turns is True
+    for flag in (True, False):
+        ctx = context({"worker": "local:qwen2.5-coder-0.5b"}, continue_turns=flag)
+        assert resolve_config(ctx).continue_turns is flag
