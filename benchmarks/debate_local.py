@@ -10,7 +10,9 @@ Two modes, each in its own process (a fresh server, an empty cache):
 * ``graph``: the graphs as shipped: ``local_llm.n_parallel`` slots, prompt-prefix caching
   (``cache_prompt``) and slot affinity (``id_slot``): in MedRAG one slot per agent, decoded
   together; in the hierarchical debate one slot per leaf by default (``shared_slot``: its
-  workers, reviewer and summarizer all extend the leaf's cached question and sections there).
+  workers, reviewer and summarizer all extend the leaf's cached question and sections there;
+  with ``continue_turns``, the local default, a worker's debate round and the reviewer are new
+  turns of a cached conversation; ``--continue-turns on|off`` overrides it).
   Every chat call is recorded (messages, parameters, tokens).
 * ``sequential``: the SAME recorded calls replayed one after another, without prefix caching
   or slot affinity, each generating exactly the tokens the graph's call generated
