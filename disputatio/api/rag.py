@@ -5,9 +5,7 @@ The documents and sections routes serve a citation's source to the page.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import ipaddress
 import json
 import re
 import time
@@ -25,6 +23,7 @@ from starlette.responses import JSONResponse
 
 from disputatio.api import store
 from disputatio.api.errors import ApiError, from_validation, invalid
+from disputatio.api.fetch import fetch
 from disputatio.api.http import read_body, read_json, services, tenant
 from disputatio.api.schemas import IngestRequest, QueryRequest
 from disputatio.settings import Settings
@@ -91,52 +90,6 @@ async def _from_multipart(request: Request, limit: int) -> tuple[bytes, IngestRe
         raise from_validation(exc) from None
 
 
-def _public(address: str) -> bool:
-    """Whether an IP address is a public (global unicast) one."""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
-
-
-async def _refuse_private(request: httpx.Request) -> None:
-    """Refuse a URL or redirect whose host resolves to a non-public address (an httpx hook)."""
-    host = request.url.host
-    try:
-        infos = await asyncio.get_running_loop().getaddrinfo(host, request.url.port or 0)
-    except OSError:
-        raise invalid("url", f"cannot resolve host {host!r}") from None
-    if not infos or not all(_public(str(info[4][0])) for info in infos):
-        raise invalid(
-            "url",
-            f"host {host!r} is a loopback, private or reserved address; this server fetches "
-            "public addresses only (server.ingest_private_urls allows others)",
-        )
-
-
-async def _fetch(url: str, limit: int, *, allow_private: bool = False) -> bytes:
-    if not url.startswith(("http://", "https://")):
-        raise invalid("url", "only http:// and https:// URLs are fetched")
-    chunks: list[bytes] = []
-    total = 0
-    hooks = {} if allow_private else {"request": [_refuse_private]}
-    try:
-        async with (
-            httpx.AsyncClient(timeout=30.0, follow_redirects=True, event_hooks=hooks) as client,
-            client.stream("GET", url) as resp,
-        ):
-            if resp.status_code >= 400:
-                raise invalid("url", f"fetching it answered HTTP {resp.status_code}")
-            async for chunk in resp.aiter_bytes():
-                total += len(chunk)
-                if total > limit:
-                    raise ApiError(413, "TOO_LARGE", f"the document at url exceeds {limit} bytes")
-                chunks.append(chunk)
-    except httpx.HTTPError as exc:
-        raise invalid("url", f"cannot fetch it ({type(exc).__name__})") from None
-    return b"".join(chunks)
-
-
 async def ingest(request: Request) -> JSONResponse:
     """Accept a document (multipart upload or JSON url/file_id) and ingest it in the background.
 
@@ -155,7 +108,7 @@ async def ingest(request: Request) -> JSONResponse:
         if (req.url is None) == (req.file_id is None):
             raise invalid("url", "give exactly one of url and file_id")
         if req.url is not None:
-            data = await _fetch(req.url, limit, allow_private=settings.server.ingest_private_urls)
+            data = await fetch(req.url, limit, allow_private=settings.server.ingest_private_urls)
         else:
             assert req.file_id is not None
             found = await run_in_threadpool(_read_upload, _upload_dir(settings, who, req.file_id))
