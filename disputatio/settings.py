@@ -386,6 +386,13 @@ class ServerSettings(BaseModel):
     max_jobs_per_tenant: int = Field(
         8, ge=1, description="Ingestion jobs queued or running at once per tenant."
     )
+    max_queries_per_tenant: int = Field(
+        4,
+        ge=1,
+        description="POST /query requests answered at once per tenant, per server process "
+        "(more are refused with 429 and Retry-After), so one tenant cannot take every worker "
+        "thread.",
+    )
     run_lease_s: float = Field(
         15.0, gt=0, description="A running debate whose lease is this old is resumed on startup."
     )

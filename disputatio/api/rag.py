@@ -237,7 +237,16 @@ async def query(request: Request) -> JSONResponse:
         out.setdefault("timings_ms", {})["total"] = (time.perf_counter() - t0) * 1000
         return out
 
-    result = await run_in_threadpool(run)
+    with svc.queries.hold(who, limits.max_queries_per_tenant) as admitted:
+        if not admitted:
+            raise ApiError(
+                429,
+                "TOO_MANY_QUERIES",
+                f"{limits.max_queries_per_tenant} queries of this tenant are being answered "
+                "already (server.max_queries_per_tenant)",
+                retryable=True,
+            )
+        result = await run_in_threadpool(run)
     sections = result.get("sections") or []
     failed = result.get("failed_channels") or {}
     channels = sorted({c for s in sections for c in s.get("channels") or []})

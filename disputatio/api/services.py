@@ -7,7 +7,9 @@ models); production leaves it None and every graph takes its models from the set
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +26,40 @@ PROTOCOL_GRAPHS: dict[str, str] = {
 ContextOverrides = Callable[[str, str], dict[str, Any]]
 
 
+class InFlight:
+    """Requests in flight per tenant, in this process (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._active: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def active(self, tenant: str) -> int:
+        """How many of ``tenant``'s requests are in flight."""
+        with self._lock:
+            return self._active.get(tenant, 0)
+
+    @contextmanager
+    def hold(self, tenant: str, limit: int) -> Iterator[bool]:
+        """Count one request of ``tenant`` while the block runs.
+
+        Yields:
+            Whether the request was admitted: False (and nothing counted) when ``limit`` of
+            ``tenant``'s requests are in flight already.
+        """
+        with self._lock:
+            admitted = self._active.get(tenant, 0) < limit
+            if admitted:
+                self._active[tenant] = self._active.get(tenant, 0) + 1
+        try:
+            yield admitted
+        finally:
+            if admitted:
+                with self._lock:
+                    self._active[tenant] -= 1
+                    if not self._active[tenant]:
+                        del self._active[tenant]
+
+
 @dataclass
 class Services:
     """Settings and injection hooks of one app.
@@ -34,12 +70,14 @@ class Services:
         ingest_context: Context object of the ingestion graph (default: from settings).
         resume_on_startup: Resume debates and jobs a dead server left unfinished (at startup,
             and debates whose lease expires while this server runs).
+        queries: ``POST /query`` requests in flight per tenant (``server.max_queries_per_tenant``).
     """
 
     settings: Settings = field(default_factory=get_settings)
     context_overrides: ContextOverrides | None = None
     ingest_context: Any = None
     resume_on_startup: bool = True
+    queries: InFlight = field(default_factory=InFlight)
 
     def context(self, graph: str, tenant: str) -> Any:
         """The runtime context of ``graph`` for ``tenant`` (overrides applied)."""

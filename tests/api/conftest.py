@@ -44,6 +44,7 @@ class LiveServer:
     fakes: FakeModels | None
     server: uvicorn.Server
     thread: threading.Thread
+    services: Services
 
     def client(
         self, key: str | None = KEY_A, timeout: float = 120.0, **kwargs: Any
@@ -74,7 +75,7 @@ def start_server(
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the API server did not start")
         time.sleep(0.05)
-    return LiveServer(f"http://127.0.0.1:{port}", settings, fakes, server, thread)
+    return LiveServer(f"http://127.0.0.1:{port}", settings, fakes, server, thread, services)
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import threading
@@ -17,7 +18,7 @@ import pytest
 
 from disputatio.api import store
 
-from .conftest import KEY_A, KEY_B, TENANT_A, LiveServer, read_sse, wait_job
+from .conftest import KEY_A, KEY_B, TENANT_A, TENANT_B, LiveServer, read_sse, wait_job
 
 pytestmark = pytest.mark.integration
 
@@ -210,6 +211,29 @@ def test_query_refusal_shape(live: LiveServer, corpus_a: dict[str, Any]) -> None
     assert body["error"]["code"] == "NO_SUITABLE_CONTEXT"
     assert isinstance(body["error"]["max_rerank_score"], int | float)
     assert body["error"]["message"]
+
+
+def test_a_tenant_at_its_query_limit_is_refused_while_others_are_answered(
+    live: LiveServer, corpus_a: dict[str, Any]
+) -> None:
+    limit = live.settings.server.max_queries_per_tenant
+    query = {"query": "How is brucellosis diagnosed?"}
+    with contextlib.ExitStack() as stack:  # tenant A has `limit` queries in flight
+        held = [stack.enter_context(live.services.queries.hold(TENANT_A, limit))]
+        held += [stack.enter_context(live.services.queries.hold(TENANT_A, limit))
+                 for _ in range(limit - 1)]  # fmt: skip
+        assert all(held)
+        with live.client(KEY_A) as a:
+            refused = a.post("/query", json=query)
+        assert refused.status_code == 429 and refused.headers["Retry-After"]
+        err = refused.json()["error"]
+        assert err["code"] == "TOO_MANY_QUERIES" and err["retryable"]
+        with live.client(KEY_B) as b:  # another tenant is not held back
+            assert b.post("/query", json=query).status_code == 200
+        assert live.services.queries.active(TENANT_B) == 0  # released once answered
+    with live.client(KEY_A) as a:  # once A's queries are answered, A is served again
+        assert a.post("/query", json=query).status_code == 200
+    assert live.services.queries.active(TENANT_A) == 0
 
 
 def test_tenants_are_isolated_on_documents_jobs_and_queries(
