@@ -133,9 +133,10 @@ class DebateState(DebateInput, total=False):
             confidence, support, agreement, status, debated, rounds}``.
         usage: Per-agent usage, summed.
         notes: Degradations worth telling the user about.
-        conversations: Worker → its last call as sent and answered, ``{"messages": [{"type",
-            "content"}...], "done": <epoch seconds>}``: with ``continue_turns`` a worker's next
-            round and the leaf's reviewer extend it (the slot holds it, nothing is read again).
+        conversations: Worker → its last call as sent and answered, ``{"messages": [{"role",
+            "content"}...], "done": <epoch seconds>}`` (OpenAI-style message dicts): with
+            ``continue_turns`` a worker's next round and the leaf's reviewer extend it (the
+            slot holds it, nothing is read again).
         answer: Output: final answer text.
         citations: Output: verified citations with sources.
         confidence: Output: confidence of the final answer.

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage
 from langgraph.config import get_stream_writer
 
 from disputatio.nodes.citations import resolve_labels, short_labels
@@ -36,24 +36,6 @@ def text_of(message: BaseMessage | Any) -> str:
         parts = [p if isinstance(p, str) else str(p.get("text", "")) for p in content]
         return "".join(parts)
     return str(content)
-
-
-#: Message classes kept in the state by their ``type``.
-_MESSAGES: dict[str, type[BaseMessage]] = {
-    "system": SystemMessage,
-    "human": HumanMessage,
-    "ai": AIMessage,
-}
-
-
-def dump_messages(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
-    """A conversation as plain state data: ``{"type", "content"}`` per message."""
-    return [{"type": m.type, "content": text_of(m)} for m in messages]
-
-
-def load_messages(items: Sequence[Mapping[str, str]]) -> list[BaseMessage]:
-    """The messages of :func:`dump_messages`."""
-    return [_MESSAGES[item["type"]](item["content"]) for item in items]
 
 
 def to_sections(items: Iterable[Mapping[str, Any]]) -> list[Section]:

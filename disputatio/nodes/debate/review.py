@@ -18,7 +18,13 @@ import re
 from statistics import fmean
 from typing import Any, Literal
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    convert_to_messages,
+)
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Send
 
@@ -31,7 +37,6 @@ from disputatio.nodes.debate.common import (
     ids_to_labels,
     labelled_check,
     latest_answers,
-    load_messages,
     make_move,
     render_moves,
     render_sections,
@@ -134,7 +139,7 @@ def review_messages(state: ReviewTask, cfg: DebateConfig) -> list[BaseMessage]:
             if agent != state.get("host")
         )
         turn = REVIEWER_CONTINUE.format(answers=answers, **fill)
-        return [*load_messages(conversation), HumanMessage(turn)]
+        return [*convert_to_messages(conversation), HumanMessage(turn)]
     system, head = worker_start(
         state["question"], state["main_question"], sections[:shared], cfg, REVIEWER_ROLE
     )

@@ -13,7 +13,15 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolCall,
+    convert_to_messages,
+    convert_to_openai_messages,
+)
 from langgraph.runtime import Runtime
 
 from disputatio.models.accounting import invoke_with_usage
@@ -22,11 +30,9 @@ from disputatio.models.toolcalls import bind_tools_with_text_fallback, strip_too
 from disputatio.nodes.citations import attribute_sentences, named_labels, place_citations
 from disputatio.nodes.debate.common import (
     dedupe_sections,
-    dump_messages,
     example_id,
     ids_to_labels,
     labelled_check,
-    load_messages,
     make_move,
     render_sections,
     search,
@@ -100,14 +106,14 @@ def worker_messages(
     cfg: DebateConfig,
     *,
     offer_tool: bool,
-    continued: bool = False,
+    fresh: bool = False,
 ) -> list[BaseMessage]:
     """The prompt of one worker call (sections shown as ``S1``, ``S2``... in ``shown`` order).
 
     System: the leaf's rules and sections, then the worker's persona. User: the question, the
-    debate so far and the instruction. With ``continued`` (a debate round under
-    ``continue_turns``, ``shown`` being what the worker's last call showed): the worker's last
-    conversation, then a user turn with the other answers and the instruction.
+    debate so far and the instruction. A debate round whose task carries the worker's last
+    conversation (``continue_turns``; ``shown`` being what that call showed) extends it
+    instead, unless ``fresh``: one user turn with the other answers and the instruction.
     """
     labels = section_labels(shown)
     others = "\n".join(
@@ -121,9 +127,9 @@ def worker_messages(
         now = ANSWER_NOW_NO_RAG
         debate_instruction = DEBATE_INSTRUCTION
     conversation = task.get("conversation")
-    if continued and conversation and task["round"] > 0:
+    if conversation and not fresh and task["round"] > 0:
         turn = DEBATE_TURN.format(others=others, instruction=debate_instruction)
-        return [*load_messages(conversation), HumanMessage(turn)]
+        return [*convert_to_messages(conversation), HumanMessage(turn)]
     persona = PERSONAS.get(task["persona"], task["persona"])
     system, head = worker_start(task["question"], task["main_question"], shown, cfg, persona)
     if task["round"] > 0:
@@ -162,7 +168,7 @@ def repair_citations(
     *,
     agent: str,
     role: str,
-) -> tuple[CitationCheck, dict[str, dict[str, Any]], str]:
+) -> tuple[CitationCheck, dict[str, dict[str, Any]], list[BaseMessage]]:
     """Ask once which sections support an answer that cites none of the sections shown.
 
     The writer names labels only (at most :data:`REPAIR_MAX_TOKENS` tokens, on its cached
@@ -175,25 +181,27 @@ def repair_citations(
     One extra call at most, only for an uncited answer.
 
     Returns:
-        The check of the (repaired) answer, the call's usage and the labels reply as written.
+        The check of the (repaired) answer, the call's usage, and its conversation: the
+        messages it sent and the labels reply as written.
     """
     labels = section_labels(shown)
     retry = [*messages, AIMessage(text), HumanMessage(CITE_REPAIR)]
     asker = configure_model(llm, max_tokens=REPAIR_MAX_TOKENS)
     reply, usage = invoke_with_usage(asker, retry, agent=agent, role=role)
     named_reply = text_of(reply)
+    conversation = [*retry, AIMessage(named_reply)]
     bodies = {str(s["id"]): str(s.get("text") or "") for s in shown}
     named = named_labels(named_reply, list(labels))
     placed, _ = place_citations(text, [(label, bodies[labels[label]]) for label in named])
     check = labelled_check(placed, labels)
     if check.verified:
-        return check, usage, named_reply
+        return check, usage, conversation
     original = labelled_check(text, labels)
     attributed, ids = attribute_sentences(original.text, list(bodies.items()))
     if ids:
         logger.info("%s: citations attributed by overlap to %s", agent, ids)
-        return CitationCheck(attributed, ids, original.unverified), usage, named_reply
-    return original, usage, named_reply
+        return CitationCheck(attributed, ids, original.unverified), usage, conversation
+    return original, usage, conversation
 
 
 def _call_args(call: ToolCall, fallback: str, max_k: int) -> tuple[str, int]:
@@ -247,8 +255,7 @@ def worker_turn(state: WorkerTask, runtime: Runtime[DebateContext]) -> dict[str,
         and cfg.max_tool_calls > 0
         and (state["round"] == 0 or cfg.debate_tools)
     )
-    continued = cfg.continue_turns and state["round"] > 0
-    messages = worker_messages(state, shown, cfg, offer_tool=offer_tool, continued=continued)
+    messages = worker_messages(state, shown, cfg, offer_tool=offer_tool)
     if retriever is not None and offer_tool:
         calls, reply, usage = _tool_round(state, cfg, retriever, llm, messages)
         if calls:
@@ -259,19 +266,20 @@ def worker_turn(state: WorkerTask, runtime: Runtime[DebateContext]) -> dict[str,
                 queries.append(query)
             shown = dedupe_sections([*state["sections"], *new])
             # new sections belong in the system prompt: the conversation starts over
-            messages = worker_messages(state, shown, cfg, offer_tool=False)
+            messages = worker_messages(state, shown, cfg, offer_tool=False, fresh=True)
             reply, more = invoke_with_usage(llm, messages, agent=agent, role=persona)
             usage = merge_usage(usage, more)
     else:
         reply, usage = invoke_with_usage(llm, messages, agent=agent, role=persona)
     raw = text_of(reply)
     text = strip_tool_calls(raw, [TOOL_NAME]).strip() or NO_ANSWER
-    said: list[BaseMessage] = [AIMessage(raw if raw.strip() else text)]
+    conversation = [*messages, AIMessage(raw if raw.strip() else text)]
     check = labelled_check(text, section_labels(shown))
     if cfg.cite_repair and cfg.use_rag and shown and not check.verified:
-        check, more, named = repair_citations(llm, messages, text, shown, agent=agent, role=persona)
+        check, more, conversation = repair_citations(
+            llm, messages, text, shown, agent=agent, role=persona
+        )
         usage = merge_usage(usage, more)
-        said = [AIMessage(text), HumanMessage(CITE_REPAIR), AIMessage(named)]
     move = make_move(
         node=state["node"],
         agent=agent,
@@ -289,6 +297,6 @@ def worker_turn(state: WorkerTask, runtime: Runtime[DebateContext]) -> dict[str,
         "retrieved": {agent: [s["id"] for s in fresh]},
     }
     if cfg.continue_turns:
-        conversation = dump_messages([*messages, *said])
-        update["conversations"] = {agent: {"messages": conversation, "done": time.time()}}
+        kept = convert_to_openai_messages(conversation)
+        update["conversations"] = {agent: {"messages": kept, "done": time.time()}}
     return update

@@ -181,8 +181,8 @@ def test_reviewer_host_is_the_last_worker_to_answer_only_when_turns_continue() -
     from disputatio.nodes.debate.schedule import _host
 
     conversations = {
-        "worker-root-0": {"messages": [{"type": "human", "content": "a"}], "done": 2.0},
-        "worker-root-1": {"messages": [{"type": "human", "content": "b"}], "done": 5.0},
+        "worker-root-0": {"messages": [{"role": "user", "content": "a"}], "done": 2.0},
+        "worker-root-1": {"messages": [{"role": "user", "content": "b"}], "done": 5.0},
     }
     state: Any = {"conversations": conversations}
     for flag, expected in ((True, "worker-root-1"), (False, "worker-root-0")):
