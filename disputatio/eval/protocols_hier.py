@@ -9,6 +9,7 @@ tree); a decomposed question has none at the root and is left out of that metric
 from __future__ import annotations
 
 import dataclasses
+import re
 import string
 import time
 from collections.abc import Callable
@@ -43,15 +44,33 @@ def _invoke(question: Question, ctx: Any, checkpointer: Any, thread_id: str) -> 
     return dict(runnable.invoke(inputs, config=config, context=ctx, durability="sync"))
 
 
+def parse_graph_answer(text: str, question: Question) -> tuple[str | None, str, str | None]:
+    """``(choice, status, pattern)`` of a debate answer: its ``Verdict:`` line decides.
+
+    The graph's answers open with a verdict line (a decomposed multiple-choice question's
+    composed answer too: the aggregator's choice heads it), and the lines below may hold the
+    sub-questions' own verdicts, so the opening line is read first (pattern ``verdict``); an
+    answer without one, or whose verdict names no option, is parsed whole, as the baselines'.
+    """
+    from disputatio.eval.protocols import parse_reply
+    from disputatio.nodes.debate.agreement import verdict_line
+
+    line = verdict_line(text)
+    if line is not None:
+        bare = re.sub(r"\s*\[[^\]]*\]", "", line)  # "Yes [S1]": citations end no label
+        choice, status, _ = parse_reply(f"Answer: {bare}", question)
+        if status == "OK":
+            return choice, status, "verdict"
+    return parse_reply(text, question)
+
+
 def record_of(question: Question, out: dict[str, Any], wall_ms: float) -> dict[str, Any]:
     """The harness record of one hierarchical-debate output."""
-    from disputatio.eval.protocols import parse_reply
-
     text = str(out.get("answer") or "")
-    choice, status, pattern = parse_reply(text, question)
+    choice, status, pattern = parse_graph_answer(text, question)
     transcript = list(out.get("transcript") or [])
     initial = [
-        parse_reply(str(m.get("content", "")), question)[0]
+        parse_graph_answer(str(m.get("content", "")), question)[0]
         for m in transcript
         if m.get("node") == ROOT and m.get("kind") == "answer" and m.get("round") == 0
     ]

@@ -181,20 +181,19 @@ label in square brackets, e.g. [{example_id}]. Answer only the <question>. Be co
 {max_words} words).
 Write the answer."""
 
-AGGREGATOR_SYSTEM = """You answer a question by combining the answers to its sub-questions. \
-Keep their citations: cite every claim with its section id in square brackets, e.g. \
-[{example_id}]. Be concise (at most {max_words} words)."""
+#: A decomposed question with answer options: the root's composed answer cannot name an option,
+#: so one call reads the sub-answers and chooses; its verdict heads the composed answer.
+CHOOSE_SYSTEM = """You answer a multiple-choice question from the answers to its \
+sub-questions. Your first line is the verdict: "Verdict: <the letter of one option>". Then \
+say in one sentence which sub-answer decides it."""
 
-AGGREGATOR_USER = """{main_block}<question>
+CHOOSE_USER = """<question>
 {question}
 </question>
 <sub_answers>
 {children}
 </sub_answers>
-<sections>
-{sections}
-</sections>
-Write the answer to the question."""
+Choose one option."""
 
 #: One part of an internal node's composed answer: a sub-question and its own answer.
 COMPOSED_PART = """{question}

@@ -246,6 +246,8 @@ class AggregateTask(TypedDict):
         main_question: The user's question.
         children: ``{id, question, answer, citations, confidence, status}`` per child.
         sections: Sections the children cited (shown to the aggregator).
+        options: The question's answer options, on the root of a multiple-choice question
+            only (the aggregator then chooses one); None otherwise.
     """
 
     node: str
@@ -253,3 +255,4 @@ class AggregateTask(TypedDict):
     main_question: str
     children: list[dict[str, Any]]
     sections: list[dict[str, Any]]
+    options: dict[str, str] | None

@@ -20,10 +20,11 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import RetryPolicy, default_retry_on
 
 from disputatio.errors import DisputatioError, ModelError
+from disputatio.nodes.debate.aggregate import aggregate
 from disputatio.nodes.debate.context import DebateContext
 from disputatio.nodes.debate.finalize import finalize
 from disputatio.nodes.debate.orchestrator import decompose
-from disputatio.nodes.debate.review import aggregate, review, summarize
+from disputatio.nodes.debate.review import review, summarize
 from disputatio.nodes.debate.schedule import schedule
 from disputatio.nodes.debate.workers import worker_turn
 from disputatio.state.debate import DebateInput, DebateOutput, DebateState

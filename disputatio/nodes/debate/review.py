@@ -1,21 +1,16 @@
-"""Reviewer, summarizer and aggregator: the moves that turn answers into a node's answer.
+"""Reviewer and summarizer: the moves that turn a debated leaf's answers into its answer.
 
 * The reviewer critiques a debated leaf and may ask for more evidence: a ``retrieve("...")``
   call at the end of its critique is run (at most ``review_searches`` per leaf), and what it
   finds is shown to the summarizer.
 * The summarizer writes the leaf's answer from the sections (labelled ``S1``...), the debate
   and the review; citations are verified against the labels shown and mapped back to ids.
-* An internal node's answer is COMPOSED, not rewritten: each sub-question's answer comes from
-  that sub-question's own result, keeping its verdict line and its cited sentences (an uncited
-  claim a sub-answer made about another sub-question is dropped) and its citations. A model
-  rewriting the children mixed their figures up (a held-out run kept an invented battery life
-  from the wrong sub-question, uncited).
+
+Internal nodes are composed in :mod:`disputatio.nodes.debate.aggregate`.
 """
 
 from __future__ import annotations
 
-import re
-from statistics import fmean
 from typing import Any, Literal
 
 from langchain_core.messages import (
@@ -30,7 +25,6 @@ from langgraph.types import Command, Send
 
 from disputatio.models.accounting import invoke_with_usage
 from disputatio.models.toolcalls import parse_tool_calls, strip_tool_calls
-from disputatio.nodes.debate.agreement import verdict_line
 from disputatio.nodes.debate.common import (
     dedupe_sections,
     example_id,
@@ -52,7 +46,6 @@ from disputatio.nodes.debate.context import (
 )
 from disputatio.nodes.debate.workers import repair_citations, worker_slot, worker_start
 from disputatio.prompts.debate import (
-    COMPOSED_PART,
     MORE_SECTIONS,
     NO_ANSWER,
     OTHER_ANSWER,
@@ -62,16 +55,17 @@ from disputatio.prompts.debate import (
     REVIEWER_TURN,
     SUMMARIZER_TURN,
 )
-from disputatio.state.debate import AggregateTask, ReviewTask
+from disputatio.state.debate import ReviewTask
 from disputatio.state.reducers import merge_usage
 from disputatio.tools.retrieval import TOOL_NAME
-from disputatio.validators.citations import CitationCheck, extract_citations, verify_citations
+from disputatio.validators.citations import CitationCheck
 from disputatio.validators.confidence import estimate_confidence
 
 
-def _result(
+def node_result(
     check: CitationCheck, allowed: list[str], support: float, **extra: Any
 ) -> dict[str, Any]:
+    """A node's result: its checked answer, citations and confidence (``extra`` added)."""
     return {
         "answer": check.text,
         "citations": list(check.verified),
@@ -245,7 +239,7 @@ def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, A
         kind="summary",
         check=check,
     )
-    result = _result(
+    result = node_result(
         check,
         allowed,
         state["agreement"],
@@ -256,59 +250,3 @@ def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, A
         agent=agent,
     )
     return {"transcript": [move], "usage": usage, "results": {node: result}}
-
-
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
-
-
-def own_answer(answer: str) -> str:
-    """A sub-answer reduced to what it grounds: its verdict line and its cited sentences.
-
-    An answer that cites nothing is kept whole (there is nothing to tell claims apart by).
-    """
-    lines = [line for line in (answer or "").splitlines() if line.strip()]
-    if not lines:
-        return NO_ANSWER
-    head = lines[0] if verdict_line(lines[0]) is not None else None
-    body = " ".join(lines[1:] if head is not None else lines)
-    sentences = [s for s in _SENTENCE_RE.split(body) if s.strip()]
-    cited = [s for s in sentences if extract_citations(s)]
-    if not cited and not (head and extract_citations(head)):
-        return "\n".join(lines)
-    return "\n".join(part for part in (head, " ".join(cited)) if part)
-
-
-def compose(children: list[dict[str, Any]]) -> str:
-    """An internal node's answer: each sub-question with its own (grounded) answer.
-
-    A child that is itself composed is kept as it is (its parts were reduced already).
-    """
-    return "\n\n".join(
-        COMPOSED_PART.format(
-            question=c["question"],
-            answer=c["answer"] if c.get("status") == "aggregated" else own_answer(c["answer"]),
-        )
-        for c in children
-    )
-
-
-def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str, Any]:
-    """Compose an internal node's answer from its children's own answers and citations."""
-    node, agent = state["node"], f"aggregator-{state['node']}"
-    allowed = list(dict.fromkeys(i for c in state["children"] for i in c["citations"]))
-    check = verify_citations(compose(state["children"]), allowed)
-    move = make_move(
-        node=node, agent=agent, role="aggregator", round_=0, kind="aggregate", check=check
-    )
-    support = fmean(float(c["confidence"]) for c in state["children"]) if state["children"] else 0.0
-    result = _result(
-        check,
-        allowed,
-        support,
-        agreement=None,
-        status="aggregated",
-        debated=False,
-        rounds=0,
-        agent=agent,
-    )
-    return {"transcript": [move], "results": {node: result}}

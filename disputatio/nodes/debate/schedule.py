@@ -212,6 +212,7 @@ def _aggregate_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> 
             "main_question": nodes[ROOT]["question"],
             "children": children,
             "sections": [sections[i] for i in cited[: cfg.summary_sections]],
+            "options": (state.get("options") or None) if nid == ROOT else None,
         }
         sends.append(Send("aggregate", task))
     return sends

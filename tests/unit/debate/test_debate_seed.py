@@ -153,6 +153,41 @@ def test_aggregation_keeps_each_sub_answer_and_its_citations() -> None:
     }
 
 
+def test_a_decomposed_multiple_choice_question_gets_one_chosen_option_over_the_parts() -> None:
+    """The composition names no option; the root's aggregator reads the parts and chooses."""
+    plan = {"subquestions": ["When are fire drills held?", "How long does the battery last?"]}
+    models = {
+        "orchestrator": scripted("o", plan),
+        "worker-1-0": scripted("w1", "Verdict: on Mondays.\nFire drills are held on Mondays [S1]."),
+        "worker-2-0": scripted("w2", "Verdict: 300 hours.\nThe battery lasts 300 hours [S1]."),
+        "aggregator-root": scripted("agg", "Verdict: B\nThe battery sub-answer decides it."),
+    }
+    retriever = FakeRetriever(
+        default=[TERN_DRILLS], by_keyword={"battery": [TERN_BATTERY], "drill": [TERN_DRILLS]}
+    )
+    ctx = context(models, retriever, max_depth=1, workers=1, max_tool_calls=0)
+    options = {"A": "6 hours", "B": "300 hours"}
+    out, _, _ = run("How long does the CTD-41 battery last?", ctx, options=options)
+    chooser = models["aggregator-root"]
+    assert chooser.calls == 1
+    received = "\n".join(str(m.content) for m in chooser.prompts[0])
+    assert "A. 6 hours" in received and "B. 300 hours" in received  # the options
+    assert "The battery lasts 300 hours" in received and "Mondays" in received  # every part
+    lines = out["answer"].splitlines()
+    assert lines[0] == "Verdict: B"  # the choice heads the answer; its reason is not kept
+    assert "The battery lasts 300 hours [ctd41-battery-000000002]" in out["answer"]
+    assert out["usage"]["aggregator-root"]["role"] == "aggregator"
+    # without options the composition is the answer and no model is asked
+    models = {k: v for k, v in models.items() if k != "aggregator-root"}
+    models["orchestrator"] = scripted("o", plan)
+    models["worker-1-0"] = scripted("w1", "Verdict: on Mondays.\nDrills are on Mondays [S1].")
+    models["worker-2-0"] = scripted("w2", "Verdict: 300 hours.\nIt lasts 300 hours [S1].")
+    ctx = context(models, retriever, max_depth=1, workers=1, max_tool_calls=0)
+    out, _, _ = run("How long does the CTD-41 battery last?", ctx)
+    assert out["answer"].startswith("When are fire drills held?")
+    assert "aggregator-root" not in out["usage"]
+
+
 class _Always:
     def detect(self, answer: str, context: ValidationContext) -> list[str]:
         return ["custom finding"]

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from disputatio.eval.langsmith_sync import example_id, push_run
-from disputatio.eval.protocols_hier import record_of
+from disputatio.eval.protocols_hier import parse_graph_answer, record_of
 from disputatio.eval.question import Question
 from disputatio.eval.results import ResultsLog, write_manifest
 
@@ -53,6 +53,24 @@ def test_hier_record_parses_the_final_text_and_the_root_workers_first_answers() 
 
     m = question_metrics({**record, "gold": "yes", "correct": True})
     assert (m["change"], m["tool_calls"], m["sections_cited"]) == ("wrong_to_correct", 2, 1)
+
+
+def test_hier_answer_is_read_from_its_opening_verdict_line() -> None:
+    """The composed answer below the verdict holds the sub-questions' own verdicts."""
+    yes_no = Question(id="q", dataset="toy", question="?", options=["yes", "no"], gold="yes")
+    composed = "Verdict: A\n\nIs X a Y?\nVerdict: No\nIt is not [s1].\n\nWhat is Y?\nVerdict: No"
+    assert parse_graph_answer(composed, yes_no) == ("yes", "OK", "verdict")  # A → first label
+    assert parse_graph_answer("Verdict: **Yes** [S1] [S2]\nIt is [S1].", yes_no)[0] == "yes"
+    # a verdict naming no option: the whole answer is parsed as the baselines' replies are
+    assert parse_graph_answer("Verdict: unclear\nThe answer is no.", yes_no)[:2] == ("no", "OK")
+    mc = Question(
+        id="m", dataset="toy", question="?", options={"A": "Metformin", "B": "Insulin"}, gold="A"
+    )
+    assert parse_graph_answer("Verdict: Insulin is preferred [S1]", mc) == ("B", "OK", "verdict")
+    number = Question(id="n", dataset="gsm8k", question="?", options=[], gold="42")
+    assert (
+        parse_graph_answer("Verdict: 42 apples\n6 * 7 = 42, plus 3 = 45 in all.", number)[0] == "42"
+    )
 
 
 class FakeClient:

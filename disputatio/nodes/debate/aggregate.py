@@ -1,0 +1,118 @@
+"""The aggregator: an internal node's answer, composed from its sub-questions' own answers.
+
+An internal node's answer is COMPOSED, not rewritten: each sub-question's answer comes from that
+sub-question's own result, keeping its verdict line and its cited sentences (an uncited claim a
+sub-answer made about another sub-question is dropped) and its citations. A model rewriting the
+children mixed their figures up (a held-out run kept an invented battery life from the wrong
+sub-question, uncited).
+
+A composition cannot name an answer option, so on the root of a multiple-choice question (the
+graph's ``options``) one model call reads the composed sub-answers and chooses; its verdict line
+heads the composed answer, which stays below it unchanged. Without options no model is called.
+"""
+
+from __future__ import annotations
+
+import re
+from statistics import fmean
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+from disputatio.models.accounting import invoke_with_usage
+from disputatio.nodes.debate.agreement import verdict_line
+from disputatio.nodes.debate.common import make_move, text_of
+from disputatio.nodes.debate.context import DebateContext, get_context
+from disputatio.nodes.debate.review import node_result
+from disputatio.prompts.debate import (
+    CHOOSE_SYSTEM,
+    CHOOSE_USER,
+    COMPOSED_PART,
+    NO_ANSWER,
+    SUB_ANSWER,
+)
+from disputatio.state.debate import AggregateTask
+from disputatio.validators.citations import extract_citations, verify_citations
+
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def own_answer(answer: str) -> str:
+    """A sub-answer reduced to what it grounds: its verdict line and its cited sentences.
+
+    An answer that cites nothing is kept whole (there is nothing to tell claims apart by).
+    """
+    lines = [line for line in (answer or "").splitlines() if line.strip()]
+    if not lines:
+        return NO_ANSWER
+    head = lines[0] if verdict_line(lines[0]) is not None else None
+    body = " ".join(lines[1:] if head is not None else lines)
+    sentences = [s for s in _SENTENCE_RE.split(body) if s.strip()]
+    cited = [s for s in sentences if extract_citations(s)]
+    if not cited and not (head and extract_citations(head)):
+        return "\n".join(lines)
+    return "\n".join(part for part in (head, " ".join(cited)) if part)
+
+
+def _part(child: dict[str, Any]) -> str:
+    """A child's own answer (a composed child is kept as it is: its parts were reduced)."""
+    return child["answer"] if child.get("status") == "aggregated" else own_answer(child["answer"])
+
+
+def compose(children: list[dict[str, Any]]) -> str:
+    """An internal node's answer: each sub-question with its own (grounded) answer."""
+    return "\n\n".join(
+        COMPOSED_PART.format(question=c["question"], answer=_part(c)) for c in children
+    )
+
+
+def choose_messages(state: AggregateTask) -> list[BaseMessage]:
+    """The chooser's prompt: the root's question (its options appended), then every sub-answer."""
+    children = "\n".join(
+        SUB_ANSWER.format(id=c["id"], question=c["question"], answer=_part(c))
+        for c in state["children"]
+    )
+    return [
+        SystemMessage(CHOOSE_SYSTEM),
+        HumanMessage(CHOOSE_USER.format(question=state["question"], children=children)),
+    ]
+
+
+def _verdict_of(reply: str) -> str:
+    """The chooser's verdict: its ``Verdict:`` line, else its first line."""
+    line = verdict_line(reply)
+    if line is None:
+        line = next((x.strip() for x in reply.splitlines() if x.strip()), NO_ANSWER)
+    return f"Verdict: {line}"
+
+
+def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str, Any]:
+    """Compose an internal node's answer; on a multiple-choice root, choose an option first."""
+    node, agent = state["node"], f"aggregator-{state['node']}"
+    allowed = list(dict.fromkeys(i for c in state["children"] for i in c["citations"]))
+    text = compose(state["children"])
+    update: dict[str, Any] = {}
+    if state.get("options"):
+        ctx = get_context(runtime.context)
+        llm = ctx.agent_model(agent, "aggregator", temperature=0.0)
+        reply, update["usage"] = invoke_with_usage(
+            llm, choose_messages(state), agent=agent, role="aggregator"
+        )
+        text = f"{_verdict_of(text_of(reply))}\n\n{text}"
+    check = verify_citations(text, allowed)
+    move = make_move(
+        node=node, agent=agent, role="aggregator", round_=0, kind="aggregate", check=check
+    )
+    support = fmean(float(c["confidence"]) for c in state["children"]) if state["children"] else 0.0
+    result = node_result(
+        check,
+        allowed,
+        support,
+        agreement=None,
+        status="aggregated",
+        debated=False,
+        rounds=0,
+        agent=agent,
+    )
+    return {**update, "transcript": [move], "results": {node: result}}
