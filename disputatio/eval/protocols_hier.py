@@ -116,6 +116,8 @@ def hierarchical(ablation: str | None = None) -> Callable[..., dict[str, Any]]:
         from disputatio.nodes.debate.context import DebateContext
 
         ctx = env.hier if env.hier is not None else DebateContext()
+        if ctx.final_verdict is None:  # every question here wants one short answer
+            ctx = dataclasses.replace(ctx, final_verdict=True)
         if ablation is not None:
             ctx = dataclasses.replace(ctx, **{ablation: True})
         t0 = time.perf_counter()

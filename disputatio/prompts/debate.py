@@ -181,19 +181,24 @@ label in square brackets, e.g. [{example_id}]. Answer only the <question>. Be co
 {max_words} words).
 Write the answer."""
 
-#: A decomposed question with answer options: the root's composed answer cannot name an option,
-#: so one call reads the sub-answers and chooses; its verdict heads the composed answer.
-CHOOSE_SYSTEM = """You answer a multiple-choice question from the answers to its \
-sub-questions. Your first line is the verdict: "Verdict: <the letter of one option>". Then \
-say in one sentence which sub-answer decides it."""
+#: The final verdict of a decomposed question (``final_verdict``): a composition answers each
+#: sub-question, not the question, so one call reads the sub-answers and gives the short answer
+#: (an option's letter on a multiple-choice question); its verdict line heads the composition.
+FINAL_VERDICT_SYSTEM = """You answer a question from the answers to its sub-questions. Your \
+first line is the verdict: "Verdict: <{answer}>". Then say in one sentence which sub-answers \
+decide it."""
 
-CHOOSE_USER = """<question>
+#: What the verdict holds: on a multiple-choice question, and on any other.
+VERDICT_OPTION = "the letter of one option"
+VERDICT_SHORT = "the short answer"
+
+FINAL_VERDICT_USER = """<question>
 {question}
 </question>
 <sub_answers>
 {children}
 </sub_answers>
-Choose one option."""
+Give the verdict on the <question>."""
 
 #: One part of an internal node's composed answer: a sub-question and its own answer.
 COMPOSED_PART = """{question}

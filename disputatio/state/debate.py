@@ -246,8 +246,9 @@ class AggregateTask(TypedDict):
         main_question: The user's question.
         children: ``{id, question, answer, citations, confidence, status}`` per child.
         sections: Sections the children cited (shown to the aggregator).
-        options: The question's answer options, on the root of a multiple-choice question
-            only (the aggregator then chooses one); None otherwise.
+        options: The question's answer options on the root (None elsewhere, or without).
+        final_verdict: On the root only: head the composition with a verdict on the question
+            (one model call; see ``DebateContext.final_verdict``).
     """
 
     node: str
@@ -256,3 +257,4 @@ class AggregateTask(TypedDict):
     children: list[dict[str, Any]]
     sections: list[dict[str, Any]]
     options: dict[str, str] | None
+    final_verdict: bool

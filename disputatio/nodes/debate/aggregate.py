@@ -6,9 +6,12 @@ sub-answer made about another sub-question is dropped) and its citations. A mode
 children mixed their figures up (a held-out run kept an invented battery life from the wrong
 sub-question, uncited).
 
-A composition cannot name an answer option, so on the root of a multiple-choice question (the
-graph's ``options``) one model call reads the composed sub-answers and chooses; its verdict line
-heads the composed answer, which stays below it unchanged. Without options no model is called.
+A composition answers each sub-question, not the question: it names no answer option, and a
+question that wants one short answer (a number, yes/no) gets several. With ``final_verdict`` (on
+by default for a multiple-choice question, the graph's ``options``) one model call on the root
+reads the composed sub-answers and gives the verdict on the question (an option's letter where
+there are options); its verdict line heads the composed answer, which stays below it unchanged.
+Otherwise no model is called.
 """
 
 from __future__ import annotations
@@ -26,11 +29,13 @@ from disputatio.nodes.debate.common import make_move, text_of
 from disputatio.nodes.debate.context import DebateContext, get_context
 from disputatio.nodes.debate.review import node_result
 from disputatio.prompts.debate import (
-    CHOOSE_SYSTEM,
-    CHOOSE_USER,
     COMPOSED_PART,
+    FINAL_VERDICT_SYSTEM,
+    FINAL_VERDICT_USER,
     NO_ANSWER,
     SUB_ANSWER,
+    VERDICT_OPTION,
+    VERDICT_SHORT,
 )
 from disputatio.state.debate import AggregateTask
 from disputatio.validators.citations import extract_citations, verify_citations
@@ -67,20 +72,24 @@ def compose(children: list[dict[str, Any]]) -> str:
     )
 
 
-def choose_messages(state: AggregateTask) -> list[BaseMessage]:
-    """The chooser's prompt: the root's question (its options appended), then every sub-answer."""
+def verdict_messages(state: AggregateTask) -> list[BaseMessage]:
+    """The final verdict's prompt: the root's question (options appended), every sub-answer."""
     children = "\n".join(
         SUB_ANSWER.format(id=c["id"], question=c["question"], answer=_part(c))
         for c in state["children"]
     )
     return [
-        SystemMessage(CHOOSE_SYSTEM),
-        HumanMessage(CHOOSE_USER.format(question=state["question"], children=children)),
+        SystemMessage(
+            FINAL_VERDICT_SYSTEM.format(
+                answer=VERDICT_OPTION if state.get("options") else VERDICT_SHORT
+            )
+        ),
+        HumanMessage(FINAL_VERDICT_USER.format(question=state["question"], children=children)),
     ]
 
 
 def _verdict_of(reply: str) -> str:
-    """The chooser's verdict: its ``Verdict:`` line, else its first line."""
+    """The verdict line of the final verdict's reply (else its first line as the verdict)."""
     line = verdict_line(reply)
     if line is None:
         line = next((x.strip() for x in reply.splitlines() if x.strip()), NO_ANSWER)
@@ -88,16 +97,16 @@ def _verdict_of(reply: str) -> str:
 
 
 def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str, Any]:
-    """Compose an internal node's answer; on a multiple-choice root, choose an option first."""
+    """Compose an internal node's answer; on the root with ``final_verdict``, head it with one."""
     node, agent = state["node"], f"aggregator-{state['node']}"
     allowed = list(dict.fromkeys(i for c in state["children"] for i in c["citations"]))
     text = compose(state["children"])
     update: dict[str, Any] = {}
-    if state.get("options"):
+    if state.get("final_verdict"):
         ctx = get_context(runtime.context)
         llm = ctx.agent_model(agent, "aggregator", temperature=0.0)
         reply, update["usage"] = invoke_with_usage(
-            llm, choose_messages(state), agent=agent, role="aggregator"
+            llm, verdict_messages(state), agent=agent, role="aggregator"
         )
         text = f"{_verdict_of(text_of(reply))}\n\n{text}"
     check = verify_citations(text, allowed)

@@ -79,6 +79,11 @@ class DebateContext(AgentContext):
             ``local:`` workers, where the slot's cache makes it pay (measured in
             docs/benchmarks_debate.md), off for other models (whose reviewer then reads the
             whole debate afresh, in its own conversation).
+        final_verdict: A decomposed question's answer (the composition of its sub-answers)
+            is headed by a verdict on the question itself, from one more call that reads the
+            sub-answers (an option's letter on a multiple-choice question). ``None`` (default):
+            on when the question has ``options``; set True for questions that want one short
+            answer (a number, yes/no), False to keep the bare composition.
 
     With a ``local:`` orchestrator (small model) and ``max_depth`` unset, the plan is a flat
     list of at most 3 sub-questions (depth 1), asked with a one-shot example.
@@ -108,6 +113,7 @@ class DebateContext(AgentContext):
     cite_repair: bool = True
     shared_slot: bool = True
     continue_turns: bool | None = None
+    final_verdict: bool | None = None
 
     def agent_model(
         self,
@@ -154,6 +160,7 @@ class DebateConfig:
     cite_repair: bool = True
     shared_slot: bool = True
     continue_turns: bool = False
+    final_verdict: bool | None = None
     personas: tuple[str, ...] = field(default=tuple(PERSONAS))
 
     @property
@@ -206,6 +213,7 @@ def resolve_config(ctx: DebateContext) -> DebateConfig:
         cite_repair=ctx.cite_repair,
         shared_slot=ctx.shared_slot,
         continue_turns=bool(_pick(ctx.continue_turns, ctx.is_local_model("worker", "worker"))),
+        final_verdict=ctx.final_verdict,
     )
     _check(cfg)
     return cfg

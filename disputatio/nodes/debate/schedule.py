@@ -193,6 +193,7 @@ def _aggregate_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> 
     nodes, results = state["nodes"], state.get("results") or {}
     sections = state.get("sections") or {}
     sends = []
+    options = state.get("options") or None
     for nid in todo:
         children = [
             {
@@ -212,7 +213,9 @@ def _aggregate_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> 
             "main_question": nodes[ROOT]["question"],
             "children": children,
             "sections": [sections[i] for i in cited[: cfg.summary_sections]],
-            "options": (state.get("options") or None) if nid == ROOT else None,
+            "options": options if nid == ROOT else None,
+            "final_verdict": nid == ROOT
+            and (bool(options) if cfg.final_verdict is None else cfg.final_verdict),
         }
         sends.append(Send("aggregate", task))
     return sends

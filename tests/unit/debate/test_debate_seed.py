@@ -153,39 +153,47 @@ def test_aggregation_keeps_each_sub_answer_and_its_citations() -> None:
     }
 
 
-def test_a_decomposed_multiple_choice_question_gets_one_chosen_option_over_the_parts() -> None:
+def test_a_decomposed_question_gets_a_final_verdict_over_its_composed_parts() -> None:
     """The composition names no option; the root's aggregator reads the parts and chooses."""
     plan = {"subquestions": ["When are fire drills held?", "How long does the battery last?"]}
-    models = {
-        "orchestrator": scripted("o", plan),
-        "worker-1-0": scripted("w1", "Verdict: on Mondays.\nFire drills are held on Mondays [S1]."),
-        "worker-2-0": scripted("w2", "Verdict: 300 hours.\nThe battery lasts 300 hours [S1]."),
-        "aggregator-root": scripted("agg", "Verdict: B\nThe battery sub-answer decides it."),
-    }
+
+    def models(verdict: str | None) -> dict[str, Any]:
+        scripts = {
+            "orchestrator": scripted("o", plan),
+            "worker-1-0": scripted("w1", "Verdict: on Mondays.\nDrills are held on Mondays [S1]."),
+            "worker-2-0": scripted("w2", "Verdict: 300 hours.\nThe battery lasts 300 hours [S1]."),
+        }
+        if verdict is not None:
+            scripts["aggregator-root"] = scripted("agg", verdict)
+        return scripts
+
     retriever = FakeRetriever(
         default=[TERN_DRILLS], by_keyword={"battery": [TERN_BATTERY], "drill": [TERN_DRILLS]}
     )
-    ctx = context(models, retriever, max_depth=1, workers=1, max_tool_calls=0)
-    options = {"A": "6 hours", "B": "300 hours"}
-    out, _, _ = run("How long does the CTD-41 battery last?", ctx, options=options)
-    chooser = models["aggregator-root"]
+    question = "How long does the CTD-41 battery last?"
+    # options: on by default, the verdict names an option's letter
+    scripts = models("Verdict: B\nThe battery sub-answer decides it.")
+    ctx = context(scripts, retriever, max_depth=1, workers=1, max_tool_calls=0)
+    out, _, _ = run(question, ctx, options={"A": "6 hours", "B": "300 hours"})
+    chooser = scripts["aggregator-root"]
     assert chooser.calls == 1
     received = "\n".join(str(m.content) for m in chooser.prompts[0])
-    assert "A. 6 hours" in received and "B. 300 hours" in received  # the options
+    assert "A. 6 hours" in received and "B. 300 hours" in received and "letter" in received
     assert "The battery lasts 300 hours" in received and "Mondays" in received  # every part
-    lines = out["answer"].splitlines()
-    assert lines[0] == "Verdict: B"  # the choice heads the answer; its reason is not kept
+    assert out["answer"].splitlines()[0] == "Verdict: B"  # its reason is not kept
     assert "The battery lasts 300 hours [ctd41-battery-000000002]" in out["answer"]
     assert out["usage"]["aggregator-root"]["role"] == "aggregator"
-    # without options the composition is the answer and no model is asked
-    models = {k: v for k, v in models.items() if k != "aggregator-root"}
-    models["orchestrator"] = scripted("o", plan)
-    models["worker-1-0"] = scripted("w1", "Verdict: on Mondays.\nDrills are on Mondays [S1].")
-    models["worker-2-0"] = scripted("w2", "Verdict: 300 hours.\nIt lasts 300 hours [S1].")
-    ctx = context(models, retriever, max_depth=1, workers=1, max_tool_calls=0)
-    out, _, _ = run("How long does the CTD-41 battery last?", ctx)
+    # no options: the bare composition, no model asked ...
+    ctx = context(models(None), retriever, max_depth=1, workers=1, max_tool_calls=0)
+    out, _, _ = run(question, ctx)
     assert out["answer"].startswith("When are fire drills held?")
     assert "aggregator-root" not in out["usage"]
+    # ... unless asked for: the short answer heads it (e.g. a number)
+    scripts = models("300 hours, from the battery sub-answer.")  # no verdict line: first line
+    ctx = context(scripts, retriever, max_depth=1, workers=1, max_tool_calls=0, final_verdict=True)
+    out, _, _ = run(question, ctx)
+    assert "the short answer" in str(scripts["aggregator-root"].prompts[0][0].content)
+    assert out["answer"].splitlines()[0] == "Verdict: 300 hours, from the battery sub-answer."
 
 
 class _Always:
