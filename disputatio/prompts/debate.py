@@ -185,11 +185,17 @@ Write the answer."""
 #: sub-question, not the question, so one call reads the sub-answers and gives the short answer
 #: (an option's letter on a multiple-choice question); its verdict line heads the composition.
 FINAL_VERDICT_SYSTEM = """You answer a question from the answers to its sub-questions. Your \
-first line is the verdict: "Verdict: <{answer}>". Then say in one sentence which sub-answers \
-decide it."""
+first line is the verdict: "Verdict: <{answer}>".{rule} Then say in one sentence which \
+sub-answers decide it."""
 
-#: What the verdict holds: on a multiple-choice question, and on any other.
+#: The verdict on a multiple-choice question: as the single-agent baselines, it must name an
+#: option (a refusal copied from a sub-answer would score as no answer).
 VERDICT_OPTION = "the letter of one option"
+CHOOSE_ONE = (
+    " Choose exactly one option, the one the sub-answers support best, even when they are "
+    "incomplete."
+)
+#: The verdict on any other question.
 VERDICT_SHORT = "the short answer"
 
 FINAL_VERDICT_USER = """<question>

@@ -29,6 +29,7 @@ from disputatio.nodes.debate.common import make_move, text_of
 from disputatio.nodes.debate.context import DebateContext, get_context
 from disputatio.nodes.debate.review import node_result
 from disputatio.prompts.debate import (
+    CHOOSE_ONE,
     COMPOSED_PART,
     FINAL_VERDICT_SYSTEM,
     FINAL_VERDICT_USER,
@@ -80,9 +81,9 @@ def verdict_messages(state: AggregateTask) -> list[BaseMessage]:
     )
     return [
         SystemMessage(
-            FINAL_VERDICT_SYSTEM.format(
-                answer=VERDICT_OPTION if state.get("options") else VERDICT_SHORT
-            )
+            FINAL_VERDICT_SYSTEM.format(answer=VERDICT_OPTION, rule=CHOOSE_ONE)
+            if state.get("options")
+            else FINAL_VERDICT_SYSTEM.format(answer=VERDICT_SHORT, rule="")
         ),
         HumanMessage(FINAL_VERDICT_USER.format(question=state["question"], children=children)),
     ]

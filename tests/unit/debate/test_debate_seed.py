@@ -178,7 +178,8 @@ def test_a_decomposed_question_gets_a_final_verdict_over_its_composed_parts() ->
     chooser = scripts["aggregator-root"]
     assert chooser.calls == 1
     received = "\n".join(str(m.content) for m in chooser.prompts[0])
-    assert "A. 6 hours" in received and "B. 300 hours" in received and "letter" in received
+    assert "A. 6 hours" in received and "B. 300 hours" in received
+    assert "letter of one option" in received and "Choose exactly one option" in received
     assert "The battery lasts 300 hours" in received and "Mondays" in received  # every part
     assert out["answer"].splitlines()[0] == "Verdict: B"  # its reason is not kept
     assert "The battery lasts 300 hours [ctd41-battery-000000002]" in out["answer"]
@@ -192,7 +193,8 @@ def test_a_decomposed_question_gets_a_final_verdict_over_its_composed_parts() ->
     scripts = models("300 hours, from the battery sub-answer.")  # no verdict line: first line
     ctx = context(scripts, retriever, max_depth=1, workers=1, max_tool_calls=0, final_verdict=True)
     out, _, _ = run(question, ctx)
-    assert "the short answer" in str(scripts["aggregator-root"].prompts[0][0].content)
+    system = str(scripts["aggregator-root"].prompts[0][0].content)
+    assert "the short answer" in system and "option" not in system
     assert out["answer"].splitlines()[0] == "Verdict: 300 hours, from the battery sub-answer."
 
 
