@@ -13,7 +13,7 @@
 #   B ($FROZEN_B): the hierarchical debate and its ablations (the local speed-ups of commits
 #      6d2363c, 7c583fe, 953e5a0 and 49d961b: a leaf's workers, reviewer and summarizer share one
 #      llama.cpp slot and its cached rules and sections, a citation repair asks for labels only,
-#      debate rounds and the reviewer continue a cached conversation; 50ae914: a debate answer
+#      debate rounds and the reviewer continue a cached conversation; ce025f5: a debate answer
 #      is read from its opening verdict line, a decomposed question's root gives a final
 #      verdict (an option, a number); the 3 B records made before were dropped) and GSM8K, whose
 #      CoT/SC prompt A got wrong (doubled braces, fixed in 6b0a633) and whose numeric two-agent
@@ -30,7 +30,7 @@ fi
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FROZEN_A=${FROZEN_A:-53747d90fa28a87bc7dbb71c2353bae9acea32a3}
-FROZEN_B=${FROZEN_B:-50ae914351393eecd14dcfee4cbee21cd79c38b3}
+FROZEN_B=${FROZEN_B:-ce025f5801844e9c9cd2362bb23699c3bb036c5d}
 RUNS=${RUNS:-$REPO/docs/results/runs}
 MODEL=${MODEL:-local:qwen2.5-coder-1.5b}
 export DISPUTATIO_HOME=${DISPUTATIO_HOME:-/tmp/dh-results}
