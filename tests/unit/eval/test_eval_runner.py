@@ -228,6 +228,39 @@ def test_the_hierarchical_protocols_run_through_the_graph(
     assert retrievers[0].calls  # the retrieval protocols searched
 
 
+def test_hier_protocols_answer_a_decomposed_numeric_question_with_the_final_verdict(
+    tmp_path: Path, config: EvalConfig
+) -> None:
+    """A composition answers each step; the protocol asks the root for the one number."""
+    from disputatio.eval.protocols import ProtocolEnv
+    from disputatio.eval.question import Question
+    from disputatio.nodes.debate.context import DebateContext
+    from disputatio.nodes.medrag.context import MedragContext
+    from disputatio.settings import load_settings
+
+    settings = load_settings(models={"chat": "openai:never-called"})
+    plan_reply = '{"subquestions": ["How many apples?", "How many pears?"]}'
+    models: dict[str, Any] = {
+        "orchestrator": ScriptedChatModel(script=[plan_reply], repeat_last=True),
+        "worker": ScriptedChatModel(script=["Verdict: 5\nThere are 5."], repeat_last=True),
+        "aggregator": ScriptedChatModel(script=["Verdict: 12\n5 + 7."], repeat_last=True),
+    }
+
+    def env_for(_d: str, _q: Any) -> ProtocolEnv:
+        return ProtocolEnv(
+            medrag=MedragContext(models=models, settings=settings),
+            hier=DebateContext(models=models, settings=settings, max_depth=1),
+        )
+
+    qs = [Question(id="g1", dataset="gsm8k", question="Apples and pears?", options=[], gold="12")]
+    summary = run_eval(config, plan(("hier_norag",), questions=qs), env_for, out_root=tmp_path)
+    assert summary["errors"] == 0
+    (record,) = ResultsLog(Path(summary["run_dir"]) / "results.jsonl").read()
+    assert models["aggregator"].calls == 1
+    assert (record["answer"], record["status"], record["log"]["pattern"]) == ("12", "OK", "verdict")
+    assert record["correct"] is True
+
+
 def test_sc_matches_the_hierarchical_debate_where_the_medrag_one_did_not_run(
     tmp_path: Path, config: EvalConfig
 ) -> None:
