@@ -9,11 +9,13 @@ docs/results/hier_probe/. Diagnostic only: no default was changed on it.
     export DISPUTATIO_HOME=/tmp/dh-diag
     .venv/bin/python benchmarks/hier_verdict_probe.py sub_tool,sub_now,flat_now
     .venv/bin/python benchmarks/hier_verdict_probe.py flat_letter,sub_answer,flat_answer,sub_nonote
+    .venv/bin/python benchmarks/hier_verdict_probe.py flat_reason,sub_reason
 
 Variants: ``flat_*`` the leaf is the question (options appended), ``sub_*`` the question as a
 sub-question under the <main_question> block (the decomposed case); ``*_tool`` with the offer to
 search, ``*_now`` told to answer now; ``flat_letter`` asks for an option's letter, ``*_answer``
-for "Answer: ..." instead of "Verdict: ...", ``sub_nonote`` drops the "context only" note.
+for "Answer: ..." instead of "Verdict: ...", ``sub_nonote`` drops the "context only" note,
+``*_reason`` asks for the support first and the verdict line last (its last verdict line read).
 """
 
 import json
@@ -33,6 +35,10 @@ from disputatio.prompts.debate import ANSWER_NOW, PERSONAS, TOOL_OFFER
 
 VERDICT = 'Your first line is the verdict: "Verdict: <the short answer>"'
 ANSWER = 'Your first line is the short answer: "Answer: <the short answer>"'
+REASON = (
+    "First give the support in 1-3 sentences, then end with the verdict line: "
+    '"Verdict: <the short answer>".'
+)
 NOTE = "(Context only: answer ONLY the question below, not the other parts of the main question.)\n"
 
 
@@ -47,6 +53,8 @@ def prompt(variant: str, question: str, main: str, shown: list[dict], cfg) -> tu
         system = system.replace("<the short answer>", "<the letter of one option>")
     if variant.endswith("_answer"):
         system = system.replace(VERDICT, ANSWER)
+    if variant.endswith("_reason"):  # reason first, the verdict line last
+        system = system.replace(VERDICT + ". Then give the support in 1-3 sentences.", REASON)
     if variant == "sub_nonote":
         user = user.replace(NOTE, "")
     return system, user
@@ -71,7 +79,9 @@ def main() -> None:
             system, user = prompt(v, q.question, options, shown, cfg)
             t0 = time.time()
             text = str(llm.invoke([SystemMessage(system), HumanMessage(user)]).content)
-            first = text.strip().splitlines()[0] if text.strip() else ""
+            lines = [x for x in text.strip().splitlines() if x.strip()] or [""]
+            verdicts = [x for x in lines if x.replace("*", "").strip().startswith("Verdict")]
+            first = verdicts[-1] if v.endswith("_reason") and verdicts else lines[0]
             row = {"q": q.id, "gold": q.gold, "v": v, "first": first, "text": text[:400]}
             out.append({**row, "s": round(time.time() - t0, 1)})
             print(json.dumps(out[-1]), flush=True)
