@@ -9,7 +9,6 @@ tree); a decomposed question has none at the root and is left out of that metric
 from __future__ import annotations
 
 import dataclasses
-import re
 import string
 import time
 from collections.abc import Callable
@@ -53,12 +52,11 @@ def parse_graph_answer(text: str, question: Question) -> tuple[str | None, str, 
     answer without one, or whose verdict names no option, is parsed whole, as the baselines'.
     """
     from disputatio.eval.protocols import parse_reply
-    from disputatio.nodes.debate.agreement import verdict_line
+    from disputatio.nodes.debate.agreement import bare_verdict_line
 
-    line = verdict_line(text)
+    line = bare_verdict_line(text)  # "Yes [S1]": a citation would end no label
     if line is not None:
-        bare = re.sub(r"\s*\[[^\]]*\]", "", line)  # "Yes [S1]": citations end no label
-        choice, status, _ = parse_reply(f"Answer: {bare}", question)
+        choice, status, _ = parse_reply(f"Answer: {line}", question)
         if status == "OK":
             return choice, status, "verdict"
     return parse_reply(text, question)

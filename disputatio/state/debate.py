@@ -11,7 +11,7 @@ Naming of the tree: the question is node ``root``; its sub-questions are ``1``, 
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, NotRequired
+from typing import Annotated, Any, Literal, NotRequired, TypeAlias
 
 from pydantic import BaseModel, Field, field_validator
 from typing_extensions import TypedDict
@@ -237,6 +237,10 @@ class ReviewTask(TypedDict, total=False):
     reviewed: int
 
 
+#: What a final verdict names: one of the question's options, or the short answer.
+VerdictKind: TypeAlias = Literal["option", "short"]
+
+
 class AggregateTask(TypedDict):
     """Payload of an internal node's aggregation.
 
@@ -246,9 +250,9 @@ class AggregateTask(TypedDict):
         main_question: The user's question.
         children: ``{id, question, answer, citations, confidence, status}`` per child.
         sections: Sections the children cited (shown to the aggregator).
-        options: The question's answer options on the root (None elsewhere, or without).
         final_verdict: On the root only: head the composition with a verdict on the question
-            (one model call; see ``DebateContext.final_verdict``).
+            (one model call; see ``DebateContext.final_verdict``): ``"option"`` one of the
+            options appended to the question, ``"short"`` the short answer; None: no call.
     """
 
     node: str
@@ -256,5 +260,4 @@ class AggregateTask(TypedDict):
     main_question: str
     children: list[dict[str, Any]]
     sections: list[dict[str, Any]]
-    options: dict[str, str] | None
-    final_verdict: bool
+    final_verdict: VerdictKind | None

@@ -82,7 +82,7 @@ def verdict_messages(state: AggregateTask) -> list[BaseMessage]:
     return [
         SystemMessage(
             FINAL_VERDICT_SYSTEM.format(answer=VERDICT_OPTION, rule=CHOOSE_ONE)
-            if state.get("options")
+            if state["final_verdict"] == "option"
             else FINAL_VERDICT_SYSTEM.format(answer=VERDICT_SHORT, rule="")
         ),
         HumanMessage(FINAL_VERDICT_USER.format(question=state["question"], children=children)),
@@ -103,7 +103,7 @@ def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str
     allowed = list(dict.fromkeys(i for c in state["children"] for i in c["citations"]))
     text = compose(state["children"])
     update: dict[str, Any] = {}
-    if state.get("final_verdict"):
+    if state.get("final_verdict") is not None:
         ctx = get_context(runtime.context)
         llm = ctx.agent_model(agent, "aggregator", temperature=0.0)
         reply, update["usage"] = invoke_with_usage(

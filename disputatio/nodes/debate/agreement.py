@@ -55,6 +55,12 @@ def verdict_line(text: str) -> str | None:
     return None
 
 
+def bare_verdict_line(text: str) -> str | None:
+    """The text of the opening ``Verdict: ...`` line without its citations (None without one)."""
+    line = verdict_line(text)
+    return None if line is None else " ".join(_CITATION_RE.sub(" ", line).split())
+
+
 def verdict(text: str) -> str | None:
     """The canonical verdict an answer opens with (yes, no, true, false or a letter).
 

@@ -29,7 +29,14 @@ from disputatio.nodes.debate.context import (
     resolve_config,
 )
 from disputatio.nodes.debate.tree import leaves, ready_internal
-from disputatio.state.debate import ROOT, AggregateTask, DebateState, ReviewTask, WorkerTask
+from disputatio.state.debate import (
+    ROOT,
+    AggregateTask,
+    DebateState,
+    ReviewTask,
+    VerdictKind,
+    WorkerTask,
+)
 from disputatio.validators.confidence import estimate_confidence
 
 Next = Literal["worker_turn", "review", "aggregate", "finalize"]
@@ -193,7 +200,11 @@ def _aggregate_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> 
     nodes, results = state["nodes"], state.get("results") or {}
     sections = state.get("sections") or {}
     sends = []
-    options = state.get("options") or None
+    has_options = bool(state.get("options"))
+    verdict: VerdictKind | None = None
+    wanted = has_options if cfg.final_verdict is None else cfg.final_verdict
+    if wanted:
+        verdict = "option" if has_options else "short"
     for nid in todo:
         children = [
             {
@@ -213,9 +224,7 @@ def _aggregate_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> 
             "main_question": nodes[ROOT]["question"],
             "children": children,
             "sections": [sections[i] for i in cited[: cfg.summary_sections]],
-            "options": options if nid == ROOT else None,
-            "final_verdict": nid == ROOT
-            and (bool(options) if cfg.final_verdict is None else cfg.final_verdict),
+            "final_verdict": verdict if nid == ROOT else None,
         }
         sends.append(Send("aggregate", task))
     return sends
