@@ -265,6 +265,10 @@ class DebateSettings(BaseModel):
     review_searches: int = Field(
         1, ge=0, le=3, description="Extra retrievals the reviewer may ask for per debated leaf."
     )
+    verdict_last: bool = Field(
+        False,
+        description="Ask for the support first and the verdict line last (small local models).",
+    )
 
 
 class MedragSettings(BaseModel):

@@ -215,6 +215,11 @@ def run(
     ),
     hier_k: int | None = typer.Option(None, "--hier-k", help="Hierarchical debate: k."),
     hier_max_tokens: int | None = typer.Option(None, "--hier-max-tokens", help="Its budget."),
+    hier_verdict_last: bool | None = typer.Option(
+        None,
+        "--hier-verdict-last/--hier-verdict-first",
+        help="Hierarchical debate: support first, verdict line last (default: debate settings).",
+    ),
     out: Path | None = typer.Option(None, "--out", "-o", help="Runs folder (<home>/eval/runs)."),
     db: bool = typer.Option(True, "--db/--no-db", help="Write the experiment tables."),
     refusal: bool = typer.Option(
@@ -238,6 +243,9 @@ def run(
     if corpus not in ("kb", "oracle", "tenant"):
         raise ConfigError(f"unknown corpus {corpus!r}; known: kb, oracle, tenant")
     settings = medrag_retrieval(get_settings(), refusal)
+    if hier_verdict_last is not None:  # a settings value: part of the run's identity
+        debate = settings.debate.model_copy(update={"verdict_last": hier_verdict_last})
+        settings = settings.model_copy(update={"debate": debate})
     chat = model or settings.models.chat
     local = chat.startswith("local:")
     try:

@@ -49,8 +49,33 @@ PERSONAS = {
 #: one of their prompts the others read only what follows it: their role (:data:`ROLE_BLOCK`)
 #: and their user message. The role stays in the system prompt, where small models read it as an
 #: instruction (in the user message, right before the request to answer, a 0.5B model echoed it).
-WORKER_SYSTEM = """Answer the <question> from the <sections> only. Your first line is the verdict: \
-"Verdict: <the short answer>". Then give the support in 1-3 sentences. Cite every claim with \
+#: Where an answer puts its verdict line (``DebateContext.verdict_last``), by prompt: verdict
+#: first (the default) or the support first and the verdict line last, which a small local model
+#: answers better (a dev-split probe, docs/results.md). The nodes move a last verdict line to the
+#: top of the answer, so everything downstream reads the verdict first either way.
+VERDICT_FORMS = {
+    "first": {
+        "worker": 'Your first line is the verdict: "Verdict: <the short answer>". Then give the '
+        "support in 1-3 sentences.",
+        "no_rag": 'Your first line is the verdict: "Verdict: <the short answer>".',
+        "debate": "verdict line first",
+        "summary": 'Start with the verdict line "Verdict: <the short answer>".',
+        "final": 'Your first line is the verdict: "Verdict: <{answer}>".{rule} Then say in one '
+        "sentence which sub-answers decide it.",
+    },
+    "last": {
+        "worker": "First give the support in 1-3 sentences, then end with the verdict line: "
+        '"Verdict: <the short answer>".',
+        "no_rag": "First give your reasons in 1-3 sentences, then end with the verdict line: "
+        '"Verdict: <the short answer>".',
+        "debate": "support first, verdict line last",
+        "summary": 'End with the verdict line "Verdict: <the short answer>".',
+        "final": "First say in one sentence which sub-answers decide it, then end with the "
+        'verdict line: "Verdict: <{answer}>".{rule}',
+    },
+}
+
+WORKER_SYSTEM = """Answer the <question> from the <sections> only. {form} Cite every claim with \
 its section label in square brackets, e.g. [{example_id}]. If the sections answer only part \
 of the question, answer that part and say what is missing. Be concise (at most {max_words} \
 words).
@@ -59,8 +84,8 @@ words).
 </sections>
 """
 
-WORKER_SYSTEM_NO_RAG = """Answer from your own knowledge. Your first line is the verdict: \
-"Verdict: <the short answer>". Be concise (at most {max_words} words).
+WORKER_SYSTEM_NO_RAG = """Answer from your own knowledge. {form} Be concise (at most \
+{max_words} words).
 """
 
 #: Ends every system prompt of a leaf: the agent's persona, or the reviewer's role.
@@ -123,8 +148,8 @@ ANSWER_NOW = (
 
 ANSWER_NOW_NO_RAG = "Now answer the <question>."
 
-DEBATE_INSTRUCTION = """Read the other answers. Keep, revise or correct your answer (verdict \
-line first); point out unsupported claims in the others."""
+DEBATE_INSTRUCTION = """Read the other answers. Keep, revise or correct your answer ({form}); \
+point out unsupported claims in the others."""
 
 #: Asked once when an answer cites none of the sections it was shown; the reply is only labels
 #: (the answer is kept, each named section cited where the answer uses it).
@@ -176,7 +201,7 @@ TRANSCRIPT_MOVE = """<move agent="{agent}" role="{role}" round="{round}">
 #: transcript) and its critique, so the server reads only this turn.
 SUMMARIZER_TURN = """{more_sections}Now write the final answer to the <question> after this \
 debate. Use the sections, the debate and the review; keep only claims the sections support. \
-Start with the verdict line "Verdict: <the short answer>". Cite every claim with its section \
+{form} Cite every claim with its section \
 label in square brackets, e.g. [{example_id}]. Answer only the <question>. Be concise (at most \
 {max_words} words).
 Write the answer."""
@@ -184,9 +209,7 @@ Write the answer."""
 #: The final verdict of a decomposed question (``final_verdict``): a composition answers each
 #: sub-question, not the question, so one call reads the sub-answers and gives the short answer
 #: (an option's letter on a multiple-choice question); its verdict line heads the composition.
-FINAL_VERDICT_SYSTEM = """You answer a question from the answers to its sub-questions. Your \
-first line is the verdict: "Verdict: <{answer}>".{rule} Then say in one sentence which \
-sub-answers decide it."""
+FINAL_VERDICT_SYSTEM = """You answer a question from the answers to its sub-questions. {form}"""
 
 #: The verdict on a multiple-choice question: as the single-agent baselines, it must name an
 #: option (a refusal copied from a sub-answer would score as no answer).

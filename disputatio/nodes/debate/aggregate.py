@@ -24,9 +24,9 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from disputatio.models.accounting import invoke_with_usage
-from disputatio.nodes.debate.agreement import verdict_line
+from disputatio.nodes.debate.agreement import lead_with_verdict, verdict_line
 from disputatio.nodes.debate.common import make_move, text_of
-from disputatio.nodes.debate.context import DebateContext, get_context
+from disputatio.nodes.debate.context import DebateConfig, DebateContext, get_context, resolve_config
 from disputatio.nodes.debate.review import node_result
 from disputatio.prompts.debate import (
     CHOOSE_ONE,
@@ -73,25 +73,25 @@ def compose(children: list[dict[str, Any]]) -> str:
     )
 
 
-def verdict_messages(state: AggregateTask) -> list[BaseMessage]:
+def verdict_messages(state: AggregateTask, cfg: DebateConfig) -> list[BaseMessage]:
     """The final verdict's prompt: the root's question (options appended), every sub-answer."""
     children = "\n".join(
         SUB_ANSWER.format(id=c["id"], question=c["question"], answer=_part(c))
         for c in state["children"]
     )
+    option = state["final_verdict"] == "option"
+    form = cfg.forms["final"].format(
+        answer=VERDICT_OPTION if option else VERDICT_SHORT, rule=CHOOSE_ONE if option else ""
+    )
     return [
-        SystemMessage(
-            FINAL_VERDICT_SYSTEM.format(answer=VERDICT_OPTION, rule=CHOOSE_ONE)
-            if state["final_verdict"] == "option"
-            else FINAL_VERDICT_SYSTEM.format(answer=VERDICT_SHORT, rule="")
-        ),
+        SystemMessage(FINAL_VERDICT_SYSTEM.format(form=form)),
         HumanMessage(FINAL_VERDICT_USER.format(question=state["question"], children=children)),
     ]
 
 
 def _verdict_of(reply: str) -> str:
     """The verdict line of the final verdict's reply (else its first line as the verdict)."""
-    line = verdict_line(reply)
+    line = verdict_line(lead_with_verdict(reply))
     if line is None:
         line = next((x.strip() for x in reply.splitlines() if x.strip()), NO_ANSWER)
     return f"Verdict: {line}"
@@ -106,9 +106,8 @@ def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str
     if state.get("final_verdict") is not None:
         ctx = get_context(runtime.context)
         llm = ctx.agent_model(agent, "aggregator", temperature=0.0)
-        reply, update["usage"] = invoke_with_usage(
-            llm, verdict_messages(state), agent=agent, role="aggregator"
-        )
+        messages = verdict_messages(state, resolve_config(ctx))
+        reply, update["usage"] = invoke_with_usage(llm, messages, agent=agent, role="aggregator")
         text = f"{_verdict_of(text_of(reply))}\n\n{text}"
     check = verify_citations(text, allowed)
     move = make_move(

@@ -1,6 +1,7 @@
 """Agreement detection between worker answers.
 
-Workers open with a one-line verdict (``Verdict: <short answer>``), and agreement compares
+Workers open with a one-line verdict (``Verdict: <short answer>``; an answer written with its
+verdict line last is turned round first, :func:`lead_with_verdict`), and agreement compares
 verdicts, not wording:
 
 1. both verdicts are canonical (``yes``/``no``/``true``/``false`` or an option letter such as
@@ -53,6 +54,23 @@ def verdict_line(text: str) -> str | None:
             match = _VERDICT_LINE_RE.match(line.replace("*", "").strip())
             return match.group(1).strip() if match else None
     return None
+
+
+def lead_with_verdict(text: str) -> str:
+    """``text`` with its verdict line first.
+
+    An answer written support first (``verdict_last``), or with a preamble above its verdict
+    line, gets that line moved to the top (the last one, when it restates its verdict), so
+    whatever reads verdicts reads the first line. An answer already opening with one, or
+    without any, is returned as it is.
+    """
+    lines = (text or "").splitlines()
+    found = [i for i, line in enumerate(lines) if verdict_line(line) is not None]
+    if not found or verdict_line(text) is not None:
+        return text
+    last = found[-1]
+    rest = "\n".join(lines[:last] + lines[last + 1 :]).strip()
+    return f"{lines[last].strip()}\n{rest}" if rest else lines[last].strip()
 
 
 def bare_verdict_line(text: str) -> str | None:

@@ -27,7 +27,7 @@ from langchain_core.language_models import BaseChatModel
 
 from disputatio.errors import ConfigError
 from disputatio.nodes.context import AgentContext
-from disputatio.prompts.debate import PERSONAS
+from disputatio.prompts.debate import PERSONAS, VERDICT_FORMS
 
 #: How answers are compared: lexical similarity, embedding cosine, or your own function.
 Similarity = Callable[[str, str], float]
@@ -84,6 +84,11 @@ class DebateContext(AgentContext):
             sub-answers (an option's letter on a multiple-choice question). ``None`` (default):
             on when the question has ``options``; set True for questions that want one short
             answer (a number, yes/no), False to keep the bare composition.
+        verdict_last: Agents write their support first and their verdict line last (a
+            form a small local model answers better with, measured on a dev split in
+            docs/results.md); the nodes move that line to the top of the answer, so the
+            stored answers, the agreement check and the final answer read the same either way.
+            ``None`` (default): ``debate.verdict_last`` (False: verdict first).
 
     With a ``local:`` orchestrator (small model) and ``max_depth`` unset, the plan is a flat
     list of at most 3 sub-questions (depth 1), asked with a one-shot example.
@@ -114,6 +119,7 @@ class DebateContext(AgentContext):
     shared_slot: bool = True
     continue_turns: bool | None = None
     final_verdict: bool | None = None
+    verdict_last: bool | None = None
 
     def agent_model(
         self,
@@ -161,7 +167,13 @@ class DebateConfig:
     shared_slot: bool = True
     continue_turns: bool = False
     final_verdict: bool | None = None
+    verdict_last: bool = False
     personas: tuple[str, ...] = field(default=tuple(PERSONAS))
+
+    @property
+    def forms(self) -> dict[str, str]:
+        """The answer forms of the prompts (:data:`~disputatio.prompts.debate.VERDICT_FORMS`)."""
+        return VERDICT_FORMS["last" if self.verdict_last else "first"]
 
     @property
     def max_words(self) -> int:
@@ -214,6 +226,7 @@ def resolve_config(ctx: DebateContext) -> DebateConfig:
         shared_slot=ctx.shared_slot,
         continue_turns=bool(_pick(ctx.continue_turns, ctx.is_local_model("worker", "worker"))),
         final_verdict=ctx.final_verdict,
+        verdict_last=bool(_pick(ctx.verdict_last, d.verdict_last)),
     )
     _check(cfg)
     return cfg

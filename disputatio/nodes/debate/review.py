@@ -25,6 +25,7 @@ from langgraph.types import Command, Send
 
 from disputatio.models.accounting import invoke_with_usage
 from disputatio.models.toolcalls import parse_tool_calls, strip_tool_calls
+from disputatio.nodes.debate.agreement import lead_with_verdict
 from disputatio.nodes.debate.common import (
     dedupe_sections,
     example_id,
@@ -205,6 +206,7 @@ def summary_messages(state: ReviewTask, cfg: DebateConfig) -> list[BaseMessage]:
     before = review_messages({**state, "sections": sections[:reviewed]}, cfg)
     labels = list(section_labels(sections))
     turn = SUMMARIZER_TURN.format(
+        form=cfg.forms["summary"],
         more_sections=_more_sections(sections[reviewed:], labels[reviewed:], cfg),
         example_id=example_id(sections),
         max_words=cfg.max_words,
@@ -224,7 +226,7 @@ def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, A
     llm = ctx.agent_model(agent, "summarizer", slot=host_slot(state, cfg))
     reply, usage = invoke_with_usage(llm, messages, agent=agent, role="summarizer")
     allowed = [s["id"] for s in sections]
-    text = strip_tool_calls(text_of(reply), [TOOL_NAME]).strip() or NO_ANSWER
+    text = lead_with_verdict(strip_tool_calls(text_of(reply), [TOOL_NAME]).strip()) or NO_ANSWER
     check = labelled_check(text, labels)
     if cfg.cite_repair and sections and not check.verified:
         check, more, _ = repair_citations(

@@ -28,6 +28,7 @@ from disputatio.models.accounting import invoke_with_usage
 from disputatio.models.chat import configure_model
 from disputatio.models.toolcalls import bind_tools_with_text_fallback, strip_tool_calls
 from disputatio.nodes.citations import attribute_sentences, named_labels, place_citations
+from disputatio.nodes.debate.agreement import lead_with_verdict
 from disputatio.nodes.debate.common import (
     dedupe_sections,
     example_id,
@@ -90,12 +91,13 @@ def worker_start(
     )
     if cfg.use_rag:
         rules = WORKER_SYSTEM.format(
+            form=cfg.forms["worker"],
             example_id=example_id(shown),
             max_words=cfg.max_words,
             sections=render_sections(shown, cfg.section_max_chars, list(section_labels(shown))),
         )
     else:
-        rules = WORKER_SYSTEM_NO_RAG.format(max_words=cfg.max_words)
+        rules = WORKER_SYSTEM_NO_RAG.format(form=cfg.forms["no_rag"], max_words=cfg.max_words)
     head = WORKER_HEAD.format(main_block=main_block, question=question)
     return rules + ROLE_BLOCK.format(role=role), head
 
@@ -120,12 +122,13 @@ def worker_messages(
         OTHER_ANSWER.format(**{**other, "content": ids_to_labels(other["content"], labels)})
         for other in task["others"]
     )
+    instruction = DEBATE_INSTRUCTION.format(form=cfg.forms["debate"])
     if cfg.use_rag:
         now = TOOL_OFFER if offer_tool else ANSWER_NOW
-        debate_instruction = f"{DEBATE_INSTRUCTION}\n{now}"
+        debate_instruction = f"{instruction}\n{now}"
     else:
         now = ANSWER_NOW_NO_RAG
-        debate_instruction = DEBATE_INSTRUCTION
+        debate_instruction = instruction
     conversation = task.get("conversation")
     if conversation and not fresh and task["round"] > 0:
         turn = DEBATE_TURN.format(others=others, instruction=debate_instruction)
@@ -272,7 +275,7 @@ def worker_turn(state: WorkerTask, runtime: Runtime[DebateContext]) -> dict[str,
     else:
         reply, usage = invoke_with_usage(llm, messages, agent=agent, role=persona)
     raw = text_of(reply)
-    text = strip_tool_calls(raw, [TOOL_NAME]).strip() or NO_ANSWER
+    text = lead_with_verdict(strip_tool_calls(raw, [TOOL_NAME]).strip()) or NO_ANSWER
     conversation = [*messages, AIMessage(raw if raw.strip() else text)]
     check = labelled_check(text, section_labels(shown))
     if cfg.cite_repair and cfg.use_rag and shown and not check.verified:

@@ -251,3 +251,36 @@ def test_a_mixed_request_skips_only_the_numeric_data_set_s_retrieval_protocols()
         ("gsm8k", "medrag")
     ]
     eval_run.check_request(("gsm8k",), ("cot", "sc", "medrag_norag", "hier_norag"), 3, 1)
+
+
+def test_hier_verdict_last_reaches_the_debate_settings_and_the_run_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    received: list[bool] = []
+
+    def env_factory(config: Any, settings: Any, checkpointer: Any) -> Any:
+        from disputatio.eval.protocols import ProtocolEnv
+        from disputatio.nodes.medrag.context import MedragContext
+
+        received.append(settings.debate.verdict_last)
+        return lambda dataset, questions: ProtocolEnv(
+            medrag=MedragContext(models=scripted_models(), retriever=Retriever())
+        )
+
+    monkeypatch.setattr(eval_run, "_env_factory", env_factory)
+    monkeypatch.setattr(runner, "load_all", lambda name: toy_questions(3, name))
+    monkeypatch.setitem(DATASETS, "toy", DATASETS["medqa"])
+    args = ["run", "-d", "toy", "-p", "cot", "-n", "2", "--corpus", "oracle"]
+    args += ["--no-db", "-o", str(tmp_path), "-m", "scripted:model"]
+    for extra in ([], ["--hier-verdict-last"]):
+        result = CliRunner().invoke(app(), [*args, *extra])
+        assert result.exit_code == 0, result.output
+    assert received == [False, True]
+    runs = {
+        json.loads((p / "manifest.json").read_text())["identity"]["settings"]["debate"][
+            "verdict_last"
+        ]: p.name
+        for p in tmp_path.iterdir()
+        if p.is_dir()
+    }
+    assert set(runs) == {False, True}  # two runs, each under its own id
