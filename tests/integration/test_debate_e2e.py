@@ -40,6 +40,7 @@ INSTRUCTIONS = [
     prompts.REVIEWER_ROLE,
     prompts.SUMMARIZER_TURN,
     *prompts.PERSONAS.values(),
+    *(form for forms in prompts.VERDICT_FORMS.values() for form in forms.values()),
 ]
 
 
