@@ -20,7 +20,8 @@ from disputatio.ingest.util import one_line
 from disputatio.nodes.ingest.context import IngestContext
 from disputatio.state.ingest import FileResult, IngestState
 from disputatio.storage.db import connect
-from disputatio.storage.documents import JobRecord, known_documents, new_job_id, record_jobs
+from disputatio.storage.documents import known_documents
+from disputatio.storage.jobs import JobRecord, new_job_id, record_jobs
 
 #: Extensions picked up when walking a folder (explicit file paths are always tried).
 SUPPORTED_SUFFIXES = frozenset(

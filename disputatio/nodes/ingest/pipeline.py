@@ -27,15 +27,12 @@ from disputatio.state.ingest import FileResult, IngestState, WorkItem
 from disputatio.storage.db import connect
 from disputatio.storage.documents import (
     DocumentRecord,
-    JobRecord,
     delete_document,
-    finish_jobs,
     lock_content,
-    new_job_id,
     previous_versions,
-    record_jobs,
     write_document,
 )
+from disputatio.storage.jobs import JobRecord, finish_jobs, new_job_id, record_jobs
 
 logger = logging.getLogger(__name__)
 
