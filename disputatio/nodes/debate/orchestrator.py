@@ -43,7 +43,8 @@ def decompose(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, 
     """
     ctx = get_context(runtime.context)
     cfg = resolve_config(ctx)
-    question = with_options(str(state.get("question") or "").strip(), state.get("options"))
+    asked = str(state.get("question") or "").strip()
+    question = with_options(asked, state.get("options"))
     if not question:
         raise ConfigError("debate: the question is empty")
     resolve_validators(ctx.validators)  # fail fast on a bad validator spec, not after the debate
@@ -76,7 +77,9 @@ def decompose(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, 
             logger.warning("decomposition failed, answering without it: %s", exc.message)
             update["notes"] = [f"decomposition failed, answered flat: {exc.message}"]
             update["usage"] = dict(getattr(exc, "usage", None) or {})
-    nodes = build_tree(question, plan, max_depth=cfg.max_depth, max_breadth=cfg.max_breadth)
+    nodes = build_tree(
+        question, plan, max_depth=cfg.max_depth, max_breadth=cfg.max_breadth, bare_question=asked
+    )
     if cfg.max_depth >= 1:
         listing = "\n".join(f"{n['id']}: {n['question']}" for n in nodes.values() if n["parent"])
         update["transcript"] = [

@@ -2,16 +2,28 @@
 
 Nodes are plain dicts ``{id, question, parent, depth, children}`` keyed by id (``root``, ``1``,
 ``1.2``...). The limits are enforced here, whatever the model proposed: nodes deeper than
-``max_depth`` and children beyond ``max_breadth`` are dropped, and a node with a single usable
-child is not decomposed (its one sub-question would only restate it).
+``max_depth`` and children beyond ``max_breadth`` are dropped; so are sub-questions that restate
+their parent (compared as lower-case words, the root without its options) or ask nothing ("Yes",
+"Yes or no?": no word but yes/no/or/maybe/true/false); and a node with a single usable child is
+not decomposed (its one sub-question would only restate it).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from disputatio.state.debate import ROOT, SubQuestionPlan
+
+_WORD_RE = re.compile(r"\w+")
+#: Words that make no question on their own ("Yes", "Yes or no?").
+_NO_QUESTION = frozenset({"yes", "no", "or", "and", "maybe", "true", "false"})
+
+
+def _key(text: str) -> tuple[str, ...]:
+    """The lower-case words of ``text`` (punctuation and spacing do not tell questions apart)."""
+    return tuple(_WORD_RE.findall(text.lower()))
 
 
 def _node(node_id: str, question: str, parent: str | None, depth: int) -> dict[str, Any]:
@@ -19,7 +31,12 @@ def _node(node_id: str, question: str, parent: str | None, depth: int) -> dict[s
 
 
 def build_tree(
-    question: str, plan: Sequence[SubQuestionPlan], *, max_depth: int, max_breadth: int
+    question: str,
+    plan: Sequence[SubQuestionPlan],
+    *,
+    max_depth: int,
+    max_breadth: int,
+    bare_question: str | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Build the tree rooted at ``question`` from the proposed sub-questions.
 
@@ -28,6 +45,8 @@ def build_tree(
         plan: The proposed sub-questions of the root, possibly nested.
         max_depth: Deepest level kept (0 = the root only).
         max_breadth: Children kept per node.
+        bare_question: The root's question without what was appended to it (its options): a
+            sub-question restating either form is dropped.
 
     Returns:
         Node id → node dict, in breadth-first-compatible insertion order.
@@ -37,12 +56,15 @@ def build_tree(
     def add(parent: str, subs: Sequence[SubQuestionPlan], depth: int) -> None:
         if depth > max_depth:
             return
-        seen: set[str] = {nodes[parent]["question"].strip().lower()}
+        seen = {_key(nodes[parent]["question"])}
+        if parent == ROOT and bare_question is not None:
+            seen.add(_key(bare_question))
         kept: list[SubQuestionPlan] = []
         for sub in subs:
-            text = sub.question.strip()
-            if text and text.lower() not in seen and len(kept) < max_breadth:
-                seen.add(text.lower())
+            key = _key(sub.question)
+            asks = any(word not in _NO_QUESTION for word in key)
+            if asks and key not in seen and len(kept) < max_breadth:
+                seen.add(key)
                 kept.append(sub)
         if len(kept) < 2:
             return

@@ -61,3 +61,28 @@ def test_tree_output_carries_answers() -> None:
     nodes = build_tree("Q?", [], max_depth=1, max_breadth=2)
     out = tree_output(nodes, {"root": {"answer": "A", "citations": ["s1"], "status": "agreed"}})
     assert out[0]["answer"] == "A" and out[0]["citations"] == ["s1"] and out[0]["rounds"] is None
+
+
+def test_a_sub_question_restating_the_question_is_dropped_options_or_not() -> None:
+    """The local 1.5B's typical plan: the question itself, plus a side question."""
+    asked = "Are mouse chromosomes acrocentric?"
+    with_options = f"{asked}\nOptions:\nA. yes\nB. no"
+    plan = [SubQuestionPlan(question="are mouse chromosomes  acrocentric"), _q("What is X?")]
+    tree = build_tree(with_options, plan, max_depth=1, max_breadth=3, bare_question=asked)
+    assert list(tree) == ["root"]  # one usable child left: not decomposed
+    two = [*plan, _q("Are rat chromosomes acrocentric?")]
+    tree = build_tree(with_options, two, max_depth=1, max_breadth=3, bare_question=asked)
+    assert [n["question"] for n in tree.values()][1:] == [
+        "What is X?",
+        "Are rat chromosomes acrocentric?",
+    ]
+
+
+def test_sub_questions_that_ask_nothing_are_dropped() -> None:
+    plan = [_q("Is A safe?"), _q("Yes or no?"), _q("Yes"), _q("No."), _q("Is A effective?")]
+    tree = build_tree("Is A safe and effective?", plan, max_depth=1, max_breadth=3)
+    assert [n["question"] for n in tree.values()][1:] == ["Is A safe?", "Is A effective?"]
+
+
+def _q(text: str) -> SubQuestionPlan:
+    return SubQuestionPlan(question=text)

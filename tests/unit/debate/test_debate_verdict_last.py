@@ -98,7 +98,8 @@ def test_verdict_last_final_verdict_on_a_decomposed_question() -> None:
     battery = Section(id="battery", source="ctd41.md", text="Battery: 300 h.")
     retriever = FakeRetriever(default=[drills], by_keyword={"battery": [battery]})
     ctx = context(models, retriever, max_depth=1, workers=1, max_tool_calls=0, verdict_last=True)
-    out, _, _ = run("How long does the battery last?", ctx, options={"A": "6 h", "B": "300 h"})
+    question = "How long does the CTD-41 battery last?"
+    out, _, _ = run(question, ctx, options={"A": "6 h", "B": "300 h"})
     system = str(models["aggregator-root"].prompts[0][0].content)
     assert "then end with the verdict line" in system and "Choose exactly one option" in system
     # the sub-answers it reads are turned round too
