@@ -44,7 +44,7 @@ ANSWERING_CODE = (
     "eval/mmlu.py",
     "eval/question.py",
     "eval/corpus.py",
-    "settings.py",
+    "settings",
 )
 #: Settings sections that shape answers (``models`` minus credentials).
 SETTINGS_SECTIONS = ("models", "medrag", "debate", "retrieval", "local_llm")

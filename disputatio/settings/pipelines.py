@@ -1,0 +1,257 @@
+"""Settings sections of the pipelines: ingestion, retrieval and the debate systems.
+
+Re-exported by :mod:`disputatio.settings`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class IngestSettings(BaseModel):
+    """Document ingestion."""
+
+    parent_min_tokens: int = Field(800, ge=50, description="Lower target size of parent chunks.")
+    parent_max_tokens: int = Field(1000, ge=50, description="Upper bound of parent chunks.")
+    child_tokens: int = Field(200, ge=20, description="Target size of child chunks.")
+    child_overlap: int = Field(20, ge=0, description="Token overlap between child chunks.")
+    max_file_mb: float = Field(50.0, gt=0, description="Files larger than this are refused.")
+    ocr: str = Field(
+        "rapidocr",
+        description="OCR engine: 'rapidocr' (offline), 'none', or 'remote:<model>@<base_url>'.",
+    )
+    entity_extractor: str = Field(
+        "spacy", description="Entity/relation extractor: 'spacy', 'llm' or 'none'."
+    )
+    dependency_relations: bool = Field(
+        False,
+        description="spaCy: also extract subject-verb-object relations (runs the parser, "
+        "~2.4x slower NER); off = NER + sentence co-occurrence only.",
+    )
+    batch_size: int = Field(
+        512, ge=1, description="Most documents parsed, embedded and written per batch."
+    )
+    batch_chunks: int = Field(
+        2048,
+        ge=1,
+        description="A batch stops taking documents once it holds this many child chunks "
+        "(large batches let the embedder group texts of similar length: less padding).",
+    )
+    max_batches: int = Field(
+        100_000, ge=1, le=1_000_000, description="Bound on the batch loop of one ingestion run."
+    )
+    synchronous_commit: bool = Field(
+        False,
+        description="Wait for the WAL flush at each document commit (off: a crash can lose the "
+        "last moments of ingestion, never half a document; re-ingesting restores them).",
+    )
+
+
+class RetrievalSettings(BaseModel):
+    """The triple-hybrid retrieval funnel.
+
+    Defaults are tuned on BioASQ's calibration split; docs/retrieval_tuning.md has the numbers.
+    """
+
+    k_lexical: int = Field(100, ge=1, description="Candidates from the BM25 channel.")
+    k_semantic: int = Field(100, ge=1, description="Candidates from the vector channel.")
+    k_graph: int = Field(50, ge=1, description="Candidates from the graph channel.")
+    k_final: int = Field(8, ge=1, description="Parent sections handed to the answerer.")
+    fusion: Literal["convex", "rrf"] = Field(
+        "convex",
+        description="'convex': weighted mean of min-max normalised channel scores; "
+        "'rrf': weighted reciprocal rank fusion.",
+    )
+    rrf_k: int = Field(60, ge=1, description="RRF constant k in 1/(k + rank) (fusion='rrf').")
+    weight_graph: float = Field(
+        0.0,
+        ge=0,
+        description="Fusion weight of the graph channel (0 = the channel is off; on BioASQ's "
+        "calibration split 0.05-0.1 changed nDCG@10 by less than 0.4 points either way).",
+    )
+    weight_semantic: float = Field(0.55, ge=0, description="Fusion weight of the vector channel.")
+    weight_lexical: float = Field(0.45, ge=0, description="Fusion weight of the BM25 channel.")
+    bm25_k1: float = Field(0.9, ge=0, description="BM25 term-frequency saturation k1.")
+    bm25_b: float = Field(0.4, ge=0, le=1, description="BM25 length normalisation b.")
+    bm25_postings_per_term: int = Field(
+        1000, ge=10, description="Highest-impact postings read per query term (bounds BM25)."
+    )
+    graph_hops: int = Field(1, ge=0, le=1, description="Relation hops from the seed entities.")
+    graph_neighbour_cap: int = Field(
+        20, ge=1, description="Neighbours kept per seed entity (strongest edges first)."
+    )
+    graph_query_ner: bool = Field(
+        True,
+        description="Recognise query entities with the ingestion NER (spaCy) as graph seeds, "
+        "besides whole-key matches of the query's word n-grams.",
+    )
+    parent_rest_share: float = Field(
+        0.1,
+        ge=0,
+        le=1,
+        description="A parent scores its best child plus at most this share of it from the rest.",
+    )
+    channel_timeout_s: float | None = Field(
+        5.0,
+        gt=0,
+        description="Deadline per channel (statement_timeout + thread wait); late channels are "
+        "dropped and recorded in the trace. None = no deadline.",
+    )
+    rerank_blend: float = Field(
+        0.0,
+        ge=0,
+        le=1,
+        description="local:hybrid orders by blend·relevance + (1-blend)·fusion score.",
+    )
+    relevance_platt_a: float = Field(
+        12.0, description="Relevance = sigmoid(a·cosine + b): slope a (calibrate refits it)."
+    )
+    relevance_platt_b: float = Field(
+        -6.0, description="Relevance = sigmoid(a·cosine + b): offset b (calibrate refits it)."
+    )
+    rerank_threshold: float = Field(
+        0.25,
+        description="Refuse (NO_SUITABLE_CONTEXT) when the best calibrated relevance is below "
+        "(calibrate refits it).",
+    )
+    trim_alpha: float = Field(
+        0.5, ge=0, le=1, description="Uncalibrated trim: keep chunks scoring >= alpha * s_max."
+    )
+    conformal_alpha: float = Field(
+        0.1, gt=0, lt=1, description="Miscoverage level of the calibrated (conformal) trim."
+    )
+    refusal_alpha: float = Field(
+        0.05,
+        gt=0,
+        lt=1,
+        description="calibrate sets the refusal threshold so at most this share of on-topic "
+        "calibration questions is refused.",
+    )
+    planner: str = Field("deterministic", description="Query planner: 'deterministic' or 'llm'.")
+
+    def weight_for(self, channel: str) -> float:
+        """The fusion weight of ``channel`` (``lexical``, ``semantic`` or ``graph``)."""
+        return float(getattr(self, f"weight_{channel}"))
+
+
+class DebateSettings(BaseModel):
+    """Hierarchical debate (orchestrator → sub-questions → workers → debate → review)."""
+
+    max_depth: int = Field(2, ge=0, le=4, description="Depth of the sub-question tree.")
+    max_breadth: int = Field(3, ge=1, le=6, description="Children per sub-question.")
+    workers: int = Field(3, ge=1, le=3, description="Workers per sub-question (2–3).")
+    worker_temperatures: list[float] = Field(
+        default_factory=lambda: [0.7, 0.3, 0.5], description="Temperature per worker persona."
+    )
+    rounds: int = Field(2, ge=0, le=6, description="Debate rounds when workers disagree.")
+    max_tool_calls: int = Field(3, ge=0, description="Retrieval calls per worker turn.")
+    agreement_threshold: float = Field(
+        0.8, ge=0, le=1, description="Answers this similar count as agreement."
+    )
+    token_budget: int = Field(200_000, ge=1000, description="Hard token budget per question.")
+    review_searches: int = Field(
+        1, ge=0, le=3, description="Extra retrievals the reviewer may ask for per debated leaf."
+    )
+    verdict_last: bool = Field(
+        False,
+        description="Ask for the support first and the verdict line last (small local models).",
+    )
+
+
+class MedragSettings(BaseModel):
+    """MedRAG-style two-agent debate."""
+
+    temperatures: list[float] = Field(
+        default_factory=lambda: [0.7, 0.3], description="Agent1 and Agent2 temperatures."
+    )
+    summary_temperature: float = Field(0.1, description="Temperature of the round summaries.")
+    summary_max_tokens: int = Field(120, ge=16, description="Budget of each round summary.")
+    rounds: int = Field(2, ge=1, le=6, description="Debate rounds.")
+    k: int = Field(6, ge=1, description="Snippets retrieved per agent per round.")
+    section_max_chars: int = Field(
+        700, ge=100, description="Characters of each snippet shown to an agent."
+    )
+    max_tokens: int = Field(
+        192, ge=16, description="Completion budget of an agent's answer (2 sentences + box)."
+    )
+    query_max_tokens: int = Field(
+        48, ge=8, description='Completion budget of an agent\'s retrieve("query") call.'
+    )
+    verifier_temperature: float = Field(0.7, ge=0, le=2, description="Verifier temperature.")
+    verifier_max_chars: int = Field(3500, ge=500, description="Debate text shown to the verifier.")
+    response_max_chars: int = Field(
+        2000, ge=100, description="Replies are cut to this many characters after cleaning."
+    )
+    repetition_penalty: float = Field(
+        1.2, ge=1.0, le=2.0, description="llama.cpp repeat_penalty (local and vLLM servers)."
+    )
+    stop: list[str] = Field(
+        default_factory=lambda: ["<|im_end|>", "<|endoftext|>", "\nQuestion:", "\n\n\n\n"],
+        description="Stop sequences of agent, summary and verifier calls.",
+    )
+
+
+class RefereeSettings(BaseModel):
+    """Tech Referee."""
+
+    max_options: int = Field(3, ge=2, le=3, description="Options compared at most.")
+    max_clarifications: int = Field(3, ge=0, description="Clarification questions at most.")
+    max_retries: int = Field(
+        3, ge=0, description="Retries of a phase after a transient (connection, 5xx) error."
+    )
+    rate_limit_retries: int = Field(
+        2, ge=0, description="Retries after a rate limit (429), with exponential backoff."
+    )
+    max_fill_rounds: int = Field(
+        2, ge=0, description="Times the referee is asked again for unscored or ambiguous cells."
+    )
+    max_claims_checked: int = Field(
+        8, ge=1, description="Claims of each opponent one cross-examiner fact-checks at most."
+    )
+    web_search: Literal["auto", "none", "tavily", "exa"] = Field(
+        "auto",
+        description="Web search of the agents besides the corpus: 'auto' uses Tavily when "
+        "TAVILY_API_KEY is set, else Exa when EXA_API_KEY is set, else none.",
+    )
+
+
+class RdcSettings(BaseModel):
+    """ResearchDebateChain."""
+
+    quality_alpha: float = Field(1.0, gt=0, description="f(q) = q**alpha in log-odds fusion.")
+    max_rounds: int = Field(4, ge=1, description="Moderator rounds at most.")
+    entropy_stop: float = Field(0.2, ge=0, description="Stop when entropy (nats) is below.")
+    voi_stop: float = Field(0.01, ge=0, description="Stop when the best test's EIG is below.")
+    max_risk: float = Field(0.5, ge=0, le=1, description="Tests riskier than this are excluded.")
+    speaker_selection: str = Field(
+        "round_robin", description="'round_robin', 'linucb' or 'thompson' (linear Thompson)."
+    )
+    semantics: Literal["bipolar", "derived"] = Field(
+        "bipolar",
+        description="Labelling: the seed's bipolar rule, or grounded over derived attacks.",
+    )
+    label_consistency: float = Field(
+        0.0, ge=0, description="Strength of the label/posterior consistency regulariser (0: off)."
+    )
+    min_entropy_drop: float = Field(
+        0.0, ge=0, description="Stop when each of the last stall_turns turns dropped less (nats)."
+    )
+    stall_turns: int = Field(3, ge=1, description="Turns the entropy-drop halt looks back over.")
+    top_pairs: int = Field(3, ge=2, description="Top hypotheses whose pairs get Δ_ik(T).")
+    max_support_paths: int = Field(
+        256, ge=1, description="Support paths enumerated for the counter-evidence hitting set."
+    )
+    retrieved_hypotheses: int = Field(
+        2, ge=0, description="Hypotheses agents may add from corpus retrieval (0: case only)."
+    )
+    ledger: Literal["postgres", "memory"] = Field(
+        "postgres", description="Ledger of runs that inject none: Postgres, or in-process."
+    )
+    memory: bool = Field(True, description="Keep per-agent diaries in the LangGraph store.")
+    reliabilities: dict[str, float] = Field(
+        default_factory=dict,
+        description="β per evidence source (as `disputatio rdc calibrate` fits them): "
+        "multiplies the quality of the case's findings of that source (default 1).",
+    )

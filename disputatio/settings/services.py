@@ -1,0 +1,142 @@
+"""Settings sections of the shared services: models, local server, database, HTTP server.
+
+Re-exported by :mod:`disputatio.settings`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class ModelSettings(BaseModel):
+    """Which models to use. Model strings are documented in :mod:`disputatio.models`."""
+
+    chat: str = Field(
+        "local:qwen2.5-coder-1.5b",
+        description="Default chat model for every role without an override.",
+    )
+    roles: dict[str, str] = Field(
+        default_factory=dict,
+        description="Per-role chat model overrides, e.g. {'summarizer': 'openai:gpt-4o-mini'}.",
+    )
+    temperature: float = Field(0.0, ge=0.0, le=2.0, description="Default sampling temperature.")
+    max_tokens: int = Field(1024, ge=16, description="Default completion budget per call.")
+    timeout_s: float = Field(600.0, gt=0, description="Per-request timeout of chat calls.")
+    max_retries: int = Field(2, ge=0, le=10, description="Client-side retries of chat calls.")
+    embeddings: str = Field(
+        "local:all-MiniLM-L6-v2", description="Embedding model string (see models.embeddings)."
+    )
+    embedding_dim: int = Field(
+        384, ge=8, description="Dimension stored in the vector column (after truncation)."
+    )
+    embedding_truncate: bool = Field(
+        False, description="Matryoshka: truncate embeddings to embedding_dim and renormalise."
+    )
+    embedding_batch_size: int = Field(64, ge=1, description="Texts per embedding batch.")
+    reranker: str = Field(
+        "local:hybrid",
+        description="Reranker: 'local:hybrid', 'local:embedding', 'none', "
+        "'remote:<model>@<base_url>' (/rerank servers) or 'cross-encoder:<path>'.",
+    )
+
+
+class LocalLLMSettings(BaseModel):
+    """The embedded llama.cpp server used by ``local:`` chat models."""
+
+    host: str = Field("127.0.0.1", description="Loopback address the server binds.")
+    port: int = Field(0, ge=0, le=65535, description="Port; 0 picks a free one.")
+    n_ctx: int = Field(16384, ge=512, description="Total context, shared by the parallel slots.")
+    n_parallel: int = Field(2, ge=1, le=16, description="Parallel request slots.")
+    n_threads: int | None = Field(None, description="CPU threads; None uses all cores.")
+    cache_dir: Path | None = Field(
+        None, description="Where reassembled GGUF files are cached (default: $home/models)."
+    )
+    startup_timeout_s: float = Field(120.0, gt=0, description="Wait this long for /health.")
+    cache_prompt: bool = Field(
+        True, description="Ask llama.cpp to reuse the KV cache of a slot's longest common prefix."
+    )
+    slot_affinity: bool = Field(
+        True,
+        description="Pin each agent to one parallel slot (id_slot) so its prefix stays cached.",
+    )
+    speculative: Literal["none", "ngram_simple", "ngram_map_k", "ngram_map_k4v", "ngram_mod"] = (
+        Field(
+            "none",
+            description="llama.cpp speculative decoding from n-grams of the context (no draft "
+            "model): drafts are checked by the model, so replies keep their distribution.",
+        )
+    )
+
+
+class DatabaseSettings(BaseModel):
+    """The embedded PostgreSQL server (used when ``DATABASE_URL`` is not set)."""
+
+    port: int = Field(0, ge=0, le=65535, description="Port of the embedded server; 0 = free one.")
+    database: str = Field("disputatio", description="Database name created on first start.")
+    pool_max_size: int = Field(8, ge=1, description="Connection pool size.")
+    connect_timeout_s: int = Field(10, ge=1, description="Connect timeout in seconds.")
+    # Sized for the reference machine (2 cores, 24 GiB, shared with the models): the HNSW index
+    # of 1M 384-d vectors (~2 GiB) fits in shared_buffers and builds in maintenance_work_mem.
+    # They take effect when the embedded server starts (``disputatio db stop`` to apply).
+    shared_buffers: str = Field("4GB", description="Embedded server shared_buffers.")
+    work_mem: str = Field("64MB", description="Embedded server work_mem (per sort/hash).")
+    maintenance_work_mem: str = Field(
+        "2GB", description="Embedded server maintenance_work_mem (index builds)."
+    )
+    effective_cache_size: str = Field(
+        "12GB", description="Embedded server effective_cache_size (planner hint)."
+    )
+    max_wal_size: str = Field(
+        "4GB", description="Embedded server max_wal_size (fewer checkpoints in bulk ingestion)."
+    )
+    server_options: dict[str, str] = Field(
+        default_factory=dict, description="Further postgres -c settings for the embedded server."
+    )
+
+
+class ServerSettings(BaseModel):
+    """The HTTP API and page (``disputatio serve``, ``disputatio.api``).
+
+    API keys are stored hashed: ``api_keys`` maps ``sha256(key)`` (hex, as printed by
+    ``disputatio serve --hash-key KEY``) to the tenant the key acts for.
+    """
+
+    host: str = Field("127.0.0.1", description="Address `disputatio serve` binds.")
+    port: int = Field(8124, ge=0, le=65535, description="Port `disputatio serve` listens on.")
+    api_keys: dict[str, str] = Field(
+        default_factory=dict, description="sha256 hex digest of an API key → its tenant."
+    )
+    max_upload_mb: float = Field(20.0, gt=0, description="Largest file POST /ingest accepts.")
+    max_request_kb: int = Field(256, ge=1, description="Largest JSON body of any other route.")
+    max_query_chars: int = Field(2000, ge=10, description="Longest question or query accepted.")
+    max_top_k: int = Field(20, ge=1, description="Largest top_k POST /query accepts.")
+    max_runs_per_tenant: int = Field(
+        2, ge=1, description="Debates running at once per tenant (more are refused with 429)."
+    )
+    max_jobs_per_tenant: int = Field(
+        8, ge=1, description="Ingestion jobs queued or running at once per tenant."
+    )
+    max_queries_per_tenant: int = Field(
+        4,
+        ge=1,
+        description="POST /query requests answered at once per tenant, per server process "
+        "(more are refused with 429 and Retry-After), so one tenant cannot take every worker "
+        "thread.",
+    )
+    run_lease_s: float = Field(
+        15.0, gt=0, description="A running debate whose lease is this old is resumed on startup."
+    )
+    stream_poll_s: float = Field(0.25, gt=0, description="How often a stream polls for events.")
+    stream_max_s: float = Field(
+        3600.0, gt=0, description="A stream closes after this long (clients resume by id)."
+    )
+    sessions_page_size: int = Field(50, ge=1, description="Sessions listed per request at most.")
+    ingest_private_urls: bool = Field(
+        False,
+        description="Let POST /ingest {url} fetch from loopback, private, link-local or reserved "
+        "addresses (redirects included). Off by default: a shared server must not be a proxy "
+        "into its own network.",
+    )
