@@ -10,6 +10,9 @@ docs/results/hier_probe/. Diagnostic only: no default was changed on it.
     .venv/bin/python benchmarks/hier_verdict_probe.py sub_tool,sub_now,flat_now
     .venv/bin/python benchmarks/hier_verdict_probe.py flat_letter,sub_answer,flat_answer,sub_nonote
     .venv/bin/python benchmarks/hier_verdict_probe.py flat_reason,sub_reason
+    # the lead checked on fresh dev questions (20 yes, 20 no; not the 12 above): DATASET N SEED
+    .venv/bin/python benchmarks/hier_verdict_probe.py flat_now,flat_reason bioasq 20 8
+    .venv/bin/python benchmarks/hier_verdict_probe.py flat_now,flat_reason pubmedqa 20 8
 
 Variants: ``flat_*`` the leaf is the question (options appended), ``sub_*`` the question as a
 sub-question under the <main_question> block (the decomposed case); ``*_tool`` with the offer to
@@ -28,6 +31,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from disputatio.eval.datasets import load_all
 from disputatio.eval.runner import draw
+from disputatio.nodes.debate.agreement import verdict
 from disputatio.nodes.debate.common import with_options
 from disputatio.nodes.debate.context import DebateContext, resolve_config
 from disputatio.nodes.debate.workers import worker_start
@@ -60,21 +64,48 @@ def prompt(variant: str, question: str, main: str, shown: list[dict], cfg) -> tu
     return system, user
 
 
-def main() -> None:
-    variants = sys.argv[1].split(",")
-    qs = load_all("bioasq")
+def dev_sample(dataset: str, per_class: int, seed: int) -> list:
+    """``per_class`` yes and no DEV questions: not among the results run's 50 drawn (seed 0).
+
+    Any other seed than 7 also leaves out the first probe's 12 (seed 7, 6 a class), so that a
+    lead found on those is checked on questions it was not found on.
+    """
+    qs = load_all(dataset)
     drawn = {q.id for q in draw(qs, 50, 0)}
     dev = [q for q in qs if q.id not in drawn and len(q.context) >= 2]
-    rng = random.Random(7)
-    sample = rng.sample([q for q in dev if q.gold == "yes"], 6)
-    sample += rng.sample([q for q in dev if q.gold == "no"], 6)
+    if seed != 7:
+        drawn |= {q.id for q in dev_sample(dataset, 6, 7)}
+        dev = [q for q in dev if q.id not in drawn]
+    rng = random.Random(seed)
+    sample = rng.sample([q for q in dev if q.gold == "yes"], per_class)
+    return sample + rng.sample([q for q in dev if q.gold == "no"], per_class)
+
+
+def score(rows: list[dict]) -> dict[str, str]:
+    """Right answers per variant (the verdict read as the eval reads it: yes/no or A/B)."""
+    right: dict[str, int] = {}
+    for row in rows:
+        said = verdict(row["first"]) or ""
+        said = {"a": "yes", "b": "no", "c": "maybe"}.get(said, said)
+        right[row["v"]] = right.get(row["v"], 0) + (said == row["gold"])
+    n = len({row["q"] for row in rows})
+    return {v: f"{k}/{n}" for v, k in right.items()}
+
+
+def main() -> None:
+    variants = sys.argv[1].split(",")
+    dataset = sys.argv[2] if len(sys.argv) > 2 else "bioasq"
+    per_class = int(sys.argv[3]) if len(sys.argv) > 3 else 6
+    seed = int(sys.argv[4]) if len(sys.argv) > 4 else 7
+    sample = dev_sample(dataset, per_class, seed)
     ctx = DebateContext(models={"worker": "local:qwen2.5-coder-1.5b"})
     cfg = resolve_config(ctx)
     llm = ctx.chat_model("worker", role="worker", temperature=0.0, max_tokens=cfg.max_tokens)
     out = []
     for q in sample:
         shown = [{"id": f"g{i}", "text": t, "source": "gold"} for i, t in enumerate(q.context[:4])]
-        options = with_options(q.question, {"A": "yes", "B": "no"})
+        labels = q.options if isinstance(q.options, list) else list(q.options.values())
+        options = with_options(q.question, dict(zip("ABCDE", labels, strict=False)))
         for v in variants:
             system, user = prompt(v, q.question, options, shown, cfg)
             t0 = time.time()
@@ -85,8 +116,10 @@ def main() -> None:
             row = {"q": q.id, "gold": q.gold, "v": v, "first": first, "text": text[:400]}
             out.append({**row, "s": round(time.time() - t0, 1)})
             print(json.dumps(out[-1]), flush=True)
-    path = Path(f"docs/results/hier_probe/out_{'_'.join(variants)}.json")
+    tag = "" if (dataset, per_class, seed) == ("bioasq", 6, 7) else f"_{dataset}{per_class}s{seed}"
+    path = Path(f"docs/results/hier_probe/out_{'_'.join(variants)}{tag}.json")
     path.write_text(json.dumps(out))
+    print(json.dumps(score(out)))
 
 
 if __name__ == "__main__":
