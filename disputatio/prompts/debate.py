@@ -44,15 +44,10 @@ PERSONAS = {
     ),
 }
 
-#: The start of every system prompt of a leaf (its workers, reviewer and summarizer): the rules
-#: and the leaf's sections. It is the same text for all of them, so on a llama.cpp slot that holds
-#: one of their prompts the others read only what follows it: their role (:data:`ROLE_BLOCK`)
-#: and their user message. The role stays in the system prompt, where small models read it as an
-#: instruction (in the user message, right before the request to answer, a 0.5B model echoed it).
 #: Where an answer puts its verdict line (``DebateContext.verdict_last``), by prompt: verdict
-#: first (the default) or the support first and the verdict line last, which a small local model
-#: answers better (a dev-split probe, docs/results.md). The nodes move a last verdict line to the
-#: top of the answer, so everything downstream reads the verdict first either way.
+#: first (the default) or the support first and the verdict line last (the local 1.5B was no
+#: better with it on fresh dev questions, docs/results.md). The nodes move a last verdict line to
+#: the top of the answer, so everything downstream reads the verdict first either way.
 VERDICT_FORMS = {
     "first": {
         "worker": 'Your first line is the verdict: "Verdict: <the short answer>". Then give the '
@@ -75,6 +70,11 @@ VERDICT_FORMS = {
     },
 }
 
+#: The start of every system prompt of a leaf (its workers, reviewer and summarizer): the rules
+#: and the leaf's sections. It is the same text for all of them, so on a llama.cpp slot that holds
+#: one of their prompts the others read only what follows it: their role (:data:`ROLE_BLOCK`)
+#: and their user message. The role stays in the system prompt, where small models read it as an
+#: instruction (in the user message, right before the request to answer, a 0.5B model echoed it).
 WORKER_SYSTEM = """Answer the <question> from the <sections> only. {form} Cite every claim with \
 its section label in square brackets, e.g. [{example_id}]. If the sections answer only part \
 of the question, answer that part and say what is missing. Be concise (at most {max_words} \

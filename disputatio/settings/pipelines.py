@@ -156,7 +156,7 @@ class DebateSettings(BaseModel):
     )
     verdict_last: bool = Field(
         False,
-        description="Ask for the support first and the verdict line last (small local models).",
+        description="Ask agents for the support first and the verdict line last.",
     )
 
 

@@ -84,10 +84,10 @@ class DebateContext(AgentContext):
             sub-answers (an option's letter on a multiple-choice question). ``None`` (default):
             on when the question has ``options``; set True for questions that want one short
             answer (a number, yes/no), False to keep the bare composition.
-        verdict_last: Agents write their support first and their verdict line last (a
-            form a small local model answers better with, measured on a dev split in
-            docs/results.md); the nodes move that line to the top of the answer, so the
-            stored answers, the agreement check and the final answer read the same either way.
+        verdict_last: Agents write their support first and their verdict line last (the
+            local 1.5B was no better with it on fresh dev questions: docs/results.md); the
+            nodes move that line to the top of the answer, so the stored answers, the
+            agreement check and the final answer read the same either way.
             ``None`` (default): ``debate.verdict_last`` (False: verdict first).
 
     With a ``local:`` orchestrator (small model) and ``max_depth`` unset, the plan is a flat
