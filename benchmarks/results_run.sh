@@ -17,7 +17,10 @@
 #      is read from its opening verdict line, a decomposed question's root gives a final
 #      verdict (an option, a number); the 3 B records made before were dropped) and GSM8K, whose
 #      CoT/SC prompt A got wrong (doubled braces, fixed in 6b0a633) and whose numeric two-agent
-#      debate (medrag_norag, dcc9241) A lacks.
+#      debate (medrag_norag, dcc9241) A lacks. Re-frozen at 3c97d5a on 2026-11-27 (a new run id):
+#      a7f0a98 fixed the plan check that let "the question itself + a side question" plans
+#      through; the records of the freeze before (ce025f5: BioASQ and PubMedQA, 20 each) stay in
+#      their own run folder (local-qwen2-5-coder-1-5b-kb-abe92bb967e5, "B0" in docs/results.md).
 # Records go to docs/results/runs/<run id>/results.jsonl in THIS checkout (commit them to carry the
 # run to the next session); the knowledge base and the model server live under $DISPUTATIO_HOME
 # (rebuilt once, ~35 min, on a machine that lacks it). The run yields the CPU: lowest priority,
@@ -30,7 +33,7 @@ fi
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FROZEN_A=${FROZEN_A:-53747d90fa28a87bc7dbb71c2353bae9acea32a3}
-FROZEN_B=${FROZEN_B:-ce025f5801844e9c9cd2362bb23699c3bb036c5d}
+FROZEN_B=${FROZEN_B:-3c97d5a811e134ef08f3e9d4167e213a1e7576b6}
 RUNS=${RUNS:-$REPO/docs/results/runs}
 MODEL=${MODEL:-local:qwen2.5-coder-1.5b}
 export DISPUTATIO_HOME=${DISPUTATIO_HOME:-/tmp/dh-results}
