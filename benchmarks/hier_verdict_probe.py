@@ -13,12 +13,17 @@ docs/results/hier_probe/. Diagnostic only: no default was changed on it.
     # the lead checked on fresh dev questions (20 yes, 20 no; not the 12 above): DATASET N SEED
     .venv/bin/python benchmarks/hier_verdict_probe.py flat_now,flat_reason bioasq 20 8
     .venv/bin/python benchmarks/hier_verdict_probe.py flat_now,flat_reason pubmedqa 20 8
+    .venv/bin/python benchmarks/hier_verdict_probe.py sub_now,sub_reason bioasq 20 8
+    # the debate's other personas (devil's advocate, skeptic) on the same fresh 40
+    .venv/bin/python benchmarks/hier_verdict_probe.py flat_devil,flat_skeptic bioasq 20 8
 
 Variants: ``flat_*`` the leaf is the question (options appended), ``sub_*`` the question as a
 sub-question under the <main_question> block (the decomposed case); ``*_tool`` with the offer to
 search, ``*_now`` told to answer now; ``flat_letter`` asks for an option's letter, ``*_answer``
 for "Answer: ..." instead of "Verdict: ...", ``sub_nonote`` drops the "context only" note,
-``*_reason`` asks for the support first and the verdict line last (its last verdict line read).
+``*_reason`` asks for the support first and the verdict line last (its last verdict line read);
+``flat_devil`` and ``flat_skeptic`` are ``flat_now`` with the devil's advocate's or the skeptic's
+persona instead of the synthesizer's.
 """
 
 import json
@@ -49,8 +54,9 @@ NOTE = "(Context only: answer ONLY the question below, not the other parts of th
 def prompt(variant: str, question: str, main: str, shown: list[dict], cfg) -> tuple[str, str]:
     """(system, user) of one synthesizer call in ``variant``."""
     sub = variant.startswith("sub")
+    persona = {"devil": "devils_advocate", "skeptic": "skeptic"}.get(variant.split("_")[-1])
     system, head = worker_start(
-        question if sub else main, main, shown, cfg, PERSONAS["synthesizer"]
+        question if sub else main, main, shown, cfg, PERSONAS[persona or "synthesizer"]
     )
     user = head + (TOOL_OFFER if variant.endswith("_tool") else ANSWER_NOW)
     if variant == "flat_letter":
