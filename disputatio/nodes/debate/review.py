@@ -25,7 +25,6 @@ from langgraph.types import Command, Send
 
 from disputatio.models.accounting import invoke_with_usage
 from disputatio.models.toolcalls import parse_tool_calls, strip_tool_calls
-from disputatio.nodes.debate.agreement import lead_with_verdict
 from disputatio.nodes.debate.common import (
     dedupe_sections,
     example_id,
@@ -45,7 +44,12 @@ from disputatio.nodes.debate.context import (
     get_context,
     resolve_config,
 )
-from disputatio.nodes.debate.workers import repair_citations, worker_slot, worker_start
+from disputatio.nodes.debate.workers import (
+    answer_text,
+    repair_citations,
+    worker_slot,
+    worker_start,
+)
 from disputatio.prompts.debate import (
     MORE_SECTIONS,
     NO_ANSWER,
@@ -226,7 +230,7 @@ def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, A
     llm = ctx.agent_model(agent, "summarizer", slot=host_slot(state, cfg))
     reply, usage = invoke_with_usage(llm, messages, agent=agent, role="summarizer")
     allowed = [s["id"] for s in sections]
-    text = lead_with_verdict(strip_tool_calls(text_of(reply), [TOOL_NAME]).strip()) or NO_ANSWER
+    text = answer_text(text_of(reply))
     check = labelled_check(text, labels)
     if cfg.cite_repair and sections and not check.verified:
         check, more, _ = repair_citations(

@@ -159,6 +159,16 @@ def worker_slot(node: str, agent: str, workers: int, *, shared: bool = False) ->
     return ordinal if shared else ordinal * workers + int(tail)
 
 
+def answer_text(raw: str) -> str:
+    """A worker's or summarizer's reply as its answer.
+
+    Tool calls written as text are removed and its verdict line put first
+    (:func:`~disputatio.nodes.debate.agreement.lead_with_verdict`); :data:`NO_ANSWER` when
+    nothing is left.
+    """
+    return lead_with_verdict(strip_tool_calls(raw, [TOOL_NAME]).strip()) or NO_ANSWER
+
+
 #: Completion budget of a citation repair: a few labels, not a second answer.
 REPAIR_MAX_TOKENS = 24
 
@@ -275,7 +285,7 @@ def worker_turn(state: WorkerTask, runtime: Runtime[DebateContext]) -> dict[str,
     else:
         reply, usage = invoke_with_usage(llm, messages, agent=agent, role=persona)
     raw = text_of(reply)
-    text = lead_with_verdict(strip_tool_calls(raw, [TOOL_NAME]).strip()) or NO_ANSWER
+    text = answer_text(raw)
     conversation = [*messages, AIMessage(raw if raw.strip() else text)]
     check = labelled_check(text, section_labels(shown))
     if cfg.cite_repair and cfg.use_rag and shown and not check.verified:
