@@ -2,7 +2,7 @@
 
 Jobs are written in bulk (:func:`record_jobs`, :func:`finish_jobs`) outside the document
 transactions of :mod:`disputatio.storage.documents`, so a failed document still leaves its job
-row with the error. :func:`start_job` and :func:`finish_job` write one job at a time.
+row with the error.
 """
 
 from __future__ import annotations
@@ -95,32 +95,3 @@ def finish_jobs(conn: psycopg.Connection[Any], jobs: Sequence[JobRecord]) -> Non
                 for j in jobs
             ],
         )
-
-
-def start_job(conn: psycopg.Connection[Any], tenant: str, collection: str, source_uri: str) -> str:
-    """Record a running ingestion job (autocommit connection) and return its id."""
-    row = conn.execute(
-        "INSERT INTO ingestion_jobs (tenant, collection, source_uri, status)"
-        " VALUES (%s, %s, %s, 'running') RETURNING id",
-        (tenant, collection, source_uri),
-    ).fetchone()
-    assert row is not None
-    return str(row[0])
-
-
-def finish_job(
-    conn: psycopg.Connection[Any],
-    job_id: str,
-    status: str,
-    *,
-    sha256: str | None = None,
-    document_id: str | None = None,
-    error: str | None = None,
-    stats: Mapping[str, Any] | None = None,
-) -> None:
-    """Close an ingestion job with its outcome."""
-    conn.execute(
-        "UPDATE ingestion_jobs SET status = %s, sha256 = %s, document_id = %s, error = %s,"
-        " stats = %s, finished_at = now() WHERE id = %s",
-        (status, sha256, document_id, error, json.dumps(dict(stats or {})), job_id),
-    )
