@@ -2,7 +2,8 @@
 
 ``write_report(run_dirs, out)`` reads each run's ``results.jsonl``, computes
 :func:`~disputatio.eval.analysis.analyse` and writes ``report.md``, ``report.json``,
-``accuracy.png`` (accuracy per protocol and data set with 95% Wilson intervals) and
+``accuracy.png`` (accuracy per protocol and data set with 95% Wilson intervals, each bar
+labelled with its number of questions) and
 ``accuracy_vs_tokens.png`` (accuracy against tokens per question). With several runs,
 protocols are named ``<protocol>@<run id>`` so different configurations never merge.
 """
@@ -224,16 +225,19 @@ def plot(analysis: Mapping[str, Any], out: Path) -> list[Path]:
     fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(datasets) * len(protocols) / 2), 4))
     width = 0.8 / len(protocols)
     for j, name in enumerate(protocols):
-        xs, ys, lo, hi = [], [], [], []
+        xs, ys, lo, hi, ns = [], [], [], [], []
         for i, dataset in enumerate(datasets):
             s = analysis[dataset]["protocols"].get(name)
             if s is None or s["accuracy"] is None:
                 continue
             xs.append(i + (j - (len(protocols) - 1) / 2) * width)
             ys.append(s["accuracy"])
+            ns.append(s["n"])
             lo.append(s["accuracy"] - s["ci_low"])
             hi.append(s["ci_high"] - s["accuracy"])
         ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=name, color=f"C{j % 10}")
+        for x, n in zip(xs, ns, strict=True):  # runs mix 50- and 20-question protocols
+            ax.text(x, 0.01, f"n={n}", rotation=90, ha="center", va="bottom", fontsize=6)
     for i, dataset in enumerate(datasets):
         base = analysis[dataset]["baseline"]["accuracy"]
         if base is not None:

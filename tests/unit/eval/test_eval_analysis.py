@@ -102,6 +102,23 @@ def test_report_writes_markdown_and_plots(tmp_path: Path) -> None:
         assert paths[name].stat().st_size > 1000
 
 
+def test_each_accuracy_bar_is_labelled_with_its_number_of_questions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run mixes protocols answered on 4 and on 2 questions: each bar says which."""
+    import matplotlib.pyplot as plt
+
+    from disputatio.eval.render import plot
+
+    records = [rec("cot", f"q{i}", "A", "A") for i in range(4)]
+    records += [rec("hier", f"q{i}", "A", "A") for i in range(2)]
+    figures = []
+    monkeypatch.setattr(plt, "close", figures.append)
+    plot(analyse(records), tmp_path)
+    bars = figures[0].axes[0]
+    assert sorted(t.get_text() for t in bars.texts) == ["n=2", "n=4"]
+
+
 def test_the_report_reads_a_run_being_written_without_touching_it(tmp_path: Path) -> None:
     """``eval report`` on a live run: the line being appended is left out, never cut."""
     run = tmp_path / "live"
