@@ -4,7 +4,8 @@ Run B's first records showed the workers opening with ``Verdict: No`` on questio
 answer is yes, their support often affirming. This asks the local 1.5B (T=0, one synthesizer
 call, the 4 first GOLD snippets as sections) on 12 DEV BioASQ questions (6 yes, 6 no; drawn with
 seed 7 from those NOT among the results run's 50) in prompt variants; results in
-docs/results/hier_probe/. Diagnostic only: no default was changed on it.
+docs/results/hier_probe/. The verdict-line probes changed no default; the persona probes below
+changed ``debate.personas`` (2026-11-27, docs/results.md).
 
     export DISPUTATIO_HOME=/tmp/dh-diag
     .venv/bin/python benchmarks/hier_verdict_probe.py sub_tool,sub_now,flat_now
@@ -23,7 +24,22 @@ search, ``*_now`` told to answer now; ``flat_letter`` asks for an option's lette
 for "Answer: ..." instead of "Verdict: ...", ``sub_nonote`` drops the "context only" note,
 ``*_reason`` asks for the support first and the verdict line last (its last verdict line read);
 ``flat_devil`` and ``flat_skeptic`` are ``flat_now`` with the devil's advocate's or the skeptic's
-persona instead of the synthesizer's.
+persona instead of the synthesizer's. Persona candidates (:data:`CANDIDATES`), chosen on BioASQ
+seed 8 (dev) and checked on BioASQ seed 9 (held out; 1 question shared with seed 8) and PubMedQA
+seed 8 (not used for personas before): ``flat_devil2`` / ``flat_skeptic2`` (milder wordings),
+``flat_devil3`` / ``flat_skeptic3`` ("your verdict is the answer the sections support", doubt
+after it), ``flat_critic`` (``flat_devil3``'s words, named "the critic"), ``flat_reader`` (the
+close reader). The critic and the close reader became the default personas:
+
+    .venv/bin/python benchmarks/hier_verdict_probe.py flat_now,flat_devil2,flat_skeptic2 bioasq 20 8
+    .venv/bin/python benchmarks/hier_verdict_probe.py flat_devil3,flat_skeptic3 bioasq 20 8
+    .venv/bin/python benchmarks/hier_verdict_probe.py flat_reader bioasq 20 8
+    .venv/bin/python benchmarks/hier_verdict_probe.py flat_critic bioasq 20 8
+    # held out
+    .venv/bin/python benchmarks/hier_verdict_probe.py flat_now,flat_critic,flat_reader bioasq 20 9
+    .venv/bin/python benchmarks/hier_verdict_probe.py flat_devil,flat_skeptic bioasq 20 9
+    .venv/bin/python benchmarks/hier_verdict_probe.py flat_critic,flat_reader pubmedqa 20 8
+    .venv/bin/python benchmarks/hier_verdict_probe.py flat_devil,flat_skeptic pubmedqa 20 8
 """
 
 import json
@@ -48,15 +64,47 @@ REASON = (
     "First give the support in 1-3 sentences, then end with the verdict line: "
     '"Verdict: <the short answer>".'
 )
+#: Variant suffix → persona (the shipped ones, or a candidate wording below).
+PERSONA_OF = {
+    "devil": "devils_advocate",
+    "skeptic": "skeptic",
+    "devil2": "devils_advocate2",
+    "skeptic2": "skeptic2",
+    "devil3": "devils_advocate3",
+    "skeptic3": "skeptic3",
+    "reader": "close_reader",  # now in PERSONAS (a default)
+    "critic": "critic",  # now in PERSONAS (a default)
+}
+#: Candidate wordings of the adversarial personas: the verdict follows the sections, the
+#: persona's doubt goes into the support (the old wordings made the 1.5B answer No to all). The
+#: two that became defaults, ``critic`` and ``close_reader``, are in ``PERSONAS`` now.
+CANDIDATES = {
+    "devils_advocate2": (
+        "You are the devil's advocate: give the answer the sections support, then name the "
+        "strongest caveat or counter-evidence they contain, if any."
+    ),
+    "skeptic2": (
+        "You are the skeptic: give the answer the sections support, and say which part of it "
+        "they do not establish, if any."
+    ),
+    "devils_advocate3": (
+        "You are the devil's advocate. Your verdict is the answer the sections support. After "
+        "it, name the strongest counter-point the sections give, if any."
+    ),
+    "skeptic3": (
+        "You are the skeptic. Your verdict is the answer the sections support. After it, say "
+        "which of your claims rests on the weakest evidence."
+    ),
+}
 NOTE = "(Context only: answer ONLY the question below, not the other parts of the main question.)\n"
 
 
 def prompt(variant: str, question: str, main: str, shown: list[dict], cfg) -> tuple[str, str]:
     """(system, user) of one synthesizer call in ``variant``."""
     sub = variant.startswith("sub")
-    persona = {"devil": "devils_advocate", "skeptic": "skeptic"}.get(variant.split("_")[-1])
+    persona = {**PERSONAS, **CANDIDATES}.get(PERSONA_OF.get(variant.split("_")[-1], ""))
     system, head = worker_start(
-        question if sub else main, main, shown, cfg, PERSONAS[persona or "synthesizer"]
+        question if sub else main, main, shown, cfg, persona or PERSONAS["synthesizer"]
     )
     user = head + (TOOL_OFFER if variant.endswith("_tool") else ANSWER_NOW)
     if variant == "flat_letter":

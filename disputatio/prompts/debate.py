@@ -28,10 +28,22 @@ ORCHESTRATOR_USER = """<question>
 </question>
 Return the sub-questions as JSON."""
 
-#: Persona name → instruction. Workers take them in this order.
+#: Persona name → instruction. ``debate.personas`` picks the workers' personas, in order (any
+#: other string there is used as the instruction itself). The default is the synthesizer, the
+#: critic and the close reader: their verdicts follow the sections and the critic's doubt goes
+#: after its verdict. ``devils_advocate`` and ``skeptic`` (the defaults until 2026-11-27) made the
+#: local 1.5B answer No to every yes/no question, named so; docs/results.md has the probe.
 PERSONAS = {
     "synthesizer": (
         "You are the synthesizer: combine the evidence into the most complete, balanced answer."
+    ),
+    "critic": (
+        "You are the critic. Your verdict is the answer the sections support. After it, name the "
+        "strongest counter-point the sections give, if any."
+    ),
+    "close_reader": (
+        "You are the close reader: answer from the exact wording of the sections and quote the "
+        "sentence that decides the answer."
     ),
     "devils_advocate": (
         "You are the devil's advocate: check the sections for evidence against the obvious "

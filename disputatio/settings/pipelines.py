@@ -145,6 +145,12 @@ class DebateSettings(BaseModel):
     worker_temperatures: list[float] = Field(
         default_factory=lambda: [0.7, 0.3, 0.5], description="Temperature per worker persona."
     )
+    personas: list[str] = Field(
+        default_factory=lambda: ["synthesizer", "critic", "close_reader"],
+        min_length=1,
+        description="Worker personas, in order: names of prompts.debate.PERSONAS (synthesizer, "
+        "critic, close_reader, devils_advocate, skeptic) or instructions of your own.",
+    )
     rounds: int = Field(2, ge=0, le=6, description="Debate rounds when workers disagree.")
     max_tool_calls: int = Field(3, ge=0, description="Retrieval calls per worker turn.")
     agreement_threshold: float = Field(

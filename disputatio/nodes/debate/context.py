@@ -9,8 +9,9 @@ Agent names (use them as keys of ``models`` to script or override single agents)
 ==========================  =================================================================
 ``orchestrator``            decomposes the question (role ``orchestrator``)
 ``worker-<node>-<i>``       worker ``i`` (0-based) of leaf ``<node>`` (``root``, ``1``, ``1.2``);
-                            role = its persona (``synthesizer``, ``devils_advocate``,
-                            ``skeptic``); ``models["worker"]`` serves every worker
+                            role = its persona (``synthesizer``, ``critic``,
+                            ``close_reader`` by default); ``models["worker"]`` serves every
+                            worker
 ``reviewer-<node>``         critiques a leaf's debate (role ``reviewer``)
 ``summarizer-<node>``       writes a debated leaf's answer (role ``summarizer``)
 ``aggregator-<node>``       answers an internal node from its children (role ``aggregator``)
@@ -20,14 +21,14 @@ Agent names (use them as keys of ``models`` to script or override single agents)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
 from disputatio.errors import ConfigError
 from disputatio.nodes.context import AgentContext
-from disputatio.prompts.debate import PERSONAS, VERDICT_FORMS
+from disputatio.prompts.debate import VERDICT_FORMS
 
 #: How answers are compared: lexical similarity, embedding cosine, or your own function.
 Similarity = Callable[[str, str], float]
@@ -42,6 +43,9 @@ class DebateContext(AgentContext):
         max_breadth: Children per node (default ``debate.max_breadth``).
         workers: Workers per leaf, 1–3 (default ``debate.workers``).
         worker_temperatures: Temperature per worker (default ``debate.worker_temperatures``).
+        personas: Persona per worker, in order: names of
+            :data:`~disputatio.prompts.debate.PERSONAS` or instructions of your own (default
+            ``debate.personas``: synthesizer, critic, close reader).
         rounds: Debate rounds when workers disagree (default ``debate.rounds``).
         max_tool_calls: Retrieval calls a worker may make per turn (default
             ``debate.max_tool_calls``); 0 disables the tool round.
@@ -98,6 +102,7 @@ class DebateContext(AgentContext):
     max_breadth: int | None = None
     workers: int | None = None
     worker_temperatures: list[float] | None = None
+    personas: Sequence[str] | None = None
     rounds: int | None = None
     max_tool_calls: int | None = None
     agreement_threshold: float | None = None
@@ -161,6 +166,7 @@ class DebateConfig:
     section_max_chars: int
     summary_sections: int
     max_tokens: int
+    personas: tuple[str, ...]
     review_searches: int = 1
     flat_plan: bool = False
     cite_repair: bool = True
@@ -168,7 +174,6 @@ class DebateConfig:
     continue_turns: bool = False
     final_verdict: bool | None = None
     verdict_last: bool = False
-    personas: tuple[str, ...] = field(default=tuple(PERSONAS))
 
     @property
     def forms(self) -> dict[str, str]:
@@ -227,6 +232,7 @@ def resolve_config(ctx: DebateContext) -> DebateConfig:
         continue_turns=bool(_pick(ctx.continue_turns, ctx.is_local_model("worker", "worker"))),
         final_verdict=ctx.final_verdict,
         verdict_last=bool(_pick(ctx.verdict_last, d.verdict_last)),
+        personas=tuple(_pick(ctx.personas, d.personas)),
     )
     _check(cfg)
     return cfg
@@ -236,6 +242,7 @@ def _check(cfg: DebateConfig) -> None:
     problems = [
         (cfg.max_depth < 0, "max_depth must be >= 0"),
         (cfg.max_breadth < 1, "max_breadth must be >= 1"),
+        (not all(p.strip() for p in cfg.personas), "personas must be non-empty strings"),
         (not 1 <= cfg.workers <= len(cfg.personas), f"workers must be 1..{len(cfg.personas)}"),
         (not cfg.temperatures, "worker_temperatures must not be empty"),
         (cfg.rounds < 0, "rounds must be >= 0"),

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from debate_fakes import ASPIRIN, DOSE, FakeRetriever, context, run, scripted
+import pytest
+from debate_fakes import ASPIRIN, DOSE, SETTINGS, FakeRetriever, context, run, scripted
 
+from disputatio.errors import ConfigError
+from disputatio.nodes.debate.context import resolve_config
 from disputatio.prompts.debate import PERSONAS
 
 AGREE = "Aspirin irreversibly inhibits COX-1 [s-aspirin]."
@@ -56,12 +59,34 @@ def test_each_parallel_worker_runs_its_own_script_and_persona() -> None:
     models = {f"worker-root-{i}": scripted(f"w{i}", AGREE) for i in range(3)}
     retriever = FakeRetriever()
     out, _, _ = run("How does aspirin work?", context(models, retriever, flat=True, workers=3))
-    for i, persona in enumerate(PERSONAS.values()):
+    names = SETTINGS.debate.personas  # synthesizer, critic, close reader
+    for i, name in enumerate(names):
         model = models[f"worker-root-{i}"]
         assert model.calls == 1
-        assert str(model.prompts[0][0].content).endswith(persona)
-    assert out["usage"]["worker-root-2"]["role"] == "skeptic"
+        assert str(model.prompts[0][0].content).endswith(PERSONAS[name])
+        assert out["usage"][f"worker-root-{i}"]["role"] == name
     assert len(retriever.queries) == 3  # one seed retrieval per worker
+
+
+def test_personas_are_configurable_by_name_or_as_an_instruction() -> None:
+    own = "You are the statistician: judge the study designs behind the sections."
+    models = {f"worker-root-{i}": scripted(f"w{i}", AGREE) for i in range(2)}
+    ctx = context(models, flat=True, workers=2, personas=["devils_advocate", own])
+    run("How does aspirin work?", ctx)
+    first, second = (str(models[f"worker-root-{i}"].prompts[0][0].content) for i in range(2))
+    assert first.endswith(PERSONAS["devils_advocate"]) and second.endswith(own)
+
+
+@pytest.mark.parametrize(
+    ("personas", "workers", "problem"),
+    [(["synthesizer", " "], 2, "personas must be"), (["synthesizer"], 2, "workers must be 1..1")],
+)
+def test_a_blank_persona_or_too_few_for_the_workers_is_a_config_error(
+    personas: list[str], workers: int, problem: str
+) -> None:
+    ctx = context({}, workers=workers, personas=personas)
+    with pytest.raises(ConfigError, match=problem):
+        resolve_config(ctx)
 
 
 def test_agreement_skips_the_debate() -> None:
