@@ -6,8 +6,8 @@
 #   bash benchmarks/results_run.sh 2 3      # only some steps
 #
 # The answering code is frozen (git worktrees), so that later commits do not start a new run id
-# mid-way. Two freezes, hence two run ids that `disputatio eval report RUN_A RUN_B` reads together
-# (protocols named <protocol>@<run id>, paired on the same drawn questions):
+# mid-way. Three freezes, hence three run ids that `disputatio eval report RUN_A RUN_B RUN_C`
+# reads together (protocols named <protocol>@<run id>, paired on the same drawn questions):
 #   A ($FROZEN_A): BioASQ/PubMedQA/MedQA with CoT, RAG, the MedRAG debate and SC, and the debate
 #      without retrieval; its first records were made in the sessions of 2026-11-23/25.
 #   B ($FROZEN_B): the hierarchical debate and its ablations (the local speed-ups of commits
@@ -21,6 +21,10 @@
 #      a7f0a98 fixed the plan check that let "the question itself + a side question" plans
 #      through; the records of the freeze before (ce025f5: BioASQ and PubMedQA, 20 each) stay in
 #      their own run folder (local-qwen2-5-coder-1-5b-kb-abe92bb967e5, "B0" in docs/results.md).
+#   C ($FROZEN_C): the hierarchical debate again, with the personas chosen after B's freeze
+#      (c5012b1: synthesizer, critic, close reader instead of synthesizer, devil's advocate,
+#      skeptic; docs/results.md "Worker personas"), on the same 20 questions per set; then GSM8K
+#      and the ablations, which had no records under B yet and so are made with C's code.
 # Records go to docs/results/runs/<run id>/results.jsonl in THIS checkout (commit them to carry the
 # run to the next session); the knowledge base and the model server live under $DISPUTATIO_HOME
 # (rebuilt once, ~35 min, on a machine that lacks it). The run yields the CPU: lowest priority,
@@ -34,6 +38,7 @@ fi
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FROZEN_A=${FROZEN_A:-53747d90fa28a87bc7dbb71c2353bae9acea32a3}
 FROZEN_B=${FROZEN_B:-3c97d5a811e134ef08f3e9d4167e213a1e7576b6}
+FROZEN_C=${FROZEN_C:-c5012b1d7008e1a4171a2183233aba49a3fbff41}
 RUNS=${RUNS:-$REPO/docs/results/runs}
 MODEL=${MODEL:-local:qwen2.5-coder-1.5b}
 export DISPUTATIO_HOME=${DISPUTATIO_HOME:-/tmp/dh-results}
@@ -62,19 +67,21 @@ step1() {  # A. BioASQ and PubMedQA: CoT, RAG, the MedRAG debate, SC at its budg
   ev -d bioasq,pubmedqa -p cot,rag,medrag,sc_rag -n 20
   ev -d bioasq,pubmedqa -p cot,rag,medrag,sc_rag -n 50
 }
-step2() {  # A. MedQA; the debate without retrieval (and SC at its budget). B. the hierarchical debate
+step2() {  # A. MedQA; the debate without retrieval (and SC at its budget). B, C. the hierarchical debate
   use "$FROZEN_A"
   ev -d medqa -p cot,rag,medrag,sc_rag -n 20
   ev -d bioasq,pubmedqa,medqa -p medrag_norag,sc -n 20
   use "$FROZEN_B"
   ev -d bioasq,pubmedqa,medqa -p hier -n 20
+  use "$FROZEN_C"
+  ev -d bioasq,pubmedqa,medqa -p hier -n 20
 }
-step3() {  # B. GSM8K: the no-retrieval protocols (Du et al.'s multi-agent-debate anchor)
-  use "$FROZEN_B"
+step3() {  # C. GSM8K: the no-retrieval protocols (Du et al.'s multi-agent-debate anchor)
+  use "$FROZEN_C"
   ev -d gsm8k -p cot,medrag_norag,sc,hier_norag -n 20
 }
-step4() {  # B. the hierarchical debate's ablations
-  use "$FROZEN_B"
+step4() {  # C. the hierarchical debate's ablations
+  use "$FROZEN_C"
   ev -d bioasq,pubmedqa,medqa -p hier_nodebate,hier_flat,hier_norag -n 20
 }
 
