@@ -36,6 +36,7 @@ ANSWERING_CODE = (
     "state",
     "tools",
     "validators",
+    "eval/baselines.py",
     "eval/protocols.py",
     "eval/protocols_hier.py",
     "eval/runner.py",  # the draw, which protocols a question takes, SC's budget target

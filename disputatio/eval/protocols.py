@@ -6,7 +6,8 @@ retriever, settings) and returns one record (a JSON-ready dict): ``answer``, ``s
 own seed-shaped log, or ``history``/``retrieval``/``timings`` for the baselines).
 
 Protocols of ``disputatio eval run`` (:func:`eval_protocols`; thin adapters over the graphs'
-public ``build_graph()``/inputs):
+public ``build_graph()``/inputs; the single-agent baselines are in
+:mod:`disputatio.eval.baselines`):
 
 * ``cot``: one chain-of-thought call, no retrieval (temperature 0, MedRAG's CoT baseline);
 * ``rag``: one retrieval with the question, one call (MedRAG-style, temperature 0);
@@ -30,36 +31,24 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from disputatio.eval.baselines import (
+    Protocol,
+    debate_call_budget,
+    make_self_consistency,
+    run_cot,
+    run_rag,
+    run_samples,
+)
 from disputatio.eval.datasets import Question
-from disputatio.eval.numeric import NUMERIC_SYSTEM, NUMERIC_USER, is_numeric
-from disputatio.models.accounting import invoke_with_usage
-from disputatio.nodes.medrag.context import MedragConfig, MedragContext, resolve
-from disputatio.nodes.medrag.text import answer_hint, format_options, message_text, render_sections
-from disputatio.nodes.medrag.turns import retrieve
-from disputatio.parsing.answers import majority_vote, parse_answer
-from disputatio.parsing.numbers import canonical_numbers, parse_number
-from disputatio.prompts import medrag as P
-from disputatio.state.reducers import merge_usage
-from disputatio.state.retrieval import Section
-
-Protocol = Callable[..., dict[str, Any]]
-BASELINE_TEMPERATURE = 0.0
-
-
-def debate_call_budget(cfg: MedragConfig) -> int:
-    """Most model calls one debate can make: turns, summaries between rounds, one verifier."""
-    agents = len(cfg.temperatures)
-    summaries = agents * (cfg.rounds - 1) if cfg.use_summaries else 0
-    return agents * cfg.rounds + summaries + (1 if cfg.use_verifier else 0)
+from disputatio.eval.numeric import is_numeric
+from disputatio.nodes.medrag.context import MedragContext, resolve
 
 
 def run_debate(
@@ -121,158 +110,6 @@ def run_debate(
         "wall_ms": wall_ms,
         "log": log,
     }
-
-
-def _baseline_messages(
-    question: Question, sections: Sequence[Section] | None, cfg: MedragConfig
-) -> list[BaseMessage]:
-    if is_numeric(question):
-        return [
-            SystemMessage(NUMERIC_SYSTEM.format()),  # a template: {{42}} is one brace pair
-            HumanMessage(NUMERIC_USER.format(question=question.question)),
-        ]
-    hint = answer_hint(question.options)
-    system = SystemMessage(P.BASELINE_SYSTEM.format(answer_hint=hint))
-    common = {
-        "question": question.question,
-        "options": format_options(question.options),
-        "answer_hint": hint,
-    }
-    if sections is None:
-        return [system, HumanMessage(P.BASELINE_COT.format(**common))]
-    text = render_sections(sections, cfg.section_max_chars)
-    return [system, HumanMessage(P.BASELINE_RAG.format(sections=text, **common))]
-
-
-def parse_reply(text: str, question: Question) -> tuple[str | None, str, str | None]:
-    """``(choice, status, pattern)`` of a reply: an option label, or a number (GSM8K)."""
-    if is_numeric(question):
-        number, rule = parse_number(text)
-        return number, ("OK" if number is not None else "PARSE_FAILED"), rule
-    parsed = parse_answer(text, question.options)
-    return parsed.choice, parsed.status, parsed.pattern
-
-
-def _sample(
-    ctx: MedragContext,
-    question: Question,
-    messages: list[BaseMessage],
-    agent: str,
-    temperature: float,
-    max_tokens: int | None,
-) -> dict[str, Any]:
-    llm = ctx.chat_model(agent, role="baseline", temperature=temperature, max_tokens=max_tokens)
-    reply, usage = invoke_with_usage(llm, messages, agent=agent, role="baseline")
-    text = message_text(reply)
-    choice, status, pattern = parse_reply(text, question)
-    return {
-        "agent": agent,
-        "role": "baseline",
-        "round": 1,
-        "temperature": temperature,
-        "response": text,
-        "choice": choice,
-        "status": status,
-        "pattern": pattern,
-        "usage": usage[agent],
-    }
-
-
-def _run_samples(
-    question: Question,
-    ctx: MedragContext,
-    *,
-    samples: int,
-    temperatures: Sequence[float],
-    with_retrieval: bool,
-    parallel: int,
-    max_tokens: int | None = None,
-) -> dict[str, Any]:
-    cfg = resolve(ctx)
-    budget = max_tokens if max_tokens is not None else cfg.max_tokens
-    t0 = time.perf_counter()
-    sections: list[Section] | None = None
-    retrieval: list[dict[str, Any]] = []
-    if with_retrieval:
-        sections, rlog = retrieve(ctx, cfg, question.question, [])
-        retrieval.append({"agent": "baseline", "round": 1, **rlog})
-    messages = _baseline_messages(question, sections, cfg)
-    names = ["baseline"] if samples == 1 else [f"sample{i + 1}" for i in range(samples)]
-    temps = [temperatures[i % len(temperatures)] for i in range(samples)]
-    with ThreadPoolExecutor(max_workers=max(1, min(parallel, samples))) as pool:
-        history = list(
-            pool.map(
-                lambda i: _sample(ctx, question, messages, names[i], temps[i], budget),
-                range(samples),
-            )
-        )
-    usage: dict[str, dict[str, Any]] = {}
-    for entry in history:
-        usage = merge_usage(usage, {"baseline": entry["usage"]})
-    valid = [h["choice"] for h in history if h["status"] == "OK"]
-    if is_numeric(question):  # equal numbers vote together, as in the numeric debate
-        valid = [v for v in canonical_numbers(valid) if v]
-    answer = valid[0] if samples == 1 and valid else majority_vote(valid)
-    wall_ms = (time.perf_counter() - t0) * 1000.0
-    consensus = None if samples == 1 else ("majority_vote" if answer else "failed")
-    return {
-        "question_id": question.id,
-        "answer": answer,
-        "status": history[0]["status"] if samples == 1 else ("OK" if answer else "FAILED"),
-        "consensus_type": consensus,
-        "agreement_round": None,
-        "rounds_run": 1,
-        "answers_per_round": [],
-        "usage": usage,
-        "wall_ms": wall_ms,
-        "log": {
-            "question_id": question.id,
-            "history": history,
-            "retrieval": retrieval,
-            "timings": {"steps": [], "total_ms": wall_ms},
-        },
-    }
-
-
-def run_cot(question: Question, ctx: MedragContext, **_: Any) -> dict[str, Any]:
-    """Single-agent chain of thought, no retrieval."""
-    return _run_samples(
-        question,
-        ctx,
-        samples=1,
-        temperatures=[BASELINE_TEMPERATURE],
-        with_retrieval=False,
-        parallel=1,
-    )
-
-
-def run_rag(question: Question, ctx: MedragContext, **_: Any) -> dict[str, Any]:
-    """Single-agent RAG: retrieve with the question, answer once."""
-    return _run_samples(
-        question,
-        ctx,
-        samples=1,
-        temperatures=[BASELINE_TEMPERATURE],
-        with_retrieval=True,
-        parallel=1,
-    )
-
-
-def make_self_consistency(with_retrieval: bool, samples: int | None = None) -> Protocol:
-    """Self-consistency at the debate's call budget (or ``samples`` samples)."""
-
-    def run(question: Question, ctx: MedragContext, **_: Any) -> dict[str, Any]:
-        cfg = resolve(ctx)
-        return _run_samples(
-            question,
-            ctx,
-            samples=samples or debate_call_budget(cfg),
-            temperatures=cfg.temperatures,
-            with_retrieval=with_retrieval,
-            parallel=len(cfg.temperatures),
-        )
-
-    return run
 
 
 PROTOCOLS: dict[str, Callable[[int | None], Protocol]] = {
@@ -353,7 +190,7 @@ def run_matched_sc(
     matched = calls > 0
     samples = calls if matched else debate_call_budget(cfg)
     per_call = max(16, -(-t_out // calls)) if matched else cfg.max_tokens
-    record = _run_samples(
+    record = run_samples(
         question,
         ctx,
         samples=samples,

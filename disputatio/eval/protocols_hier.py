@@ -51,7 +51,7 @@ def parse_graph_answer(text: str, question: Question) -> tuple[str | None, str, 
     sub-questions' own verdicts, so the opening line is read first (pattern ``verdict``); an
     answer without one, or whose verdict names no option, is parsed whole, as the baselines'.
     """
-    from disputatio.eval.protocols import parse_reply
+    from disputatio.eval.baselines import parse_reply
     from disputatio.nodes.debate.agreement import bare_verdict_line
 
     line = bare_verdict_line(text)  # "Yes [S1]": a citation would end no label

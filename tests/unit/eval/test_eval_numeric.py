@@ -127,7 +127,7 @@ def test_parse_numeric_answer(
 
 
 def test_the_cot_baseline_is_asked_for_a_boxed_number_with_single_braces() -> None:
-    from disputatio.eval.protocols import run_cot
+    from disputatio.eval.baselines import run_cot
     from disputatio.eval.question import Question
     from disputatio.nodes.medrag.context import MedragContext
     from disputatio.testing import ScriptedChatModel
@@ -142,7 +142,7 @@ def test_the_cot_baseline_is_asked_for_a_boxed_number_with_single_braces() -> No
 
 
 def test_self_consistency_counts_equal_numbers_as_one_vote() -> None:
-    from disputatio.eval.protocols import make_self_consistency
+    from disputatio.eval.baselines import make_self_consistency
     from disputatio.eval.question import Question
     from disputatio.nodes.medrag.context import MedragContext
     from disputatio.testing import ScriptedChatModel

@@ -174,7 +174,7 @@ def test_cli_writes_results(
 
 
 def test_call_budget_follows_the_ablations() -> None:
-    from disputatio.eval.protocols import debate_call_budget
+    from disputatio.eval.baselines import debate_call_budget
     from disputatio.nodes.medrag.context import resolve
 
     # 2 agents x 3 rounds + 2 summaries x 2 gaps + 1 verifier
