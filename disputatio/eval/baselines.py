@@ -20,8 +20,8 @@ from disputatio.eval.datasets import Question
 from disputatio.eval.numeric import NUMERIC_SYSTEM, NUMERIC_USER, is_numeric
 from disputatio.models.accounting import invoke_with_usage
 from disputatio.nodes.medrag.context import MedragConfig, MedragContext, resolve
+from disputatio.nodes.medrag.search import retrieve
 from disputatio.nodes.medrag.text import answer_hint, format_options, message_text, render_sections
-from disputatio.nodes.medrag.turns import retrieve
 from disputatio.parsing.answers import majority_vote, parse_answer
 from disputatio.parsing.numbers import canonical_numbers, parse_number
 from disputatio.prompts import medrag as P

@@ -24,7 +24,6 @@ sequences and repetition penalty applied to objects as well as to model strings.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -35,10 +34,10 @@ from langgraph.runtime import Runtime
 
 from disputatio.models.accounting import invoke_with_usage
 from disputatio.models.local import slot_context
-from disputatio.models.toolcalls import parse_tool_calls
 from disputatio.nodes.citations import resolve_labels, short_labels
 from disputatio.nodes.medrag.answers import is_numeric, parse_reply
-from disputatio.nodes.medrag.context import MedragConfig, MedragContext, context_of, resolve
+from disputatio.nodes.medrag.context import MedragContext, context_of, resolve
+from disputatio.nodes.medrag.search import parse_query, retrieve
 from disputatio.nodes.medrag.text import (
     agent_prefix,
     answer_hint,
@@ -49,108 +48,21 @@ from disputatio.nodes.medrag.text import (
     message_text,
     peers_block,
     render_labelled,
-    retrieval_query,
     section_chars,
     truncate,
 )
 from disputatio.prompts import medrag as P
-from disputatio.state.medrag import AgentTurnInput, RetrievalLog, SummarizeInput, Summary, Turn
-from disputatio.state.retrieval import Section
+from disputatio.state.medrag import AgentTurnInput, SummarizeInput, Summary, Turn
 
 logger = logging.getLogger(__name__)
 
 #: Characters per token assumed when summaries are switched off (the reply is truncated).
 CHARS_PER_TOKEN = 4
-#: Name of the search call agents write.
-QUERY_TOOL = "retrieve"
 
 
 def summarizer_name(agent: str) -> str:
     """Model and accounting name of the summariser of ``agent``'s turns."""
     return f"{agent}_summarizer"
-
-
-_CALL_NAME_RE = re.compile(r"\bretrieve(?=\s*\()", re.I)
-
-
-def parse_query(text: str) -> str | None:
-    """The query of the first ``retrieve("...")`` call in ``text`` (None when there is none).
-
-    The call name is matched case-insensitively (small models write ``Retrieve(...)``).
-    """
-    text = _CALL_NAME_RE.sub(QUERY_TOOL, text or "")
-    for call in parse_tool_calls(text, {QUERY_TOOL: ["query"]}):
-        args = call.get("args") or {}
-        query = args.get("query") or next((v for v in args.values() if isinstance(v, str)), "")
-        if str(query).strip():
-            return str(query).strip()
-    return None
-
-
-def retrieve(
-    ctx: MedragContext,
-    cfg: MedragConfig,
-    question: str,
-    peer_summaries: Sequence[Mapping[str, str]],
-    *,
-    query: str | None = None,
-    query_source: str | None = None,
-) -> tuple[list[Section], RetrievalLog]:
-    """Search the corpus for one turn and log what came back (ids and scores).
-
-    Args:
-        ctx: The run's context (its retriever).
-        cfg: Resolved settings (``k``, ``use_retrieval``, ``requery``...).
-        question: The question.
-        peer_summaries: The other agents' summaries (used with ``requery``).
-        query: The query to send (e.g. the agent's own); default: the question (plus the
-            peers' summaries with ``requery``).
-        query_source: What the query came from, for the log.
-
-    Returns:
-        ``(sections, log)``; no search and ``skipped=True`` when retrieval is switched off.
-        A retriever error gives no sections and ``log["error"]`` (logged, never raised).
-    """
-    if not cfg.use_retrieval:
-        return [], RetrievalLog(query="", k=0, ids=[], scores=[], skipped=True, ms=0.0)
-    if query is None:
-        peers = peer_summaries if cfg.requery else []
-        query = retrieval_query(question, peers, cfg.query_max_chars)
-        query_source = query_source or ("requery" if peers else "question")
-    query = truncate(query, cfg.query_max_chars)
-    t0 = time.perf_counter()
-    try:
-        result = ctx.get_retriever().search(query, k=cfg.k)
-    except Exception as exc:  # the seed reasons without evidence; flagged in the turn and notes
-        ms = (time.perf_counter() - t0) * 1000.0
-        error = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
-        logger.warning("retrieval failed for %r, answering without evidence: %s", query, error)
-        return [], RetrievalLog(
-            query=query,
-            query_source=query_source or "question",
-            error=error,
-            k=cfg.k,
-            ids=[],
-            scores=[],
-            refused=False,
-            best_score=0.0,
-            ms=ms,
-            skipped=False,
-        )
-    ms = (time.perf_counter() - t0) * 1000.0
-    sections = [] if result.refused else list(result.sections)[: cfg.k]
-    log = RetrievalLog(
-        query=query,
-        query_source=query_source or "question",
-        k=cfg.k,
-        ids=[s.id for s in sections],
-        scores=[round(float(s.score), 6) for s in sections],
-        refused=bool(result.refused),
-        best_score=float(result.best_score),
-        ms=ms,
-        skipped=False,
-    )
-    return sections, log
 
 
 def history_entry(turn: Mapping[str, Any]) -> dict[str, Any]:

@@ -238,6 +238,7 @@ def test_turn_times_split_searching_from_generating(
     import threading
     from types import SimpleNamespace
 
+    from disputatio.nodes.medrag import search as search_module
     from disputatio.nodes.medrag import turns
 
     clock = threading.local()
@@ -262,8 +263,10 @@ def test_turn_times_split_searching_from_generating(
         return search(*args, **kwargs)
 
     monkeypatch.setattr(retriever, "search", timed_search)
-    # only the turns module sees the fake clock (patching time.perf_counter would reach all)
-    monkeypatch.setattr(turns, "time", SimpleNamespace(perf_counter=now))
+    # only the turn and search modules see the fake clock (patching time.perf_counter would
+    # reach all)
+    for module in (turns, search_module):
+        monkeypatch.setattr(module, "time", SimpleNamespace(perf_counter=now))
     m = {
         "agent1": scripted("agent1", reply('retrieve("biguanide")'), reply("B [S1]. \\boxed{B}")),
         "agent2": scripted("agent2", reply('retrieve("metformin")'), reply("B [S2]. \\boxed{B}")),
