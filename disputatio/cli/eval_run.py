@@ -1,12 +1,12 @@
-"""``disputatio eval run`` / ``eval report``: every protocol on the same drawn questions.
+"""``disputatio eval run``: every protocol on the same drawn questions.
 
 ::
 
     disputatio eval run --datasets bioasq,pubmedqa --protocols cot,rag,medrag,sc_rag --n 50
-    disputatio eval report ~/.local/share/disputatio/eval/runs/<run id>
 
-A run folder is named by the hash of the whole configuration (see
-:mod:`disputatio.eval.config`); running the same command again resumes it.
+A run folder is named by the hash of the whole configuration (see :mod:`disputatio.eval.config`);
+running the same command again resumes it. Its tables and plots: ``disputatio eval report``
+(:mod:`disputatio.cli.eval_report`).
 """
 
 from __future__ import annotations
@@ -391,21 +391,3 @@ def _langsmith_push(run_dir: Path) -> None:
         )
         return
     console.print(f"LangSmith experiment: {url}", highlight=False)
-
-
-def report(
-    runs: list[str] = typer.Argument(..., help="Run folders (or run ids under --runs)."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Report folder (<run>/report)."),
-    runs_root: Path | None = typer.Option(None, "--runs", help="Runs folder (<home>/eval/runs)."),
-    seed: int = typer.Option(0, "--seed", help="Bootstrap seed."),
-) -> None:
-    """Write the Markdown report (tables, paired tests) and PNG plots of finished runs."""
-    from disputatio.eval.render import write_report
-    from disputatio.settings import get_settings
-
-    root = runs_root or default_out(get_settings())
-    dirs = [Path(r) if Path(r).is_dir() else root / r for r in runs]
-    target = out or dirs[0] / "report"
-    paths = write_report(dirs, target, seed=seed)
-    for name, path in paths.items():
-        console.print(f"{name}: {path}", highlight=False)

@@ -10,7 +10,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from disputatio.cli import eval_run
+from disputatio.cli import eval_report, eval_run
 from disputatio.eval import runner
 from disputatio.eval.datasets import DATASETS
 
@@ -20,7 +20,7 @@ from .conftest import Retriever, scripted_models, toy_questions
 def app() -> typer.Typer:
     cli = typer.Typer()
     cli.command("run")(eval_run.run)
-    cli.command("report")(eval_run.report)
+    cli.command("report")(eval_report.report)
     return cli
 
 

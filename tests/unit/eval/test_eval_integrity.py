@@ -12,7 +12,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from disputatio.cli import eval_run
+from disputatio.cli import eval_report, eval_run
 from disputatio.eval import runner
 from disputatio.eval.config import EvalConfig, tenant_fingerprint
 from disputatio.eval.datasets import DATASETS
@@ -26,7 +26,7 @@ KB_RUN = REPO / "docs" / "results" / "runs" / "local-qwen2-5-coder-1-5b-kb-163b7
 def app() -> typer.Typer:
     cli = typer.Typer()
     cli.command("run")(eval_run.run)
-    cli.command("report")(eval_run.report)
+    cli.command("report")(eval_report.report)
     return cli
 
 
