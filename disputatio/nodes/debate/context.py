@@ -28,7 +28,7 @@ from langchain_core.language_models import BaseChatModel
 
 from disputatio.errors import ConfigError
 from disputatio.nodes.context import AgentContext
-from disputatio.prompts.debate import VERDICT_FORMS
+from disputatio.prompts.debate import PERSONAS, VERDICT_FORMS
 
 #: How answers are compared: lexical similarity, embedding cosine, or your own function.
 Similarity = Callable[[str, str], float]
@@ -232,10 +232,28 @@ def resolve_config(ctx: DebateContext) -> DebateConfig:
         continue_turns=bool(_pick(ctx.continue_turns, ctx.is_local_model("worker", "worker"))),
         final_verdict=ctx.final_verdict,
         verdict_last=bool(_pick(ctx.verdict_last, d.verdict_last)),
-        personas=tuple(_pick(ctx.personas, d.personas)),
+        personas=_personas(_pick(ctx.personas, d.personas)),
     )
     _check(cfg)
     return cfg
+
+
+def _personas(value: Sequence[str]) -> tuple[str, ...]:
+    """The personas as a tuple; a name must be one of ``PERSONAS``, an instruction has spaces.
+
+    Raises:
+        ConfigError: On one string instead of a list, or on an unknown name (a typo would
+            otherwise become the instruction "Your role: devil_advocate").
+    """
+    if isinstance(value, str):
+        raise ConfigError("debate: personas must be a list of names or instructions, not a string")
+    unknown = [p for p in value if p.strip() and " " not in p.strip() and p not in PERSONAS]
+    if unknown:
+        raise ConfigError(
+            f"debate: unknown persona {unknown[0]!r}; use one of {', '.join(PERSONAS)} "
+            "or write an instruction of your own (a sentence)"
+        )
+    return tuple(value)
 
 
 def _check(cfg: DebateConfig) -> None:

@@ -79,10 +79,15 @@ def test_personas_are_configurable_by_name_or_as_an_instruction() -> None:
 
 @pytest.mark.parametrize(
     ("personas", "workers", "problem"),
-    [(["synthesizer", " "], 2, "personas must be"), (["synthesizer"], 2, "workers must be 1..1")],
+    [
+        (["synthesizer", " "], 2, "personas must be"),
+        (["synthesizer"], 2, "workers must be 1..1"),
+        (["synthesizer", "devil_advocate"], 2, "unknown persona 'devil_advocate'"),
+        ("critic", 1, "not a string"),
+    ],
 )
-def test_a_blank_persona_or_too_few_for_the_workers_is_a_config_error(
-    personas: list[str], workers: int, problem: str
+def test_a_bad_persona_list_is_a_config_error(
+    personas: list[str] | str, workers: int, problem: str
 ) -> None:
     ctx = context({}, workers=workers, personas=personas)
     with pytest.raises(ConfigError, match=problem):
