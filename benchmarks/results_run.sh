@@ -21,10 +21,11 @@
 #      a7f0a98 fixed the plan check that let "the question itself + a side question" plans
 #      through; the records of the freeze before (ce025f5: BioASQ and PubMedQA, 20 each) stay in
 #      their own run folder (local-qwen2-5-coder-1-5b-kb-abe92bb967e5, "B0" in docs/results.md).
-#   C ($FROZEN_C): the hierarchical debate again, with the personas chosen after B's freeze
-#      (c5012b1: synthesizer, critic, close reader instead of synthesizer, devil's advocate,
-#      skeptic; docs/results.md "Worker personas"), on the same 20 questions per set; then GSM8K
-#      and the ablations, which had no records under B yet and so are made with C's code.
+#   C ($FROZEN_C): the hierarchical debate again, with the personas probed after B's freeze
+#      (c5012b1, where they are the default: synthesizer, critic, close reader instead of
+#      synthesizer, devil's advocate, skeptic; docs/results.md "Worker personas"), on the same 20
+#      questions per set; then GSM8K and the ablations, which had no records under B yet and so
+#      are made with C's code.
 # Records go to docs/results/runs/<run id>/results.jsonl in THIS checkout (commit them to carry the
 # run to the next session); the knowledge base and the model server live under $DISPUTATIO_HOME
 # (rebuilt once, ~35 min, on a machine that lacks it). The run yields the CPU: lowest priority,

@@ -29,10 +29,12 @@ ORCHESTRATOR_USER = """<question>
 Return the sub-questions as JSON."""
 
 #: Persona name → instruction. ``debate.personas`` picks the workers' personas, in order (any
-#: other string there is used as the instruction itself). The default is the synthesizer, the
-#: critic and the close reader: their verdicts follow the sections and the critic's doubt goes
-#: after its verdict. ``devils_advocate`` and ``skeptic`` (the defaults until 2026-11-27) made the
-#: local 1.5B answer No to every yes/no question, named so; docs/results.md has the probe.
+#: other string there is used as the instruction itself); the default is the synthesizer, the
+#: devil's advocate and the skeptic. On the local 1.5B those two answer No to nearly every yes/no
+#: question; the critic and the close reader (verdict = what the sections support, the doubt
+#: after it) answered like the synthesizer on dev and held-out probes (docs/results.md, "Worker
+#: personas"). They are not the default yet: the debate's accuracy with them (run C) is not
+#: measured, and the 0.5B end-to-end test once ended "Verdict: NONE" with them.
 PERSONAS = {
     "synthesizer": (
         "You are the synthesizer: combine the evidence into the most complete, balanced answer."

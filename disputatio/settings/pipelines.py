@@ -146,10 +146,11 @@ class DebateSettings(BaseModel):
         default_factory=lambda: [0.7, 0.3, 0.5], description="Temperature per worker persona."
     )
     personas: list[str] = Field(
-        default_factory=lambda: ["synthesizer", "critic", "close_reader"],
+        default_factory=lambda: ["synthesizer", "devils_advocate", "skeptic"],
         min_length=1,
         description="Worker personas, in order: names of prompts.debate.PERSONAS (synthesizer, "
-        "critic, close_reader, devils_advocate, skeptic) or instructions of your own.",
+        "devils_advocate, skeptic, critic, close_reader) or instructions of your own; small "
+        "local models: synthesizer, critic, close_reader (docs/results.md).",
     )
     rounds: int = Field(2, ge=0, le=6, description="Debate rounds when workers disagree.")
     max_tool_calls: int = Field(3, ge=0, description="Retrieval calls per worker turn.")

@@ -177,8 +177,8 @@ class WorkerTask(TypedDict):
         question: The leaf's question.
         main_question: The user's question (context for sub-questions; equal at the root).
         agent: Agent name, ``worker-<node>-<i>``.
-        persona: A name of ``prompts.debate.PERSONAS`` (``synthesizer``, ``critic``,
-            ``close_reader`` by default: ``debate.personas``) or an instruction of its own.
+        persona: A name of ``prompts.debate.PERSONAS`` (``debate.personas``) or an
+            instruction of its own.
         temperature: Sampling temperature of this worker.
         round: 0 for the first answer, 1.. for debate rounds.
         sections: Section dicts this agent retrieved in earlier rounds.

@@ -9,9 +9,9 @@ Agent names (use them as keys of ``models`` to script or override single agents)
 ==========================  =================================================================
 ``orchestrator``            decomposes the question (role ``orchestrator``)
 ``worker-<node>-<i>``       worker ``i`` (0-based) of leaf ``<node>`` (``root``, ``1``, ``1.2``);
-                            role = its persona (``synthesizer``, ``critic``,
-                            ``close_reader`` by default); ``models["worker"]`` serves every
-                            worker
+                            role = its persona (``debate.personas``: ``synthesizer``,
+                            ``devils_advocate``, ``skeptic`` by default); ``models["worker"]``
+                            serves every worker
 ``reviewer-<node>``         critiques a leaf's debate (role ``reviewer``)
 ``summarizer-<node>``       writes a debated leaf's answer (role ``summarizer``)
 ``aggregator-<node>``       answers an internal node from its children (role ``aggregator``)
@@ -45,7 +45,8 @@ class DebateContext(AgentContext):
         worker_temperatures: Temperature per worker (default ``debate.worker_temperatures``).
         personas: Persona per worker, in order: names of
             :data:`~disputatio.prompts.debate.PERSONAS` or instructions of your own (default
-            ``debate.personas``: synthesizer, critic, close reader).
+            ``debate.personas``: synthesizer, devil's advocate, skeptic; ``critic`` and
+            ``close_reader`` are the measured alternative for small local models).
         rounds: Debate rounds when workers disagree (default ``debate.rounds``).
         max_tool_calls: Retrieval calls a worker may make per turn (default
             ``debate.max_tool_calls``); 0 disables the tool round.

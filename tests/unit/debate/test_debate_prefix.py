@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from debate_fakes import ASPIRIN, DOSE, FakeRetriever, context, run, scripted
+from debate_fakes import ASPIRIN, DOSE, SETTINGS, FakeRetriever, context, run, scripted
 from langchain_core.language_models import BaseChatModel
 
 from disputatio.nodes.debate.context import DebateContext
@@ -109,7 +109,8 @@ def test_workers_of_a_leaf_share_the_rules_and_sections_then_their_personas() ->
     w0, w1 = models["worker-root-0"].prompts[0], models["worker-root-1"].prompts[0]
     s0, s1 = str(w0[0].content), str(w1[0].content)
     assert "<sections>" in s0 and _shared(s0) == _shared(s1)  # one start for every worker
-    for system, user, persona in ((s0, w0[1], "synthesizer"), (s1, w1[1], "critic")):
+    personas = SETTINGS.debate.personas
+    for system, user, persona in ((s0, w0[1], personas[0]), (s1, w1[1], personas[1])):
         # the persona ends the system prompt, after the sections; the user message lacks it
         assert system.endswith(PERSONAS[persona]) and PERSONAS[persona] not in str(user.content)
 
