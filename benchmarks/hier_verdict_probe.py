@@ -4,8 +4,8 @@ Run B's first records showed the workers opening with ``Verdict: No`` on questio
 answer is yes, their support often affirming. This asks the local 1.5B (T=0, one synthesizer
 call, the 4 first GOLD snippets as sections) on 12 DEV BioASQ questions (6 yes, 6 no; drawn with
 seed 7 from those NOT among the results run's 50) in prompt variants; results in
-docs/results/hier_probe/. The verdict-line probes changed no default; the persona probes below
-changed ``debate.personas`` (2026-11-27, docs/results.md).
+docs/results/hier_probe/. No default was changed on them; the persona probes below added the
+``critic`` and ``close_reader`` personas (``debate.personas``; docs/results.md).
 
     export DISPUTATIO_HOME=/tmp/dh-diag
     .venv/bin/python benchmarks/hier_verdict_probe.py sub_tool,sub_now,flat_now
@@ -29,7 +29,7 @@ seed 8 (dev) and checked on BioASQ seed 9 (held out; 1 question shared with seed
 seed 8 (not used for personas before): ``flat_devil2`` / ``flat_skeptic2`` (milder wordings),
 ``flat_devil3`` / ``flat_skeptic3`` ("your verdict is the answer the sections support", doubt
 after it), ``flat_critic`` (``flat_devil3``'s words, named "the critic"), ``flat_reader`` (the
-close reader). The critic and the close reader became the default personas:
+close reader). The critic and the close reader are now in ``PERSONAS`` (by name):
 
     .venv/bin/python benchmarks/hier_verdict_probe.py flat_now,flat_devil2,flat_skeptic2 bioasq 20 8
     .venv/bin/python benchmarks/hier_verdict_probe.py flat_devil3,flat_skeptic3 bioasq 20 8
@@ -72,12 +72,12 @@ PERSONA_OF = {
     "skeptic2": "skeptic2",
     "devil3": "devils_advocate3",
     "skeptic3": "skeptic3",
-    "reader": "close_reader",  # now in PERSONAS (a default)
-    "critic": "critic",  # now in PERSONAS (a default)
+    "reader": "close_reader",  # now in PERSONAS
+    "critic": "critic",  # now in PERSONAS
 }
 #: Candidate wordings of the adversarial personas: the verdict follows the sections, the
 #: persona's doubt goes into the support (the old wordings made the 1.5B answer No to all). The
-#: two that became defaults, ``critic`` and ``close_reader``, are in ``PERSONAS`` now.
+#: two that did best, ``critic`` and ``close_reader``, are in ``PERSONAS`` now.
 CANDIDATES = {
     "devils_advocate2": (
         "You are the devil's advocate: give the answer the sections support, then name the "
