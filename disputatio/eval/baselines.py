@@ -155,28 +155,26 @@ def run_samples(
     }
 
 
-def run_cot(question: Question, ctx: MedragContext, **_: Any) -> dict[str, Any]:
-    """Single-agent chain of thought, no retrieval."""
+def run_single(question: Question, ctx: MedragContext, *, with_retrieval: bool) -> dict[str, Any]:
+    """One answer at temperature 0: RAG (retrieve with the question) or CoT (no retrieval)."""
     return run_samples(
         question,
         ctx,
         samples=1,
         temperatures=[BASELINE_TEMPERATURE],
-        with_retrieval=False,
+        with_retrieval=with_retrieval,
         parallel=1,
     )
+
+
+def run_cot(question: Question, ctx: MedragContext, **_: Any) -> dict[str, Any]:
+    """Single-agent chain of thought, no retrieval."""
+    return run_single(question, ctx, with_retrieval=False)
 
 
 def run_rag(question: Question, ctx: MedragContext, **_: Any) -> dict[str, Any]:
     """Single-agent RAG: retrieve with the question, answer once."""
-    return run_samples(
-        question,
-        ctx,
-        samples=1,
-        temperatures=[BASELINE_TEMPERATURE],
-        with_retrieval=True,
-        parallel=1,
-    )
+    return run_single(question, ctx, with_retrieval=True)
 
 
 def make_self_consistency(with_retrieval: bool, samples: int | None = None) -> Protocol:

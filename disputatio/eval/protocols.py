@@ -45,6 +45,7 @@ from disputatio.eval.baselines import (
     run_cot,
     run_rag,
     run_samples,
+    run_single,
 )
 from disputatio.eval.datasets import Question
 from disputatio.eval.numeric import is_numeric
@@ -230,7 +231,7 @@ def _baseline(with_retrieval: bool) -> Callable[..., dict[str, Any]]:
     def run(
         question: Question, env: ProtocolEnv, _thread: str, _target: dict[str, Any] | None
     ) -> dict[str, Any]:
-        return (run_rag if with_retrieval else run_cot)(question, env.medrag)
+        return run_single(question, env.medrag, with_retrieval=with_retrieval)
 
     return run
 
