@@ -243,12 +243,14 @@ def _personas(value: Sequence[str]) -> tuple[str, ...]:
     """The personas as a tuple; a name must be one of ``PERSONAS``, an instruction has spaces.
 
     Raises:
-        ConfigError: On one string instead of a list, or on an unknown name (a typo would
-            otherwise become the instruction "Your role: devil_advocate").
+        ConfigError: On one string instead of a list, a blank persona, or an unknown name (a
+            typo would otherwise become the instruction "Your role: devil_advocate").
     """
     if isinstance(value, str):
         raise ConfigError("debate: personas must be a list of names or instructions, not a string")
-    unknown = [p for p in value if p.strip() and " " not in p.strip() and p not in PERSONAS]
+    if not all(p.strip() for p in value):
+        raise ConfigError("debate: personas must be non-empty strings")
+    unknown = [p for p in value if " " not in p.strip() and p not in PERSONAS]
     if unknown:
         raise ConfigError(
             f"debate: unknown persona {unknown[0]!r}; use one of {', '.join(PERSONAS)} "
@@ -261,7 +263,6 @@ def _check(cfg: DebateConfig) -> None:
     problems = [
         (cfg.max_depth < 0, "max_depth must be >= 0"),
         (cfg.max_breadth < 1, "max_breadth must be >= 1"),
-        (not all(p.strip() for p in cfg.personas), "personas must be non-empty strings"),
         (not 1 <= cfg.workers <= len(cfg.personas), f"workers must be 1..{len(cfg.personas)}"),
         (not cfg.temperatures, "worker_temperatures must not be empty"),
         (cfg.rounds < 0, "rounds must be >= 0"),
