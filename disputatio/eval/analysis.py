@@ -11,7 +11,10 @@ Definitions (all per data set, on the records of ``results.jsonl``):
   answer of the agents; split into wrong→correct (the final answer is right), correct→wrong
   (it is wrong and some initial answer was right) and wrong→wrong;
 * convergence rate (debates that reached agreement), rounds, tool calls, distinct sections
-  cited, tokens in/out per role, latency p50/p95 and calls per question.
+  cited, tokens in/out per role, latency p50/p95 and calls per question;
+* the answers given: how often each final answer was given (beside the gold labels of the same
+  questions), and the debaters' first answers by role, which show a persona that answers the
+  same whatever the question (a constant is not an argument).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from disputatio.eval.stats import (
     percentile,
     wilson_interval,
 )
+from disputatio.state.debate import ROOT
 
 #: Reading order of protocols in tables and plots: baselines, then debates, then ablations.
 ORDER = (
@@ -122,6 +126,48 @@ def tokens_by_role(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, 
     return {role: {k: v / n for k, v in sorted(d.items())} for role, d in sorted(totals.items())}
 
 
+#: How an unanswered question is counted among the answers given.
+UNANSWERED = "(none)"
+
+
+def answer_counts(values: Iterable[Any]) -> dict[str, int]:
+    """How often each answer occurs, most frequent first (ties by label); None is UNANSWERED."""
+    counts: dict[str, int] = defaultdict(int)
+    for value in values:
+        counts[UNANSWERED if value is None else str(value)] += 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def first_answers(record: Mapping[str, Any]) -> list[tuple[str, str | None]]:
+    """``(role, answer)`` of each debater's first answer to the question itself.
+
+    A MedRAG debate's first round names its agents (``agent1``, ``agent2``); a hierarchical
+    debate's ``initial_answers`` are its root's round-0 answer moves in transcript order, whose
+    roles (personas) the transcript keeps. A decomposed question has none: its agents answered
+    sub-questions. Other protocols have none.
+    """
+    rounds = record.get("answers_per_round") or []
+    if rounds and isinstance(rounds[0], Mapping) and rounds[0].get("answers"):
+        return [(str(agent), answer) for agent, answer in rounds[0]["answers"].items()]
+    initial = record.get("initial_answers") or []
+    transcript = (record.get("log") or {}).get("transcript") or []
+    roles = [
+        str(m.get("role"))
+        for m in transcript
+        if m.get("node") == ROOT and m.get("kind") == "answer" and m.get("round") == 0
+    ]
+    return list(zip(roles, initial, strict=True)) if len(roles) == len(initial) else []
+
+
+def first_answers_by_role(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
+    """Per role, :func:`answer_counts` of its first answers over ``records`` (roles sorted)."""
+    by_role: dict[str, list[str | None]] = defaultdict(list)
+    for record in records:
+        for role, answer in first_answers(record):
+            by_role[role].append(answer)
+    return {role: answer_counts(answers) for role, answers in sorted(by_role.items())}
+
+
 def _mean(values: Sequence[float | None]) -> float | None:
     vals = [float(v) for v in values if v is not None]
     return float(np.mean(vals)) if vals else None
@@ -157,6 +203,9 @@ def protocol_summary(
         "input_tokens_per_q": _mean([m["input_tokens"] for m in per]),
         "output_tokens_per_q": _mean([m["output_tokens"] for m in per]),
         "tokens_by_role": tokens_by_role(records),
+        "answers": answer_counts(r.get("answer") for r in records),
+        "gold_answers": answer_counts(golds),
+        "first_answers_by_role": first_answers_by_role(records),
         "wall_p50_s": (percentile(walls, 50) or 0.0) / 1000.0 if walls else None,
         "wall_p95_s": (percentile(walls, 95) or 0.0) / 1000.0 if walls else None,
         "rounds_mean": _mean([m["rounds"] for m in per]),

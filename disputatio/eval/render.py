@@ -37,6 +37,11 @@ def _p(value: float, resamples: int) -> str:
     return f"<{1 / resamples:.0e}" if value == 0 and resamples else _f(value)
 
 
+def _counts(counts: Mapping[str, int]) -> str:
+    """``yes 13, no 7``: answers and how often each was given."""
+    return ", ".join(f"{label} {n}" for label, n in counts.items()) or "–"
+
+
 def load_runs(run_dirs: Sequence[Path]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """``(manifests, records)`` of the runs.
 
@@ -183,6 +188,20 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
                 for role, v in s["tokens_by_role"].items()
             )
             lines.append(f"- {name}: {roles or '–'}")
+        lines += [
+            "",
+            "Answers given (final answers; the gold answers of the same questions; the debaters' "
+            "first answers to the question itself, by role):",
+            "",
+        ]
+        for name, s in data["protocols"].items():
+            line = f"- {name}: {_counts(s['answers'])} (gold: {_counts(s['gold_answers'])})"
+            first = s["first_answers_by_role"]
+            if first:
+                line += "; first answers: " + "; ".join(
+                    f"{role} {_counts(counts)}" for role, counts in first.items()
+                )
+            lines.append(line)
         if data["pairs"]:
             lines += [
                 "",

@@ -191,3 +191,54 @@ def test_protocols_read_baselines_first_then_debates_then_ablations(tmp_path: Pa
     write_manifest(empty, {"model": "m", "corpus": "kb"}, {})
     text = write_report([empty], tmp_path / "report")["markdown"].read_text()
     assert "No finished records yet" in text
+
+
+def _hier(qid: str, answer: str | None, gold: str, first: list[tuple[str, str]]) -> dict[str, Any]:
+    """A hierarchical record whose root's round-0 answers were ``first`` (persona, answer)."""
+    moves = [{"node": "root", "kind": "plan", "round": 0, "role": "orchestrator"}]
+    moves += [{"node": "root", "kind": "answer", "round": 0, "role": r} for r, _ in first]
+    moves += [{"node": "root", "kind": "answer", "round": 1, "role": r} for r, _ in first]
+    return rec(
+        "hier",
+        qid,
+        answer,
+        gold,
+        initial_answers=[a for _, a in first],
+        answers_per_round=[],
+        log={"transcript": moves},
+    )
+
+
+def test_the_answers_given_show_a_persona_that_always_says_the_same() -> None:
+    records = [
+        _hier("q0", "no", "yes", [("synthesizer", "yes"), ("devil", "no")]),
+        _hier("q1", "no", "yes", [("synthesizer", "no"), ("devil", "no")]),
+        _hier("q2", None, "no", [("synthesizer", "yes"), ("devil", "no")]),
+        _hier("q3", "yes", "yes", []),  # decomposed: its agents answered sub-questions
+    ]
+    first_round = {"answers": {"a1": "yes", "a2": None}}
+    records.append(rec("medrag", "q0", "yes", "yes", answers_per_round=[first_round]))
+    out = analyse(records)["toy"]["protocols"]
+    hier = out["hier"]
+    assert hier["answers"] == {"no": 2, "(none)": 1, "yes": 1}
+    assert hier["gold_answers"] == {"yes": 3, "no": 1}
+    assert hier["first_answers_by_role"] == {
+        "devil": {"no": 3},
+        "synthesizer": {"yes": 2, "no": 1},
+    }
+    assert out["medrag"]["first_answers_by_role"] == {"a1": {"yes": 1}, "a2": {"(none)": 1}}
+
+
+def test_the_report_lists_the_answers_given(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
+    log = ResultsLog(run / "results.jsonl")
+    log.append(_hier("q0", "no", "yes", [("synthesizer", "yes"), ("devil", "no")]))
+    log.append(_hier("q1", "no", "no", [("synthesizer", "no"), ("devil", "no")]))
+    log.append(rec("cot", "q0", "yes", "yes"))
+    text = write_report([run], tmp_path / "report")["markdown"].read_text()
+    assert "- cot: yes 1 (gold: yes 1)\n" in text
+    assert (
+        "- hier: no 2 (gold: no 1, yes 1); first answers: devil no 2; synthesizer no 1, yes 1"
+        in text
+    )
