@@ -13,7 +13,8 @@ Definitions (all per data set, on the records of ``results.jsonl``):
 * convergence rate (debates that reached agreement), rounds, tool calls, distinct sections
   cited, tokens in/out per role, latency p50/p95 and calls per question;
 * the answers given: how often each final answer was given (beside the gold labels of the same
-  questions), and the debaters' first answers by role, which show a persona that answers the
+  questions), balanced accuracy (the mean per-gold-label accuracy: 0.5 for any constant yes/no
+  answer), and the debaters' first answers by role, which show a persona that answers the
   same whatever the question (a constant is not an argument).
 """
 
@@ -27,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from disputatio.eval.stats import (
+    balanced_accuracy,
     discordant,
     majority_baseline,
     mcnemar_exact,
@@ -204,6 +206,9 @@ def protocol_summary(
         "output_tokens_per_q": _mean([m["output_tokens"] for m in per]),
         "tokens_by_role": tokens_by_role(records),
         "answers": answer_counts(r.get("answer") for r in records),
+        "balanced_accuracy": balanced_accuracy([m["correct"] for m in per], golds)
+        if all(r.get("options") for r in records)
+        else None,  # numeric answers (GSM8K): every gold is its own label
         "gold_answers": answer_counts(golds),
         "first_answers_by_role": first_answers_by_role(records),
         "wall_p50_s": (percentile(walls, 50) or 0.0) / 1000.0 if walls else None,

@@ -190,12 +190,16 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
             lines.append(f"- {name}: {roles or '–'}")
         lines += [
             "",
-            "Answers given (final answers; the gold answers of the same questions; the debaters' "
-            "first answers to the question itself, by role):",
+            "Answers given (final answers; the gold answers of the same questions; balanced "
+            "accuracy, the mean of the per-gold-answer accuracies, 0.5 for a constant yes/no; "
+            "the debaters' first answers to the question itself, by role):",
             "",
         ]
         for name, s in data["protocols"].items():
-            line = f"- {name}: {_counts(s['answers'])} (gold: {_counts(s['gold_answers'])})"
+            line = (
+                f"- {name}: {_counts(s['answers'])} (gold: {_counts(s['gold_answers'])}); "
+                f"balanced accuracy {_f(s['balanced_accuracy'])}"
+            )
             first = s["first_answers_by_role"]
             if first:
                 line += "; first answers: " + "; ".join(

@@ -121,6 +121,21 @@ def majority_baseline(golds: Sequence[str]) -> tuple[str | None, float | None]:
     return label, counts[label] / len(golds)
 
 
+def balanced_accuracy(correct: Sequence[bool], golds: Sequence[str]) -> float | None:
+    """Mean over the gold labels present of the share of their questions answered right.
+
+    A constant answer scores ``1 / labels`` whatever the label frequencies (0.5 on yes/no),
+    where its plain accuracy is the majority share. None for no questions.
+    """
+    if not golds:
+        return None
+    right: Counter[str] = Counter()
+    for ok, gold in zip(correct, golds, strict=True):
+        right[gold] += bool(ok)
+    counts = Counter(golds)
+    return sum(right[g] / counts[g] for g in counts) / len(counts)
+
+
 def percentile(values: Sequence[float], q: float) -> float | None:
     """The ``q``-th percentile (0-100, linear interpolation), None for no values."""
     return float(np.percentile(np.asarray(values, dtype=float), q)) if len(values) else None

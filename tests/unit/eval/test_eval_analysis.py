@@ -206,6 +206,7 @@ def _hier(qid: str, answer: str | None, gold: str, first: list[tuple[str, str]])
         initial_answers=[a for _, a in first],
         answers_per_round=[],
         log={"transcript": moves},
+        options=["yes", "no"],
     )
 
 
@@ -222,6 +223,7 @@ def test_the_answers_given_show_a_persona_that_always_says_the_same() -> None:
     hier = out["hier"]
     assert hier["answers"] == {"no": 2, "(none)": 1, "yes": 1}
     assert hier["gold_answers"] == {"yes": 3, "no": 1}
+    assert hier["balanced_accuracy"] == pytest.approx((1 / 3 + 0) / 2)  # q3 right; q2 unanswered
     assert hier["first_answers_by_role"] == {
         "devil": {"no": 3},
         "synthesizer": {"yes": 2, "no": 1},
@@ -237,8 +239,8 @@ def test_the_report_lists_the_answers_given(tmp_path: Path) -> None:
     log.append(_hier("q1", "no", "no", [("synthesizer", "no"), ("devil", "no")]))
     log.append(rec("cot", "q0", "yes", "yes"))
     text = write_report([run], tmp_path / "report")["markdown"].read_text()
-    assert "- cot: yes 1 (gold: yes 1)\n" in text
+    assert "- cot: yes 1 (gold: yes 1); balanced accuracy –\n" in text  # no options: numeric
     assert (
-        "- hier: no 2 (gold: no 1, yes 1); first answers: devil no 2; synthesizer no 1, yes 1"
-        in text
-    )
+        "- hier: no 2 (gold: no 1, yes 1); balanced accuracy 0.500; "
+        "first answers: devil no 2; synthesizer no 1, yes 1"
+    ) in text

@@ -7,6 +7,7 @@ import math
 import pytest
 
 from disputatio.eval.stats import (
+    balanced_accuracy,
     discordant,
     majority_baseline,
     mcnemar_exact,
@@ -76,3 +77,13 @@ def test_majority_baseline_and_percentile() -> None:
     assert percentile([0.0, 10.0], 95) == pytest.approx(9.5)
     assert percentile([], 50) is None
     assert not math.isnan(percentile([5.0], 95) or 0.0)
+
+
+def test_balanced_accuracy_scores_a_constant_answer_one_over_the_labels() -> None:
+    golds = ["yes"] * 8 + ["no"] * 2
+    always_yes = [g == "yes" for g in golds]
+    assert balanced_accuracy(always_yes, golds) == pytest.approx(0.5)  # accuracy 0.8
+    # yes: 6 of 8 right, no: 1 of 2 right -> (0.75 + 0.5) / 2
+    mixed = [True] * 6 + [False] * 2 + [True, False]
+    assert balanced_accuracy(mixed, golds) == pytest.approx(0.625)
+    assert balanced_accuracy([], []) is None
