@@ -11,7 +11,8 @@ Definitions (all per data set, on the records of ``results.jsonl``):
   answer of the agents; split into wrong→correct (the final answer is right), correct→wrong
   (it is wrong and some initial answer was right) and wrong→wrong;
 * convergence rate (debates that reached agreement), rounds, tool calls, distinct sections
-  cited, tokens in/out per role, latency p50/p95 and calls per question;
+  cited, tokens in/out per role, latency p50/p95 (of the questions answered in one process: a
+  question resumed after a kill has only its last part timed) and calls per question;
 * the answers given: how often each final answer was given (beside the gold labels of the same
   questions), balanced accuracy (the mean per-gold-label accuracy: 0.5 for any constant yes/no
   answer), and the debaters' first answers by role, which show a persona that answers the
@@ -102,6 +103,7 @@ def question_metrics(record: Mapping[str, Any]) -> dict[str, Any]:
         "correct": bool(record.get("correct")),
         "answered": record.get("answer") is not None,
         "wall_ms": float(record.get("wall_ms") or 0.0),
+        "resumed": bool(record.get("resumed")),
         "calls": sum(int(u.get("calls", 0)) for u in usage.values()),
         "input_tokens": sum(int(u.get("input_tokens", 0)) for u in usage.values()),
         "output_tokens": sum(int(u.get("output_tokens", 0)) for u in usage.values()),
@@ -191,7 +193,7 @@ def protocol_summary(
     low, high = wilson_interval(correct, n)
     changes = [m["change"] for m in per if m["change"] is not None]
     conv = [m["converged"] for m in per if m["converged"] is not None]
-    walls = [m["wall_ms"] for m in per]
+    walls = [m["wall_ms"] for m in per if not m["resumed"]]  # a resumed one: only its tail
     budgets = [r["budget"] for r in records if r.get("budget")]
     return {
         "n": n,
@@ -211,6 +213,7 @@ def protocol_summary(
         else None,  # numeric answers (GSM8K): every gold is its own label
         "gold_answers": answer_counts(golds),
         "first_answers_by_role": first_answers_by_role(records),
+        "resumed": sum(m["resumed"] for m in per),
         "wall_p50_s": (percentile(walls, 50) or 0.0) / 1000.0 if walls else None,
         "wall_p95_s": (percentile(walls, 95) or 0.0) / 1000.0 if walls else None,
         "rounds_mean": _mean([m["rounds"] for m in per]),

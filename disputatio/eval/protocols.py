@@ -109,6 +109,8 @@ def run_debate(
         "verifier_status": verdict.get("status"),
         "usage": out.get("usage", {}),
         "wall_ms": wall_ms,
+        # continued a killed process's run: wall_ms is only this process's part
+        "resumed": inputs is None,
         "log": log,
     }
 

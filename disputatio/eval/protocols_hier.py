@@ -22,7 +22,15 @@ from disputatio.eval.question import Question
 ROOT = "root"
 
 
-def _invoke(question: Question, ctx: Any, checkpointer: Any, thread_id: str) -> dict[str, Any]:
+def _invoke(
+    question: Question, ctx: Any, checkpointer: Any, thread_id: str
+) -> tuple[dict[str, Any], bool]:
+    """The graph's output on ``question`` and whether it continued an earlier process's run.
+
+    With a checkpointer, a thread left unfinished by a killed process is resumed, and one that
+    finished before its record was written is reused: either way this process's wall time is
+    not the question's (``resumed``).
+    """
     from disputatio.graphs.debate.graph import build_graph, graph
 
     options: dict[str, str] | None
@@ -32,15 +40,16 @@ def _invoke(question: Question, ctx: Any, checkpointer: Any, thread_id: str) -> 
         options = dict(zip(string.ascii_uppercase, question.options, strict=False)) or None
     inputs: dict[str, Any] | None = {"question": question.question, "options": options}
     if checkpointer is None:
-        return dict(graph.invoke(inputs, context=ctx))
+        return dict(graph.invoke(inputs, context=ctx)), False
     runnable = build_graph().compile(checkpointer=checkpointer, name="debate")
     config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
     snapshot = runnable.get_state(config)
     if snapshot.next:
         inputs = None  # resume the unfinished run on this thread
     elif snapshot.values.get("answer") is not None:
-        return dict(snapshot.values)  # finished earlier: reuse it
-    return dict(runnable.invoke(inputs, config=config, context=ctx, durability="sync"))
+        return dict(snapshot.values), True  # finished earlier: reuse it
+    out = runnable.invoke(inputs, config=config, context=ctx, durability="sync")
+    return dict(out), inputs is None
 
 
 def parse_graph_answer(text: str, question: Question) -> tuple[str | None, str, str | None]:
@@ -62,8 +71,14 @@ def parse_graph_answer(text: str, question: Question) -> tuple[str | None, str, 
     return parse_reply(text, question)
 
 
-def record_of(question: Question, out: dict[str, Any], wall_ms: float) -> dict[str, Any]:
-    """The harness record of one hierarchical-debate output."""
+def record_of(
+    question: Question, out: dict[str, Any], wall_ms: float, *, resumed: bool = False
+) -> dict[str, Any]:
+    """The harness record of one hierarchical-debate output.
+
+    ``resumed``: the output continued an earlier, killed process's run, so ``wall_ms`` (this
+    process's part) is not the question's wall time and the report leaves it out of latency.
+    """
     text = str(out.get("answer") or "")
     choice, status, pattern = parse_graph_answer(text, question)
     transcript = list(out.get("transcript") or [])
@@ -87,6 +102,7 @@ def record_of(question: Question, out: dict[str, Any], wall_ms: float) -> dict[s
         "answers_per_round": [],
         "usage": out.get("usage") or {},
         "wall_ms": wall_ms,
+        "resumed": resumed,
         "log": {
             "question_id": question.id,
             "answer_text": text,
@@ -119,7 +135,7 @@ def hierarchical(ablation: str | None = None) -> Callable[..., dict[str, Any]]:
         if ablation is not None:
             ctx = dataclasses.replace(ctx, **{ablation: True})
         t0 = time.perf_counter()
-        out = _invoke(question, ctx, env.checkpointer, thread_id)
-        return record_of(question, out, (time.perf_counter() - t0) * 1000.0)
+        out, resumed = _invoke(question, ctx, env.checkpointer, thread_id)
+        return record_of(question, out, (time.perf_counter() - t0) * 1000.0, resumed=resumed)
 
     return run

@@ -167,6 +167,14 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
                 f" | {_f(ch.get('correct_to_wrong'), '')} | {_f(ch.get('wrong_to_correct'), '')}"
                 f" | {_f(ch.get('wrong_to_wrong'), '')} |"
             )
+        resumed = {n: s["resumed"] for n, s in data["protocols"].items() if s["resumed"]}
+        if resumed:
+            lines += [
+                "",
+                "Left out of p50/p95 (resumed after a kill: only the resumed part was timed): "
+                + ", ".join(f"{name} {k}" for name, k in resumed.items())
+                + ".",
+            ]
         budgets = {n: s["budget"] for n, s in data["protocols"].items() if s["budget"]}
         if budgets:
             lines += ["", "Self-consistency budget (matched to the debate's actual use):", ""]

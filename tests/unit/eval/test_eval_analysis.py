@@ -244,3 +244,21 @@ def test_the_report_lists_the_answers_given(tmp_path: Path) -> None:
         "- hier: no 2 (gold: no 1, yes 1); balanced accuracy 0.500; "
         "first answers: devil no 2; synthesizer no 1, yes 1"
     ) in text
+
+
+def test_a_resumed_question_is_left_out_of_latency_and_named(tmp_path: Path) -> None:
+    """Only its resumed tail was timed: counting it would pull p50/p95 down."""
+    records = [rec("hier", f"q{i}", "A", "A", wall_ms=1000.0 * (i + 1)) for i in range(3)]
+    records.append(rec("hier", "q3", "A", "A", wall_ms=5.0, resumed=True))
+    s = analyse(records)["toy"]["protocols"]["hier"]
+    assert (s["n"], s["resumed"], s["wall_p50_s"]) == (4, 1, pytest.approx(2.0))
+    run = tmp_path / "run"
+    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
+    log = ResultsLog(run / "results.jsonl")
+    for record in records:
+        log.append(record)
+    text = write_report([run], tmp_path / "report")["markdown"].read_text()
+    assert (
+        "Left out of p50/p95 (resumed after a kill: only the resumed part was timed): hier 1."
+        in text
+    )

@@ -328,6 +328,75 @@ def test_a_changed_configuration_never_resumes_another_s_debate_checkpoints(
     assert threads[0].isdisjoint(threads[1])
 
 
+def test_a_debate_resumed_after_a_kill_is_flagged_as_resumed(
+    tmp_path: Path, config: EvalConfig
+) -> None:
+    """Its wall time is only the resumed part, so the record says so (the report leaves it out
+    of latency); a debate answered in one process is not flagged."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from disputatio.eval.protocols import ProtocolEnv
+    from disputatio.nodes.medrag.context import MedragContext
+
+    from .conftest import Retriever
+
+    saver = InMemorySaver()
+    models = scripted_models()
+    killed = RuntimeError("the process was killed here")
+    models["agent2"] = ScriptedChatModel(script=[killed, "Answer Choice: A"], repeat_last=True)
+
+    def env(_d: str, _q: Any) -> ProtocolEnv:
+        return ProtocolEnv(
+            medrag=MedragContext(models=models, retriever=Retriever(), k=2), checkpointer=saver
+        )
+
+    first = run_eval(config, plan(("medrag",), n=2), env, out_root=tmp_path)
+    assert (first["new"], first["errors"]) == (1, 1)  # the second question kept "A" from then on
+    second = run_eval(config, plan(("medrag",), n=2), env, out_root=tmp_path)
+    assert (second["new"], second["errors"]) == (1, 0)
+    done = [r for r in ResultsLog(Path(second["run_dir"]) / "results.jsonl").read() if r["answer"]]
+    assert sorted(r["resumed"] for r in done) == [False, True]
+
+
+def test_a_hierarchical_debate_resumed_after_a_kill_is_flagged_as_resumed(
+    tmp_path: Path, config: EvalConfig
+) -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from disputatio.eval.protocols import ProtocolEnv
+    from disputatio.eval.question import Question
+    from disputatio.nodes.debate.context import DebateContext
+    from disputatio.nodes.medrag.context import MedragContext
+    from disputatio.settings import load_settings
+
+    settings = load_settings(models={"chat": "openai:never-called"})
+    killed = RuntimeError("the process was killed here")
+    models: dict[str, Any] = {
+        "orchestrator": ScriptedChatModel(
+            script=[killed, '{"subquestions": []}'], repeat_last=True
+        ),
+        "worker": ScriptedChatModel(script=["Verdict: 4\n2 + 2."], repeat_last=True),
+    }
+    saver = InMemorySaver()
+
+    def env_for(_d: str, _q: Any) -> ProtocolEnv:
+        return ProtocolEnv(
+            medrag=MedragContext(models=models, settings=settings),
+            hier=DebateContext(models=models, settings=settings),
+            checkpointer=saver,
+        )
+
+    qs = [Question(id="g1", dataset="gsm8k", question="2+2?", options=[], gold="4")]
+    first = run_eval(config, plan(("hier_norag",), questions=qs), env_for, out_root=tmp_path)
+    assert first["errors"] == 1
+    second = run_eval(config, plan(("hier_norag",), questions=qs), env_for, out_root=tmp_path)
+    assert (second["new"], second["errors"]) == (1, 0)
+    (done,) = [
+        r for r in ResultsLog(Path(second["run_dir"]) / "results.jsonl").read() if r["answer"]
+    ]
+    assert done["resumed"] is True and done["answer"] == "4"
+
+
 def test_the_debate_record_keeps_the_agents_first_round_answers(
     tmp_path: Path, make_env: Any, config: EvalConfig
 ) -> None:
