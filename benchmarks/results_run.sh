@@ -24,8 +24,9 @@
 #   C ($FROZEN_C): the hierarchical debate again, with the personas probed after B's freeze
 #      (c5012b1, where they are the default: synthesizer, critic, close reader instead of
 #      synthesizer, devil's advocate, skeptic; docs/results.md "Worker personas"), on the same 20
-#      questions per set; then GSM8K and the ablations, which had no records under B yet and so
-#      are made with C's code.
+#      questions per set (BioASQ and PubMedQA in step 2, MedQA at the start of step 4: a MedQA
+#      question costs ~15 min of CPU); GSM8K and the ablations, which had no records under B yet
+#      and so are made with C's code.
 # Records go to docs/results/runs/<run id>/results.jsonl in THIS checkout (commit them to carry the
 # run to the next session); the knowledge base and the model server live under $DISPUTATIO_HOME
 # (rebuilt once, ~35 min, on a machine that lacks it). The run yields the CPU: lowest priority,
@@ -74,15 +75,16 @@ step2() {  # A. MedQA; the debate without retrieval (and SC at its budget). B, C
   ev -d bioasq,pubmedqa,medqa -p medrag_norag,sc -n 20
   use "$FROZEN_B"
   ev -d bioasq,pubmedqa,medqa -p hier -n 20
-  use "$FROZEN_C"
-  ev -d bioasq,pubmedqa,medqa -p hier -n 20
+  use "$FROZEN_C"  # the yes/no sets first: there the personas were probed (MedQA in step 4)
+  ev -d bioasq,pubmedqa -p hier -n 20
 }
 step3() {  # C. GSM8K: the no-retrieval protocols (Du et al.'s multi-agent-debate anchor)
   use "$FROZEN_C"
   ev -d gsm8k -p cot,medrag_norag,sc,hier_norag -n 20
 }
-step4() {  # C. the hierarchical debate's ablations
+step4() {  # C. MedQA with the new personas (~5 h of CPU), then the hierarchical debate's ablations
   use "$FROZEN_C"
+  ev -d medqa -p hier -n 20
   ev -d bioasq,pubmedqa,medqa -p hier_nodebate,hier_flat,hier_norag -n 20
 }
 
