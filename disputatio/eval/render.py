@@ -121,6 +121,33 @@ def _config_lines(manifest: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def summary_table(analysis: Mapping[str, Any]) -> list[str]:
+    """Every data set and protocol in one table: the headline numbers of the sections below."""
+    if not analysis:
+        return []
+    lines = [
+        "## Summary",
+        "",
+        "Each protocol on its own questions (n; the first n of the same draw): accuracy with its "
+        "95% Wilson interval, the majority-class baseline on the same questions, balanced "
+        "accuracy, cost per question. Paired tests are in each data set's section.",
+        "",
+        "| data set | protocol | n | accuracy (95% CI) | majority | balanced | calls/q | tokens/q "
+        "| p50 s |",
+        "|" + "---|" * 9,
+    ]
+    for dataset, data in analysis.items():
+        for name, s in data["protocols"].items():
+            tokens = (s["input_tokens_per_q"] or 0) + (s["output_tokens_per_q"] or 0)
+            lines.append(
+                f"| {dataset} | {name} | {s['n']} | {_f(s['accuracy'])} "
+                f"({_f(s['ci_low'])}–{_f(s['ci_high'])}) | {_f(s.get('majority'))} "
+                f"| {_f(s['balanced_accuracy'])} | {_f(s['calls_per_q'], '.1f')} "
+                f"| {_f(tokens, '.0f')} | {_f(s['wall_p50_s'], '.1f')} |"
+            )
+    return ["", *lines]
+
+
 def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]) -> str:
     """The report as Markdown."""
     lines = ["# Evaluation report", "", NOT_A_RESULT, "", "## Runs", ""]
@@ -138,6 +165,7 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
             f"**Oracle setting** ({', '.join(f'`{r}`' for r in oracle)}): retrieval searched "
             "only the data sets' own gold snippets, an upper bound, not a retrieval result.",
         ]
+    lines += summary_table(analysis)
     for dataset, data in analysis.items():
         base = data["baseline"]
         lines += [

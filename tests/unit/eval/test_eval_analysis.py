@@ -262,3 +262,23 @@ def test_a_resumed_question_is_left_out_of_latency_and_named(tmp_path: Path) -> 
         "Left out of p50/p95 (resumed after a kill: only the resumed part was timed): hier 1."
         in text
     )
+
+
+def test_the_report_opens_with_one_summary_row_per_data_set_and_protocol(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
+    log = ResultsLog(run / "results.jsonl")
+    for i, answer in enumerate("AAB"):
+        log.append(rec("cot", f"q{i}", answer, "A"))
+    log.append({**rec("rag", "q0", "A", "A"), "dataset": "other"})
+    text = write_report([run], tmp_path / "report")["markdown"].read_text()
+    summary = text.split("## Summary", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in summary.splitlines() if line.startswith("| ") and "---" not in line]
+    assert [row.split(" | ")[:3] for row in rows[1:]] == [
+        ["| other", "rag", "1"],
+        ["| toy", "cot", "3"],
+    ]
+    # cot: 2 of 3 right; majority A on its questions = 1.0; 2 calls and 110 tokens a question
+    assert rows[2].split(" | ")[3].startswith("0.667 (")
+    assert rows[2].split(" | ")[4:8] == ["1.000", "–", "2.0", "110"]
+    assert text.index("## Summary") < text.index("## toy")
