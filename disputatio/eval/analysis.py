@@ -13,6 +13,8 @@ Definitions (all per data set, on the records of ``results.jsonl``):
 * convergence rate (debates that reached agreement), rounds, tool calls, distinct sections
   cited, tokens in/out per role, latency p50/p95 (of the questions answered in one process: a
   question resumed after a kill has only its last part timed) and calls per question;
+* hierarchical debates: questions decomposed (and into how many sub-questions on average) and
+  questions where some leaf was debated;
 * the answers given: how often each final answer was given (beside the gold labels of the same
   questions), balanced accuracy (the mean per-gold-label accuracy: 0.5 for any constant yes/no
   answer), and the debaters' first answers by role, which show a persona that answers the
@@ -104,6 +106,9 @@ def question_metrics(record: Mapping[str, Any]) -> dict[str, Any]:
         "answered": record.get("answer") is not None,
         "wall_ms": float(record.get("wall_ms") or 0.0),
         "resumed": bool(record.get("resumed")),
+        # hierarchical debates: how many sub-questions the plan made (0: answered whole)
+        "sub_questions": len(log["tree"]) - 1 if log.get("tree") else None,
+        "debated_leaves": record.get("debated_leaves"),
         "calls": sum(int(u.get("calls", 0)) for u in usage.values()),
         "input_tokens": sum(int(u.get("input_tokens", 0)) for u in usage.values()),
         "output_tokens": sum(int(u.get("output_tokens", 0)) for u in usage.values()),
@@ -172,6 +177,20 @@ def first_answers_by_role(records: Sequence[Mapping[str, Any]]) -> dict[str, dic
     return {role: answer_counts(answers) for role, answers in sorted(by_role.items())}
 
 
+def _decomposed(per: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """How a hierarchical debate's plans came out: None for other protocols."""
+    trees = [m for m in per if m["sub_questions"] is not None]
+    if not trees:
+        return None
+    split = [m["sub_questions"] for m in trees if m["sub_questions"]]
+    return {
+        "questions": len(trees),
+        "decomposed": len(split),
+        "sub_questions_mean": _mean(split),
+        "with_debate": sum(bool(m["debated_leaves"]) for m in trees),
+    }
+
+
 def _mean(values: Sequence[float | None]) -> float | None:
     vals = [float(v) for v in values if v is not None]
     return float(np.mean(vals)) if vals else None
@@ -214,6 +233,7 @@ def protocol_summary(
         "gold_answers": answer_counts(golds),
         "first_answers_by_role": first_answers_by_role(records),
         "resumed": sum(m["resumed"] for m in per),
+        "decomposed": _decomposed(per),
         "wall_p50_s": (percentile(walls, 50) or 0.0) / 1000.0 if walls else None,
         "wall_p95_s": (percentile(walls, 95) or 0.0) / 1000.0 if walls else None,
         "rounds_mean": _mean([m["rounds"] for m in per]),

@@ -203,6 +203,15 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
                 + ", ".join(f"{name} {k}" for name, k in resumed.items())
                 + ".",
             ]
+        plans = {n: s["decomposed"] for n, s in data["protocols"].items() if s["decomposed"]}
+        if plans:
+            lines += ["", "Hierarchical plans:", ""]
+            lines += [
+                f"- {name}: {d['decomposed']} of {d['questions']} questions decomposed"
+                f" ({_f(d['sub_questions_mean'], '.1f')} sub-questions on average);"
+                f" {d['with_debate']} with a debated leaf"
+                for name, d in plans.items()
+            ]
         budgets = {n: s["budget"] for n, s in data["protocols"].items() if s["budget"]}
         if budgets:
             lines += ["", "Self-consistency budget (matched to the debate's actual use):", ""]

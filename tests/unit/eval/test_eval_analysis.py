@@ -282,3 +282,32 @@ def test_the_report_opens_with_one_summary_row_per_data_set_and_protocol(tmp_pat
     assert rows[2].split(" | ")[3].startswith("0.667 (")
     assert rows[2].split(" | ")[4:8] == ["1.000", "–", "2.0", "110"]
     assert text.index("## Summary") < text.index("## toy")
+
+
+def test_hierarchical_plans_are_counted_decomposed_and_debated(tmp_path: Path) -> None:
+    flat = {"tree": [{"id": "root"}]}
+    split = {"tree": [{"id": "root"}, {"id": "1"}, {"id": "2"}, {"id": "3"}]}
+    records = [
+        rec("hier", "q0", "A", "A", log=flat, debated_leaves=1),
+        rec("hier", "q1", "A", "A", log=split, debated_leaves=0),
+        rec("hier", "q2", "A", "A", log={**split, "tree": split["tree"][:2]}, debated_leaves=2),
+        rec("cot", "q0", "A", "A"),
+    ]
+    out = analyse(records)["toy"]["protocols"]
+    assert out["cot"]["decomposed"] is None
+    assert out["hier"]["decomposed"] == {
+        "questions": 3,
+        "decomposed": 2,
+        "sub_questions_mean": pytest.approx(2.0),  # 3 and 1
+        "with_debate": 2,
+    }
+    run = tmp_path / "run"
+    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
+    log = ResultsLog(run / "results.jsonl")
+    for record in records:
+        log.append(record)
+    text = write_report([run], tmp_path / "report")["markdown"].read_text()
+    assert (
+        "- hier: 2 of 3 questions decomposed (2.0 sub-questions on average); 2 with a debated leaf"
+        in text
+    )
