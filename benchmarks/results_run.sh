@@ -62,7 +62,11 @@ use() {  # use COMMIT: answer with the code of COMMIT (a detached worktree under
   [[ $where == "$tree" ]] || { echo "disputatio imports from $where, not $tree" >&2; exit 1; }
 }
 
-ev() { nice -n 19 "$BIN/disputatio" eval run -m "$MODEL" -o "$RUNS" "$@"; }
+ev() {  # one `eval run` invocation; then flag its resumed questions (frozen code predates the flag)
+  nice -n 19 "$BIN/disputatio" eval run -m "$MODEL" -o "$RUNS" "$@"
+  PYTHONPATH=$REPO nice -n 19 "$BIN/python" "$REPO/benchmarks/mark_resumed.py" "$RUNS"/*/ \
+    || echo "mark_resumed.py failed: run it by hand (docs/results.md, 'Resumed questions')" >&2
+}
 
 step1() {  # A. BioASQ and PubMedQA: CoT, RAG, the MedRAG debate, SC at its budget; 20, then 50
   use "$FROZEN_A"
