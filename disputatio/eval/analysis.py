@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from disputatio.eval.protocols_hier import is_first_root_answer
 from disputatio.eval.stats import (
     balanced_accuracy,
     discordant,
@@ -39,7 +40,6 @@ from disputatio.eval.stats import (
     percentile,
     wilson_interval,
 )
-from disputatio.state.debate import ROOT
 
 #: Reading order of protocols in tables and plots: baselines, then debates, then ablations.
 ORDER = (
@@ -160,11 +160,7 @@ def first_answers(record: Mapping[str, Any]) -> list[tuple[str, str | None]]:
         return [(str(agent), answer) for agent, answer in rounds[0]["answers"].items()]
     initial = record.get("initial_answers") or []
     transcript = (record.get("log") or {}).get("transcript") or []
-    roles = [
-        str(m.get("role"))
-        for m in transcript
-        if m.get("node") == ROOT and m.get("kind") == "answer" and m.get("round") == 0
-    ]
+    roles = [str(m.get("role")) for m in transcript if is_first_root_answer(m)]
     return list(zip(roles, initial, strict=True)) if len(roles) == len(initial) else []
 
 

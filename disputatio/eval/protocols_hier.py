@@ -11,15 +11,21 @@ from __future__ import annotations
 import dataclasses
 import string
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
 from disputatio.eval.question import Question
+from disputatio.state.debate import ROOT
 
-#: Root node id of the hierarchical debate's tree.
-ROOT = "root"
+
+def is_first_root_answer(move: Mapping[str, Any]) -> bool:
+    """Whether a transcript move is a worker's first answer to the question itself (root, round 0).
+
+    These are the initial answers of change-of-answer and the report's first answers by role.
+    """
+    return move.get("node") == ROOT and move.get("kind") == "answer" and move.get("round") == 0
 
 
 def _invoke(
@@ -85,7 +91,7 @@ def record_of(
     initial = [
         parse_graph_answer(str(m.get("content", "")), question)[0]
         for m in transcript
-        if m.get("node") == ROOT and m.get("kind") == "answer" and m.get("round") == 0
+        if is_first_root_answer(m)
     ]
     tree = list(out.get("tree") or [])
     leaves = [n for n in tree if not n.get("children")]

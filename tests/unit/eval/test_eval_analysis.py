@@ -27,6 +27,16 @@ def rec(protocol: str, qid: str, answer: str | None, gold: str, **extra: Any) ->
     }
 
 
+def report_of(tmp_path: Path, records: list[dict[str, Any]]) -> str:
+    """The Markdown report of one run (corpus kb) holding ``records``."""
+    run = tmp_path / "run"
+    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
+    log = ResultsLog(run / "results.jsonl")
+    for record in records:
+        log.append(record)
+    return write_report([run], tmp_path / "report")["markdown"].read_text()
+
+
 def test_change_of_answer_follows_the_seed_definition() -> None:
     # final differs from EVERY initial answer
     assert change_category(["A", "B"], "B", "A") == "same"  # B was an initial answer
@@ -146,12 +156,7 @@ def test_each_protocol_gets_the_majority_baseline_of_its_own_questions(tmp_path:
     assert out["baseline"] == {"label": "A", "accuracy": pytest.approx(3 / 4)}
     assert out["protocols"]["cot"]["majority"] == pytest.approx(3 / 4)
     assert out["protocols"]["hier"]["majority"] == pytest.approx(1.0)
-    run = tmp_path / "run"
-    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
-    log = ResultsLog(run / "results.jsonl")
-    for record in records:
-        log.append(record)
-    text = write_report([run], tmp_path / "report")["markdown"].read_text()
+    text = report_of(tmp_path, records)
     (row,) = [line for line in text.splitlines() if line.startswith("| hier | 2 |")]
     assert row.split(" | ")[4] == "1.000"  # protocol, n, accuracy, CI, always A
 
@@ -232,13 +237,12 @@ def test_the_answers_given_show_a_persona_that_always_says_the_same() -> None:
 
 
 def test_the_report_lists_the_answers_given(tmp_path: Path) -> None:
-    run = tmp_path / "run"
-    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
-    log = ResultsLog(run / "results.jsonl")
-    log.append(_hier("q0", "no", "yes", [("synthesizer", "yes"), ("devil", "no")]))
-    log.append(_hier("q1", "no", "no", [("synthesizer", "no"), ("devil", "no")]))
-    log.append(rec("cot", "q0", "yes", "yes"))
-    text = write_report([run], tmp_path / "report")["markdown"].read_text()
+    records = [
+        _hier("q0", "no", "yes", [("synthesizer", "yes"), ("devil", "no")]),
+        _hier("q1", "no", "no", [("synthesizer", "no"), ("devil", "no")]),
+        rec("cot", "q0", "yes", "yes"),
+    ]
+    text = report_of(tmp_path, records)
     assert "- cot: yes 1 (gold: yes 1); balanced accuracy –\n" in text  # no options: numeric
     assert (
         "- hier: no 2 (gold: no 1, yes 1); balanced accuracy 0.500; "
@@ -252,12 +256,7 @@ def test_a_resumed_question_is_left_out_of_latency_and_named(tmp_path: Path) -> 
     records.append(rec("hier", "q3", "A", "A", wall_ms=5.0, resumed=True))
     s = analyse(records)["toy"]["protocols"]["hier"]
     assert (s["n"], s["resumed"], s["wall_p50_s"]) == (4, 1, pytest.approx(2.0))
-    run = tmp_path / "run"
-    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
-    log = ResultsLog(run / "results.jsonl")
-    for record in records:
-        log.append(record)
-    text = write_report([run], tmp_path / "report")["markdown"].read_text()
+    text = report_of(tmp_path, records)
     assert (
         "Left out of p50/p95 (resumed after a kill: only the resumed part was timed): hier 1."
         in text
@@ -265,13 +264,9 @@ def test_a_resumed_question_is_left_out_of_latency_and_named(tmp_path: Path) -> 
 
 
 def test_the_report_opens_with_one_summary_row_per_data_set_and_protocol(tmp_path: Path) -> None:
-    run = tmp_path / "run"
-    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
-    log = ResultsLog(run / "results.jsonl")
-    for i, answer in enumerate("AAB"):
-        log.append(rec("cot", f"q{i}", answer, "A"))
-    log.append({**rec("rag", "q0", "A", "A"), "dataset": "other"})
-    text = write_report([run], tmp_path / "report")["markdown"].read_text()
+    records = [rec("cot", f"q{i}", answer, "A") for i, answer in enumerate("AAB")]
+    records.append({**rec("rag", "q0", "A", "A"), "dataset": "other"})
+    text = report_of(tmp_path, records)
     summary = text.split("## Summary", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in summary.splitlines() if line.startswith("| ") and "---" not in line]
     assert [row.split(" | ")[:3] for row in rows[1:]] == [
@@ -301,12 +296,7 @@ def test_hierarchical_plans_are_counted_decomposed_and_debated(tmp_path: Path) -
         "sub_questions_mean": pytest.approx(2.0),  # 3 and 1
         "with_debate": 2,
     }
-    run = tmp_path / "run"
-    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
-    log = ResultsLog(run / "results.jsonl")
-    for record in records:
-        log.append(record)
-    text = write_report([run], tmp_path / "report")["markdown"].read_text()
+    text = report_of(tmp_path, records)
     assert (
         "- hier: 2 of 3 questions decomposed (2.0 sub-questions on average); 2 with a debated leaf"
         in text
