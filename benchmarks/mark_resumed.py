@@ -44,9 +44,9 @@ def first_checkpoints(thread_ids: set[str]) -> dict[str, dt.datetime]:
     return {str(t): dt.datetime.fromisoformat(str(ts)) for t, ts in rows}
 
 
-def resumed_from(record: dict[str, Any], first: dt.datetime | None) -> dt.datetime | None:
+def resumed_from(record: dict[str, Any], first: dt.datetime) -> dt.datetime | None:
     """``first`` when it is older than the record's own start by more than SLACK_S, else None."""
-    if first is None or not record.get("finished_at") or not record.get("wall_ms"):
+    if not record.get("finished_at") or not record.get("wall_ms"):
         return None
     finished = dt.datetime.fromisoformat(str(record["finished_at"]))
     start = finished - dt.timedelta(milliseconds=float(record["wall_ms"]))
@@ -59,9 +59,10 @@ def mark(run_dir: Path, *, dry_run: bool) -> None:
     records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     threads = {str(r["thread_id"]) for r in records if r.get("thread_id")}
     first = first_checkpoints(threads)
-    checked = flagged = 0
+    checked = flagged = unchecked = 0
     for record in records:
         if record.get("thread_id") not in first:
+            unchecked += bool(record.get("thread_id"))
             continue
         checked += 1
         since = resumed_from(record, first[record["thread_id"]])
@@ -74,7 +75,6 @@ def mark(run_dir: Path, *, dry_run: bool) -> None:
                 f"{float(record['wall_ms']) / 1000:.0f} s timed, started {since:%Y-%m-%d %H:%M} "
                 f"UTC, finished {record['finished_at']}"
             )
-    unchecked = sum(1 for r in records if r.get("thread_id") and r["thread_id"] not in first)
     print(
         f"{run_dir.name}: {checked} checked, {flagged} flagged, {unchecked} without a checkpoint "
         "here (single-call protocols keep none; or made on another machine)"
