@@ -262,3 +262,19 @@ class AggregateTask(TypedDict):
     children: list[dict[str, Any]]
     sections: list[dict[str, Any]]
     final_verdict: VerdictKind | None
+
+
+class ChooseTask(TypedDict):
+    """Payload of the one call that chooses an option for a flat root whose answer named none.
+
+    Attributes:
+        node: The root's id.
+        question: The root's question (its options appended).
+        asked: The question as asked (without the options).
+        result: The root's result (``DebateState.results``), whose answer names no option.
+    """
+
+    node: str
+    question: str
+    asked: str
+    result: dict[str, Any]

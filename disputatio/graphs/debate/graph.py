@@ -5,6 +5,7 @@
     START → decompose → schedule ─┬─▶ worker_turn ×(leaves × workers) ─▶ schedule
                                   ├─▶ review ×(debated leaves) ─▶ summarize ─▶ schedule
                                   ├─▶ aggregate ×(ready internal nodes) ─▶ schedule
+                                  ├─▶ choose (a flat root that named no option) ─▶ schedule
                                   └─▶ finalize → END
 
 ``schedule`` is the hub: it assesses agreement and sends the next phase (see
@@ -20,7 +21,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import RetryPolicy, default_retry_on
 
 from disputatio.errors import DisputatioError, ModelError
-from disputatio.nodes.debate.aggregate import aggregate
+from disputatio.nodes.debate.aggregate import aggregate, choose
 from disputatio.nodes.debate.context import DebateContext
 from disputatio.nodes.debate.finalize import finalize
 from disputatio.nodes.debate.orchestrator import decompose
@@ -54,12 +55,14 @@ def build_graph() -> StateGraph[Any, Any, Any, Any]:
     builder.add_node("review", review, retry_policy=retry)
     builder.add_node("summarize", summarize, retry_policy=retry)
     builder.add_node("aggregate", aggregate, retry_policy=retry)
+    builder.add_node("choose", choose, retry_policy=retry)
     builder.add_node("finalize", finalize)
     builder.add_edge(START, "decompose")
     builder.add_edge("decompose", "schedule")
     builder.add_edge("worker_turn", "schedule")
     builder.add_edge("summarize", "schedule")
     builder.add_edge("aggregate", "schedule")
+    builder.add_edge("choose", "schedule")
     builder.add_edge("finalize", END)
     return builder
 

@@ -12,6 +12,12 @@ by default for a multiple-choice question, the graph's ``options``) one model ca
 reads the composed sub-answers and gives the verdict on the question (an option's letter where
 there are options); its verdict line heads the composed answer, which stays below it unchanged.
 Otherwise no model is called.
+
+A flat root (the question not decomposed) is answered by its own workers or summarizer, who
+may still name no option ("none of the sections answers it"), where every single-agent
+baseline is told to choose one. With ``final_verdict`` on such an answer gets the same one call
+(:func:`choose`), reading the root's answer as its one sub-answer; its verdict line heads the
+answer, which stays below it unchanged.
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ from disputatio.prompts.debate import (
     VERDICT_OPTION,
     VERDICT_SHORT,
 )
-from disputatio.state.debate import AggregateTask
+from disputatio.state.debate import AggregateTask, ChooseTask
 from disputatio.validators.citations import extract_citations, verify_citations
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
@@ -125,3 +131,35 @@ def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str
         agent=agent,
     )
     return {**update, "transcript": [move], "results": {node: result}}
+
+
+def choose(state: ChooseTask, runtime: Runtime[DebateContext]) -> dict[str, Any]:
+    """Head a flat root's answer that names no option with one final verdict that names one."""
+    node, agent = state["node"], f"aggregator-{state['node']}"
+    result = state["result"]
+    child = {"id": node, "question": state["asked"], "answer": result["answer"]}
+    task: AggregateTask = {
+        "node": node,
+        "question": state["question"],
+        "main_question": state["question"],
+        "children": [{**child, "status": result.get("status")}],
+        "sections": [],
+        "final_verdict": "option",
+    }
+    ctx = get_context(runtime.context)
+    llm = ctx.agent_model(agent, "aggregator", temperature=0.0)
+    messages = verdict_messages(task, resolve_config(ctx))
+    reply, usage = invoke_with_usage(llm, messages, agent=agent, role="aggregator")
+    text = f"{_verdict_of(text_of(reply))}\n\n{result['answer']}"
+    check = verify_citations(text, list(result["allowed_ids"]))
+    move = make_move(
+        node=node, agent=agent, role="aggregator", round_=0, kind="verdict", check=check
+    )
+    chosen = {
+        **result,
+        "answer": check.text,
+        "citations": list(check.verified),
+        "unverified": list(check.unverified),
+        "chosen": True,
+    }
+    return {"usage": usage, "transcript": [move], "results": {node: chosen}}

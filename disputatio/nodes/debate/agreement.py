@@ -20,11 +20,12 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from langchain_core.embeddings import Embeddings
 
 from disputatio.errors import ConfigError
+from disputatio.parsing.answers import parse_answer
 from disputatio.settings import Settings
 
 _CITATION_RE = re.compile(r"\[[^\[\]\n]{1,300}\]")
@@ -77,6 +78,21 @@ def bare_verdict_line(text: str) -> str | None:
     """The text of the opening ``Verdict: ...`` line without its citations (None without one)."""
     line = verdict_line(text)
     return None if line is None else " ".join(_CITATION_RE.sub(" ", line).split())
+
+
+def named_option(text: str, options: Mapping[str, str]) -> str | None:
+    """The option an answer names (its letter), read as the evaluation reads it; else None.
+
+    The opening verdict line decides when it names an option; otherwise the whole answer is
+    parsed (:func:`~disputatio.parsing.answers.parse_answer`).
+    """
+    line = bare_verdict_line(text)
+    if line is not None:
+        parsed = parse_answer(f"Answer: {line}", options)
+        if parsed.status == "OK":
+            return parsed.choice
+    parsed = parse_answer(text, options)
+    return parsed.choice if parsed.status == "OK" else None
 
 
 def verdict(text: str) -> str | None:

@@ -88,7 +88,10 @@ class DebateContext(AgentContext):
             is headed by a verdict on the question itself, from one more call that reads the
             sub-answers (an option's letter on a multiple-choice question). ``None`` (default):
             on when the question has ``options``; set True for questions that want one short
-            answer (a number, yes/no), False to keep the bare composition.
+            answer (a number, yes/no), False to keep the bare composition. On a
+            multiple-choice question it also makes a flat root whose answer names no option
+            (its workers or summarizer found the sections silent) get that one call, reading
+            the root's answer, so that the debate answers every question, as the baselines do.
         verdict_last: Agents write their support first and their verdict line last (the
             local 1.5B was no better with it on fresh dev questions: docs/results.md); the
             nodes move that line to the top of the answer, so the stored answers, the

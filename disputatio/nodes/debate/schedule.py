@@ -9,7 +9,9 @@ that nothing is in flight when the scheduler looks at the state:
    budget; a leaf whose workers converge stops early);
 4. reviewer → summarizer for every leaf that debated;
 5. aggregation of internal nodes whose children are answered, bottom-up, up to the root;
-6. finalize.
+6. with a final verdict wanted on a multiple-choice question, a flat root whose answer names
+   no option gets one call that chooses one (:func:`~disputatio.nodes.debate.aggregate.choose`);
+7. finalize.
 """
 
 from __future__ import annotations
@@ -20,7 +22,12 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Send
 
-from disputatio.nodes.debate.agreement import agreement_score, medoid, similarity_function
+from disputatio.nodes.debate.agreement import (
+    agreement_score,
+    medoid,
+    named_option,
+    similarity_function,
+)
 from disputatio.nodes.debate.common import emit, latest_answers, total_tokens
 from disputatio.nodes.debate.context import (
     DebateConfig,
@@ -32,6 +39,7 @@ from disputatio.nodes.debate.tree import leaves, ready_internal
 from disputatio.state.debate import (
     ROOT,
     AggregateTask,
+    ChooseTask,
     DebateState,
     ReviewTask,
     VerdictKind,
@@ -39,7 +47,7 @@ from disputatio.state.debate import (
 )
 from disputatio.validators.confidence import estimate_confidence
 
-Next = Literal["worker_turn", "review", "aggregate", "finalize"]
+Next = Literal["worker_turn", "review", "aggregate", "choose", "finalize"]
 
 
 def worker_name(node: str, index: int) -> str:
@@ -196,15 +204,40 @@ def _review_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> lis
     return sends
 
 
+def _verdict_kind(state: DebateState, cfg: DebateConfig) -> VerdictKind | None:
+    """What the root's final verdict names, if one is wanted (``final_verdict``)."""
+    has_options = bool(state.get("options"))
+    wanted = has_options if cfg.final_verdict is None else cfg.final_verdict
+    if not wanted:
+        return None
+    return "option" if has_options else "short"
+
+
+def _choose_send(state: DebateState, cfg: DebateConfig) -> Send | None:
+    """The one choosing call for a flat root whose answer names no option (else None).
+
+    Only with an option verdict wanted, and once (a chosen result is marked ``chosen``).
+    """
+    root = (state.get("results") or {}).get(ROOT)
+    options = state.get("options") or {}
+    if root is None or root.get("chosen") or state["nodes"][ROOT]["children"]:
+        return None
+    if _verdict_kind(state, cfg) != "option" or named_option(root["answer"], options):
+        return None
+    task: ChooseTask = {
+        "node": ROOT,
+        "question": state["nodes"][ROOT]["question"],
+        "asked": state.get("question") or state["nodes"][ROOT]["question"],
+        "result": root,
+    }
+    return Send("choose", task)
+
+
 def _aggregate_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> list[Send]:
     nodes, results = state["nodes"], state.get("results") or {}
     sections = state.get("sections") or {}
     sends = []
-    has_options = bool(state.get("options"))
-    verdict: VerdictKind | None = None
-    wanted = has_options if cfg.final_verdict is None else cfg.final_verdict
-    if wanted:
-        verdict = "option" if has_options else "short"
+    verdict = _verdict_kind(state, cfg)
     for nid in todo:
         children = [
             {
@@ -256,7 +289,8 @@ def _plan(state: DebateState, cfg: DebateConfig, notes: list[str]) -> list[Send]
     ready = ready_internal(state["nodes"], results)
     if ready:
         return _aggregate_sends(state, cfg, ready)
-    return "finalize"
+    choose = _choose_send(state, cfg)
+    return [choose] if choose is not None else "finalize"
 
 
 def schedule(state: DebateState, runtime: Runtime[DebateContext]) -> Command[Next]:

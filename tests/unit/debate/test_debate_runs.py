@@ -130,7 +130,7 @@ def test_user_validators_from_the_context_run_and_may_revise() -> None:
 
 
 def test_options_reach_the_workers() -> None:
-    models = {"worker-root-0": scripted("w0", "B. [s-aspirin]")}
+    models = {"worker-root-0": scripted("w0", "Verdict: B. [s-aspirin]")}
     ctx = context(models, flat=True, no_debate=True)
     out, _, _ = run("Which enzyme?", ctx, options={"A": "Lipase", "B": "COX-1"})
     prompt = str(models["worker-root-0"].prompts[0][1].content)

@@ -198,6 +198,45 @@ def test_a_decomposed_question_gets_a_final_verdict_over_its_composed_parts() ->
     assert out["answer"].splitlines()[0] == "Verdict: 300 hours, from the battery sub-answer."
 
 
+def test_a_flat_root_that_names_no_option_gets_one_call_that_chooses_one() -> None:
+    """Run B's MedQA 579: not decomposed, its answer said no section answers it."""
+    refusal = "Verdict: None of the provided sections answers the question.\nThey say 300 h [S1]."
+    options = {"A": "6 hours", "B": "300 hours"}
+    question = "How long does the CTD-41 battery last?"
+
+    def models(worker: str) -> dict[str, Any]:
+        return {
+            "worker-root-0": scripted("w", worker),
+            "aggregator-root": scripted("agg", "Verdict: B\nThe answer gives 300 h."),
+        }
+
+    retriever = FakeRetriever(default=[TERN_BATTERY])
+    scripts = models(refusal)
+    ctx = context(scripts, retriever, flat=True, workers=1, max_tool_calls=0)
+    out, _, _ = run(question, ctx, options=options)
+    chooser = scripts["aggregator-root"]
+    assert chooser.calls == 1
+    received = "\n".join(str(m.content) for m in chooser.prompts[0])
+    assert "B. 300 hours" in received and "Choose exactly one option" in received
+    assert "None of the provided sections" in received and "They say 300 h" in received
+    lines = out["answer"].splitlines()
+    assert lines[0] == "Verdict: B" and "None of the provided sections" in out["answer"]
+    assert [c["id"] for c in out["citations"]] == [TERN_BATTERY.id]  # the answer's own kept
+    assert out["tree"][0]["status"] == "agreed"  # still the workers' answer below the verdict
+    assert [m["kind"] for m in out["transcript"]][-1] == "verdict"
+    # an answer that names an option, no options, or final_verdict off: nobody is asked
+    for worker, inputs, extra in [
+        ("Verdict: B\nIt lasts 300 hours [S1].", {"options": options}, {}),
+        (refusal, {}, {}),
+        (refusal, {"options": options}, {"final_verdict": False}),
+    ]:
+        scripts = models(worker)
+        ctx = context(scripts, retriever, flat=True, workers=1, max_tool_calls=0, **extra)
+        out, _, _ = run(question, ctx, **inputs)
+        assert scripts["aggregator-root"].calls == 0
+        assert out["answer"].splitlines()[0] == worker.splitlines()[0]
+
+
 class _Always:
     def detect(self, answer: str, context: ValidationContext) -> list[str]:
         return ["custom finding"]
