@@ -17,15 +17,16 @@ leaf is the lowest pairwise similarity: one materially different answer starts a
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import itertools
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 from langchain_core.embeddings import Embeddings
 
 from disputatio.errors import ConfigError
-from disputatio.parsing.answers import parse_answer
+from disputatio.parsing.answers import Options, ParsedAnswer, parse_answer
 from disputatio.settings import Settings
 
 _CITATION_RE = re.compile(r"\[[^\[\]\n]{1,300}\]")
@@ -80,19 +81,25 @@ def bare_verdict_line(text: str) -> str | None:
     return None if line is None else " ".join(_CITATION_RE.sub(" ", line).split())
 
 
-def named_option(text: str, options: Mapping[str, str]) -> str | None:
-    """The option an answer names (its letter), read as the evaluation reads it; else None.
+def parse_verdict_option(text: str, options: Options) -> ParsedAnswer:
+    """The option an answer names, its opening verdict line first (pattern ``verdict``).
 
-    The opening verdict line decides when it names an option; otherwise the whole answer is
-    parsed (:func:`~disputatio.parsing.answers.parse_answer`).
+    The graph's answers open with a verdict line, and the lines below may hold sub-questions'
+    own verdicts, so that line decides when it names an option; otherwise the whole answer is
+    parsed (:func:`~disputatio.parsing.answers.parse_answer`). The evaluation reads the
+    debate's answers with this too.
     """
-    line = bare_verdict_line(text)
+    line = bare_verdict_line(text)  # "Yes [S1]": a citation would end no label
     if line is not None:
         parsed = parse_answer(f"Answer: {line}", options)
         if parsed.status == "OK":
-            return parsed.choice
-    parsed = parse_answer(text, options)
-    return parsed.choice if parsed.status == "OK" else None
+            return dataclasses.replace(parsed, pattern="verdict")
+    return parse_answer(text, options)
+
+
+def named_option(text: str, options: Options) -> str | None:
+    """The option an answer names (:func:`parse_verdict_option`), or None."""
+    return parse_verdict_option(text, options).choice
 
 
 def verdict(text: str) -> str | None:
