@@ -4,7 +4,10 @@
   call at the end of its critique is run (at most ``review_searches`` per leaf), and what it
   finds is shown to the summarizer.
 * The summarizer writes the leaf's answer from the sections (labelled ``S1``...), the debate
-  and the review; citations are verified against the labels shown and mapped back to ids.
+  and the review; citations are verified against the labels shown and mapped back to ids. A
+  summary that cites no section even after the citation repair (a 0.5B model once looped on the
+  moderator's instruction instead) is not kept as the answer when a worker's latest answer
+  cites one: that answer is (:func:`grounded_answer`), and a note says so.
 
 Internal nodes are composed in :mod:`disputatio.nodes.debate.aggregate`.
 """
@@ -63,7 +66,7 @@ from disputatio.prompts.debate import (
 from disputatio.state.debate import ReviewTask
 from disputatio.state.reducers import merge_usage
 from disputatio.tools.retrieval import TOOL_NAME
-from disputatio.validators.citations import CitationCheck
+from disputatio.validators.citations import CitationCheck, verify_citations
 from disputatio.validators.confidence import estimate_confidence
 
 
@@ -199,6 +202,18 @@ def review(state: ReviewTask, runtime: Runtime[DebateContext]) -> Command[Litera
     return Command(update=update, goto=Send("summarize", task))
 
 
+def grounded_answer(
+    moves: list[dict[str, Any]], node: str, allowed: list[str]
+) -> tuple[str, CitationCheck] | None:
+    """The leaf's latest worker answer citing the most sections: ``(agent, check)``, or None."""
+    latest = list(latest_answers(moves, node).values())
+    for move in sorted(latest, key=lambda m: -len(m["citations"])):
+        check = verify_citations(move["content"], allowed)
+        if check.verified:
+            return move["agent"], check
+    return None
+
+
 def summary_messages(state: ReviewTask, cfg: DebateConfig) -> list[BaseMessage]:
     """The summarizer's prompt: the reviewer's prompt, its critique, then the request.
 
@@ -245,6 +260,11 @@ def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, A
         kind="summary",
         check=check,
     )
+    update: dict[str, Any] = {"transcript": [move], "usage": usage}
+    kept = grounded_answer(state["moves"], node, allowed) if not check.verified else None
+    if kept is not None:
+        agent, check = kept
+        update["notes"] = [f"{node}: the summary cited no section; {agent}'s answer was kept"]
     result = node_result(
         check,
         allowed,
@@ -255,4 +275,4 @@ def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, A
         rounds=state["rounds"],
         agent=agent,
     )
-    return {"transcript": [move], "usage": usage, "results": {node: result}}
+    return {**update, "results": {node: result}}

@@ -123,6 +123,36 @@ def test_reviewer_can_ask_for_more_evidence_bounded() -> None:
     assert [c["id"] for c in out["citations"]] == ["s-bleed"]
 
 
+def test_a_summary_citing_nothing_gives_way_to_the_best_grounded_worker_answer() -> None:
+    """The 0.5B e2e failure: the summarizer looped on the moderator's instruction, uncited."""
+    loop = "Verdict: The debate is ongoing, and every answer above is supported."
+    models = {
+        "worker-root-0": scripted("w0", "Verdict: safe.\nFine.", "Verdict: safe.\nStill fine."),
+        "worker-root-1": scripted("w1", "Verdict: risky.\nBleeds [S1].", "Verdict: risky [S1]."),
+        "reviewer-root": scripted("rev", "They disagree."),
+        "summarizer-root": scripted("sum", loop, "no labels"),  # the answer (and a repair)
+    }
+    ctx = context(models, flat=True, workers=2, rounds=1, max_tool_calls=0, review_searches=0)
+    out, _, _ = run("Is aspirin safe?", ctx)
+    assert out["answer"].startswith("Verdict: risky") and [c["id"] for c in out["citations"]] == [
+        "s-aspirin"
+    ]
+    assert any("summary cited no section" in n and "worker-root-1" in n for n in out["notes"])
+    summary = next(m for m in out["transcript"] if m["kind"] == "summary")
+    assert summary["content"] == loop  # what the summarizer said stays in the transcript
+    # a summary that cites is kept as it is
+    models = {
+        **models,
+        "summarizer-root": scripted("sum", "Verdict: risky.\nIt bleeds [S1]."),
+        "worker-root-0": scripted("w0", "Verdict: safe.\nFine.", "Verdict: safe."),
+        "worker-root-1": scripted("w1", "Verdict: risky.\nBleeds [S1].", "Verdict: risky."),
+        "reviewer-root": scripted("rev", "They disagree."),
+    }
+    ctx = context(models, flat=True, workers=2, rounds=1, max_tool_calls=0, review_searches=0)
+    out, _, _ = run("Is aspirin safe?", ctx)
+    assert out["answer"].startswith("Verdict: risky.\nIt bleeds") and not out.get("notes")
+
+
 def test_aggregation_keeps_each_sub_answer_and_its_citations() -> None:
     """The held-out failure: one sub-answer invented the other's figure, uncited."""
     plan = {"subquestions": ["When are fire drills held?", "How long does the battery last?"]}
