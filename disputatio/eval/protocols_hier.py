@@ -65,22 +65,13 @@ def parse_graph_answer(text: str, question: Question) -> tuple[str | None, str, 
     composed answer too: the aggregator's choice heads it), and the lines below may hold the
     sub-questions' own verdicts, so the opening line is read first (pattern ``verdict``); an
     answer without one, or whose verdict names no option, is parsed whole, as the baselines'.
-    An option is read as the graph reads it when it decides whether to choose one
-    (:func:`~disputatio.nodes.debate.agreement.parse_verdict_option`).
+    The graph reads an option with the same rule when it decides whether to choose one
+    (:func:`~disputatio.nodes.debate.agreement.parse_verdict_first`).
     """
     from disputatio.eval.baselines import parse_reply
-    from disputatio.eval.numeric import is_numeric
-    from disputatio.nodes.debate.agreement import bare_verdict_line, parse_verdict_option
+    from disputatio.nodes.debate.agreement import parse_verdict_first
 
-    if not is_numeric(question):
-        parsed = parse_verdict_option(text, question.options)
-        return parsed.choice, parsed.status, parsed.pattern
-    line = bare_verdict_line(text)
-    if line is not None:
-        choice, status, _ = parse_reply(f"Answer: {line}", question)
-        if status == "OK":
-            return choice, status, "verdict"
-    return parse_reply(text, question)
+    return parse_verdict_first(text, lambda reply: parse_reply(reply, question))
 
 
 def record_of(

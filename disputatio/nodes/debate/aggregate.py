@@ -103,6 +103,18 @@ def _verdict_of(reply: str) -> str:
     return f"Verdict: {line}"
 
 
+def _final_verdict(
+    task: AggregateTask, runtime: Runtime[DebateContext]
+) -> tuple[str, dict[str, Any]]:
+    """The final verdict's call on ``task``: its ``Verdict: ...`` line and the call's usage."""
+    agent = f"aggregator-{task['node']}"
+    ctx = get_context(runtime.context)
+    llm = ctx.agent_model(agent, "aggregator", temperature=0.0)
+    messages = verdict_messages(task, resolve_config(ctx))
+    reply, usage = invoke_with_usage(llm, messages, agent=agent, role="aggregator")
+    return _verdict_of(text_of(reply)), usage
+
+
 def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str, Any]:
     """Compose an internal node's answer; on the root with ``final_verdict``, head it with one."""
     node, agent = state["node"], f"aggregator-{state['node']}"
@@ -110,11 +122,8 @@ def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str
     text = compose(state["children"])
     update: dict[str, Any] = {}
     if state.get("final_verdict") is not None:
-        ctx = get_context(runtime.context)
-        llm = ctx.agent_model(agent, "aggregator", temperature=0.0)
-        messages = verdict_messages(state, resolve_config(ctx))
-        reply, update["usage"] = invoke_with_usage(llm, messages, agent=agent, role="aggregator")
-        text = f"{_verdict_of(text_of(reply))}\n\n{text}"
+        line, update["usage"] = _final_verdict(state, runtime)
+        text = f"{line}\n\n{text}"
     check = verify_citations(text, allowed)
     move = make_move(
         node=node, agent=agent, role="aggregator", round_=0, kind="aggregate", check=check
@@ -137,20 +146,22 @@ def choose(state: ChooseTask, runtime: Runtime[DebateContext]) -> dict[str, Any]
     """Head a flat root's answer that names no option with one final verdict that names one."""
     node, agent = state["node"], f"aggregator-{state['node']}"
     result = state["result"]
-    child = {"id": node, "question": state["asked"], "answer": result["answer"]}
+    child = {
+        "id": node,
+        "question": state["asked"],
+        "answer": result["answer"],
+        "status": result.get("status"),
+    }
     task: AggregateTask = {
         "node": node,
         "question": state["question"],
         "main_question": state["question"],
-        "children": [{**child, "status": result.get("status")}],
+        "children": [child],
         "sections": [],
         "final_verdict": "option",
     }
-    ctx = get_context(runtime.context)
-    llm = ctx.agent_model(agent, "aggregator", temperature=0.0)
-    messages = verdict_messages(task, resolve_config(ctx))
-    reply, usage = invoke_with_usage(llm, messages, agent=agent, role="aggregator")
-    text = f"{_verdict_of(text_of(reply))}\n\n{result['answer']}"
+    line, usage = _final_verdict(task, runtime)
+    text = f"{line}\n\n{result['answer']}"
     check = verify_citations(text, list(result["allowed_ids"]))
     move = make_move(
         node=node, agent=agent, role="aggregator", round_=0, kind="verdict", check=check

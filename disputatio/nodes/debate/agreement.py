@@ -17,16 +17,16 @@ leaf is the lowest pairwise similarity: one materially different answer starts a
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import itertools
 import re
 from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
 from langchain_core.embeddings import Embeddings
 
 from disputatio.errors import ConfigError
-from disputatio.parsing.answers import Options, ParsedAnswer, parse_answer
+from disputatio.parsing.answers import Options, parse_answer
 from disputatio.settings import Settings
 
 _CITATION_RE = re.compile(r"\[[^\[\]\n]{1,300}\]")
@@ -81,25 +81,33 @@ def bare_verdict_line(text: str) -> str | None:
     return None if line is None else " ".join(_CITATION_RE.sub(" ", line).split())
 
 
-def parse_verdict_option(text: str, options: Options) -> ParsedAnswer:
-    """The option an answer names, its opening verdict line first (pattern ``verdict``).
+#: ``(choice, status, pattern)`` of a reply, as the parsers of the baselines give it.
+Parsed: TypeAlias = tuple[str | None, str, str | None]
+
+
+def parse_verdict_first(text: str, parse: Callable[[str], Parsed]) -> Parsed:
+    """``parse`` applied to an answer's opening verdict line first (pattern ``verdict``).
 
     The graph's answers open with a verdict line, and the lines below may hold sub-questions'
-    own verdicts, so that line decides when it names an option; otherwise the whole answer is
-    parsed (:func:`~disputatio.parsing.answers.parse_answer`). The evaluation reads the
-    debate's answers with this too.
+    own verdicts, so that line decides when ``parse`` reads an answer in it; otherwise the whole
+    answer is parsed. The evaluation reads the debate's answers with this too.
     """
     line = bare_verdict_line(text)  # "Yes [S1]": a citation would end no label
     if line is not None:
-        parsed = parse_answer(f"Answer: {line}", options)
-        if parsed.status == "OK":
-            return dataclasses.replace(parsed, pattern="verdict")
-    return parse_answer(text, options)
+        choice, status, _ = parse(f"Answer: {line}")
+        if status == "OK":
+            return choice, status, "verdict"
+    return parse(text)
 
 
 def named_option(text: str, options: Options) -> str | None:
-    """The option an answer names (:func:`parse_verdict_option`), or None."""
-    return parse_verdict_option(text, options).choice
+    """The option an answer names, its verdict line first (:func:`parse_verdict_first`)."""
+
+    def parse(reply: str) -> Parsed:
+        parsed = parse_answer(reply, options)
+        return parsed.choice, parsed.status, parsed.pattern
+
+    return parse_verdict_first(text, parse)[0]
 
 
 def verdict(text: str) -> str | None:
