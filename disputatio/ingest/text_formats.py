@@ -3,7 +3,9 @@
 Bytes are decoded as UTF-8 when possible; otherwise charset_normalizer guesses the encoding and
 a warning records the guess. Binary content (NUL bytes, many control characters) is refused.
 HTML goes through trafilatura (main-content extraction straight to markdown) and falls back to
-markdownify over the whole page when trafilatura finds nothing.
+markdownify over the whole page when trafilatura finds nothing. Page headings trafilatura left
+out (an ``<h1>`` above the main content) are put back as ATX headings
+(:mod:`disputatio.ingest.html_headings`), so the chunks' heading paths hold them.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import unicodedata
 from pathlib import Path
 
 from disputatio.errors import IngestError
+from disputatio.ingest.html_headings import page_headings, restore_headings
 from disputatio.ingest.types import ExtractedDocument
 
 logger = logging.getLogger(__name__)
@@ -162,7 +165,9 @@ def extract_html(data: bytes, path: Path) -> ExtractedDocument:
         path: The file.
 
     Returns:
-        The extracted document (headings, paragraphs, lists and tables kept).
+        The extracted document (headings, paragraphs, lists and tables kept). Its
+        ``metadata`` records the extractor and, for trafilatura, how many page headings it
+        had left out and were put back (``headings_restored``).
     """
     import trafilatura
 
@@ -182,11 +187,15 @@ def extract_html(data: bytes, path: Path) -> ExtractedDocument:
     except Exception as exc:  # trafilatura raises assorted errors on odd markup
         logger.warning("%s: trafilatura failed (%s); using markdownify", path, exc)
         markdown = None
-    extractor = "trafilatura"
+    metadata: dict[str, str | int] = {"encoding": encoding, "extractor": "trafilatura"}
     if not markdown or not markdown.strip():
         markdown = _markdownify(html)
-        extractor = "markdownify"
+        metadata["extractor"] = "markdownify"
         warnings.append(f"{path.name}: main-content extraction found nothing; converted whole page")
+    else:  # markdownify converts the whole page, headings included; trafilatura may drop some
+        markdown, metadata["headings_restored"] = restore_headings(
+            normalize_newlines(markdown), page_headings(html)
+        )
     markdown = normalize_newlines(markdown).strip()
     title = _html_title(html) or _fallback_title(markdown, path)
     return ExtractedDocument(
@@ -194,5 +203,5 @@ def extract_html(data: bytes, path: Path) -> ExtractedDocument:
         title=title,
         source_kind="html",
         warnings=tuple(warnings),
-        metadata={"encoding": encoding, "extractor": extractor},
+        metadata=metadata,
     )

@@ -8,13 +8,41 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from xml.sax.saxutils import quoteattr
 
+from disputatio.state.retrieval import Section
 from disputatio.validators.citations import extract_citations, verify_citations
+from disputatio.validators.sentences import split_sentences
 
 
 def short_labels(ids: list[str], prefix: str = "S") -> dict[str, str]:
     """Map ids to short labels ``S1, S2, ...`` (label → id) for prompts."""
     return {f"{prefix}{i}": sid for i, sid in enumerate(ids, start=1)}
+
+
+def format_numbered_sections(sections: Sequence[Section], labels: Sequence[str]) -> str:
+    """Render sections for a prompt with each sentence numbered ``[S2.1]``, ``[S2.2]``...
+
+    A writer that points at a sentence, not a page, can be checked against that sentence; the
+    claim checker reads ``[S2.3]`` as a citation of section ``S2``.
+
+    Args:
+        sections: The sections, best first.
+        labels: One short label per section (``S1``, ``S2``...).
+
+    Returns:
+        ``<section id="S1" source=… heading=…>`` blocks, one numbered sentence a line.
+    """
+    blocks = []
+    for label, sec in zip(labels, sections, strict=True):
+        attrs = f"id={quoteattr(label)} source={quoteattr(sec.source.rsplit('/', 1)[-1])}"
+        if sec.title:
+            attrs += f" title={quoteattr(sec.title)}"
+        if sec.heading_path:
+            attrs += f" heading={quoteattr(' / '.join(sec.heading_path))}"
+        lines = [f"[{label}.{i}] {s.sentence}" for i, s in enumerate(split_sentences(sec.text), 1)]
+        blocks.append(f"<section {attrs}>\n" + "\n".join(lines) + "\n</section>")
+    return "\n".join(blocks)
 
 
 def resolve_labels(text: str, label_to_id: dict[str, str]) -> tuple[str, list[str], list[str]]:

@@ -24,6 +24,7 @@ from langchain_core.language_models import BaseChatModel
 
 from disputatio.retrievers.base import CorpusRetriever
 from disputatio.settings import Settings, get_settings
+from disputatio.validators.support import SupportChecker, default_checker
 
 
 @dataclass
@@ -98,6 +99,25 @@ class AgentContext:
                 return isinstance(value, str) and value.startswith("local:")
         spec = self.model or self.get_settings().chat_model_for(role or agent)
         return spec.startswith("local:")
+
+    def support_checker(self) -> SupportChecker:
+        """The claim checker of the settings' ``[grounding]`` section.
+
+        The ``hybrid`` checker embeds with the retriever's embedding model, or the settings'.
+        """
+        cfg = self.get_settings().grounding
+        embed = None
+        if cfg.checker == "hybrid":
+            model = getattr(self.retriever, "embeddings", None)
+            if model is None:
+                from disputatio.models.embeddings import get_embeddings
+
+                model = get_embeddings(settings=self.get_settings())
+            embed = model.embed_documents
+        checker = default_checker(embed, cfg.checker)
+        if cfg.threshold is not None:
+            checker.threshold = cfg.threshold
+        return checker
 
     def get_retriever(self) -> CorpusRetriever:
         """Return the injected retriever, or the default Postgres funnel."""

@@ -8,11 +8,13 @@ Given the <question>, return JSON with:
   diseases, methods), as written.
 Keep it brief."""
 
-ANSWER_SYSTEM = """You answer questions using ONLY the sections provided.
+ANSWER_SYSTEM = """You answer questions using ONLY the numbered sentences of the sections provided.
 Rules:
-- Every factual sentence ends with the id of the section it comes from in square brackets,
-  e.g. "Insulin is made in the pancreas [S2]." Use only ids that appear in <sections>.
-- If the sections do not contain the answer, say so plainly.
+- Every sentence of your answer states one fact and ends with the label of the sentence it
+  comes from in square brackets, e.g. "The pack lasts 30 hours [S2.3]." Use only labels shown.
+- Copy numbers, units and names exactly as the sentence gives them.
+- If no sentence answers the question (or a part of it), write for that part:
+  "The documents do not answer this." Never answer from memory.
 - Be concise: at most 6 sentences."""
 
 ANSWER_USER = """<sections>

@@ -29,6 +29,7 @@ from pydantic_settings import (
 from disputatio.errors import ConfigError
 from disputatio.settings.pipelines import (
     DebateSettings,
+    GroundingSettings,
     IngestSettings,
     MedragSettings,
     RdcSettings,
@@ -45,6 +46,7 @@ from disputatio.settings.services import (
 __all__ = [
     "DatabaseSettings",
     "DebateSettings",
+    "GroundingSettings",
     "IngestSettings",
     "LocalLLMSettings",
     "MedragSettings",
@@ -97,6 +99,7 @@ class Settings(BaseSettings):
     ingest: IngestSettings = Field(default_factory=IngestSettings)  # type: ignore[arg-type]
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)  # type: ignore[arg-type]
     debate: DebateSettings = Field(default_factory=DebateSettings)  # type: ignore[arg-type]
+    grounding: GroundingSettings = Field(default_factory=GroundingSettings)  # type: ignore[arg-type]
     medrag: MedragSettings = Field(default_factory=MedragSettings)  # type: ignore[arg-type]
     referee: RefereeSettings = Field(default_factory=RefereeSettings)  # type: ignore[arg-type]
     rdc: RdcSettings = Field(default_factory=RdcSettings)  # type: ignore[arg-type]

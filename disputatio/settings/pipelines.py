@@ -167,6 +167,31 @@ class DebateSettings(BaseModel):
     )
 
 
+class GroundingSettings(BaseModel):
+    """The claim checker run on every final answer (disputatio.validators.claims)."""
+
+    checker: Literal["lexical", "hybrid"] = Field(
+        "lexical",
+        description="Support checker: 'lexical' (guards + word coverage) or 'hybrid' (guards + "
+        "mean of coverage and embedding cosine); chosen on labelled pairs (docs/grounding.md).",
+    )
+    threshold: float | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description="Support score from which a claim is supported (default: the checker's).",
+    )
+    attribute: bool = Field(
+        True,
+        description="Attach an uncited or mis-cited claim to its best supporting shown sentence.",
+    )
+    allow_unsupported: bool = Field(
+        False,
+        description="Keep unsupported and uncited claims in answers, flagged, instead of "
+        "dropping them (answers without evidence).",
+    )
+
+
 class MedragSettings(BaseModel):
     """MedRAG-style two-agent debate."""
 

@@ -103,11 +103,14 @@ class DebateOutput(TypedDict, total=False):
             unverified, queries}``.
         usage: Tokens, calls and latency per agent (``{agent: {role, calls, ...}}``).
         validation: One ``ValidationResult`` dict per validator.
+        claims: The answer's claims with their verdicts (``Claim`` dicts, see
+            ``state/claims.py``), from the ``support`` validator (empty when it did not run).
         notes: Things the run degraded on (decomposition failed, token budget reached...).
     """
 
     question: str
     answer: str
+    claims: list[dict[str, Any]]
     citations: list[dict[str, Any]]
     confidence: float
     tree: list[dict[str, Any]]

@@ -224,6 +224,7 @@ class MedragState(MedragInput, total=False):
         sections: Every section shown to an agent, id → ``Section`` dict (for citations).
         citations: Verified citations of the final answer: ``{id, source, title, page}``.
         validation: One ``ValidationResult`` dict per validator run on the final answer.
+        claims: Claims of the supporting replies with their verdicts (``Claim`` dicts).
         confidence: The confidence estimator's score of the final answer.
         log: The per-question log assembled at the end (see ``finalize``).
     """
@@ -243,6 +244,7 @@ class MedragState(MedragInput, total=False):
     sections: Annotated[dict[str, dict[str, Any]], merge_dicts]
     citations: list[dict[str, Any]]
     validation: list[dict[str, Any]]
+    claims: list[dict[str, Any]]
     confidence: float
     log: dict[str, Any]
 
@@ -313,7 +315,10 @@ class MedragOutput(TypedDict, total=False):
         transcript: Every move (turns, summaries, verdict) as the CLI prints it.
         notes: Degradations (retriever failures...).
         citations: Verified citations of the final answer (from the turns that chose it).
-        validation: One ``ValidationResult`` dict per validator (citations, confidence, bias).
+        validation: One ``ValidationResult`` dict per validator (support, citations,
+            confidence, bias).
+        claims: Claims of the replies behind the answer, each with its verdict (``Claim``
+            dicts, see ``state/claims.py``), from the ``support`` validator.
         confidence: The confidence estimator's score of the final answer.
         log: Per-question log in the seed's shape: ``mode``, ``history[].answer
             {step_by_step_thinking, answer_choice, retrieval_time, generation_time}``,
@@ -334,5 +339,6 @@ class MedragOutput(TypedDict, total=False):
     notes: list[str]
     citations: list[dict[str, Any]]
     validation: list[dict[str, Any]]
+    claims: list[dict[str, Any]]
     confidence: float
     log: dict[str, Any]

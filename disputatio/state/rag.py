@@ -47,7 +47,12 @@ class RagState(RagInput, total=False):
         best_score: Best rerank score.
         answer: The grounded answer (or the refusal message).
         citations: Cited section ids that were in the context.
-        invalid_citations: Cited ids that were NOT in the context (removed from the answer).
+        invalid_citations: Cited ids or bracketed labels that were NOT shown (removed).
+        claims: The answer's claims with their verdicts (``Claim`` dicts, see
+            ``state/claims.py``).
+        grounded: Every factual claim kept in the answer is supported by a cited sentence.
+        not_found: The documents do not answer (refused before or after the answerer).
+        draft: The answerer's own text, before the claim check.
         usage: Token/latency usage per agent.
     """
 
@@ -62,6 +67,10 @@ class RagState(RagInput, total=False):
     answer: str
     citations: list[str]
     invalid_citations: list[str]
+    claims: list[dict[str, Any]]
+    grounded: bool
+    not_found: bool
+    draft: str
     usage: Annotated[dict[str, dict[str, Any]], merge_usage]
 
 
@@ -69,9 +78,14 @@ class RagOutput(TypedDict, total=False):
     """What the funnel graph returns.
 
     Attributes:
-        answer: Grounded answer with ``[id]`` citations, or the refusal message.
-        citations: Verified cited section ids.
-        invalid_citations: Cited ids that were not in the context.
+        answer: The checked answer: supported claims with ``[id]`` citations, or a statement
+            that the documents do not answer (or the refusal message).
+        citations: Section ids cited by the claims kept in the answer.
+        invalid_citations: Cited ids or bracketed labels that were not shown (removed).
+        claims: Every claim with its verdict, evidence span and citations.
+        grounded: Every factual claim kept in the answer is supported by a cited sentence.
+        not_found: The documents do not answer the question.
+        draft: The answerer's own text, before the claim check.
         sections: The sections the answer could use.
         refused: Whether retrieval refused (no LLM call was made then).
         best_score: Best rerank score.
@@ -83,6 +97,10 @@ class RagOutput(TypedDict, total=False):
     answer: str
     citations: list[str]
     invalid_citations: list[str]
+    claims: list[dict[str, Any]]
+    grounded: bool
+    not_found: bool
+    draft: str
     sections: list[dict[str, Any]]
     refused: bool
     best_score: float

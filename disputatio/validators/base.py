@@ -97,13 +97,14 @@ ValidatorSpec: TypeAlias = "str | Validator"
 ValidatorFactory: TypeAlias = Callable[[], Validator]
 
 _REGISTRY: dict[str, ValidatorFactory | str] = {
+    "support": "disputatio.validators.claims:SupportValidator",
     "citations": "disputatio.validators.citations:CitationValidator",
     "confidence": "disputatio.validators.confidence:ConfidenceValidator",
     "bias": "disputatio.validators.hooks:BiasValidator",
 }
 
 #: Validators a graph runs when its context names none.
-DEFAULT_VALIDATORS: tuple[str, ...] = ("citations", "confidence", "bias")
+DEFAULT_VALIDATORS: tuple[str, ...] = ("support", "citations", "confidence", "bias")
 
 
 def register_validator(name: str, factory: ValidatorFactory, *, replace: bool = False) -> None:
@@ -177,6 +178,9 @@ def run_validators(
 ) -> list[ValidationResult]:
     """Run every validator; one that raises goes to the error handler hook.
 
+    Each validator sees the answer as revised by the validators before it (the ``support``
+    validator drops unsupported claims first, so the later ones judge the answer users get).
+
     Args:
         validators: The validators, in order.
         answer: The answer to check.
@@ -191,11 +195,13 @@ def run_validators(
 
     handler = error_handler or ReportingErrorHandler()
     results = []
+    current = answer
     for validator in validators:
         name = str(getattr(validator, "name", type(validator).__name__))
         try:
-            result = validator.validate(answer, context)
+            result = validator.validate(current, context)
         except Exception as exc:  # a user's check must not abort the run: the hook decides
             result = handler.handle(name, exc, context)
         results.append(result)
+        current = result.revised_answer or current
     return results

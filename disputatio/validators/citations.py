@@ -35,7 +35,7 @@ class CitationCheck(NamedTuple):
     unverified: list[str]
 
 
-def _group_ids(group: str) -> list[str] | None:
+def group_ids(group: str) -> list[str] | None:
     """Ids in one bracket group, or None when the group is not a citation."""
     ids = [_PREFIX_RE.sub("", p.strip(_QUOTES)).strip(_QUOTES) for p in re.split(r"[,;]", group)]
     if not ids or any(not i or any(c.isspace() for c in i) for i in ids):
@@ -47,7 +47,7 @@ def extract_citations(text: str) -> list[str]:
     """Return the ids cited in ``text``, deduplicated, in first-cited order."""
     seen: list[str] = []
     for match in _GROUP_RE.finditer(text or ""):
-        for cid in _group_ids(match.group(1)) or []:
+        for cid in group_ids(match.group(1)) or []:
             if cid not in seen:
                 seen.append(cid)
     return seen
@@ -68,7 +68,7 @@ def verify_citations(text: str, allowed: Collection[str]) -> CitationCheck:
     unverified: list[str] = []
 
     def keep(match: re.Match[str]) -> str:
-        ids = _group_ids(match.group(1))
+        ids = group_ids(match.group(1))
         if ids is None:
             return match.group(0)
         good = [i for i in ids if i in allowed_set]

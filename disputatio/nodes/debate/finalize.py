@@ -12,12 +12,13 @@ from disputatio.nodes.debate.tree import tree_output
 from disputatio.state.debate import ROOT, DebateState
 from disputatio.validators.base import ValidationContext, resolve_validators, run_validators
 from disputatio.validators.citations import verify_citations
+from disputatio.validators.claims import claims_of
 
 _CITATION_FIELDS = ("id", "source", "title", "page", "heading_path", "document_id")
 
 
 def finalize(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, Any]:
-    """Validate the root answer; output answer, verified citations, confidence and the tree."""
+    """Validate the root answer; output answer, claims, verified citations, confidence, tree."""
     ctx = get_context(runtime.context)
     nodes, results = state["nodes"], state.get("results") or {}
     sections = state.get("sections") or {}
@@ -50,4 +51,5 @@ def finalize(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, A
         "confidence": confidence,
         "tree": tree,
         "validation": [c.model_dump(mode="json") for c in checks],
+        "claims": claims_of(checks),
     }

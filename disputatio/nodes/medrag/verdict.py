@@ -40,6 +40,7 @@ from disputatio.nodes.medrag.text import (
 from disputatio.parsing.answers import majority_vote
 from disputatio.state.medrag import SEED_CONSENSUS, ConsensusType, MedragState, Turn, Verdict
 from disputatio.validators.base import ValidationContext, resolve_validators, run_validators
+from disputatio.validators.claims import claims_of
 
 #: Fields of a section kept in a citation.
 CITATION_FIELDS = ("id", "source", "title", "page", "heading_path", "document_id")
@@ -353,6 +354,7 @@ def finalize(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, A
         "consensus_type": consensus,
         "citations": citations,
         "validation": validation,
+        "claims": claims_of(validation),
         "log": log,
     }
     if confidence is not None:

@@ -1,4 +1,4 @@
-"""The grounded answerer: cites section ids, and citations are verified, not trusted."""
+"""The grounded answerer: points at sentences, and every claim is checked, not trusted."""
 
 from __future__ import annotations
 
@@ -8,25 +8,49 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from disputatio.models.accounting import invoke_with_usage
-from disputatio.nodes.citations import resolve_labels, short_labels
+from disputatio.nodes.citations import format_numbered_sections, short_labels
 from disputatio.nodes.rag.context import RagContext
 from disputatio.prompts.retrieval import ANSWER_SYSTEM, ANSWER_USER
-from disputatio.retrievers.base import format_sections
 from disputatio.state.rag import RagState
 from disputatio.state.retrieval import Section
+from disputatio.validators.claims import check_answer
 
 
 def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
-    """Answer from the kept sections; strip citations of ids that were not in the context."""
+    """Answer from the kept sections' numbered sentences, then check every claim.
+
+    The answer returned is the checked one: claims no shown sentence supports are dropped
+    (or kept and flagged with ``grounding.allow_unsupported``), uncited ones are attributed to
+    their best supporting sentence, fabricated labels are removed; when nothing is supported
+    it says that the documents do not answer. The model's own text stays in ``draft``.
+    """
     ctx = runtime.context or RagContext()
+    cfg = ctx.get_settings().grounding
     sections = [Section.model_validate(s) for s in state.get("sections", [])]
     llm = ctx.chat_model("answerer", role="answerer", temperature=0.0)
     labels = short_labels([s.id for s in sections])
-    shown = format_sections(sections, labels=list(labels))
+    shown = format_numbered_sections(sections, list(labels))
     messages = [
         SystemMessage(ANSWER_SYSTEM),
         HumanMessage(ANSWER_USER.format(sections=shown, question=state["question"])),
     ]
     reply, usage = invoke_with_usage(llm, messages, agent="answerer", role="answerer")
-    text, valid, invalid = resolve_labels(str(reply.content), labels)
-    return {"answer": text, "citations": valid, "invalid_citations": invalid, "usage": usage}
+    report = check_answer(
+        str(reply.content),
+        {s.id: s.model_dump() for s in sections},
+        checker=ctx.support_checker(),
+        aliases=labels,
+        attribute=cfg.attribute,
+        keep_unsupported=cfg.allow_unsupported,
+    )
+    cited = [c for claim in report.claims if not claim.dropped for c in claim.citations]
+    return {
+        "answer": report.answer,
+        "draft": str(reply.content),
+        "citations": list(dict.fromkeys(cited)),
+        "invalid_citations": report.fabricated_labels,
+        "claims": [c.model_dump(mode="json") for c in report.claims],
+        "grounded": report.grounded,
+        "not_found": report.not_found,
+        "usage": usage,
+    }

@@ -17,8 +17,10 @@ from disputatio.retrievers.funnel import (
 )
 from disputatio.retrievers.plan import QueryPlan
 from disputatio.retrievers.relevance import query_vector, rerank_sections
+from disputatio.state.claims import Claim
 from disputatio.state.rag import RagState
 from disputatio.state.retrieval import NO_SUITABLE_CONTEXT, Section
+from disputatio.validators.claims import NOT_FOUND_ANSWER
 
 
 def _ctx(runtime: Runtime[RagContext]) -> RagContext:
@@ -145,6 +147,15 @@ def refuse(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
         "citations": [],
         "invalid_citations": [],
         "answer": f"{NO_SUITABLE_CONTEXT} (best score {best:.2f})",
+        "claims": [
+            Claim(
+                text=NOT_FOUND_ANSWER,
+                verdict="not_found",
+                reason=f"no section scored above the refusal threshold (best {best:.2f})",
+            ).model_dump(mode="json")
+        ],
+        "grounded": True,
+        "not_found": True,
     }
 
 

@@ -1,0 +1,351 @@
+"""The claim checker: split an answer into claims, judge each against the sentence it cites.
+
+:func:`check_answer` turns an answer and the sections its writer was shown into a
+:class:`~disputatio.state.claims.ClaimReport`:
+
+1. The answer is split into sentences (claims). Bracketed citations are read off each; an id
+   that was not shown, or a bracketed label that is no id at all (``[CTD-41 Pressure
+   Housing]``), is removed and counted as fabricated.
+2. A sentence saying the documents do not answer is a ``not_found`` claim; a verdict line
+   (``Answer: B``), a heading or a sentence with fewer than two content words states nothing
+   to check (``factual`` false, no verdict).
+3. Each factual claim is scored against every sentence (and pair of adjacent sentences) of
+   the sections it cites by a :class:`~disputatio.validators.support.SupportChecker`. At the
+   checker's threshold it is ``supported``, with the best sentence as its evidence span.
+4. A claim its cited sections do not support, or that cites nothing, is attributed once to the
+   best supporting sentence of any shown section (``attributed``: the system, not the writer,
+   found the source — said so in ``reason``). Failing that it is ``unsupported`` or
+   ``uncited`` and dropped from the answer (kept, flagged, with ``keep_unsupported``).
+5. When no factual claim survives, the answer says that the documents do not answer.
+
+:class:`SupportValidator` (``"support"``) runs it as a validator: it passes only when every
+factual claim is supported (or the answer is an honest "not found"), and proposes the checked
+answer as the revised answer.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from disputatio.state.claims import VERDICTS, Claim, ClaimReport, Evidence
+from disputatio.validators.base import ValidationContext, ValidationResult
+from disputatio.validators.citations import group_ids
+from disputatio.validators.sentences import Span, content_words, split_sentences
+from disputatio.validators.support import LexicalSupport, SupportChecker
+
+#: The answer when no shown sentence supports any claim.
+NOT_FOUND_ANSWER = "The documents do not answer this question."
+
+_GROUP_RE = re.compile(r"\s*\[([^\[\]\n]{1,120})\](?!\()")
+_REFUSAL_RE = re.compile(
+    r"\b(?:(?:do|does|did|could|can)\s*(?:not|n't)|cannot|no)\b[^.]{0,60}?\b(?:contain|mention|"
+    r"say|state|specify|provide|answer|include|information|describe|address|cover|give|list|"
+    r"detail|discuss|found|support)|\bnot (?:found|mentioned|specified|stated|provided|covered|"
+    r"available|given|listed)\b|\bno (?:information|mention|data|details|answer|section)\b|"
+    r"NO_SUITABLE_CONTEXT|\binsufficient (?:information|evidence)\b",
+    re.I,
+)
+_VERDICT_RE = re.compile(
+    r"^\s*(?:\**\s*)?(?:final\s+)?(?:answer|verdict|option|choice|recommendation)\s*(?:is)?\s*"
+    r"[:=-]?\s*\**\s*\(?[A-Ja-j]?\)?\s*[.:]?\s*\**\s*$|^\s*(?:yes|no|maybe)\s*[.!]?\s*$",
+    re.I,
+)
+_SPACE_RE = re.compile(r"[ \t]{2,}")
+_SPACE_PUNCT_RE = re.compile(r"[ \t]+([.,;:!?)])")
+
+
+def _sentence_label(cid: str) -> str:
+    """``S2.3`` (sentence 3 of section S2) → ``S2``; other ids unchanged."""
+    match = re.fullmatch(r"([A-Za-z]+\d+)\.\d+", cid)
+    return match.group(1) if match else cid
+
+
+def _read_citations(
+    sentence: str, shown: Mapping[str, Any], aliases: Mapping[str, str]
+) -> tuple[str, list[str], list[str]]:
+    """``(text without brackets, ids cited that were shown, fabricated labels)``."""
+    cited: list[str] = []
+    fabricated: list[str] = []
+
+    def take(match: re.Match[str]) -> str:
+        raw = match.group(1)
+        ids = group_ids(raw)
+        if ids is None:
+            if len(raw.split()) <= 8 and not _REFUSAL_RE.search(raw):
+                fabricated.append(raw.strip())
+                return ""
+            return match.group(0)
+        for cid in ids:
+            real = aliases.get(_sentence_label(cid), aliases.get(cid, cid))
+            if real in shown:
+                if real not in cited:
+                    cited.append(real)
+            elif cid not in fabricated:
+                fabricated.append(cid)
+        return ""
+
+    text = _GROUP_RE.sub(take, sentence)
+    text = _SPACE_PUNCT_RE.sub(r"\1", _SPACE_RE.sub(" ", text)).strip()
+    return text, cited, fabricated
+
+
+def _answer_sentences(answer: str) -> list[Span]:
+    """The answer's sentences; a citation written after the full stop joins its sentence."""
+    spans = split_sentences(answer)
+    merged: list[Span] = []
+    for span in spans:
+        lead = re.match(r"^(?:\s*\[[^\[\]\n]{1,120}\])+", span.sentence)
+        if lead and merged and answer[merged[-1].end : span.start].strip() == "":
+            prev = merged[-1]
+            merged[-1] = Span(
+                prev.start, span.start + lead.end(), answer[prev.start : span.start + lead.end()]
+            )
+            rest = span.sentence[lead.end() :]
+            if rest.strip():
+                offset = span.start + lead.end() + (len(rest) - len(rest.lstrip()))
+                merged.append(Span(offset, span.end, rest.strip()))
+            continue
+        merged.append(span)
+    return merged
+
+
+class _Windows:
+    """Evidence windows of shown sections: each sentence and each pair of adjacent ones."""
+
+    def __init__(self, sections: Mapping[str, Mapping[str, Any]]) -> None:
+        self.items: dict[str, list[tuple[int, int, str]]] = {}
+        self.context: dict[str, str] = {}
+        for sid, sec in sections.items():
+            text = str(sec.get("text") or "")
+            spans = split_sentences(text)
+            wins = [(s.start, s.end, s.sentence) for s in spans]
+            wins += [(a.start, b.end, text[a.start : b.end]) for a, b in itertools.pairwise(spans)]
+            self.items[sid] = wins
+            heading = sec.get("heading_path") or []
+            source = str(sec.get("source") or "").rsplit("/", 1)[-1]
+            self.context[sid] = " ".join(
+                [str(sec.get("title") or ""), *map(str, heading), source.rsplit(".", 1)[0]]
+            )
+
+    def best(
+        self, claim: str, ids: Sequence[str], checker: SupportChecker
+    ) -> tuple[Evidence | None, str]:
+        """The best-scoring window of the sections ``ids`` and the reason when none passes."""
+        best: Evidence | None = None
+        reasons: list[str] = []
+        for sid in ids:
+            wins = self.items.get(sid, [])
+            if not wins:
+                continue
+            scores = checker.score_many(
+                claim, [w[2] for w in wins], [self.context[sid]] * len(wins)
+            )
+            for (start, end, sentence), score in zip(wins, scores, strict=True):
+                if score.reason:
+                    reasons.append(score.reason)
+                # prefer the single sentence to the pair on equal scores (pairs come later)
+                if best is None or score.score > best.score:
+                    best = Evidence(
+                        section_id=sid, start=start, end=end, sentence=sentence, score=score.score
+                    )
+        if best is not None and best.score >= checker.threshold:
+            return best, ""
+        if best is not None and best.score > 0:
+            return None, f"best sentence scores {best.score:.2f} < {checker.threshold:.2f}"
+        return None, (reasons[0] if reasons else "no sentence shares its words")
+
+
+def _is_factual(text: str) -> bool:
+    if _VERDICT_RE.match(text) or text.lstrip().startswith("#"):
+        return False
+    return len(content_words(text)) >= 2
+
+
+def check_answer(
+    answer: str,
+    sections: Mapping[str, Mapping[str, Any]],
+    *,
+    checker: SupportChecker | None = None,
+    aliases: Mapping[str, str] | None = None,
+    attribute: bool = True,
+    keep_unsupported: bool = False,
+    part: str | None = None,
+    not_found_answer: str = NOT_FOUND_ANSWER,
+) -> ClaimReport:
+    """Judge every claim of ``answer`` against the sections its writer was shown.
+
+    Args:
+        answer: The answer, citing sections as ``[id]`` (or by alias, ``[S2]``/``[S2.3]``).
+        sections: The shown sections, id → ``{text, title?, heading_path?, source?}``; only
+            these may be cited or attributed.
+        checker: The support checker (default :class:`LexicalSupport`).
+        aliases: Label → section id for labels shown instead of ids (``S2`` → the id).
+        attribute: Attach uncited or mis-cited claims to their best supporting shown sentence.
+        keep_unsupported: Keep unsupported and uncited claims in the answer (flagged), instead
+            of dropping them.
+        part: The part of the question this answer is for (stored on each claim).
+        not_found_answer: The answer when nothing is supported.
+
+    Returns:
+        The report; ``report.answer`` is the answer to show.
+    """
+    checker = checker or LexicalSupport()
+    aliases = aliases or {}
+    windows = _Windows(sections)
+    claims: list[Claim] = []
+    fabricated: list[str] = []
+    pieces: list[tuple[str, Claim]] = []
+    last = 0
+    for span in _answer_sentences(answer or ""):
+        gap = answer[last : span.start]
+        last = span.end
+        text, cited, fake = _read_citations(span.sentence, sections, aliases)
+        fabricated.extend(f for f in fake if f not in fabricated)
+        if not text:
+            continue
+        claim = Claim(text=text, citations=cited, part=part)
+        if _REFUSAL_RE.search(text):
+            claim.verdict, claim.reason = "not_found", "says the documents do not answer"
+        elif not _is_factual(text):
+            claim.verdict, claim.factual, claim.reason = None, False, "states nothing to check"
+        else:
+            _judge(claim, windows, checker, attribute, list(sections))
+            claim.dropped = claim.verdict != "supported" and not keep_unsupported
+        claims.append(claim)
+        pieces.append(("\n" if "\n" in gap else " ", claim))
+    return _report(claims, pieces, fabricated, checker, not_found_answer)
+
+
+def _judge(
+    claim: Claim,
+    windows: _Windows,
+    checker: SupportChecker,
+    attribute: bool,
+    shown: list[str],
+) -> None:
+    evidence, reason = (
+        windows.best(claim.text, claim.citations, checker) if claim.citations else (None, "")
+    )
+    if evidence is not None:
+        claim.verdict, claim.evidence = "supported", evidence
+        claim.citations = [
+            evidence.section_id,
+            *(c for c in claim.citations if c != evidence.section_id),
+        ]
+        return
+    if attribute:
+        others = [s for s in shown if s not in claim.citations]
+        found, _ = windows.best(claim.text, others, checker)
+        if found is not None:
+            was = (
+                "cited nothing" if not claim.citations else "cited sections that do not support it"
+            )
+            claim.verdict, claim.evidence, claim.attributed = "supported", found, True
+            claim.citations = [found.section_id]
+            claim.reason = f"the writer {was}; attributed to its best supporting sentence"
+            return
+    if claim.citations:
+        claim.verdict, claim.reason = "unsupported", reason or "no cited sentence supports it"
+    else:
+        claim.verdict, claim.reason = "uncited", "cites nothing and no shown sentence supports it"
+
+
+def render_claim(claim: Claim) -> str:
+    """The claim with its citations before the closing punctuation: ``text [id1, id2].``."""
+    if not claim.citations:
+        return claim.text
+    body = claim.text.rstrip()
+    end = len(body.rstrip(".!?:;"))
+    return f"{body[:end]} [{', '.join(claim.citations)}]{body[end:]}"
+
+
+def _report(
+    claims: list[Claim],
+    pieces: list[tuple[str, Claim]],
+    fabricated: list[str],
+    checker: SupportChecker,
+    not_found_answer: str,
+) -> ClaimReport:
+    kept = [(sep, c) for sep, c in pieces if not c.dropped]
+    facts = [c for _, c in kept if c.factual and c.verdict != "not_found"]
+    refusals = [c for _, c in kept if c.verdict == "not_found"]
+    if not facts and not refusals:
+        # nothing supported: say so, after any verdict line or heading that was kept
+        gone = Claim(
+            text=not_found_answer,
+            verdict="not_found",
+            reason="no shown sentence supports any claim",
+            part=claims[0].part if claims else None,
+        )
+        claims.append(gone)
+        kept.append(("\n" if kept else "", gone))
+        refusals = [gone]
+    text = "".join((sep if i else "") + render_claim(c) for i, (sep, c) in enumerate(kept))
+    counts: dict[str, int] = {
+        v: sum(1 for c in claims if c.factual and c.verdict == v) for v in VERDICTS
+    }
+    return ClaimReport(
+        answer=text.strip(),
+        claims=claims,
+        grounded=all(c.verdict in ("supported", "not_found") for c in facts + refusals),
+        not_found=not facts,
+        fabricated_labels=fabricated,
+        checker=checker.name,
+        counts=counts,
+    )
+
+
+class SupportValidator:
+    """Passes only when every factual claim of the answer is supported by a cited sentence.
+
+    An answer that says the documents do not answer passes (an honest refusal); an answer with
+    a fabricated label, or a claim left unsupported or uncited, fails. The revised answer is
+    the checked one (unsupported claims dropped, attributed citations added).
+
+    Args:
+        checker: The support checker (default :class:`LexicalSupport`).
+        attribute: Attribute uncited claims after generation.
+    """
+
+    name = "support"
+
+    def __init__(self, checker: SupportChecker | None = None, attribute: bool = True) -> None:
+        self.checker = checker or LexicalSupport()
+        self.attribute = attribute
+
+    def validate(self, answer: str, context: ValidationContext) -> ValidationResult:
+        """Check every claim of ``answer`` against ``context.sections`` (only allowed ids)."""
+        allowed = set(context.allowed_ids) if context.allowed_ids else set(context.sections)
+        shown = {i: s for i, s in context.sections.items() if i in allowed}
+        report = check_answer(answer, shown, checker=self.checker, attribute=self.attribute)
+        facts = [c for c in report.claims if c.factual and c.verdict != "not_found"]
+        supported = sum(1 for c in facts if c.verdict == "supported")
+        bad = len(facts) - supported
+        if report.not_found:
+            message = "the documents do not answer: no claim is made"
+        else:
+            message = f"{supported} of {len(facts)} claim(s) supported by a cited sentence"
+            if bad:
+                message += f"; {bad} unsupported or uncited dropped"
+        if report.fabricated_labels:
+            message += f"; {len(report.fabricated_labels)} fabricated label(s) removed"
+        return ValidationResult(
+            name=self.name,
+            passed=bad == 0 and not report.fabricated_labels,
+            score=supported / len(facts) if facts else None,
+            message=message,
+            details=report.model_dump(mode="json"),
+            revised_answer=report.answer if report.answer != (answer or "").strip() else None,
+        )
+
+
+def claims_of(checks: Sequence[ValidationResult | Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The claims judged by the ``support`` validator among ``checks`` (empty if it did not run)."""
+    for check in checks:
+        data = check.model_dump(mode="json") if isinstance(check, ValidationResult) else check
+        if data.get("name") == "support" and "claims" in data.get("details", {}):
+            return list(data["details"]["claims"])
+    return []

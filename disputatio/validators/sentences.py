@@ -1,0 +1,267 @@
+"""Sentences with their character spans, and the words, numbers and names a claim rests on.
+
+The claim checker compares an answer's sentences with the sentences of the sections it cites.
+Everything here is deterministic text processing: a sentence splitter that keeps offsets (so a
+supporting sentence can be shown as a span of its section), content words with a light
+stemmer, numbers with their units, negation cues and name-like tokens.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+import snowballstemmer
+
+_ABBREVIATIONS = frozenset(
+    "e.g i.e etc vs dr mr mrs ms prof no nos fig approx incl cf al st jr sr inc ltd co min max "
+    "dept est vol p pp".split()
+)
+_END_RE = re.compile(r"[.!?]+[\"')\]]*(?=\s+|$)")
+_BULLET_RE = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s+")
+_HEADING_RE = re.compile(r"^\s*#{1,6}\s+")
+_STEMMER = snowballstemmer.stemmer("english")
+_WORD_RE = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
+
+#: Words too common to count as shared evidence.
+STOPWORDS = frozenset(
+    "a an and are as at be been being both but by can could did do does for from had has have "
+    "he her his how i if in into is it its itself may me might more most must my of on or our "
+    "over shall she should so such than that the their them then there these they this those "
+    "to too under up upon us was we were what when where whether which while who whom whose "
+    "why will with would you your also any each every other per via about above after again "
+    "against all am because before below between during few further here just only own same "
+    "some through until very according states stated says said document documents section "
+    "sections text passage passages answer".split()
+)
+
+#: Words that negate the statement they are in.
+NEGATIONS = frozenset(
+    "not no never none nobody nothing neither nor cannot without prohibited forbidden banned "
+    "disallowed unless exempt excluded".split()
+)
+
+_NUMBER_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+_NUMBER_WORDS.update(
+    {
+        "thirty": "30",
+        "forty": "40",
+        "fifty": "50",
+        "sixty": "60",
+        "hundred": "100",
+        "thousand": "1000",
+        "once": "1",
+        "twice": "2",
+        "single": "1",
+        "double": "2",
+        "half": "0.5",
+        "dozen": "12",
+    }
+)
+
+#: Unit spellings → one canonical unit.
+UNITS: dict[str, str] = {}
+for _canon, _spellings in {
+    "second": "s sec secs second seconds",
+    "minute": "min mins minute minutes",
+    "hour": "h hr hrs hour hours",
+    "day": "d day days",
+    "week": "wk wks week weeks weekly",
+    "month": "mo month months monthly",
+    "year": "yr yrs year years annually yearly annual",
+    "tonne": "t tonne tonnes ton tons",
+    "kg": "kg kgs kilogram kilograms kilo kilos",
+    "g": "g gram grams",
+    "m": "m metre metres meter meters",
+    "km": "km kilometre kilometres kilometer kilometers",
+    "cm": "cm centimetre centimetres",
+    "mm": "mm millimetre millimetres",
+    "nm": "nm nautical",
+    "nok": "nok kr krone kroner",
+    "eur": "eur € euro euros",
+    "usd": "usd $ dollar dollars",
+    "gbp": "gbp £ pound pounds",
+    "c": "°c c celsius degrees",
+    "percent": "% percent per-cent",
+    "bar": "bar bars",
+    "knot": "kn kt knot knots",
+    "gb": "gb gigabyte gigabytes",
+    "mb": "mb megabyte megabytes",
+    "v": "v volt volts",
+    "w": "w watt watts",
+    "l": "l litre litres liter liters",
+    "person": "person persons people",
+    "character": "character characters chars",
+}.items():
+    for _spelling in _spellings.split():
+        UNITS[_spelling] = _canon
+
+
+class Span(NamedTuple):
+    """A sentence of a text with its offsets (``text[start:end] == sentence``)."""
+
+    start: int
+    end: int
+    sentence: str
+
+
+def _ends_with_abbreviation(chunk: str) -> bool:
+    words = chunk.rstrip(".!?\"')]").split()
+    last = words[-1].casefold() if words else ""
+    if last.rstrip(".") in _ABBREVIATIONS:
+        return True
+    return len(last) == 1 and last.isalpha()  # an initial: "J. Smith"
+
+
+def _line_sentences(line: str, base: int) -> Iterator[Span]:
+    head = _BULLET_RE.match(line) or _HEADING_RE.match(line)
+    start = head.end() if head else len(line) - len(line.lstrip())
+    pos = start
+    for match in _END_RE.finditer(line):
+        if match.start() <= pos or _ends_with_abbreviation(line[pos : match.end()]):
+            continue
+        if (
+            re.match(r"\d", line[match.end() :].lstrip()[:1] or "x")
+            and line[match.start() - 1 : match.start()].isdigit()
+        ):
+            continue  # "1. 5" never happens; "version 2. 3" rarely: keep numbers whole
+        yield Span(base + pos, base + match.end(), line[pos : match.end()])
+        pos = match.end()
+        while pos < len(line) and line[pos].isspace():
+            pos += 1
+    rest = line[pos:].rstrip()
+    if rest.strip():
+        yield Span(base + pos, base + pos + len(rest), rest)
+
+
+def split_sentences(text: str) -> list[Span]:
+    """Split ``text`` into sentences with their offsets.
+
+    Lines are split apart (a heading, a bullet, a table row is a sentence of its own); within a
+    line a sentence ends at ``.``, ``!`` or ``?`` followed by a space, except after common
+    abbreviations and initials. Bullet and heading markers are not part of the sentence.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The non-empty sentences in order, each with ``start``/``end`` into ``text``.
+    """
+    spans: list[Span] = []
+    offset = 0
+    for line in (text or "").split("\n"):
+        if line.strip():
+            spans.extend(_line_sentences(line, offset))
+        offset += len(line) + 1
+    return spans
+
+
+@functools.lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The English Snowball stem of ``word``, case-folded ("calibrated" → "calibr")."""
+    return str(_STEMMER.stemWord(word.casefold()))
+
+
+def words(text: str) -> list[str]:
+    """Word tokens of ``text`` (letters/digits, inner hyphens and apostrophes kept)."""
+    return [m.group(0) for m in _WORD_RE.finditer(text or "")]
+
+
+def content_words(text: str) -> set[str]:
+    """Stemmed words of ``text`` that are not stopwords, numbers or units."""
+    out = set()
+    for word in words(text):
+        low = word.casefold()
+        if low in STOPWORDS or low in NEGATIONS or low in _NUMBER_WORDS or low in UNITS:
+            continue
+        if re.fullmatch(r"[\d.,]+(?:-[a-z]+)?", low):
+            continue
+        if len(low) > 1:
+            out.add(stem(low))
+    return out
+
+
+def _canonical_number(raw: str) -> str:
+    if re.fullmatch(r"\d{1,3}(?:[ ,]\d{3})+", raw):
+        return raw.replace(",", "").replace(" ", "")
+    value = raw.replace(",", ".")
+    if "." in value:
+        value = value.rstrip("0").rstrip(".")
+    return value.lstrip("0") or "0"
+
+
+def numbers_with_units(text: str) -> list[tuple[str, str | None]]:
+    """Numbers stated in ``text`` (digits or number words) with the unit next to each.
+
+    The unit is the canonical form (see :data:`UNITS`) of the word just after the number
+    (``18 months``, ``4 tonnes``, ``20%``) or just before it (``NOK 910``, ``€40``), or None.
+    Parts of codes (``CTD-41``) are not numbers: they are names.
+
+    Returns:
+        ``(number, unit)`` pairs in order; numbers canonical (``1,200`` → ``1200``,
+        ``1,5`` → ``1.5``, ``eighteen`` → ``18``).
+    """
+    out: list[tuple[str, str | None]] = []
+    tokens = re.findall(r"[€$£%°]|[^\W_]+(?:[.,]\d+)*(?:-[^\W_]+)*|\S", text or "")
+    for i, tok in enumerate(tokens):
+        low = tok.casefold()
+        if re.fullmatch(r"\d+(?:[.,]\d+)*", tok):
+            num = _canonical_number(tok)
+        elif re.fullmatch(r"\d+[a-z%°]+", low):  # "4t", "20%": split number and unit
+            num = _canonical_number(re.match(r"\d+", low).group(0))  # type: ignore[union-attr]
+            out.append((num, UNITS.get(low[len(num) :])))
+            continue
+        elif low in _NUMBER_WORDS and low not in ("single", "double", "half"):
+            num = _NUMBER_WORDS[low]
+        elif re.fullmatch(r"\d+-[a-z]+", low):  # "18-month"
+            num, _, unit = low.partition("-")
+            out.append((_canonical_number(num), UNITS.get(unit)))
+            continue
+        else:
+            continue
+        after = tokens[i + 1].casefold() if i + 1 < len(tokens) else ""
+        before = tokens[i - 1].casefold() if i > 0 else ""
+        unit = UNITS.get(after) or UNITS.get(before)
+        out.append((num, unit))
+    return out
+
+
+def has_negation(text: str) -> bool:
+    """Whether ``text`` contains a negation cue (``not``, ``never``, ``prohibited``, ``n't``...)."""
+    low = (text or "").casefold()
+    if "n't" in low or "n’t" in low:
+        return True
+    return any(w.casefold() in NEGATIONS for w in words(low))
+
+
+_CODE_RE = re.compile(r"\b[A-Za-z]+[-/]?\d+[A-Za-z0-9-]*\b|\b\d+[A-Za-z]+\d*[A-Za-z0-9-]*\b")
+
+
+def names(text: str) -> set[str]:
+    """Name-like tokens of ``text``: capitalised words not opening a sentence, and codes.
+
+    ``Bergen``, ``Oslo``, ``CTD-41``, ``ISO-9001`` are names; the first word of a sentence is
+    not (it is capitalised anyway), nor are all-caps words of one letter.
+
+    Returns:
+        The names, case-folded.
+    """
+    found = {m.group(0).casefold() for m in _CODE_RE.finditer(text or "")}
+    for span in split_sentences(text or ""):
+        toks = words(span.sentence)
+        for j, tok in enumerate(toks):
+            if j == 0 or len(tok) < 2 or not tok[0].isupper():
+                continue
+            low = tok.casefold()
+            if low in STOPWORDS or low in NEGATIONS or low in UNITS:
+                continue
+            found.add(low)
+    return found

@@ -1,0 +1,201 @@
+"""Support checkers: does this sentence of a section support this claim?
+
+A checker scores a claim against a candidate evidence window (one sentence, or two adjacent
+ones) in [0, 1]; the claim checker (:mod:`disputatio.validators.claims`) calls it supported
+when the score reaches the checker's ``threshold``. Two checkers ship:
+
+* :class:`LexicalSupport` (``"lexical"``): hard guards, then word coverage. The guards reject
+  what similarity scores miss — the hard negatives of a claim that copies its sentence but
+  changes one thing: every number of the claim must be in the window with the same unit; the
+  claim and the window must agree on negation; every name of the claim (``Oslo``, ``CTD-40``)
+  must be in the window or the section's title and headings. The score is the share of the
+  claim's content words (stemmed) found there.
+* :class:`HybridSupport` (``"hybrid"``): the same guards, and the mean of the word coverage and
+  the cosine similarity of the claim and the window in the embedding model's space, which
+  credits paraphrases that share few words.
+
+Thresholds and the choice between them come from the labelled claim/passage pairs in
+``disputatio/data/grounding/claims.jsonl`` (``benchmarks/claim_checker.py``; figures in
+``docs/grounding.md``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, Protocol, runtime_checkable
+
+from disputatio.validators.sentences import (
+    content_words,
+    has_negation,
+    names,
+    numbers_with_units,
+)
+
+
+class SupportScore(NamedTuple):
+    """A checker's score for one claim and one window, with the reason when it is 0."""
+
+    score: float
+    reason: str = ""
+
+
+@runtime_checkable
+class SupportChecker(Protocol):
+    """Scores how well evidence windows support a claim.
+
+    Attributes:
+        name: Name shown in reports.
+        threshold: Score from which a claim counts as supported.
+    """
+
+    name: str
+    threshold: float
+
+    def score_many(
+        self, claim: str, windows: Sequence[str], context: Sequence[str]
+    ) -> list[SupportScore]:
+        """Score ``claim`` against each window (``context[i]``: title/headings of window i)."""
+        ...
+
+
+def guard(claim: str, window: str, context: str = "") -> str:
+    """Why ``window`` cannot support ``claim``, or ``""`` when no guard fails.
+
+    Args:
+        claim: The claim.
+        window: The evidence sentence(s).
+        context: Title and headings of the window's section (names may come from there).
+
+    Returns:
+        The first failed guard as a short reason, else ``""``.
+    """
+    stated = numbers_with_units(window)
+    by_number: dict[str, set[str | None]] = {}
+    for number, unit in stated:
+        by_number.setdefault(number, set()).add(unit)
+    for number, unit in numbers_with_units(claim):
+        if number not in by_number:
+            return f"the number {number} is not in the sentence"
+        units = by_number[number]
+        if unit is not None and unit not in units and None not in units:
+            shown = ", ".join(sorted(u for u in units if u))
+            return f"{number} {unit} where the sentence says {number} {shown}"
+    if has_negation(claim) != has_negation(window):
+        return "one of the claim and the sentence is negated, the other not"
+    known = (window + " " + context).casefold()
+    missing = sorted(n for n in names(claim) if n not in known)
+    if missing:
+        return f"{', '.join(missing)} is not in the section"
+    return ""
+
+
+def coverage(claim: str, window: str, context: str = "") -> float:
+    """Share of the claim's content words (stemmed) found in the window or its context."""
+    wanted = content_words(claim)
+    if not wanted:
+        return 0.0
+    have = content_words(window) | content_words(context)
+    return len(wanted & have) / len(wanted)
+
+
+class LexicalSupport:
+    """Guards, then the share of the claim's content words in the window.
+
+    Args:
+        threshold: Coverage from which a claim is supported.
+    """
+
+    name = "lexical"
+
+    def __init__(self, threshold: float = 0.6) -> None:
+        self.threshold = threshold
+
+    def score_many(
+        self, claim: str, windows: Sequence[str], context: Sequence[str]
+    ) -> list[SupportScore]:
+        """Score ``claim`` against each window."""
+        out = []
+        for window, ctx in zip(windows, context, strict=True):
+            reason = guard(claim, window, ctx)
+            out.append(
+                SupportScore(0.0, reason) if reason else SupportScore(coverage(claim, window, ctx))
+            )
+        return out
+
+
+Embed = Callable[[list[str]], list[list[float]]]
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    na = math.sqrt(sum(x * x for x in a))
+    nb = math.sqrt(sum(y * y for y in b))
+    return dot / (na * nb) if na and nb else 0.0
+
+
+class HybridSupport(LexicalSupport):
+    """Guards, then the mean of word coverage and embedding cosine.
+
+    Only windows that pass the guards and share some words with the claim are embedded, and
+    embeddings are cached by text, so a debate that checks many claims against the same
+    sections embeds each sentence once.
+
+    Args:
+        embed: Texts → vectors (e.g. ``Embeddings.embed_documents``).
+        threshold: Score from which a claim is supported.
+        min_coverage: Windows below this coverage are not embedded (scored by coverage alone).
+        cache_size: Texts whose vectors are kept.
+    """
+
+    name = "hybrid"
+
+    def __init__(
+        self,
+        embed: Embed,
+        threshold: float = 0.6,
+        min_coverage: float = 0.25,
+        cache_size: int = 4096,
+    ) -> None:
+        super().__init__(threshold)
+        self.embed = embed
+        self.min_coverage = min_coverage
+        self.cache_size = cache_size
+        self._vectors: dict[str, tuple[float, ...]] = {}
+
+    def _prime(self, texts: list[str]) -> None:
+        """Embed, in one batch, the texts whose vectors are not cached yet."""
+        fresh = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if not fresh:
+            return
+        if len(self._vectors) + len(fresh) > self.cache_size:
+            self._vectors.clear()
+        for text, vec in zip(fresh, self.embed(fresh), strict=True):
+            self._vectors[text] = tuple(vec)
+
+    def score_many(
+        self, claim: str, windows: Sequence[str], context: Sequence[str]
+    ) -> list[SupportScore]:
+        """Score ``claim`` against each window."""
+        lexical = super().score_many(claim, windows, context)
+        near = [i for i, s in enumerate(lexical) if not s.reason and s.score >= self.min_coverage]
+        if not near:
+            return lexical
+        self._prime([claim, *(windows[i] for i in near)])
+        claim_vec = self._vectors[claim]
+        out = list(lexical)
+        for i in near:
+            cos = max(0.0, _cosine(claim_vec, self._vectors[windows[i]]))
+            out[i] = SupportScore((lexical[i].score + cos) / 2)
+        return out
+
+
+def default_checker(embed: Embed | None = None, kind: str = "lexical") -> SupportChecker:
+    """The checker named ``kind`` (``"lexical"`` or ``"hybrid"``, which needs ``embed``)."""
+    if kind == "hybrid":
+        if embed is None:
+            raise ValueError("the hybrid support checker needs an embedding function")
+        return HybridSupport(embed)
+    if kind == "lexical":
+        return LexicalSupport()
+    raise ValueError(f"unknown support checker {kind!r} (known: lexical, hybrid)")
