@@ -22,7 +22,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from disputatio.api import store
 from disputatio.api.errors import ApiError, from_validation, invalid
 from disputatio.api.http import read_json, services, tenant
-from disputatio.api.schemas import Clarification, DebateStart
+from disputatio.api.schemas import Clarification, DebateStart, verdict_body
 from disputatio.settings import Settings
 
 
@@ -222,7 +222,11 @@ async def _result(request: Request) -> tuple[dict[str, Any], str]:
 
 
 async def verdict(request: Request) -> JSONResponse:
-    """The verdict of a finished debate (409 while it runs)."""
+    """The verdict of a finished debate (409 while it runs), with its answer's claims.
+
+    The shape is :func:`~disputatio.api.schemas.verdict_body`'s; a run stored before answers
+    carried claims answers ``claims: []``.
+    """
     row, case_id = await _result(request)
     if row["status"] != "done":
         raise ApiError(
@@ -231,14 +235,7 @@ async def verdict(request: Request) -> JSONResponse:
             f"debate {case_id} is {row['status']}" + (f": {row['error']}" if row["error"] else ""),
             retryable=row["status"] != "failed",
         )
-    from disputatio.api.runs import VERDICT_FIELDS
-
-    result = row["result"] or {}
-    fields = VERDICT_FIELDS[row["protocol"]]
-    return JSONResponse(
-        {"case_id": case_id, "protocol": row["protocol"]}
-        | {k: result.get(k) for k in fields if k in result}
-    )
+    return JSONResponse(verdict_body(row["protocol"], case_id, row["result"] or {}))
 
 
 def _checkpoint_values(settings: Settings, case_id: str) -> dict[str, Any]:

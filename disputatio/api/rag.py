@@ -211,7 +211,11 @@ def _context_of(section: dict[str, Any], full: bool) -> dict[str, Any]:
 
 
 async def query(request: Request) -> JSONResponse:
-    """Answer from the tenant's corpus, or refuse with NO_SUITABLE_CONTEXT."""
+    """Answer from the tenant's corpus, or refuse with NO_SUITABLE_CONTEXT.
+
+    The answer comes with its claims, each judged against the sentence it cites
+    (:class:`~disputatio.api.schemas.QueryAnswer`).
+    """
     who = tenant(request)
     svc = services(request)
     limits = svc.settings.server
@@ -260,11 +264,15 @@ async def query(request: Request) -> JSONResponse:
     if req.debug:
         trace["usage"] = result.get("usage") or {}
         trace["invalid_citations"] = result.get("invalid_citations") or []
+        if result.get("draft") is not None:
+            trace["draft"] = result["draft"]  # the answerer's own text, before the check
+    checked = _checked(result)
     if result.get("refused"):
         best = result.get("best_score") or 0.0
         return JSONResponse(
             {
                 "answer": None,
+                **checked,
                 "error": {
                     "code": NO_SUITABLE_CONTEXT,
                     "message": "no section of the corpus is relevant enough to answer",
@@ -274,11 +282,20 @@ async def query(request: Request) -> JSONResponse:
             }
         )
     cited = set(result.get("citations") or [])
-    body: dict[str, Any] = {"answer": result.get("answer"), "citations": sorted(cited)}
+    body: dict[str, Any] = {"answer": result.get("answer"), **checked, "citations": sorted(cited)}
     if req.return_context:
         body["contexts"] = [_context_of(s, full=req.debug) for s in sections]
     body["trace"] = trace
     return JSONResponse(body)
+
+
+def _checked(result: dict[str, Any]) -> dict[str, Any]:
+    """The claim check of a quick answer: ``claims``, ``grounded``, ``not_found``."""
+    return {
+        "claims": list(result.get("claims") or []),
+        "grounded": bool(result.get("grounded", False)),
+        "not_found": bool(result.get("not_found", bool(result.get("refused")))),
+    }
 
 
 def _timed(fn: Any) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from typing import Any, cast
 from langgraph.types import Command
 
 from disputatio.api import store
+from disputatio.api.schemas import verdict_body
 from disputatio.api.services import PROTOCOL_GRAPHS, Services
 
 logger = logging.getLogger(__name__)
@@ -36,13 +37,6 @@ MOVE_FIELDS: dict[str, tuple[str, ...]] = {
     "medrag": ("turns", "summaries"),
     "referee": ("clarifications", "briefs", "cross_examinations"),
     "rdc": ("moves", "votes"),
-}
-#: Fields of the final state that make up the verdict, per protocol.
-VERDICT_FIELDS: dict[str, tuple[str, ...]] = {
-    "hierarchical": ("question", "answer", "citations", "confidence", "notes"),
-    "medrag": ("answer", "consensus_type", "agreement_round", "verdict", "citations", "notes"),
-    "referee": ("status", "plan", "ruling", "error", "completed_phases"),
-    "rdc": ("verdict", "halt_reason", "phase_log", "ledger_thread"),
 }
 #: Other state fields streamed whenever their value changes (the tree, the plan, the graph).
 SNAPSHOT_FIELDS: dict[str, tuple[str, ...]] = {
@@ -227,7 +221,7 @@ class Engine:
                 return
             values = snapshot.values
             result = {k: _jsonable(v) for k, v in values.items() if k in _output_keys(graph)}
-            verdict = {k: result.get(k) for k in VERDICT_FIELDS[protocol] if k in result}
+            verdict = verdict_body(protocol, run_id, result)  # what GET …/verdict answers
             # the event first: a stream that sees the terminal status has every event to send
             self._event(run_id, known, "final", "final", {"verdict": verdict})
             store.update_run(self.settings, run_id, status="done", result=result, resume=None)

@@ -1,12 +1,20 @@
-"""Request bodies of the API (pydantic; unknown fields are refused so typos are not ignored)."""
+"""Request bodies of the API (unknown fields are refused) and the shapes of its answers.
+
+Answers: ``POST /query`` (:class:`QueryAnswer`) and ``GET /debate/{id}/verdict``
+(:class:`DebateVerdict`, built by :func:`verdict_body`, which the CLI's ``--json`` prints too).
+
+This module imports no web framework: the CLI reads the verdict shape from here.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from disputatio.retrievers.languages import known_languages, text_search_config
+from disputatio.state.claims import Claim
 
 Protocol = Literal["hierarchical", "medrag", "referee", "rdc"]
 
@@ -84,3 +92,89 @@ class Clarification(_Strict):
     """POST /debate/{id}/clarify: answers to the planner's questions (by id, or in order)."""
 
     answers: dict[str, Any] | list[Any]
+
+
+# --- answers ---------------------------------------------------------------------------------
+
+
+class QueryAnswer(BaseModel):
+    """``POST /query``'s answer (200).
+
+    Attributes:
+        answer: The checked answer: supported claims with their ``[id]`` citations, or a
+            statement that the documents do not answer; None when retrieval refused (then
+            ``error`` says why).
+        claims: Every claim of the answer in the order written, each with its verdict
+            (``supported``, ``unsupported``, ``uncited``, ``not_found``, or null for a line that
+            states nothing to check), its citations, the supporting sentence (``evidence``)
+            and whether it was ``dropped`` from the answer or ``attributed`` by the checker.
+        grounded: Every factual claim kept in the answer is supported by a cited sentence.
+        not_found: The documents do not answer the question.
+        citations: Section ids cited by the claims kept in the answer.
+        contexts: The sections the answer could use (with ``return_context``).
+        trace: Scores, channels and timings (``draft``, ``usage``, ``invalid_citations`` with
+            ``debug``).
+        error: ``{code: "NO_SUITABLE_CONTEXT", message, max_rerank_score}`` when refused.
+    """
+
+    answer: str | None
+    claims: list[Claim] = Field(default_factory=list)
+    grounded: bool = False
+    not_found: bool = False
+    citations: list[str] = Field(default_factory=list)
+    contexts: list[dict[str, Any]] | None = None
+    trace: dict[str, Any] = Field(default_factory=dict)
+    error: dict[str, Any] | None = None
+
+
+#: Fields of a finished debate's state that make up its verdict, per protocol. Fields a run
+#: did not produce are left out, except ``claims`` (always a list; empty for a run stored
+#: before answers carried claims).
+VERDICT_FIELDS: dict[str, tuple[str, ...]] = {
+    "hierarchical": (
+        "question", "answer", "claims", "citations", "confidence", "validation", "notes",
+    ),
+    "medrag": (
+        "answer", "consensus_type", "agreement_round", "verdict", "claims", "citations",
+        "confidence", "validation", "notes",
+    ),
+    "referee": ("status", "plan", "ruling", "claims", "validation", "error", "completed_phases"),
+    "rdc": ("verdict", "claims", "validation", "halt_reason", "phase_log", "ledger_thread"),
+}  # fmt: skip
+
+
+class DebateVerdict(BaseModel):
+    """``GET /debate/{id}/verdict`` (and ``disputatio ask|referee|rdc run --json``).
+
+    The protocol's own fields (:data:`VERDICT_FIELDS`: ``answer``, ``citations``,
+    ``confidence``, ``validation``, ``consensus_type``, ``ruling``, ``verdict``...) come beside
+    these.
+
+    Attributes:
+        case_id: The debate (the CLI: its checkpoint thread id).
+        protocol: ``hierarchical``, ``medrag``, ``referee`` or ``rdc``.
+        claims: The final answer's claims with their verdicts (see :class:`QueryAnswer`).
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    case_id: str
+    protocol: Protocol
+    claims: list[Claim] = Field(default_factory=list)
+
+
+def verdict_body(protocol: str, case_id: str, result: Mapping[str, Any]) -> dict[str, Any]:
+    """The verdict of a finished debate from its final state (JSON values).
+
+    Args:
+        protocol: The protocol that ran.
+        case_id: The debate's id.
+        result: The run's final state (or its stored output).
+
+    Returns:
+        ``{case_id, protocol, <the protocol's verdict fields>, claims}``.
+    """
+    body: dict[str, Any] = {"case_id": case_id, "protocol": protocol}
+    body.update({k: result[k] for k in VERDICT_FIELDS[protocol] if k in result})
+    body["claims"] = list(result.get("claims") or [])
+    return body

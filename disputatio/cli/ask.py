@@ -24,6 +24,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from disputatio.cli.claims import (
+    echo_json,
+    render_claims,
+    source_index,
+    support_line,
+    verdict_json,
+)
 from disputatio.cli.options import COLLECTION, MODEL, RESUME, SHOW_CONTEXT, TENANT, THREAD_ID
 from disputatio.errors import ConfigError
 from disputatio.settings import Settings, get_settings
@@ -238,6 +245,28 @@ def render_transcript(values: Mapping[str, Any], console: Console) -> None:
         console.print(Text(str(move.get("content", ""))))
 
 
+def _number(value: Any) -> str:
+    return f"{value:.2f}" if isinstance(value, float) else str(value)
+
+
+def validation_lines(values: Mapping[str, Any]) -> list[str]:
+    """The checks of the answer, for people: how many claims are supported, then the rest.
+
+    The ``support`` check is the line that says what was verified (how many factual claims a
+    cited sentence supports); the ``citations`` check (cited ids were shown) is folded into it
+    and the ``confidence`` check into the confidence line, each printed only when it flagged
+    something; other checks print their message.
+    """
+    lines = [support_line(values.get("claims") or [])]
+    for check in values.get("validation") or []:
+        name = check.get("name")
+        if name == "support" or (name in ("citations", "confidence") and check.get("passed")):
+            continue
+        flag = "" if check.get("passed") else " (flagged)"
+        lines.append(f"{name}{flag}: {check.get('message', '')}")
+    return lines
+
+
 def render_result(
     values: Mapping[str, Any],
     *,
@@ -245,28 +274,37 @@ def render_result(
     console: Console,
     show_context: bool = False,
 ) -> None:
-    """Print the answer, its citations, confidence, validation, usage (transcript, evidence).
+    """Print the answer claim by claim, its citations, the checks, usage (transcript, evidence).
 
-    Model text is printed as plain text: ``[section-id]`` citations are not rich markup.
+    An answer without claims (a checker that did not run) is printed whole, and the support
+    line says it was not checked. Model text is printed as plain text: ``[section-id]``
+    citations are not rich markup.
     """
     if show_transcript:
         render_transcript(values, console)
     if show_context:
         render_context(values, console)
-    answer = Text(str(values.get("answer") or "(no answer)"))
-    console.print(Panel(answer, title="answer", expand=False))
+    claims = values.get("claims") or []
+    if claims:
+        if values.get("consensus_type"):  # MedRAG: the answer is the chosen option
+            console.print(Text(f"answer: {values.get('answer')}", style="bold"))
+        render_claims(claims, console, sources=source_index(values))
+    else:
+        answer = Text(str(values.get("answer") or "(no answer)"))
+        console.print(Panel(answer, title="answer", expand=False))
     citations = values.get("citations") or []
     if citations:
-        table = Table("id", "source", "page", title="citations (verified)")
+        table = Table("id", "source", "page", title="citations")
         for citation in citations:
             table.add_row(*_citation_row(citation))
         console.print(table)
     else:
-        console.print("no verified citations")
-    extras = [f"{k}: {values[k]}" for k in ("confidence", "consensus_type") if k in values]
-    for check in values.get("validation") or []:
-        mark = "ok" if check.get("passed") else "FLAG"
-        extras.append(f"{check.get('name')}: {mark} — {check.get('message', '')}")
+        console.print("no citations")
+    extras = validation_lines(values)[1 if claims else 0 :]  # render_claims said support
+    if "confidence" in values:
+        extras.append(f"confidence (heuristic): {_number(values['confidence'])}")
+    if "consensus_type" in values:
+        extras.append(f"consensus_type: {values['consensus_type']}")
     extras += [f"note: {n}" for n in values.get("notes") or []]
     usage = values.get("usage") or {}
     calls = sum(int(r.get("calls", 0)) for r in usage.values())
@@ -293,6 +331,12 @@ def ask(
     model: str | None = MODEL,
     tenant: str | None = TENANT,
     collection: str | None = COLLECTION,
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="Print the verdict as one JSON object (as GET /debate/{id}/verdict answers it: "
+        "answer, claims, citations, validation, confidence); progress goes to stderr.",
+    ),
 ) -> None:
     """Answer a question from your documents with a multi-agent debate."""
     from disputatio.storage.checkpoint import open_checkpointer
@@ -315,6 +359,7 @@ def ask(
     config: RunnableConfig = {"configurable": {"thread_id": thread}}
     inputs = None if resume else {"question": question, "options": parse_options(options)}
     board = MoveBoard()
+    screen = Console(stderr=True) if as_json else out  # with --json, stdout is the JSON alone
     with open_checkpointer(settings) as saver:
         graph = builder.compile(checkpointer=saver, name=protocol)
         snapshot = graph.get_state(config) if thread_id else None
@@ -322,18 +367,27 @@ def ask(
             if snapshot is None or not snapshot.values:
                 raise ConfigError(f"no run with thread id {thread!r} to resume")
             if not snapshot.next:
-                out.print(Text(f"thread {thread} had already finished"))
+                screen.print(Text(f"thread {thread} had already finished"))
         elif snapshot is not None and snapshot.values:
             raise ConfigError(
                 f"thread {thread!r} already holds a run; pass --resume to continue it, or "
                 "leave out --thread-id (or pick a new one) to ask a new question"
             )
-        with Live(board.render(), console=out, refresh_per_second=4, transient=True) as live:
+        with Live(board.render(), console=screen, refresh_per_second=4, transient=True) as live:
 
             def on_chunk(mode: str, chunk: Any) -> None:
                 board.feed(mode, chunk)
                 live.update(board.render())
 
             values = run_protocol(graph, inputs, config, context, on_chunk)
-    render_result(values, show_transcript=show_transcript, show_context=show_context, console=out)
-    out.print(Text(f"thread: {thread}", style="dim"))
+    if as_json:  # the transcript and evidence asked for go to stderr
+        if show_transcript:
+            render_transcript(values, screen)
+        if show_context:
+            render_context(values, screen)
+        echo_json(verdict_json(protocol, thread, values))
+    else:
+        render_result(
+            values, show_transcript=show_transcript, show_context=show_context, console=out
+        )
+    screen.print(Text(f"thread: {thread}", style="dim"))

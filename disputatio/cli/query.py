@@ -4,15 +4,45 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
+from disputatio.cli.claims import echo_json, render_claims
 from disputatio.cli.options import AS_JSON, COLLECTION, MODEL, SHOW_CONTEXT, TENANT
 
 out = Console()
+
+
+def make_context(
+    model: str | None, tenant: str | None, collection: str | None, answer: bool
+) -> Any:
+    """The run context of the command (tests replace this to inject a funnel and models)."""
+    from disputatio.nodes.rag.context import RagContext
+
+    return RagContext(model=model, tenant=tenant, collection=collection, answer=answer)
+
+
+def as_json_object(result: dict[str, Any]) -> dict[str, Any]:
+    """``--json``: the graph's output with the checked answer's fields first.
+
+    ``answer``, ``claims`` (each with its verdict and evidence), ``grounded``, ``not_found``,
+    ``citations`` and ``invalid_citations`` lead; the rest (sections, scores, timings, usage,
+    the model's ``draft``) follows.
+    """
+    head = {
+        "answer": result.get("answer"),
+        "claims": list(result.get("claims") or []),
+        "grounded": result.get("grounded"),
+        "not_found": result.get("not_found"),
+        "citations": list(result.get("citations") or []),
+        "invalid_citations": list(result.get("invalid_citations") or []),
+    }
+    return head | {k: v for k, v in result.items() if k not in head}
 
 
 def query(
@@ -30,33 +60,38 @@ def query(
     ),
     model: str | None = MODEL,
 ) -> None:
-    """Retrieve from the corpus through the funnel and answer with verified citations."""
+    """Retrieve from the corpus through the funnel and answer, each claim checked."""
     from disputatio.graphs.rag import graph
-    from disputatio.nodes.rag.context import RagContext
 
-    ctx = RagContext(model=model, tenant=tenant, collection=collection, answer=not no_answer)
+    ctx = make_context(model, tenant, collection, not no_answer)
     inputs = {"question": question, "k": k, "threshold": threshold}
-    with out.status("retrieving…"):
-        result = graph.invoke(inputs, context=ctx)
+    with Console(stderr=True).status("retrieving…"):
+        result = dict(graph.invoke(inputs, context=ctx))
     if as_json:
-        typer.echo(json.dumps(result, indent=2, default=str, ensure_ascii=False))
+        echo_json(as_json_object(result))
         return
     sections = result.get("sections", [])
     if show_context or no_answer:
         for s in sections:
             where = Path(s["source"]).name + (f" p.{s['page']}" if s.get("page") else "")
-            out.print(Panel(s["text"][:1200], title=f"{s['id']} · {where} · {s['score']:.2f}"))
-    if result.get("answer"):
-        out.print(Panel(result["answer"], title="answer", expand=False))
+            out.print(
+                Panel(Text(s["text"][:1200]), title=f"{s['id']} · {where} · {s['score']:.2f}")
+            )
+    if result.get("claims"):
+        render_claims(result["claims"], out, sources={s["id"]: s for s in sections})
+    elif result.get("answer"):
+        out.print(Panel(Text(result["answer"]), title="answer", expand=False))
     by_id = {s["id"]: s for s in sections}
     for cid in result.get("citations", []):
         s = by_id.get(cid, {})
-        out.print(f"[{cid}] {s.get('source', '?')}" + (f" p.{s['page']}" if s.get("page") else ""))
+        line = f"[{cid}] {s.get('source', '?')}" + (f" p.{s['page']}" if s.get("page") else "")
+        out.print(Text(line))
     if result.get("invalid_citations"):
-        out.print(f"[yellow]removed unverifiable citations:[/] {result['invalid_citations']}")
+        removed = ", ".join(map(str, result["invalid_citations"]))
+        out.print(Text(f"removed fabricated citations: {removed}", style="yellow"))
     if result.get("failed_channels"):
         dropped = "; ".join(f"{k}: {v}" for k, v in result["failed_channels"].items())
-        out.print(f"[yellow]dropped:[/] {dropped}")
+        out.print(Text(f"dropped channels: {dropped}", style="yellow"))
     timings = ", ".join(f"{k} {v:.0f}ms" for k, v in result.get("timings_ms", {}).items())
     out.print(f"[dim]best score {result.get('best_score', 0):.2f}; {timings}[/]")
 

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperGroup
 
+from disputatio.cli.claims import echo_json, render_claims, source_index, verdict_json
 from disputatio.cli.options import AS_JSON, COLLECTION, MODEL, SHOW_CONTEXT, TENANT, THREAD_ID
 from disputatio.errors import ConfigError
 from disputatio.settings import get_settings
@@ -61,6 +62,12 @@ def rdc(
     max_tokens: int | None = typer.Option(None, "--max-tokens", help="Budget per agent call."),
     no_appeal: bool = typer.Option(False, "--no-appeal", help="Never hold an appeal."),
     show_context: bool = SHOW_CONTEXT,
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="Print the verdict as one JSON object (as GET /debate/{id}/verdict answers it, "
+        "claims included); progress goes to stderr.",
+    ),
 ) -> None:
     """Debate a case with specialists, then print the jury's differential and test plan.
 
@@ -97,7 +104,8 @@ def rdc(
     context.config()  # bad knobs fail here, in one line, before any database work
     resolve_specialists(case, names)  # so do repeated specialist names
     config: Any = {"configurable": {"thread_id": thread}}
-    out.print(f"[bold]{case.title or case.id}[/]  thread [cyan]{thread}[/]")
+    screen = Console(stderr=True) if as_json else out  # with --json, stdout is the JSON alone
+    screen.print(f"[bold]{case.title or case.id}[/]  thread [cyan]{thread}[/]")
     with open_checkpointer(settings) as saver, open_store(settings) as store:
         graph = build_graph().compile(checkpointer=saver, store=store, name="rdc")
         snapshot = graph.get_state(config)
@@ -108,16 +116,21 @@ def rdc(
             inputs, config, context=context, stream_mode=["updates", "custom"]
         ):
             if isinstance(chunk, dict) and "event" in chunk:
-                _print_event(chunk)
+                _print_event(chunk, screen)
         state = graph.get_state(config).values
     verdict = state["verdict"]
-    print_verdict(verdict)
+    if as_json:
+        echo_json(verdict_json("rdc", thread, state))
+    else:
+        print_verdict(verdict)
+        if state.get("claims"):
+            render_claims(state["claims"], out, sources=source_index(state))
     if show_context:
-        print_evidence(state, settings)
+        print_evidence(state, settings, screen)
     if out_dir is not None:
         write_exports(out_dir, state["graph"], verdict)
-        out.print(f"wrote {out_dir}/debate.jsonld, debate.graphml, verdict.json")
-    out.print(f"verify with: disputatio ledger verify {thread}")
+        screen.print(f"wrote {out_dir}/debate.jsonld, debate.graphml, verdict.json")
+    screen.print(f"verify with: disputatio ledger verify {thread}")
 
 
 @rdc_app.command("calibrate")
@@ -159,22 +172,29 @@ def calibrate(
     )
 
 
-def _print_event(event: dict[str, Any]) -> None:
+def _print_event(event: dict[str, Any], console: Console | None = None) -> None:
+    console = console or out
     kind = event["event"]
     if kind == "turn":
-        out.print(f"[dim]round {event['round']} · {event['phase']} ·[/] [bold]{event['agent']}[/]")
+        console.print(
+            f"[dim]round {event['round']} · {event['phase']} ·[/] [bold]{event['agent']}[/]"
+        )
     elif kind == "move":
         added = ", ".join(event["nodes"]) or "nothing"
-        out.print(f"  {event['summary'] or '(no summary)'}  [green]+{added}[/]")
+        console.print(f"  {event['summary'] or '(no summary)'}  [green]+{added}[/]")
         for r in event["rejected"]:
-            out.print(f"  [red]rejected {r['what']}[/] {r.get('id', '')}: {r['reason']}")
-        out.print(f"  entropy {event['entropy_before']:.3f} → {event['entropy_after']:.3f} nats")
+            console.print(f"  [red]rejected {r['what']}[/] {r.get('id', '')}: {r['reason']}")
+        console.print(
+            f"  entropy {event['entropy_before']:.3f} → {event['entropy_after']:.3f} nats"
+        )
     elif kind == "vote":
-        out.print(f"[bold]{event['speaker']}[/] votes {' > '.join(event['ranking']) or 'abstain'}")
+        console.print(
+            f"[bold]{event['speaker']}[/] votes {' > '.join(event['ranking']) or 'abstain'}"
+        )
     elif kind == "halt":
-        out.print(f"[yellow]debate stops:[/] {event['reason']}")
+        console.print(f"[yellow]debate stops:[/] {event['reason']}")
     elif kind == "appeal":
-        out.print(f"[yellow]appeal[/] by {', '.join(event['speakers'])}")
+        console.print(f"[yellow]appeal[/] by {', '.join(event['speakers'])}")
 
 
 def _delta(value: float | None) -> str:
@@ -257,23 +277,24 @@ def corpus_evidence(state: dict[str, Any]) -> tuple[list[str], bool]:
     return (chosen, True) if chosen else (retrieved, False)
 
 
-def print_evidence(state: dict[str, Any], settings: Any) -> None:
-    """Print the corpus sections behind the verdict (``--show-context``)."""
+def print_evidence(state: dict[str, Any], settings: Any, console: Console | None = None) -> None:
+    """Print the corpus sections behind the verdict (``--show-context``) on ``console``."""
     from rich.text import Text
 
     from disputatio.retrievers.postgres import PostgresBackend
 
+    console = console or out
     ids, cited = corpus_evidence(state)
-    out.rule("evidence (cited sections)" if cited else "evidence (retrieved sections)")
+    console.rule("evidence (cited sections)" if cited else "evidence (retrieved sections)")
     sections = PostgresBackend(settings).sections(ids) if ids else {}
     if not sections:
-        out.print("no corpus section was retrieved (the case's own findings are above)")
+        console.print("no corpus section was retrieved (the case's own findings are above)")
     for sid in ids:
         if sid in sections:
             s = sections[sid]
             page = f", page {s.page}" if s.page is not None else ""
-            out.print(Text(f"[{sid}] {s.source or ''}{page}", style="bold"))
-            out.print(Text(" ".join(s.text.split())[:600]))
+            console.print(Text(f"[{sid}] {s.source or ''}{page}", style="bold"))
+            console.print(Text(" ".join(s.text.split())[:600]))
 
 
 def write_exports(out_dir: Path, graph: dict[str, Any], verdict: dict[str, Any]) -> None:

@@ -21,6 +21,7 @@ from rich.panel import Panel
 from rich.prompt import Prompt
 from rich.table import Table
 
+from disputatio.cli.claims import echo_json, render_claims, source_index, verdict_json
 from disputatio.cli.options import COLLECTION, MODEL, SHOW_CONTEXT, TENANT, THREAD_ID
 from disputatio.errors import ConfigError
 from disputatio.graphs.referee import RefereeContext
@@ -136,6 +137,27 @@ def run_referee(
     resumed; a thread that stopped mid-run (crash) is resumed where it stopped; a finished
     thread is only read back. Interrupts are answered by ``answerer``.
     """
+    values = run_referee_state(
+        inputs,
+        context=context,
+        settings=settings,
+        thread_id=thread_id,
+        answerer=answerer,
+        on_event=on_event,
+    )
+    return RefereeResult.model_validate(values)
+
+
+def run_referee_state(
+    inputs: dict[str, Any],
+    *,
+    context: RefereeContext,
+    settings: Settings,
+    thread_id: str,
+    answerer: Answerer,
+    on_event: Callable[[dict[str, Any]], None] = lambda e: None,
+) -> dict[str, Any]:
+    """:func:`run_referee`, returning the final state as is (``claims`` included, if any)."""
     from disputatio.graphs.referee import build_graph
     from disputatio.storage.checkpoint import open_checkpointer
 
@@ -163,19 +185,20 @@ def run_referee(
             running = False
         if pending:
             raise ConfigError(f"thread {thread_id} still waits for answers after every round")
-        return RefereeResult.model_validate(graph.get_state(config).values)
+        return dict(graph.get_state(config).values)
 
 
-def show_event(event: dict[str, Any]) -> None:
-    """Print one progress event."""
+def show_event(event: dict[str, Any], console: Console | None = None) -> None:
+    """Print one progress event (on ``console``, default: stdout)."""
+    console = console or out
     if event.get("event") == "clarification":
-        out.print(
+        console.print(
             f"[yellow]?[/] the planner has {event.get('questions')} clarification question(s)"
         )
     elif event.get("event") == "turn":
         mark = {"start": "[dim]…[/]", "done": "[green]✓[/]", "failed": "[red]✗[/]"}
         extra = event.get("options") or event.get("recommendation") or event.get("error") or ""
-        out.print(
+        console.print(
             f"{mark.get(str(event.get('status')), '·')} {event.get('agent')} {extra}".rstrip()
         )
 
@@ -215,8 +238,9 @@ def show_result(result: RefereeResult) -> None:
         out.print(f"completed phases: {', '.join(result.completed_phases) or 'none'}")
 
 
-def show_context(result: RefereeResult) -> None:
+def show_context(result: RefereeResult, console: Console | None = None) -> None:
     """Print every cited section: id, title, document and a quote, with who cited it."""
+    console = console or out
     cited: dict[str, tuple[SourceRef, list[str]]] = {}
     for agent, refs in [(b.agent, b.evidence) for b in result.briefs] + [
         (e.agent, e.evidence) for e in result.cross_examinations
@@ -224,7 +248,7 @@ def show_context(result: RefereeResult) -> None:
         for ref in refs:
             cited.setdefault(ref.id, (ref, []))[1].append(agent)
     if not cited:
-        out.print("[dim]no section was cited[/]")
+        console.print("[dim]no section was cited[/]")
         return
     table = Table(title="Cited sources")
     for col in ("Id", "Source", "Cited by", "Quote"):
@@ -232,7 +256,7 @@ def show_context(result: RefereeResult) -> None:
     for ref, agents in cited.values():
         where = " — ".join(x for x in (ref.title, ref.source) if x)
         table.add_row(ref.id, where or "–", ", ".join(agents), ref.quote)
-    out.print(table)
+    console.print(table)
 
 
 def referee(
@@ -254,6 +278,14 @@ def referee(
     options: Annotated[
         list[str] | None, typer.Option("--option", help="An option to compare (repeatable).")
     ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print the verdict as one JSON object (as GET /debate/{id}/verdict answers "
+            "it, claims included); progress and prompts go to stderr.",
+        ),
+    ] = False,
 ) -> None:
     """Referee a technology choice: advocates per option, cross-examination, weighted scores."""
     check_request(query, options)
@@ -262,22 +294,29 @@ def referee(
     context = make_context(model, settings, tenant, collection)
     thread = thread_id or f"referee-{uuid.uuid4().hex[:12]}"
     inputs: dict[str, Any] = {"query": query, **({"options": options} if options else {})}
-    out.print(f"thread: {thread}")
-    result = run_referee(
+    screen = Console(stderr=True) if as_json else out  # with --json, stdout is the JSON alone
+    screen.print(f"thread: {thread}")
+    values = run_referee_state(
         inputs,
         context=context,
         settings=settings,
         thread_id=thread,
-        answerer=preset_answerer(preset) if answers is not None else prompt_answerer(out),
-        on_event=show_event,
+        answerer=preset_answerer(preset) if answers is not None else prompt_answerer(screen),
+        on_event=lambda event: show_event(event, screen),
     )
-    show_result(result)
+    result = RefereeResult.model_validate(values)
+    if as_json:
+        echo_json(verdict_json("referee", thread, values))
+    else:
+        show_result(result)
+        if values.get("claims"):
+            render_claims(values["claims"], out, sources=source_index(values))
     if show_sources:
-        show_context(result)
+        show_context(result, screen)
     if out_dir is not None:
         from disputatio.reports import write_referee_report
 
         md, chart = write_referee_report(result, out_dir)
-        out.print(f"report: {md}" + (f", chart: {chart}" if chart else ""))
+        screen.print(f"report: {md}" + (f", chart: {chart}" if chart else ""))
     if result.status != "ok":
         raise typer.Exit(1)

@@ -8,8 +8,9 @@ citations as ``[S1]`` and the nodes map the labels back to section ids.
 #: Nested plan (strong models): a one-shot example of the JSON shape.
 ORCHESTRATOR_SYSTEM = """You plan research. Split a question into simpler sub-questions only \
 when that helps answer it from documents. Each sub-question must be self-contained and \
-answerable on its own. Use at most {breadth} sub-questions per question and nest at most \
-{depth} level(s). If the question is already simple, return an empty list.
+answerable on its own: it names its subject (never "it", "its", "they" or "this" for \
+something named only in the main question). Use at most {breadth} sub-questions per question \
+and nest at most {depth} level(s). If the question is already simple, return an empty list.
 
 Example: for "Which drug treats brucellosis, and what are its side effects?" return
 {{"subquestions": [{{"question": "Which drug treats brucellosis?", "subquestions": []}}, \
@@ -17,8 +18,8 @@ Example: for "Which drug treats brucellosis, and what are its side effects?" ret
 
 #: Flat plan (small local models): a list of at most ``breadth`` questions, one-shot example.
 ORCHESTRATOR_FLAT_SYSTEM = """You plan research. If a question asks several things, split it \
-into at most {breadth} simple, self-contained sub-questions, one per thing asked. If it asks \
-one thing, return an empty list.
+into at most {breadth} simple, self-contained sub-questions, one per thing asked. Each one \
+names its subject by name, never as "it" or "its". If it asks one thing, return an empty list.
 
 Example: for "What is the boiling point of ethanol, and is it toxic to cats?" return
 {{"subquestions": ["What is the boiling point of ethanol?", "Is ethanol toxic to cats?"]}}"""

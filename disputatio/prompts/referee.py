@@ -79,7 +79,9 @@ EXAMINER_USER = """\
 REFEREE_SYSTEM = """\
 You are an impartial technical referee. Score every option on every axis from 1 (poor) to 10
 (excellent), using the advocates' cited claims and the cross-examinations (disputed claims
-count against the option, unverifiable ones count little). Do not compute totals.
+count against the option, unverifiable ones count little). A score is how well the option does
+on that axis, never the axis weight. With each score give a short rationale and, in evidence,
+the ids of the claims in <cases> it rests on (e.g. ["pgvector#1"]). Do not compute totals.
 Write option and axis names exactly as in <options> and <axes>.
 Give trade-offs as "if <axis or need> matters, choose <option>", one recommendation (an
 option name from <options>), a confidence ("high", "medium" or "low"), and caveats.
@@ -109,9 +111,17 @@ REFEREE_USER = """\
 
 REFEREE_FILL = """\
 Your scores are incomplete. Score each of these cells from 1 to 10, writing the option and
-axis names exactly as given:
+axis names exactly as given, each with its rationale and the claim ids it rests on:
 {cells}
 {ambiguous}Reply with one JSON object {{"scores": [...]}} only."""
+
+#: Asked once when the scores look copied rather than judged (the reason fills ``problem``).
+REFEREE_RESCORE = """\
+Your scores are degenerate: {problem}. Scores must come from the evidence, not from the axis
+weights: options the cases and cross-examinations tell apart get different scores. Score every
+option on every axis again, from 1 to 10, each with its rationale and the ids of the claims in
+<cases> it rests on; then give the trade-offs, recommendation, confidence and caveats again.
+Reply with one JSON object only."""
 
 REFEREE_AMBIGUOUS = """\
 These option names of yours match more than one option; use the exact names instead:

@@ -171,7 +171,7 @@ class GroundingSettings(BaseModel):
     """The claim checker run on every final answer (disputatio.validators.claims)."""
 
     checker: Literal["lexical", "hybrid"] = Field(
-        "lexical",
+        "hybrid",
         description="Support checker: 'lexical' (guards + word coverage) or 'hybrid' (guards + "
         "mean of coverage and embedding cosine); chosen on labelled pairs (docs/grounding.md).",
     )

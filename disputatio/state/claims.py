@@ -57,6 +57,8 @@ class Claim(BaseModel):
         factual: Whether the claim states something checkable (False for verdict lines,
             headings, refusals).
         evidence: The supporting sentence when ``verdict`` is ``supported``.
+        more_evidence: Sentences of other cited sections, when the claim rests on several
+            sections together.
         attributed: The writer cited nothing (or the wrong section) and the checker attached
             the section of the best supporting sentence.
         dropped: Left out of the final answer (unsupported or uncited).
@@ -70,6 +72,7 @@ class Claim(BaseModel):
     verdict: Verdict | None = "uncited"
     factual: bool = True
     evidence: Evidence | None = None
+    more_evidence: list[Evidence] = Field(default_factory=list)
     attributed: bool = False
     dropped: bool = False
     reason: str = ""

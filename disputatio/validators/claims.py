@@ -34,7 +34,7 @@ from disputatio.state.claims import VERDICTS, Claim, ClaimReport, Evidence
 from disputatio.validators.base import ValidationContext, ValidationResult
 from disputatio.validators.citations import group_ids
 from disputatio.validators.sentences import Span, content_words, split_sentences
-from disputatio.validators.support import LexicalSupport, SupportChecker
+from disputatio.validators.support import LexicalSupport, SupportChecker, coverage
 
 #: The answer when no shown sentence supports any claim.
 NOT_FOUND_ANSWER = "The documents do not answer this question."
@@ -49,8 +49,9 @@ _REFUSAL_RE = re.compile(
     re.I,
 )
 _VERDICT_RE = re.compile(
-    r"^\s*(?:\**\s*)?(?:final\s+)?(?:answer|verdict|option|choice|recommendation)\s*(?:is)?\s*"
-    r"[:=-]?\s*\**\s*\(?[A-Ja-j]?\)?\s*[.:]?\s*\**\s*$|^\s*(?:yes|no|maybe)\s*[.!]?\s*$",
+    r"^\W*(?:final\s+)?(?:answer|verdict|option|choice|recommendation)\W*(?:is\b)?\s*[:=\-]"
+    r"|^\W*(?:final\s+)?(?:answer|verdict|option|choice)\W*(?:is\b)?\s*\(?[A-Ja-j]\)?\W*$"
+    r"|^\s*(?:yes|no|maybe)\s*[.!]?\s*$",
     re.I,
 )
 _SPACE_RE = re.compile(r"[ \t]{2,}")
@@ -132,10 +133,19 @@ class _Windows:
 
     def best(
         self, claim: str, ids: Sequence[str], checker: SupportChecker
-    ) -> tuple[Evidence | None, str]:
-        """The best-scoring window of the sections ``ids`` and the reason when none passes."""
+    ) -> tuple[list[Evidence], str]:
+        """The evidence for ``claim`` among the sections ``ids``, or the reason there is none.
+
+        The best single window (a sentence or two adjacent ones) wins when it reaches the
+        checker's threshold. Failing that, a claim citing several sections may rest on them
+        together (ALCE's citation recall): the best window of each cited section, joined.
+
+        Returns:
+            ``(evidence, "")`` with one span per section used, or ``([], reason)``.
+        """
         best: Evidence | None = None
         reasons: list[str] = []
+        per_section: dict[str, Evidence] = {}
         for sid in ids:
             wins = self.items.get(sid, [])
             if not wins:
@@ -146,20 +156,32 @@ class _Windows:
             for (start, end, sentence), score in zip(wins, scores, strict=True):
                 if score.reason:
                     reasons.append(score.reason)
-                # prefer the single sentence to the pair on equal scores (pairs come later)
+                ev = Evidence(
+                    section_id=sid, start=start, end=end, sentence=sentence, score=score.score
+                )
+                # the single sentence wins over the pair on equal scores (pairs come later)
                 if best is None or score.score > best.score:
-                    best = Evidence(
-                        section_id=sid, start=start, end=end, sentence=sentence, score=score.score
-                    )
+                    best = ev
+                cov = coverage(claim, sentence)
+                if sid not in per_section or cov > per_section[sid].score:
+                    per_section[sid] = ev.model_copy(update={"score": cov})
         if best is not None and best.score >= checker.threshold:
-            return best, ""
+            return [best], ""
+        if len(per_section) >= 2:
+            parts = list(per_section.values())
+            joined = " ".join(p.sentence for p in parts)
+            ctx = " ".join(self.context[p.section_id] for p in parts)
+            (score,) = checker.score_many(claim, [joined], [ctx])
+            if score.score >= checker.threshold:
+                return [p.model_copy(update={"score": score.score}) for p in parts], ""
         if best is not None and best.score > 0:
-            return None, f"best sentence scores {best.score:.2f} < {checker.threshold:.2f}"
-        return None, (reasons[0] if reasons else "no sentence shares its words")
+            return [], f"best sentence scores {best.score:.2f} < {checker.threshold:.2f}"
+        return [], (reasons[0] if reasons else "no sentence shares its words")
 
 
 def _is_factual(text: str) -> bool:
-    if _VERDICT_RE.match(text) or text.lstrip().startswith("#"):
+    """Whether ``text`` states something to check (not a verdict line, heading or question)."""
+    if _VERDICT_RE.match(text) or text.lstrip().startswith("#") or text.rstrip().endswith("?"):
         return False
     return len(content_words(text)) >= 2
 
@@ -226,25 +248,24 @@ def _judge(
     attribute: bool,
     shown: list[str],
 ) -> None:
-    evidence, reason = (
-        windows.best(claim.text, claim.citations, checker) if claim.citations else (None, "")
+    found, reason = (
+        windows.best(claim.text, claim.citations, checker) if claim.citations else ([], "")
     )
-    if evidence is not None:
-        claim.verdict, claim.evidence = "supported", evidence
-        claim.citations = [
-            evidence.section_id,
-            *(c for c in claim.citations if c != evidence.section_id),
-        ]
+    if found:
+        used = [e.section_id for e in found]
+        claim.verdict, claim.evidence, claim.more_evidence = "supported", found[0], found[1:]
+        claim.citations = [*used, *(c for c in claim.citations if c not in used)]
         return
     if attribute:
         others = [s for s in shown if s not in claim.citations]
         found, _ = windows.best(claim.text, others, checker)
-        if found is not None:
+        if found:
             was = (
                 "cited nothing" if not claim.citations else "cited sections that do not support it"
             )
-            claim.verdict, claim.evidence, claim.attributed = "supported", found, True
-            claim.citations = [found.section_id]
+            claim.verdict, claim.attributed = "supported", True
+            claim.evidence, claim.more_evidence = found[0], found[1:]
+            claim.citations = [e.section_id for e in found]
             claim.reason = f"the writer {was}; attributed to its best supporting sentence"
             return
     if claim.citations:
@@ -303,7 +324,8 @@ class SupportValidator:
 
     An answer that says the documents do not answer passes (an honest refusal); an answer with
     a fabricated label, or a claim left unsupported or uncited, fails. The revised answer is
-    the checked one (unsupported claims dropped, attributed citations added).
+    the checked one (unsupported claims dropped, attributed citations added). A graph hands its
+    configured checker in ``context.extra["support_checker"]`` (the settings' ``[grounding]``).
 
     Args:
         checker: The support checker (default :class:`LexicalSupport`).
@@ -312,15 +334,38 @@ class SupportValidator:
 
     name = "support"
 
-    def __init__(self, checker: SupportChecker | None = None, attribute: bool = True) -> None:
+    def __init__(
+        self,
+        checker: SupportChecker | None = None,
+        attribute: bool = True,
+        keep_unsupported: bool | None = None,
+    ) -> None:
         self.checker = checker or LexicalSupport()
         self.attribute = attribute
+        self.keep_unsupported = keep_unsupported
 
     def validate(self, answer: str, context: ValidationContext) -> ValidationResult:
-        """Check every claim of ``answer`` against ``context.sections`` (only allowed ids)."""
+        """Check every claim of ``answer`` against ``context.sections`` (only allowed ids).
+
+        An answer written without any shown section (a protocol without retrieval) is judged
+        (its claims are ``uncited``, the check fails) but not revised: there was nothing to
+        ground it on, and dropping it would only hide what the protocol answered.
+        """
         allowed = set(context.allowed_ids) if context.allowed_ids else set(context.sections)
         shown = {i: s for i, s in context.sections.items() if i in allowed}
-        report = check_answer(answer, shown, checker=self.checker, attribute=self.attribute)
+        keep = self.keep_unsupported
+        if keep is None:
+            from disputatio.settings import get_settings
+
+            keep = get_settings().grounding.allow_unsupported
+        checker = context.extra.get("support_checker") or self.checker
+        report = check_answer(
+            answer,
+            shown,
+            checker=checker,
+            attribute=self.attribute,
+            keep_unsupported=keep or not shown,
+        )
         facts = [c for c in report.claims if c.factual and c.verdict != "not_found"]
         supported = sum(1 for c in facts if c.verdict == "supported")
         bad = len(facts) - supported

@@ -99,6 +99,17 @@ for _canon, _spellings in {
     "w": "w watt watts",
     "l": "l litre litres liter liters",
     "person": "person persons people",
+    "ft": "ft feet foot",
+    "inch": "in inch inches",
+    "lb": "lb lbs",
+    "mile": "mi mile miles",
+    "f": "°f fahrenheit",
+    "hz": "hz hertz",
+    "s/m": "s/m",
+    "ms/cm": "ms/cm",
+    "hp": "hp horsepower",
+    "kw": "kw kilowatt kilowatts",
+    "kn": "kn kilonewton kilonewtons",
     "character": "character characters chars",
 }.items():
     for _spelling in _spellings.split():
@@ -228,18 +239,61 @@ def numbers_with_units(text: str) -> list[tuple[str, str | None]]:
         else:
             continue
         after = tokens[i + 1].casefold() if i + 1 < len(tokens) else ""
+        if after == "°" and i + 2 < len(tokens):
+            after = "°" + tokens[i + 2].casefold()
+        elif i + 3 < len(tokens) and tokens[i + 2] == "/":
+            after = f"{after}/{tokens[i + 3].casefold()}"
         before = tokens[i - 1].casefold() if i > 0 else ""
         unit = UNITS.get(after) or UNITS.get(before)
         out.append((num, unit))
     return out
 
 
-def has_negation(text: str) -> bool:
-    """Whether ``text`` contains a negation cue (``not``, ``never``, ``prohibited``, ``n't``...)."""
+def negations(text: str) -> int:
+    """How many negation cues ``text`` has (``not``, ``never``, ``prohibited``, ``n't``...)."""
     low = (text or "").casefold()
-    if "n't" in low or "n’t" in low:
-        return True
-    return any(w.casefold() in NEGATIONS for w in words(low))
+    return low.count("n't") + low.count("n’t") + sum(1 for w in words(low) if w in NEGATIONS)
+
+
+def has_negation(text: str) -> bool:
+    """Whether ``text`` is negated: an odd number of negation cues."""
+    return negations(text) % 2 == 1
+
+
+#: Pairs of words of opposite sense: a claim using one where its sentence uses the other
+#: says the opposite (``optional`` / ``mandatory``, ``above`` / ``below``).
+OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
+    (frozenset(a.split()), frozenset(b.split()))
+    for a, b in (
+        ("optional voluntary", "mandatory required compulsory obligatory"),
+        ("allowed permitted may", "prohibited forbidden banned never"),
+        ("continue continues continued", "suspend suspended suspends stop stops stopped halt"),
+        ("above over exceeding more", "below under less fewer"),
+        ("before prior", "after following"),
+        ("minimum least", "maximum most"),
+        ("include includes included", "exclude excludes excluded"),
+        ("increase increases increased", "decrease decreases decreased reduce reduced"),
+        ("first", "last"),
+        ("inside internal", "outside external"),
+        ("daily", "weekly monthly yearly annually"),
+        ("day", "night"),
+        ("approve approved", "reject rejected"),
+        ("start starts", "end ends"),
+    )
+)
+
+
+def opposite_words(claim: str, window: str) -> tuple[str, str] | None:
+    """A word of ``claim`` whose opposite ``window`` uses instead, as ``(claim's, window's)``."""
+    cw = {w.casefold() for w in words(claim)}
+    ww = {w.casefold() for w in words(window)}
+    for a, b in OPPOSITES:
+        for mine, theirs in ((a, b), (b, a)):
+            said = cw & mine
+            other = ww & theirs
+            if said and other and not (ww & mine):
+                return sorted(said)[0], sorted(other)[0]
+    return None
 
 
 _CODE_RE = re.compile(r"\b[A-Za-z]+[-/]?\d+[A-Za-z0-9-]*\b|\b\d+[A-Za-z]+\d*[A-Za-z0-9-]*\b")

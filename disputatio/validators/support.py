@@ -30,6 +30,7 @@ from disputatio.validators.sentences import (
     has_negation,
     names,
     numbers_with_units,
+    opposite_words,
 )
 
 
@@ -83,6 +84,9 @@ def guard(claim: str, window: str, context: str = "") -> str:
             return f"{number} {unit} where the sentence says {number} {shown}"
     if has_negation(claim) != has_negation(window):
         return "one of the claim and the sentence is negated, the other not"
+    flipped = opposite_words(claim, window)
+    if flipped:
+        return f"the claim says {flipped[0]!r} where the sentence says {flipped[1]!r}"
     known = (window + " " + context).casefold()
     missing = sorted(n for n in names(claim) if n not in known)
     if missing:
@@ -103,12 +107,13 @@ class LexicalSupport:
     """Guards, then the share of the claim's content words in the window.
 
     Args:
-        threshold: Coverage from which a claim is supported.
+        threshold: Coverage from which a claim is supported (0.80: fitted for F0.5 on the
+            calibration pairs, docs/grounding.md).
     """
 
     name = "lexical"
 
-    def __init__(self, threshold: float = 0.6) -> None:
+    def __init__(self, threshold: float = 0.8) -> None:
         self.threshold = threshold
 
     def score_many(
@@ -143,7 +148,8 @@ class HybridSupport(LexicalSupport):
 
     Args:
         embed: Texts → vectors (e.g. ``Embeddings.embed_documents``).
-        threshold: Score from which a claim is supported.
+        threshold: Score from which a claim is supported (0.83: fitted for F0.5 on the
+            calibration pairs, docs/grounding.md).
         min_coverage: Windows below this coverage are not embedded (scored by coverage alone).
         cache_size: Texts whose vectors are kept.
     """
@@ -153,7 +159,7 @@ class HybridSupport(LexicalSupport):
     def __init__(
         self,
         embed: Embed,
-        threshold: float = 0.6,
+        threshold: float = 0.83,
         min_coverage: float = 0.25,
         cache_size: int = 4096,
     ) -> None:

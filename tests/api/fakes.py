@@ -63,6 +63,26 @@ def citing(text: str, delay_s: float = 0.0) -> Callable[[list[BaseMessage]], str
     return reply
 
 
+#: A claim no section supports (its number is in none): the checker drops it.
+UNSUPPORTED_CLAIM = "Brucellosis is cured by surgery within 4711 days"
+_NUMBERED = re.compile(r"^\[(S\d+\.\d+)\] (.+)$", re.M)
+
+
+def restating(shown: list[str]) -> Callable[[list[BaseMessage]], str]:
+    """A quick answer that restates the first sentence it was shown, then adds
+    :data:`UNSUPPORTED_CLAIM`; each sentence restated is appended to ``shown``."""
+
+    def reply(messages: list[BaseMessage]) -> str:
+        text = "\n".join(str(m.content) for m in messages)
+        for label, sentence in _NUMBERED.findall(text):
+            if len(sentence.split()) >= 6 and sentence.rstrip().endswith("."):
+                shown.append(sentence.strip())
+                return f"{sentence.strip().rstrip('.')} [{label}]. {UNSUPPORTED_CLAIM} [{label}]."
+        raise AssertionError("the prompt shows no numbered sentence")
+
+    return reply
+
+
 DEBATE_AGENTS = {
     "worker-root-0": "Brucellosis is diagnosed by blood culture and serology",
     "worker-root-1": "Only a positive culture confirms brucellosis; antibody titres can mislead",
@@ -107,6 +127,7 @@ class FakeModels:
         rounds: Debate rounds (the two workers disagree, so every round is held).
         referee_asks: The referee's planner asks a clarification question first.
         tag: Appended to every debate agent's statement (a server process marks its moves).
+        rag_reply: The quick answerer's reply (default: one claim citing the first section).
         models: Every model handed out, by (graph, tenant, role), to inspect prompts.
     """
 
@@ -117,6 +138,7 @@ class FakeModels:
         self.rounds = rounds
         self.referee_asks = referee_asks
         self.tag = tag
+        self.rag_reply: Callable[[list[BaseMessage]], str] | None = None
         self.models: dict[tuple[str, str, str], ScriptedChatModel] = {}
 
     def _model(self, graph: str, tenant: str, role: str, reply: Any) -> ScriptedChatModel:
@@ -129,7 +151,9 @@ class FakeModels:
 
     def __call__(self, graph: str, tenant: str) -> dict[str, Any]:
         if graph == "rag":
-            answer = citing("Brucellosis is diagnosed by blood culture and serology")
+            answer = self.rag_reply or citing(
+                "Brucellosis is diagnosed by blood culture and serology"
+            )
             return {"models": {"answerer": self._model(graph, tenant, "answerer", answer)}}
         if graph == "debate":
             models = {

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from .conftest import KEY_A, LiveServer
+from .fakes import restating
 
 pytestmark = pytest.mark.integration
 
@@ -54,6 +55,21 @@ def test_page_streams_a_debate_with_an_answer_and_citations(
             assert moves >= 2, moves
             assert "brucellosis" in answer.lower(), answer
             assert citations >= 1
+            # the answer claim by claim, each marked with the verdict the API gives it
+            case_id = page.evaluate("state.caseId")
+            with live.client(KEY_A) as client:
+                claims = client.get(f"/debate/{case_id}/verdict").json()["claims"]
+            assert claims
+            shown = page.locator("#answer .claims li.claim")
+            assert shown.count() == len(claims)
+            for i, claim in enumerate(claims):
+                item = shown.nth(i)
+                verdict = claim["verdict"] or "none"
+                assert item.get_attribute("data-verdict") == verdict
+                assert verdict in (item.get_attribute("class") or "").split()
+                assert (item.locator("del").count() == 1) == claim["dropped"]
+                if claim["reason"]:
+                    assert claim["reason"] in (item.get_attribute("title") or "")
             page.locator("#citations .cite").first.click()
             page.wait_for_selector("#source[open]")
             page.wait_for_function(
@@ -149,5 +165,45 @@ def test_page_referee_poll_scores_and_rdc_graph(live: LiveServer) -> None:
             expected = [row["posterior"] for row in verdict["differential"]]
             assert posteriors == pytest.approx(expected, abs=5e-4)
             page.screenshot(path=str(folder / "page-rdc.png"), full_page=True)
+        finally:
+            browser.close()
+
+
+@pytest.mark.skipif(not CHROMIUM, reason="no chromium executable (apt-get install chromium)")
+def test_page_quick_answer_marks_each_claim_with_its_verdict(
+    live: LiveServer, corpus_a: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    restated: list[str] = []
+    assert live.fakes is not None
+    monkeypatch.setattr(live.fakes, "rag_reply", restating(restated))
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 420, "height": 900})  # a narrow card
+            page.goto(live.url + "/")
+            page.fill("#api-key", KEY_A)
+            page.keyboard.press("Enter")
+            page.wait_for_selector("#health:has-text('tenant api-acme')", timeout=60_000)
+            page.fill("#question", "How is brucellosis diagnosed?")
+            page.click("#quick")
+            page.wait_for_selector("#answer li.claim", timeout=60_000)
+            supported = page.locator("#answer li.claim.supported")
+            assert supported.count() == 1
+            title = supported.first.get_attribute("title") or ""
+            assert restated[0] in title  # the supporting sentence, with its source
+            assert "4711" not in supported.first.inner_text()
+            dropped = page.locator("#answer li.claim.unsupported.dropped")
+            assert dropped.count() == 1
+            assert "4711" in dropped.first.locator("del").inner_text()
+            assert "4711" in (dropped.first.get_attribute("title") or "")  # the reason
+            assert "1 of 2 claims supported; 1 dropped" in page.inner_text("#answer .support")
+            # long text wraps inside its card: nothing wider than the answer box
+            overflow = page.evaluate(
+                "() => { const a = document.querySelector('#result');"
+                " return a.scrollWidth - a.clientWidth; }"
+            )
+            assert overflow <= 1, overflow
+            page.screenshot(path=str(_artifacts() / "page-claims.png"), full_page=True)
         finally:
             browser.close()

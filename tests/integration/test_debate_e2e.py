@@ -50,6 +50,7 @@ class RecordingRetriever:
     def __init__(self, inner: CorpusRetriever) -> None:
         self.inner = inner
         self.ids: set[str] = set()
+        self.texts: dict[str, str] = {}
         self._lock = threading.Lock()
 
     def search(
@@ -63,6 +64,7 @@ class RecordingRetriever:
         result = self.inner.search(query, k=k, threshold=threshold, filters=filters)
         with self._lock:
             self.ids.update(result.ids)
+            self.texts.update({s.id: s.text for s in result.sections})
         return result
 
 
@@ -86,7 +88,18 @@ def test_demo_debate_answers_with_a_verified_citation(
     echoed = _ngrams(verdict) & set().union(*map(_ngrams, INSTRUCTIONS))
     assert not echoed, f"the verdict copies an instruction: {out['answer']!r}"
     assert retriever.ids, "the seed retrieval found nothing in the sample corpus"
-    assert len(out["citations"]) >= 1, f"no verified citation in {out['answer']!r}"
+    # every factual claim left in the answer stands on a sentence of a section it cites
+    kept = [c for c in out["claims"] if c["factual"] and not c["dropped"]]
+    assert kept, f"no claim in {out['answer']!r}"
+    for claim in kept:
+        assert claim["verdict"] in {"supported", "not_found"}, claim
+        if claim["verdict"] == "supported":
+            ev = claim["evidence"]
+            assert ev["section_id"] in claim["citations"]
+            assert retriever.texts[ev["section_id"]][ev["start"] : ev["end"]] == ev["sentence"]
+    supported = [c for c in kept if c["verdict"] == "supported"]
+    assert bool(supported) != any(c["verdict"] == "not_found" for c in kept)
+    assert len(out["citations"]) == len({i for c in supported for i in c["citations"]})
     assert {c["id"] for c in out["citations"]} <= retriever.ids
     assert all(c.get("source") for c in out["citations"])
     assert all(f"[{c['id']}" in out["answer"] or c["id"] in out["answer"] for c in out["citations"])
@@ -98,5 +111,5 @@ def test_demo_debate_answers_with_a_verified_citation(
     assert [n["id"] for n in out["tree"]] == ["root"]
     assert out["tree"][0]["status"] in {"agreed", "summarized"}
     assert 0.0 <= out["confidence"] <= 1.0
-    assert [v["name"] for v in out["validation"]] == ["citations", "confidence", "bias"]
+    assert [v["name"] for v in out["validation"]] == ["support", "citations", "confidence", "bias"]
     assert any(e["event"] == "turn" for e in events) and events[-1]["event"] == "final"

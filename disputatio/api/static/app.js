@@ -5,7 +5,7 @@
 
 const $ = (sel) => document.querySelector(sel);
 const state = { key: localStorage.getItem("disputatio.key") || "", caseId: null, lastId: 0,
-  protocol: null, abort: null, sections: {} };
+  protocol: null, abort: null, sections: {}, sources: {} };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -193,23 +193,76 @@ function handle(type, data, caseId, seq) {
 }
 
 // ---- results ----------------------------------------------------------------------------
-function showAnswer(text, citations) {
+function sourceLabel(c) {
+  return [c.title, c.source && c.source.split("/").pop(), c.page ? `p. ${c.page}` : null].filter(Boolean).join(" · ");
+}
+
+function showAnswer(text, citations, claims) {
   const a = $("#answer");
   a.classList.remove("muted");
-  a.replaceChildren(...withCitations(text || "(no answer)"));
   const ul = $("#citations");
   ul.replaceChildren();
   for (const c of citations || []) {
     const id = typeof c === "string" ? c : c.id;
-    const label = typeof c === "string" ? "" : [c.title, c.source && c.source.split("/").pop(),
-      c.page ? `p. ${c.page}` : null].filter(Boolean).join(" · ");
-    ul.append(el("li", {}, citeButton(id), " ", label));
+    if (typeof c !== "string") state.sources[id] = sourceLabel(c);
+    ul.append(el("li", {}, citeButton(id), " ", typeof c === "string" ? "" : sourceLabel(c)));
   }
+  if (claims && claims.length) a.replaceChildren(...(text ? [el("p", { class: "verdict-line" }, text)] : []), claimList(claims));
+  else a.replaceChildren(...withCitations(text || "(no answer)"));
+}
+
+// ---- claims: the answer sentence by sentence, each with the checker's verdict -------------------
+const VERDICTS = {
+  supported: ["✓", "supported by the sentence it cites"],
+  unsupported: ["✗", "not supported by the sections it cites"],
+  uncited: ["?", "cites nothing, and no shown sentence supports it"],
+  not_found: ["∅", "the documents do not answer"],
+};
+
+function claimTitle(c) {
+  const [, word] = VERDICTS[c.verdict] || ["", "states nothing to check"];
+  const lines = [`${c.verdict || "not a factual claim"}: ${word}`];
+  if (c.reason) lines.push(c.reason);
+  if (c.attributed) lines.push("attributed: the checker, not the writer, found its source");
+  for (const e of [c.evidence, ...(c.more_evidence || [])].filter(Boolean)) {
+    const where = state.sources[e.section_id] || e.section_id;
+    lines.push(`“${e.sentence}” — ${where}`);
+  }
+  if (c.dropped) lines.push("dropped from the answer");
+  return lines.join("\n");
+}
+
+function claimItem(c) {
+  const verdict = c.verdict || "none";
+  const [mark] = VERDICTS[c.verdict] || ["·"];
+  const cls = ["claim", verdict, c.dropped ? "dropped" : "", c.attributed ? "attributed" : ""].filter(Boolean).join(" ");
+  const text = c.dropped ? el("del", { class: "claim-text" }, c.text) : el("span", { class: "claim-text" }, c.text);
+  return el("li", { class: cls, title: claimTitle(c), "data-verdict": verdict },
+    el("span", { class: "mark", "aria-label": c.verdict ? c.verdict.replace("_", " ") : "not a factual claim" }, mark), " ",
+    text, (c.citations || []).map((id) => citeButton(id)),
+    c.attributed ? el("span", { class: "muted" }, " (attributed)") : null);
+}
+
+function claimList(claims) {
+  const judged = claims.filter((c) => c.factual !== false && ["supported", "unsupported", "uncited"].includes(c.verdict));
+  const supported = judged.filter((c) => c.verdict === "supported").length;
+  const dropped = claims.filter((c) => c.dropped).length;
+  const summary = judged.length ? `${supported} of ${judged.length} claim${judged.length === 1 ? "" : "s"} supported` +
+    (dropped ? `; ${dropped} dropped` : "") : claims.some((c) => c.verdict === "not_found") ?
+    "the documents do not answer" : "no factual claim";
+  return el("div", { class: "claims-box" },
+    el("ol", { class: "claims", "aria-label": "the answer, claim by claim" }, claims.map(claimItem)),
+    el("p", { class: "support muted" }, `support: ${summary}`));
 }
 
 function showVerdict(v) {
   if (!v) return;
-  if (v.answer !== undefined) showAnswer(v.answer + (v.consensus_type ? `  (${v.consensus_type})` : ""), v.citations);
+  if (v.answer !== undefined) {
+    const claims = v.claims || [];
+    const head = v.consensus_type ? `Answer: ${v.answer}  (${v.consensus_type})` : null;
+    if (claims.length) showAnswer(head, v.citations, claims);
+    else showAnswer(v.answer + (v.consensus_type ? `  (${v.consensus_type})` : ""), v.citations);
+  }
   if (v.confidence !== undefined && v.confidence !== null)
     $("#answer").append(el("div", { class: "muted" }, `confidence ${Number(v.confidence).toFixed(2)}`));
   if (v.ruling) showRuling(v.ruling, v.plan);
@@ -475,9 +528,12 @@ async function quickAnswer() {
       $("#answer").textContent = `${r.error.code}: ${r.error.message} (best score ${fmt(r.error.max_rerank_score)})`;
       return;
     }
-    for (const c of r.contexts || []) state.sections[c.parent_chunk_id] = { text: c.snippet };
-    showAnswer(r.answer, (r.contexts || []).filter((c) => (r.citations || []).includes(c.parent_chunk_id)).map((c) =>
-      ({ id: c.parent_chunk_id, title: c.metadata.title, source: c.metadata.source, page: c.metadata.page })));
+    for (const c of r.contexts || []) {
+      state.sections[c.parent_chunk_id] = { text: c.snippet };
+      state.sources[c.parent_chunk_id] = sourceLabel(c.metadata);
+    }
+    showAnswer(r.claims && r.claims.length ? null : r.answer, (r.contexts || []).filter((c) => (r.citations || []).includes(c.parent_chunk_id)).map((c) =>
+      ({ id: c.parent_chunk_id, title: c.metadata.title, source: c.metadata.source, page: c.metadata.page })), r.claims);
     setStatus("done");
   } catch (err) { setStatus("failed"); $("#ask-error").textContent = err.message; }
 }

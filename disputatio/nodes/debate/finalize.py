@@ -32,6 +32,7 @@ def finalize(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, A
         unverified=list(root["unverified"]),
         transcript=list(state.get("transcript") or []),
         tree=tree,
+        extra={"support_checker": ctx.support_checker()},
     )
     checks = run_validators(
         resolve_validators(ctx.validators), root["answer"], vctx, ctx.error_handler

@@ -326,7 +326,11 @@ def validate_answer(
         agreement=len(support) / len(agents) if agents else None,
         unverified=[u for t in support for u in t.get("unverified", [])],
         transcript=list(state.get("transcript") or []),
-        extra={"options": state.get("options"), "answer": answer},
+        extra={
+            "options": state.get("options"),
+            "answer": answer,
+            "support_checker": ctx.support_checker(),
+        },
     )
     checks = run_validators(resolve_validators(ctx.validators), text, vctx, ctx.error_handler)
     scores = [c.score for c in checks if c.name == "confidence" and c.score is not None]

@@ -7,7 +7,9 @@ from typing import Any, Protocol, TypeVar, cast
 
 from langgraph.runtime import Runtime
 
+from disputatio.errors import ConfigError
 from disputatio.nodes.context import AgentContext
+from disputatio.nodes.referee.soundness import TIE_MARGIN
 from disputatio.tools.web_search import WebSearch, web_search_from_settings
 
 S_contra = TypeVar("S_contra", contravariant=True)
@@ -43,6 +45,9 @@ class RefereeContext(AgentContext):
             (default: ``referee.max_claims_checked``).
         max_fill_rounds: Times the referee is asked again for missing cells (default:
             ``referee.max_fill_rounds``).
+        tie_margin: Points of the 1-10 weighted score within which the best options are no
+            clear winner (:data:`~disputatio.nodes.referee.soundness.TIE_MARGIN`, 0.5; 0
+            treats only exact ties so). The ruling then recommends nothing, with low confidence.
         temperature: Sampling temperature of every agent (default: settings).
         max_tokens: Completion budget of every call (default: settings).
         structured_retries: Extra attempts when a reply is not valid JSON for its schema.
@@ -58,6 +63,7 @@ class RefereeContext(AgentContext):
     section_chars: int = 800
     max_claims_checked: int | None = None
     max_fill_rounds: int | None = None
+    tie_margin: float = TIE_MARGIN
     temperature: float | None = None
     max_tokens: int | None = None
     structured_retries: int = 2
@@ -83,6 +89,16 @@ class RefereeContext(AgentContext):
         if self.max_fill_rounds is not None:
             return self.max_fill_rounds
         return self.get_settings().referee.max_fill_rounds
+
+    def close_margin(self) -> float:
+        """The tie margin, checked.
+
+        Raises:
+            ConfigError: The margin is negative.
+        """
+        if self.tie_margin < 0:
+            raise ConfigError(f"referee: tie_margin must be >= 0, got {self.tie_margin}")
+        return self.tie_margin
 
     def get_web_search(self) -> WebSearch:
         """The injected web search, else the one of ``referee.web_search``.

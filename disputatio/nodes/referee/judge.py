@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
-from disputatio.models.structured import structured_invoke
+from disputatio.models.structured import StructuredOutputError, structured_invoke
 from disputatio.nodes.referee.advocate import axes_text
 from disputatio.nodes.referee.context import RefereeContext, RefereeNode, get_context
 from disputatio.nodes.referee.examiner import case_text
@@ -25,6 +26,8 @@ from disputatio.state.referee import (
     RulingDraft,
     capped,
 )
+
+logger = logging.getLogger(__name__)
 
 
 def exams_text(exams: list[CrossExamination]) -> str:
@@ -76,6 +79,22 @@ def fill_messages(
     ]
 
 
+def rescore_messages(
+    messages: list[BaseMessage], previous: RulingDraft, problem: str
+) -> list[BaseMessage]:
+    """The prompt asking the referee to score again: its ruling so far and what is wrong."""
+    return [
+        *messages,
+        AIMessage(previous.model_dump_json()),
+        HumanMessage(prompts.REFEREE_RESCORE.format(problem=problem)),
+    ]
+
+
+def claim_ids(briefs: list[Brief]) -> dict[str, str]:
+    """Case-folded id → id of every claim shown to the referee (what a score may cite)."""
+    return {c.id.casefold(): c.id for b in briefs for c in b.claims}
+
+
 def make_referee_node(max_attempts: int, rate_limit_retries: int = 2) -> RefereeNode[RefereeState]:
     """Build the ``referee`` node (its retry policy allows ``max_attempts``)."""
 
@@ -83,7 +102,11 @@ def make_referee_node(max_attempts: int, rate_limit_retries: int = 2) -> Referee
         """Score every option on every axis and recommend; weighted totals come from code.
 
         When cells are missing or option names ambiguous, the referee is asked again for just
-        those cells, at most ``ctx.fill_rounds()`` times.
+        those cells, at most ``ctx.fill_rounds()`` times. Then, when the scores are degenerate
+        (:func:`~disputatio.nodes.referee.soundness.degenerate`), it is asked once to score
+        everything again, told why; its new scores replace the old ones (cells it leaves out
+        keep theirs) and its reply is the draft the ruling reads. A re-scoring that gives no
+        valid reply leaves the degenerate scores, which the ruling reports.
         """
         ctx = get_context(runtime)
         plan = Plan.model_validate(state["plan"])
@@ -99,22 +122,24 @@ def make_referee_node(max_attempts: int, rate_limit_retries: int = 2) -> Referee
         emit(runtime, {"event": "turn", "phase": "verdict", "agent": "referee", "status": "start"})
 
         def work() -> dict[str, Any]:
+            margin = ctx.close_margin()
             messages = referee_messages(plan, briefs, exams)
             llm = ctx.llm("referee", "referee")
+            schema = capped(
+                RulingDraft,
+                scores=len(plan.options) * len(plan.axes),
+                trade_offs=len(plan.options),
+                caveats=2,
+            )
             draft, usage = structured_invoke(
                 llm,
-                capped(
-                    RulingDraft,
-                    scores=len(plan.options) * len(plan.axes),
-                    trade_offs=len(plan.options),
-                    caveats=2,
-                ),
+                schema,
                 messages,
                 agent="referee",
                 role="referee",
                 retries=ctx.structured_retries,
             )
-            cells = Cells()
+            cells = Cells(claims=claim_ids(briefs))
             cells.add(plan, draft.scores)
             previous: BaseModel = draft
             rounds = 0
@@ -136,7 +161,31 @@ def make_referee_node(max_attempts: int, rate_limit_retries: int = 2) -> Referee
                 usage = merge_usage(usage, more)
                 cells.add(plan, fill.scores)
                 previous = fill
-            ruling = build_ruling(plan, draft, cells, fill_rounds=rounds)
+            problem = cells.degenerate(plan)
+            if problem:
+                emit(runtime, {"event": "rescore", "agent": "referee", "reason": problem})
+                so_far = draft.model_copy(update={"scores": list(cells.scores.values())})
+                try:
+                    redo, more = structured_invoke(
+                        llm,
+                        schema,
+                        rescore_messages(messages, so_far, problem),
+                        agent="referee",
+                        role="referee",
+                        retries=ctx.structured_retries,
+                    )
+                except StructuredOutputError as exc:  # the scores stay degenerate: reported
+                    logger.warning("referee: no valid re-scoring: %s", exc.message)
+                    usage = merge_usage(usage, exc.usage)
+                else:
+                    usage = merge_usage(usage, more)
+                    rescored = Cells(claims=cells.claims)
+                    rescored.add(plan, redo.scores)
+                    rescored.add(plan, cells.scores.values())  # cells the reply left out
+                    draft, cells = redo, rescored
+            ruling = build_ruling(
+                plan, draft, cells, fill_rounds=rounds, rescored=bool(problem), margin=margin
+            )
             emit(
                 runtime,
                 {

@@ -8,7 +8,8 @@ For option ``o`` with scores ``s[o][a]`` on axes ``a`` of weight ``w[a]``::
 An option missing a score is marked ``complete=False`` and its weighted score uses the axes
 it has. The leader is the best weighted score among complete options (none on a tie). The
 recommendation follows the leader unless the referee names the user constraint that
-overrides the totals (:func:`build_ruling`).
+overrides the totals (:func:`build_ruling`). Scores that are degenerate, or totals too close
+to call, give no recommendation (:mod:`disputatio.nodes.referee.soundness`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,14 @@ from difflib import SequenceMatcher
 
 from disputatio.errors import DisputatioError
 from disputatio.nodes.referee.planning import match_axis
+from disputatio.nodes.referee.rendering import render_ruling, ruling_keys
+from disputatio.nodes.referee.soundness import (
+    TIE_MARGIN,
+    canonical_evidence,
+    close_race,
+    degenerate,
+    race_text,
+)
 from disputatio.state.referee import (
     Axis,
     AxisScore,
@@ -29,7 +38,6 @@ from disputatio.state.referee import (
     Ruling,
     RulingDraft,
 )
-from disputatio.state.referee_keys import KeyValue, PollKey, ScoreKey, TableKey, render_key
 
 #: Least :class:`difflib.SequenceMatcher` ratio for a best-overlap match.
 OVERLAP_MIN = 0.8
@@ -114,11 +122,16 @@ class Cells:
         scores: ``(option, axis)`` → the canonical :class:`AxisScore`.
         ambiguous: Option names that matched several options (with their candidates).
         unknown: Option or axis names that matched nothing.
+        claims: Case-folded claim id → claim id, of the claims the referee was shown; when
+            set, each score's ``evidence`` keeps only these ids (None: kept as written).
+        unknown_evidence: Cited ids that name no claim (dropped from the cells).
     """
 
     scores: dict[tuple[str, str], AxisScore] = field(default_factory=dict)
     ambiguous: dict[str, list[str]] = field(default_factory=dict)
     unknown: list[str] = field(default_factory=list)
+    claims: dict[str, str] | None = None
+    unknown_evidence: list[str] = field(default_factory=list)
 
     def add(self, plan: Plan, scores: Iterable[AxisScore]) -> None:
         """Canonicalize option and axis names and keep the cells not filled yet."""
@@ -135,9 +148,18 @@ class Cells:
                 self.unknown.append(f"{s.option} / {s.axis}")
                 continue
             self.ambiguous.pop(s.option, None)
+            evidence = list(s.evidence)
+            if self.claims is not None:
+                evidence, bad = canonical_evidence(s.evidence, self.claims)
+                self.unknown_evidence += [b for b in bad if b not in self.unknown_evidence]
             self.scores.setdefault(
-                (option, axis), s.model_copy(update={"option": option, "axis": axis})
+                (option, axis),
+                s.model_copy(update={"option": option, "axis": axis, "evidence": evidence}),
             )
+
+    def degenerate(self, plan: Plan) -> str | None:
+        """Why the scores so far are degenerate (:func:`~.soundness.degenerate`), or None."""
+        return degenerate(plan, {cell: s.score for cell, s in self.scores.items()})
 
     def missing(self, plan: Plan) -> list[tuple[str, str]]:
         """Unscored ``(option, axis)`` cells, option by option."""
@@ -223,22 +245,66 @@ def _cap(confidence: Confidence, most: Confidence) -> Confidence:
     return confidence if _ORDER[confidence] <= _ORDER[most] else most
 
 
+def _recommend(
+    plan: Plan, draft: RulingDraft, named: str | None, top: str | None, close: bool
+) -> tuple[str, Confidence, str | None, list[str]]:
+    """``(recommendation, confidence, overridden_by, caveats)`` by the recommendation rule.
+
+    In a close race (``close``) only a user constraint the referee names decides; otherwise
+    the leader is recommended unless such a constraint overrides it.
+    """
+    confidence: Confidence = draft.confidence
+    if named is None:
+        caveats = [f"The referee recommended {draft.recommendation!r}, which is no option."]
+        return (
+            ("" if close else top or ""),
+            confidence,
+            None,
+            caveats if draft.recommendation else [],
+        )
+    constraint = named_constraint(draft.override_constraint, plan.constraints.items())
+    if close:
+        return (named, confidence, constraint, []) if constraint else ("", confidence, None, [])
+    if top is None or named == top:
+        return named, confidence, None, []
+    if constraint is not None:
+        why = f"because of the user constraint '{constraint}'"
+        caveat = f"{named} is recommended over the best weighted score ({top}) {why}."
+        return named, _cap(confidence, "medium"), constraint, [caveat]
+    caveat = (
+        f"The referee recommended {named} against the weighted totals without naming a "
+        f"user constraint that overrides them; the recommendation follows the totals."
+    )
+    return top, confidence, None, [caveat]
+
+
 def build_ruling(
-    plan: Plan, draft: RulingDraft, cells: Cells | None = None, *, fill_rounds: int = 0
+    plan: Plan,
+    draft: RulingDraft,
+    cells: Cells | None = None,
+    *,
+    fill_rounds: int = 0,
+    rescored: bool = False,
+    margin: float = TIE_MARGIN,
 ) -> Ruling:
     """The validated ruling: canonical cells, code totals, the recommendation rule, caveats.
 
     The recommendation is the leader (best weighted score among complete options) unless the
     referee named a user constraint in ``override_constraint`` that overrides the totals
     (``overridden_by``). A recommendation that is no option falls back to the leader.
-    Confidence is capped at ``low`` while cells are missing and at ``medium`` under an
-    override.
+    Degenerate scores give no recommendation; nor do best complete options within ``margin``
+    of each other (no clear winner) unless the referee names a user constraint that decides.
+    Both set the confidence to ``low`` and say so in the first caveat
+    (:mod:`~disputatio.nodes.referee.soundness`). Confidence is also ``low`` while cells are
+    missing, and at most ``medium`` under an override or when a score cites no evidence.
 
     Args:
         plan: The plan.
-        draft: The referee's (first) reply: recommendation, confidence, trade-offs, caveats.
+        draft: The referee's reply: recommendation, confidence, trade-offs, caveats.
         cells: Scores collected over every reply (default: the draft's).
         fill_rounds: How many times the referee was asked again (recorded).
+        rescored: Whether the referee was asked to score again for degenerate scores.
+        margin: Weighted scores (1-10) this close to the best are no clear winner.
     """
     options = [o.name for o in plan.options]
     if cells is None:
@@ -259,26 +325,33 @@ def build_ruling(
         named = match_option(draft.recommendation, options) if draft.recommendation else None
     except AmbiguousOptionError:
         named = None
-    confidence: Confidence = draft.confidence
-    overridden_by = None
-    recommendation = named or top or ""
-    if named is None and draft.recommendation:
-        caveats.append(f"The referee recommended {draft.recommendation!r}, which is no option.")
-    elif named is not None and top is not None and named != top:
-        constraint = named_constraint(draft.override_constraint, plan.constraints.items())
-        if constraint is not None:
-            overridden_by = constraint
-            confidence = _cap(confidence, "medium")
-            caveats.append(
-                f"{named} is recommended over the best weighted score ({top}) because of the "
-                f"user constraint '{constraint}'."
-            )
-        else:
-            recommendation = top
-            caveats.append(
-                f"The referee recommended {named} against the weighted totals without naming a "
-                f"user constraint that overrides them; the recommendation follows the totals."
-            )
+    problem = cells.degenerate(plan)
+    close = [] if problem else close_race(totals, margin)
+    recommendation, confidence, overridden_by, notes = _recommend(
+        plan, draft, named, top, bool(close)
+    )
+    caveats += notes
+    if problem:
+        recommendation, overridden_by, confidence = "", None, "low"
+        again = " even when asked again" if rescored else ""
+        caveats.insert(0, f"No verdict: the scores are degenerate{again} ({problem}).")
+    elif close:
+        confidence = "low"
+        decided = f"; {recommendation} because of '{overridden_by}'" if overridden_by else ""
+        caveats.insert(0, f"No clear winner: {race_text(close, margin)}{decided}.")
+    uncited = [
+        f"{o} / {a.name}"
+        for o in options
+        for a in plan.axes
+        if (o, a.name) in cells.scores and not cells.scores[(o, a.name)].evidence
+    ]
+    if uncited:
+        confidence = _cap(confidence, "medium")
+        caveats.append(
+            f"{len(uncited)} of {len(scores)} scores cite no evidence: {', '.join(uncited)}."
+        )
+    if cells.unknown_evidence:
+        caveats.append(f"Cited ids no case holds, dropped: {', '.join(cells.unknown_evidence)}.")
     if missing:
         confidence = "low"
     trade_offs = []
@@ -300,60 +373,11 @@ def build_ruling(
         overridden_by=overridden_by,
         missing_cells=[f"{o} / {a}" for o, a in missing],
         fill_rounds=fill_rounds,
+        uncited_cells=uncited,
+        rescored=rescored,
+        degenerate=problem or "",
+        no_clear_winner=bool(close),
     )
     ruling.rendered = render_ruling(plan, ruling)
     ruling.keys = [k.model_dump(mode="json") for k in ruling_keys(plan, ruling)]
     return ruling
-
-
-def ruling_keys(plan: Plan, ruling: Ruling) -> list[ScoreKey | PollKey | TableKey]:
-    """The ruling as rendering keys: the weighted-score poll, one score key per axis, a table.
-
-    Axes nobody scored get no ``_Score`` key; the table shows ``–`` for missing cells.
-    """
-    options = [o.name for o in plan.options]
-    cells = {(s.option, s.axis): s.score for s in ruling.scores}
-    totals = {t.option: t for t in ruling.totals}
-    keys: list[ScoreKey | PollKey | TableKey] = []
-    poll = [
-        KeyValue(name=o, value=round(totals[o].weighted_score, 2))
-        for o in options
-        if o in totals and totals[o].scored_weight
-    ]
-    if poll:
-        keys.append(PollKey(title="weighted score", values=poll))
-    for a in plan.axes:
-        values = [
-            KeyValue(name=o, value=float(cells[(o, a.name)]))
-            for o in options
-            if (o, a.name) in cells
-        ]
-        if values:
-            keys.append(ScoreKey(axis=a.name, values=values))
-    rows = [["Axis", "Weight", *options]]
-    rows += [
-        [a.name, str(a.weight), *[str(cells.get((o, a.name), "–")) for o in options]]
-        for a in plan.axes
-    ]
-    rows.append(
-        [
-            "weighted score",
-            str(sum(a.weight for a in plan.axes)),
-            *[
-                f"{totals[o].weighted_score:.2f}" + ("" if totals[o].complete else " (partial)")
-                if o in totals
-                else "–"
-                for o in options
-            ],
-        ]
-    )
-    keys.append(TableKey(rows=rows))
-    return keys
-
-
-def render_ruling(plan: Plan, ruling: Ruling) -> str:
-    """The verdict as text with rendering keys (see :mod:`disputatio.state.referee_keys`)."""
-    head = f"Recommendation: {ruling.recommendation or '–'} (confidence: {ruling.confidence})"
-    if ruling.overridden_by:
-        head += f", over the best weighted score because of '{ruling.overridden_by}'"
-    return "\n".join([head, *(render_key(k) for k in ruling_keys(plan, ruling))])

@@ -12,6 +12,7 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from disputatio.state.referee.types import (
     Confidence,
+    Ids,
     Name,
     OneToTen,
     Short,
@@ -22,12 +23,20 @@ from disputatio.state.referee.types import (
 
 
 class AxisScore(BaseModel):
-    """The referee's score (1-10) of one option on one axis."""
+    """The referee's score (1-10) of one option on one axis, with what it rests on.
+
+    In a :class:`Ruling`, ``evidence`` holds only ids of claims the cases hold (in their own
+    spelling); a cell citing none is listed in ``Ruling.uncited_cells``.
+    """
 
     option: Name
     axis: Name
     score: OneToTen
     rationale: Short = ""
+    evidence: Ids = Field(
+        default_factory=list,
+        description='Ids of the claims in <cases> this score rests on, e.g. ["pgvector#1"].',
+    )
 
 
 class TradeOff(BaseModel):
@@ -82,6 +91,9 @@ class OptionTotal(BaseModel):
 class Ruling(RulingDraft):
     """The validated ruling: scores, trade-offs, recommendation, caveats and code totals.
 
+    Checks of the scores (evidence, degenerate scores, no clear winner) are described in
+    :mod:`disputatio.nodes.referee.soundness`.
+
     Attributes:
         totals: Weighted totals per option, computed in code.
         leader: The best weighted score among complete options (None on a tie).
@@ -89,6 +101,14 @@ class Ruling(RulingDraft):
             than the leader (None when the recommendation follows the totals).
         missing_cells: ``"option / axis"`` cells still unscored after the re-asks.
         fill_rounds: How many times the referee was asked again for missing cells.
+        uncited_cells: ``"option / axis"`` cells whose score cites no claim of the cases.
+        rescored: Whether the referee was asked to score again because its scores were
+            degenerate (weights copied as scores, or every option scored the same).
+        degenerate: Why the scores are degenerate, when they still were after that; the ruling
+            then recommends nothing (``recommendation`` is empty, confidence ``low``).
+        no_clear_winner: The best complete options' weighted scores are tied or within the
+            run's margin (``RefereeContext.tie_margin``); the ruling then recommends nothing
+            unless a user constraint decides (``overridden_by``), with ``low`` confidence.
         rendered: The verdict as text with rendering keys (``_Poll{…}``, ``_Score{…}``,
             ``_Table{…}``; grammar in :mod:`disputatio.state.referee_keys`).
         keys: The same keys in their JSON form (``keys_json(rendered)``).
@@ -99,5 +119,9 @@ class Ruling(RulingDraft):
     overridden_by: str | None = None
     missing_cells: list[str] = Field(default_factory=list)
     fill_rounds: int = 0
+    uncited_cells: list[str] = Field(default_factory=list)
+    rescored: bool = False
+    degenerate: str = ""
+    no_clear_winner: bool = False
     rendered: str = ""
     keys: list[dict[str, Any]] = Field(default_factory=list)

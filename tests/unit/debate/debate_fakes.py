@@ -17,7 +17,9 @@ from disputatio.testing import ScriptedChatModel
 
 SETTINGS: Settings = load_settings(models={"chat": "openai:never-called"})
 
-ASPIRIN = Section(id="s-aspirin", source="pharma.md", page=3, text="Aspirin inhibits COX-1.")
+ASPIRIN = Section(
+    id="s-aspirin", source="pharma.md", page=3, text="Aspirin irreversibly inhibits COX-1."
+)
 DOSE = Section(id="s-dose", source="dosing.md", text="The usual dose is 75 mg daily.")
 BLEED = Section(id="s-bleed", source="risks.md", text="Aspirin raises bleeding risk.")
 

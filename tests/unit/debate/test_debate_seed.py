@@ -15,8 +15,12 @@ from disputatio.testing import ScriptedChatModel
 from disputatio.validators import ValidationContext, ValidationResult
 from disputatio.validators.hooks import BiasValidator, LexicalBiasDetector
 
-TERN_DRILLS = Section(id="polar-tern-drills-0001", source="ops.md", text="Fire drills: Mondays.")
-TERN_BATTERY = Section(id="ctd41-battery-000000002", source="ctd41.md", text="Battery: 300 h.")
+TERN_DRILLS = Section(
+    id="polar-tern-drills-0001", source="ops.md", text="Fire drills are held on Mondays."
+)
+TERN_BATTERY = Section(
+    id="ctd41-battery-000000002", source="ctd41.md", text="Battery: the battery lasts 300 h."
+)
 
 
 def test_workers_see_short_labels_and_their_citations_map_back() -> None:
@@ -333,7 +337,11 @@ def test_validation_hooks_run_in_the_medrag_graph() -> None:
 
 
 def test_default_validators_include_the_basic_bias_detector() -> None:
-    models = {"worker-root-0": scripted("w", "Verdict: yes.\nIt is always and clearly so [S1].")}
+    models = {
+        "worker-root-0": scripted(
+            "w", "Verdict: yes.\nAspirin always irreversibly inhibits COX-1 [S1]."
+        )
+    }
     out, _, _ = run("Q?", context(models, flat=True, workers=1, max_tool_calls=0))
     bias = next(v for v in out["validation"] if v["name"] == "bias")
     assert not bias["passed"] and "always" in bias["message"]
@@ -359,11 +367,11 @@ def test_small_local_models_get_a_flat_plan_of_at_most_three() -> None:
 def test_agreeing_workers_keep_the_cited_answer() -> None:
     models = {
         "worker-root-0": scripted("w0", "Verdict: COX-1 inhibition.\nAspirin blocks COX-1."),
-        "worker-root-1": scripted("w1", "Verdict: COX-1 inhibition\nIt blocks COX-1 [S1]."),
+        "worker-root-1": scripted("w1", "Verdict: COX-1 inhibition\nIt inhibits COX-1 [S1]."),
     }
     out, _, _ = run("How?", context(models, flat=True, workers=2, rounds=1, max_tool_calls=0))
     assert out["tree"][0]["status"] == "agreed"
-    assert out["answer"] == "Verdict: COX-1 inhibition\nIt blocks COX-1 [s-aspirin]."
+    assert out["answer"] == "Verdict: COX-1 inhibition\nIt inhibits COX-1 [s-aspirin]."
     assert [c["id"] for c in out["citations"]] == ["s-aspirin"]
 
 

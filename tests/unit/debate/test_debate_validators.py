@@ -95,8 +95,13 @@ class _Broken:
 
 
 def test_registry_builds_defaults_names_paths_and_objects() -> None:
-    assert {"citations", "confidence"} <= set(available_validators())
-    assert [v.name for v in resolve_validators(None)] == ["citations", "confidence", "bias"]
+    assert {"support", "citations", "confidence"} <= set(available_validators())
+    assert [v.name for v in resolve_validators(None)] == [
+        "support",
+        "citations",
+        "confidence",
+        "bias",
+    ]
     built = get_validator("disputatio.validators.confidence:ConfidenceValidator")
     assert isinstance(built, ConfidenceValidator)
     upper = _Upper()

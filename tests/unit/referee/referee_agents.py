@@ -80,13 +80,18 @@ def examiner(verdicts: list[str], answer_every: int, cite: bool) -> Reply:
 class RefereeScript:
     """The referee: scores a subset of cells first, then (if ``fills``) the cells asked for.
 
+    Asked to score again (degenerate scores), it scores every cell with ``rescore`` (cycled;
+    the first reply's ``score`` when empty).
+
     Attributes:
         first: Which cells (by index over options × axes, cycled) the first reply scores.
         score: Score of cell ``i`` (cycled).
         recommend: Index of the option recommended (into ``<options>``).
         fills: Whether follow-up replies score the cells they are asked for.
+        rescore: Scores of the re-scoring reply, cell ``i`` (cycled).
         asked: The cells each follow-up prompt asked for (filled in as it runs).
         scored_first: The cells the first reply scored (filled in as it runs).
+        rescores: The reasons each re-scoring prompt gave (filled in as it runs).
     """
 
     first: list[bool]
@@ -94,8 +99,36 @@ class RefereeScript:
     recommend: int
     fills: bool = True
     override: str = ""
+    rescore: list[int] = field(default_factory=list)
     asked: list[list[tuple[str, str]]] = field(default_factory=list)
     scored_first: list[tuple[str, str]] = field(default_factory=list)
+    rescores: list[str] = field(default_factory=list)
+    _first: list[BaseMessage] = field(default_factory=list)
+
+    def reply(self, messages: list[BaseMessage]) -> dict[str, Any]:
+        """The first reply, a fill or a re-scoring, by what the prompt asks."""
+        last = str(messages[-1].content)
+        if len(messages) == 2:
+            self._first = messages
+            return self.first_reply(messages)
+        if last.startswith("Your scores are degenerate:"):
+            self.rescores.append(last.split(":", 1)[1].split(". Scores must")[0].strip())
+            return self.rescore_reply(self._first)
+        return self.fill_reply(messages)
+
+    def rescore_reply(self, first: list[BaseMessage]) -> dict[str, Any]:
+        options = block(first, "options").splitlines()
+        cells = [(o, a) for o in options for a in prompt_axes(first)]
+        values = self.rescore or self.score
+        return {
+            "scores": [
+                {"option": o, "axis": a, "score": values[i % len(values)]}
+                for i, (o, a) in enumerate(cells)
+            ],
+            "recommendation": options[self.recommend % len(options)],
+            "override_constraint": self.override,
+            "confidence": "high",
+        }
 
     def first_reply(self, messages: list[BaseMessage]) -> dict[str, Any]:
         options = block(messages, "options").splitlines()
@@ -121,8 +154,8 @@ class RefereeScript:
         return {"scores": [{"option": o, "axis": a, "score": 5} for o, a in cells]}
 
     def model(self, rounds: int) -> ScriptedChatModel:
-        script: list[Any] = [self.first_reply] + [self.fill_reply] * rounds
-        return ScriptedChatModel(script=script, name="referee")
+        """The referee's model: room for the first reply, ``rounds`` fills and a re-scoring."""
+        return ScriptedChatModel(script=[self.reply] * (rounds + 2), name="referee")
 
 
 def agents(

@@ -167,7 +167,8 @@ def test_options_are_capped_at_three() -> None:
         scripts[f"advocate_{name.lower()}"] = [advocate_reply(name, cite, AXIS_NAMES)]
         scripts[f"examiner_{name.lower()}"] = [examiner_reply([])]
     scores = {(o, a): 5 for o in names[:3] for a in AXIS_NAMES}
-    scripts["referee"] = [ruling_reply(scores, "pgvector")]
+    # every option scored the same: the referee is asked once more and answers the same
+    scripts["referee"] = [ruling_reply(scores, "pgvector")] * 2
     models = scripted(**scripts)
     result = _run(context(models))
     assert result.plan is not None
@@ -175,6 +176,7 @@ def test_options_are_capped_at_three() -> None:
     assert result.plan.dropped_options == ["Milvus"]
     assert len(result.briefs) == 3 and len(result.cross_examinations) == 3
     assert result.ruling is not None and result.ruling.leader is None  # a three-way tie
+    assert result.ruling.degenerate and result.ruling.recommendation == ""
 
 
 def test_a_failing_advocate_gives_a_partial_result() -> None:

@@ -86,6 +86,7 @@ def scenarios(draw: st.DrawFn) -> Scenario:
         recommend=draw(st.integers(0, 3)),
         fills=draw(st.booleans()),
         override=draw(st.sampled_from(["", "vendor lock-in", "must run on GPUs"])),
+        rescore=draw(st.lists(st.integers(1, 10), max_size=6)),
     )
     return Scenario(
         options=spelled,
@@ -298,13 +299,39 @@ def test_p7_weighted_totals(s: Scenario) -> None:
 @given(scenarios())
 def test_p8_recommendation_follows_the_totals_unless_a_constraint_overrides(s: Scenario) -> None:
     """P8: the recommendation is the leader (best weighted score among complete options)
-    whenever there is one, unless ``overridden_by`` names one of the user's constraints."""
+    whenever there is one, unless ``overridden_by`` names one of the user's constraints.
+    Scores that are degenerate after one re-scoring (an option scored its axis weights on
+    every axis, or every option the same, over 2+ axes) and best complete options within the
+    0.5-point margin (no clear winner, unless a constraint decides) recommend nothing, with low
+    confidence; the referee is asked to score again once, only for degenerate scores."""
     r = run(s)
     result = _ok(r)
     assert result.plan is not None and result.ruling is not None
     ruling = result.ruling
-    assert ruling.recommendation in [o.name for o in result.plan.options]
-    if ruling.leader is not None and ruling.recommendation != ruling.leader:
+    weights = tuple(a.weight for a in result.plan.axes)
+    cells = {(sc.option, sc.axis): sc.score for sc in ruling.scores}
+    vectors = [
+        tuple(cells[(o.name, a.name)] for a in result.plan.axes)
+        for o in result.plan.options
+        if all((o.name, a.name) in cells for a in result.plan.axes)
+    ]
+    degenerate = len(weights) >= 2 and (
+        weights in vectors or (len(vectors) == len(result.plan.options) and len(set(vectors)) == 1)
+    )
+    assert bool(ruling.degenerate) == degenerate
+    assert len(s.referee.rescores) == int(ruling.rescored) <= 1
+    if degenerate:
+        assert ruling.rescored
+    best = sorted((t.weighted_score for t in ruling.totals if t.complete), reverse=True)
+    close = len(best) >= 2 and best[0] - best[1] <= 0.5 + 1e-9
+    assert ruling.no_clear_winner == (close and not degenerate)
+    if degenerate or (ruling.no_clear_winner and ruling.overridden_by is None):
+        assert ruling.recommendation == "" and ruling.confidence == "low"
+    else:
+        assert ruling.recommendation in [o.name for o in result.plan.options]
+    if ruling.no_clear_winner:
+        assert ruling.confidence == "low"
+    if ruling.leader is not None and ruling.recommendation not in ("", ruling.leader):
         assert ruling.overridden_by in result.plan.constraints.items()
     if ruling.overridden_by is not None:
         assert s.constraints and s.referee.override == "vendor lock-in"

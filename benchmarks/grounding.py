@@ -1,0 +1,209 @@
+"""Grounded or silent: the quick path against a plain LangChain RAG chain, same model, same run.
+
+Questions: ``disputatio/data/grounding/questions.jsonl`` (answerable, unanswerable near misses
+and two-part questions over eight company documents). Both systems use the same in-process
+funnel over ``disputatio/data/grounding/corpus`` and the same chat model:
+
+* ``project``: the ``rag`` graph as users get it (funnel → refusal → numbered sentences →
+  claim check);
+* ``plain``: a 15-line LangChain chain: the funnel's top 4 sections (``FunnelRetriever``, no
+  refusal), one prompt ("answer from the context, cite [id]; if it does not answer, say not
+  found"), the model's text as is.
+
+Both answers are scored the same way: per answerable part, the gold answer (or an alias) in the
+answer; an unanswerable question refused; an answerable one wrongly refused; claims supported
+(the same claim checker run on both answers against the sections each was shown); answers with
+a fabricated citation (an id or label not shown); citation precision against the gold evidence
+(cited sections holding a gold sentence). Records are appended to ``--out`` as JSON lines and a
+rerun skips what is there (resumable); ``--report`` prints the table from a records file.
+
+    .venv/bin/python benchmarks/grounding.py --out docs/grounding/records.jsonl
+    .venv/bin/python benchmarks/grounding.py --report docs/grounding/records.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parents[1] / "disputatio" / "data" / "grounding"
+PLAIN_PROMPT = """Answer the question from the context only. Cite the id of each passage you use
+in square brackets, e.g. [id]. If the context does not answer the question, say "not found".
+
+Context:
+{context}
+
+Question: {question}"""
+
+
+def norm(text: str) -> str:
+    """Case-folded, thousands separators and spaces inside numbers removed."""
+    text = text.casefold().replace("\u00a0", " ")
+    return re.sub(r"(?<=\d)[ ,](?=\d{3}\b)", "", text)
+
+
+def part_found(part: dict[str, Any], answer: str) -> bool:
+    wanted = [part["answer"], *part.get("aliases", [])]
+    return any(norm(w) in norm(answer) for w in wanted if w)
+
+
+def is_refusal(answer: str) -> bool:
+    from disputatio.validators.claims import _REFUSAL_RE
+
+    return bool(_REFUSAL_RE.search(answer)) or "not found" in answer.casefold()
+
+
+def score(q: dict[str, Any], answer: str, claims: list[dict], shown: dict, fabricated: int) -> dict:
+    """The per-question measures (same for both systems)."""
+    parts = q["parts"]
+    answerable = [p for p in parts if p["answer"]]
+    facts = [c for c in claims if c["factual"] and c["verdict"] != "not_found" and not c["dropped"]]
+    cited = {i for c in facts for i in c["citations"]}
+    gold = [s for p in parts for s in p["evidence"]]
+    holds = [i for i in cited if any(g in str(shown.get(i, {}).get("text", "")) for g in gold)]
+    return {
+        "parts_answerable": len(answerable),
+        "parts_right": sum(part_found(p, answer) for p in answerable),
+        "refused": is_refusal(answer) and not any(part_found(p, answer) for p in answerable),
+        "claims": len(facts),
+        "claims_supported": sum(c["verdict"] == "supported" for c in facts),
+        "fabricated": fabricated,
+        "cited": len(cited),
+        "cited_gold": len(holds),
+    }
+
+
+def run_project(q: dict[str, Any], funnel: Any, model: str) -> dict[str, Any]:
+    from disputatio.graphs.rag import graph
+    from disputatio.nodes.rag.context import RagContext
+    from disputatio.validators.claims import check_answer
+
+    ctx = RagContext(retriever=funnel, model=model)
+    t0 = time.perf_counter()
+    out = graph.invoke({"question": q["question"]}, context=ctx)
+    wall = time.perf_counter() - t0
+    shown = {s["id"]: s for s in out.get("sections", [])}
+    t1 = time.perf_counter()
+    if out.get("draft") is not None:  # the check alone, timed again on the same draft
+        check_answer(out["draft"], shown, checker=ctx.support_checker())
+    check_s = time.perf_counter() - t1 if out.get("draft") is not None else 0.0
+    claims = out.get("claims", [])
+    rec = score(q, out["answer"], claims, shown, len(out.get("invalid_citations", [])))
+    rec.update(answer=out["answer"], draft=out.get("draft"), wall_s=wall, check_s=check_s)
+    rec.update(not_found=out.get("not_found"), retrieval_refused=out.get("refused"))
+    rec["claims_detail"] = claims
+    return rec
+
+
+def run_plain(q: dict[str, Any], funnel: Any, model: str) -> dict[str, Any]:
+    from langchain_core.prompts import ChatPromptTemplate
+
+    from disputatio.models import get_chat_model
+    from disputatio.retrievers.langchain import FunnelRetriever
+    from disputatio.validators.citations import extract_citations
+    from disputatio.validators.claims import check_answer
+    from disputatio.validators.support import HybridSupport
+
+    retriever = FunnelRetriever(retriever=funnel, k=4, threshold=0.0)
+    llm = get_chat_model(model, temperature=0.0)
+    chain = ChatPromptTemplate.from_template(PLAIN_PROMPT) | llm
+    t0 = time.perf_counter()
+    docs = retriever.invoke(q["question"])
+    context = "\n\n".join(f"[{d.metadata['id']}] {d.page_content}" for d in docs)
+    answer = str(chain.invoke({"context": context, "question": q["question"]}).content)
+    wall = time.perf_counter() - t0
+    shown = {d.metadata["id"]: {"text": d.page_content, **d.metadata} for d in docs}
+    fabricated = [c for c in extract_citations(answer) if c not in shown]
+    checker = HybridSupport(funnel.embeddings.embed_documents)
+    report = check_answer(answer, shown, checker=checker, attribute=False, keep_unsupported=True)
+    claims = [c.model_dump(mode="json") for c in report.claims]
+    rec = score(q, answer, claims, shown, len(fabricated) + len(report.fabricated_labels))
+    rec.update(answer=answer, wall_s=wall, claims_detail=claims)
+    return rec
+
+
+def table(path: Path) -> str:
+    recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    rows = []
+    for split in ("calibration", "test", "all"):
+        for system in ("plain", "project"):
+            rs = [r for r in recs if r["system"] == system and split in (r["split"], "all")]
+            if not rs:
+                continue
+            un = [r for r in rs if r["kind"] == "unanswerable"]
+            ans = [r for r in rs if r["kind"] != "unanswerable"]
+            parts = sum(r["parts_answerable"] for r in ans)
+            claims = sum(r["claims"] for r in rs)
+            cited = sum(r["cited"] for r in rs)
+            checks = [r["check_s"] / r["wall_s"] for r in rs if r.get("check_s") and r["wall_s"]]
+            rows.append(
+                f"| {split} | {system} | {len(rs)} | "
+                f"{sum(r['parts_right'] for r in ans)}/{parts} | "
+                f"{sum(r['claims_supported'] for r in rs)}/{claims} | "
+                f"{sum(r['fabricated'] > 0 for r in rs)}/{len(rs)} | "
+                f"{sum(r['refused'] for r in un)}/{len(un)} | "
+                f"{sum(r['refused'] for r in ans if r['kind'] == 'answerable')}/"
+                f"{sum(r['kind'] == 'answerable' for r in ans)} | "
+                f"{sum(r['cited_gold'] for r in ans)}/{sum(r['cited'] for r in ans)} | "
+                f"{sorted(r['wall_s'] for r in rs)[len(rs) // 2]:.1f} | "
+                + (f"{100 * sum(checks) / len(checks):.1f}%" if checks else "–")
+                + " |"
+            )
+            del cited
+    head = (
+        "| split | system | questions | answerable parts right | claims supported | "
+        "answers with a fabricated citation | unanswerable refused | answerable wrongly "
+        "refused | citations on gold evidence | p50 wall s | check / wall |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|"
+    )
+    return head + "\n" + "\n".join(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("docs/grounding/records.jsonl"))
+    parser.add_argument("--model", default="local:qwen2.5-coder-1.5b")
+    parser.add_argument("--systems", default="plain,project")
+    parser.add_argument("--limit", type=int, default=0, help="first N questions only")
+    parser.add_argument("--report", type=Path, help="print the table of a records file")
+    args = parser.parse_args()
+    if args.report:
+        print(table(args.report))
+        return
+    from disputatio.retrievers.memory import InMemoryFunnel
+
+    questions = [json.loads(x) for x in (DATA / "questions.jsonl").read_text().splitlines() if x]
+    if args.limit:
+        questions = questions[: args.limit]
+    done = set()
+    if args.out.exists():
+        for line in args.out.read_text().splitlines():
+            rec = json.loads(line)
+            done.add((rec["system"], rec["id"]))
+    funnel = InMemoryFunnel.from_paths([DATA / "corpus"])
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    runners = {"project": run_project, "plain": run_plain}
+    for i, q in enumerate(questions, 1):
+        for system in args.systems.split(","):
+            if (system, q["id"]) in done:
+                continue
+            rec = runners[system](q, funnel, args.model)
+            rec.update(
+                id=q["id"], system=system, kind=q["kind"], split=q["split"], model=args.model
+            )
+            with args.out.open("a") as fh:
+                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            print(
+                f"{i}/{len(questions)} {system} {q['id']} {rec['wall_s']:.1f}s "
+                f"right={rec['parts_right']}/{rec['parts_answerable']} refused={rec['refused']}",
+                flush=True,
+            )
+    print(table(args.out))
+
+
+if __name__ == "__main__":
+    main()

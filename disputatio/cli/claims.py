@@ -1,0 +1,166 @@
+"""Claims of a final answer in the terminal, and the JSON object scripts read.
+
+Every answering command (``query``, ``ask``, ``referee``, ``rdc run``) shows its answer claim
+by claim: a verdict mark, the claim with its citations, and for a supported claim the sentence
+that supports it with its source. Dropped claims (unsupported or uncited, left out of the
+answer) are listed apart, struck through. One summary line says how many factual claims are
+supported; nothing else on the screen implies that the answer was verified.
+
+With ``--json`` the commands print :func:`verdict_json`: the object ``GET /debate/{id}/verdict``
+answers (:func:`disputatio.api.schemas.verdict_body`), so scripts read claims, not boxes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+#: Verdict → (mark, style, word). ``None`` is a claim that states nothing to check.
+MARKS: dict[str | None, tuple[str, str, str]] = {
+    "supported": ("✓", "green", "supported"),
+    "unsupported": ("✗", "red", "unsupported"),
+    "uncited": ("?", "yellow", "uncited"),
+    "not_found": ("∅", "cyan", "not found"),
+    None: ("·", "dim", "not a factual claim"),
+}
+#: Characters of a supporting sentence shown under its claim.
+EVIDENCE_CHARS = 160
+#: Verdicts of factual claims that were judged against a sentence.
+_JUDGED = ("supported", "unsupported", "uncited")
+
+
+def _short(value: Any, width: int) -> str:
+    text = " ".join(str(value).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _cited(claim: Mapping[str, Any]) -> str:
+    """The claim's text with its citations before the closing punctuation."""
+    text = str(claim.get("text") or "").rstrip()
+    ids = [str(c) for c in claim.get("citations") or []]
+    if not ids:
+        return text
+    end = len(text.rstrip(".!?:;"))
+    return f"{text[:end]} [{', '.join(ids)}]{text[end:]}"
+
+
+def source_index(values: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """Section id → its section (or citation) dict, from a result's sections and citations."""
+    found: dict[str, Mapping[str, Any]] = {}
+    sections = values.get("sections") or {}
+    items = sections.values() if isinstance(sections, Mapping) else sections
+    for item in list(items) + list(values.get("citations") or []):
+        if isinstance(item, Mapping) and item.get("id") is not None:
+            found.setdefault(str(item["id"]), item)
+    return found
+
+
+def _where(section_id: str, sources: Mapping[str, Mapping[str, Any]]) -> str:
+    sec = sources.get(section_id) or {}
+    name = Path(str(sec.get("source") or "")).name
+    page = f" p.{sec['page']}" if sec.get("page") not in (None, "") else ""
+    return f"{name}{page}" if name else f"[{section_id}]"
+
+
+def claim_lines(
+    claim: Mapping[str, Any], sources: Mapping[str, Mapping[str, Any]] | None = None
+) -> list[Text]:
+    """One claim as terminal lines: mark, text and citations; its evidence or reason below.
+
+    Model text goes in as plain text: ``[section-id]`` citations are never rich markup.
+    """
+    sources = sources or {}
+    verdict = claim.get("verdict")
+    mark, style, word = MARKS.get(verdict, MARKS[None])
+    dropped = bool(claim.get("dropped"))
+    line = Text(f" {mark} ", style=f"bold {style}")
+    line.append(_cited(claim), style="dim strike" if dropped else "")
+    if claim.get("attributed"):
+        line.append(" (attributed)", style="italic")
+    lines = [line]
+    evidence = [claim.get("evidence") or {}, *(claim.get("more_evidence") or [])]
+    if verdict == "supported" and evidence[0].get("sentence"):
+        for item in evidence:
+            sentence = _short(item.get("sentence") or "", EVIDENCE_CHARS)
+            where = _where(str(item.get("section_id") or ""), sources)
+            lines.append(Text(f"     “{sentence}” — {where}", style="dim"))
+    elif verdict in ("unsupported", "uncited") or (dropped and claim.get("reason")):
+        lines.append(Text(f"     {word}: {claim.get('reason') or ''}".rstrip(": "), style="dim"))
+    return lines
+
+
+def support_line(claims: Sequence[Mapping[str, Any]]) -> str:
+    """How many factual claims are supported, e.g. ``support: 3 of 4 claims supported; 1 dropped``.
+
+    Claims that state nothing to check are not counted; an answer that only says the documents
+    do not answer says so; no claims at all means the answer was not checked.
+    """
+    judged = [c for c in claims if c.get("factual", True) and c.get("verdict") in _JUDGED]
+    if not judged:
+        if any(c.get("verdict") == "not_found" for c in claims):
+            return "support: the documents do not answer (no factual claim is made)"
+        return "support: not checked (no claims were judged)"
+    supported = sum(1 for c in judged if c.get("verdict") == "supported")
+    noun = "claim" if len(judged) == 1 else "claims"
+    line = f"support: {supported} of {len(judged)} {noun} supported"
+    dropped = sum(1 for c in claims if c.get("dropped"))
+    attributed = sum(1 for c in judged if c.get("attributed"))
+    kept = sum(1 for c in judged if c.get("verdict") != "supported" and not c.get("dropped"))
+    if dropped:
+        line += f"; {dropped} dropped"
+    if kept:
+        line += f"; {kept} kept unsupported"
+    if attributed:
+        line += f"; {attributed} attributed by the checker"
+    return line
+
+
+def render_claims(
+    claims: Sequence[Mapping[str, Any]],
+    console: Console,
+    *,
+    sources: Mapping[str, Mapping[str, Any]] | None = None,
+    title: str = "answer, claim by claim",
+) -> None:
+    """Print the claims (kept ones, then the dropped ones) and the support line."""
+    console.rule(title)
+    kept = [c for c in claims if not c.get("dropped")]
+    dropped = [c for c in claims if c.get("dropped")]
+    for claim in kept:
+        for line in claim_lines(claim, sources):
+            console.print(line)
+    if dropped:
+        console.print(Text("dropped (not in the answer):", style="dim"))
+        for claim in dropped:
+            for line in claim_lines(claim, sources):
+                console.print(line)
+    console.print(Text(support_line(claims), style="bold"))
+
+
+def plain(value: Any) -> Any:
+    """``value`` with pydantic models dumped, for JSON."""
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+def verdict_json(protocol: str, case_id: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The verdict of a finished run in the shape of ``GET /debate/{id}/verdict``."""
+    from disputatio.api.schemas import verdict_body
+
+    return verdict_body(protocol, case_id, plain(dict(values)))
+
+
+def echo_json(value: Any) -> None:
+    """Print one JSON object on stdout (nothing else goes there with ``--json``)."""
+    typer.echo(json.dumps(value, indent=2, ensure_ascii=False, default=str))

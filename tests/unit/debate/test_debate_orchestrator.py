@@ -1,0 +1,108 @@
+"""The orchestrator's sub-questions name their subject (the workers answer them alone)."""
+
+from __future__ import annotations
+
+import pytest
+from debate_fakes import FakeRetriever, context, run, scripted
+
+from disputatio.nodes.debate.orchestrator import self_contained
+from disputatio.state.retrieval import Section
+
+MAIN = (
+    "How often must the CTD-41's temperature channel be calibrated, and what is its depth rating?"
+)
+CTD = Section(id="s-ctd", source="ctd41.md", text="The CTD-41 is calibrated every 12 months.")
+
+
+def test_the_sub_question_the_worker_receives_names_the_subject() -> None:
+    """The orchestrator dropped the CTD-41 from a sub-question; the worker still gets it."""
+    plan = {
+        "subquestions": [
+            "How often must its temperature channel be calibrated?",
+            "What is the depth rating of the CTD-41?",
+        ]
+    }
+    models = {
+        "orchestrator": scripted("orchestrator", plan),
+        "worker-1-0": scripted("w1", "Every 12 months [s-ctd]."),
+        "worker-2-0": scripted("w2", "The sections do not give it."),
+    }
+    retriever = FakeRetriever(default=[CTD])
+    ctx = context(models, retriever, max_depth=1, workers=1, no_debate=True, max_tool_calls=0)
+    out, _, _ = run(MAIN, ctx)
+    fixed = "How often must the CTD-41's temperature channel be calibrated?"
+    assert [n["question"] for n in out["tree"]][1:] == [
+        fixed,
+        "What is the depth rating of the CTD-41?",
+    ]
+    # what worker 1 was asked, and what it searched for, name the sensor
+    prompt = "\n".join(str(m.content) for m in models["worker-1-0"].prompts[0])
+    assert fixed in prompt and "How often must its" not in prompt
+    assert any("CTD-41" in query and "temperature" in query for query, _ in retriever.queries)
+    # the orchestrator was told, and the repair is on record
+    assert "names its subject" in str(models["orchestrator"].prompts[0][0].content)
+    assert [n for n in out["notes"] if "named no subject" in n] == [
+        f"sub-question 1 named no subject ('its' read as \"the CTD-41's\"): {fixed}"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sub", "main", "expected"),
+    [
+        # a pronoun that is not "its": the question it came from goes along as context
+        (
+            "How often must it be calibrated?",
+            MAIN,
+            f"How often must it be calibrated? (About: {MAIN})",
+        ),
+        (
+            "Where did she study?",
+            "Did Marie Curie work in Paris, and where did she study?",
+            "Where did she study? (About: Did Marie Curie work in Paris, and where did she study?)",
+        ),
+        # "that" + a noun refers back as much as "it" does
+        (
+            "Is that device rated for 6000 m?",
+            "Is the CTD-41 calibrated yearly, and is it rated for 6000 m?",
+            "Is that device rated for 6000 m? (About: Is the CTD-41 calibrated yearly, and is it "
+            "rated for 6000 m?)",
+        ),
+        # two possessors: "its" could be either, so no guess
+        (
+            "How does its pump fail?",
+            "Does the SBE-911's pump outlast the CTD-41's?",
+            "How does its pump fail? (About: Does the SBE-911's pump outlast the CTD-41's?)",
+        ),
+        # the possessor's extent is unclear ("the new sensor" or "sensor"?): no guess either
+        (
+            "What is its depth rating?",
+            "What is the new sensor's drift, and what is its depth rating?",
+            "What is its depth rating? (About: What is the new sensor's drift, and what is its "
+            "depth rating?)",
+        ),
+        # a possessor without article, at the start of the sub-question
+        (
+            "Its dose?",
+            "What is aspirin's mechanism, and its dose?",
+            "Aspirin's dose?",
+        ),
+    ],
+)
+def test_sub_questions_that_refer_back_get_their_subject(
+    sub: str, main: str, expected: str
+) -> None:
+    question, repair = self_contained(sub, main)
+    assert question == expected and repair is not None
+
+
+@pytest.mark.parametrize(
+    "sub",
+    [
+        "What is the depth rating of the CTD-41?",  # names it (and holds no pronoun)
+        "Is the CTD-41 rated for 6000 m, and how often is it serviced?",  # "it" has its subject
+        "What is the rating that is required?",  # relative "that", no reference back
+        "Which calibration schedule applies?",
+    ],
+)
+def test_self_contained_sub_questions_are_kept(sub: str) -> None:
+    assert self_contained(sub, MAIN) == (sub, None)
