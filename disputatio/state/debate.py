@@ -252,8 +252,11 @@ class AggregateTask(TypedDict):
         node: Node id.
         question: The node's question.
         main_question: The user's question.
-        children: ``{id, question, answer, citations, confidence, status}`` per child.
+        children: ``{id, question, answer, citations, allowed_ids, confidence, status}`` per
+            child.
         sections: Sections the children cited (shown to the aggregator).
+        part_sections: Every section a leaf child's workers were shown, by id (the claims of
+            each part are checked against them; not shown to any model).
         final_verdict: On the root only: head the composition with a verdict on the question
             (one model call; see ``DebateContext.final_verdict``): ``"option"`` one of the
             options appended to the question, ``"short"`` the short answer; None: no call.
@@ -264,6 +267,7 @@ class AggregateTask(TypedDict):
     main_question: str
     children: list[dict[str, Any]]
     sections: list[dict[str, Any]]
+    part_sections: dict[str, dict[str, Any]]
     final_verdict: VerdictKind | None
 
 

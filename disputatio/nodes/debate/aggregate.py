@@ -46,6 +46,11 @@ from disputatio.prompts.debate import (
 )
 from disputatio.state.debate import AggregateTask, ChooseTask
 from disputatio.validators.citations import extract_citations, verify_citations
+from disputatio.validators.claims import check_answer
+from disputatio.validators.support import SupportChecker
+
+#: A part of a decomposed question that no shown sentence answers.
+NOT_FOUND_PART = "The documents do not answer this part."
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
@@ -70,6 +75,51 @@ def own_answer(answer: str) -> str:
 def _part(child: dict[str, Any]) -> str:
     """A child's own answer (a composed child is kept as it is: its parts were reduced)."""
     return child["answer"] if child.get("status") == "aggregated" else own_answer(child["answer"])
+
+
+def check_parts(
+    children: list[dict[str, Any]],
+    sections: dict[str, dict[str, Any]],
+    checker: SupportChecker | None = None,
+) -> list[dict[str, Any]]:
+    """Each leaf child's answer checked claim by claim against the sections its workers saw.
+
+    A part no shown sentence supports says so (:data:`NOT_FOUND_PART`) instead of carrying
+    the model's memory into the composed answer; a composed child was checked part by part
+    already and is kept.
+
+    Args:
+        children: The children as the aggregate task holds them (``allowed_ids`` per child).
+        sections: Sections by id (at least every child's allowed ones).
+        checker: The support checker (default: the lexical one).
+
+    Returns:
+        The children with ``answer`` and ``citations`` replaced, and ``claims`` added.
+    """
+    out = []
+    for child in children:
+        if child.get("status") == "aggregated":
+            out.append(child)
+            continue
+        shown = {i: sections[i] for i in child.get("allowed_ids") or [] if i in sections}
+        report = check_answer(
+            own_answer(child["answer"]),
+            shown,
+            checker=checker,
+            part=child["id"],
+            not_found_answer=NOT_FOUND_PART,
+            keep_unsupported=not shown,
+        )
+        cited = [i for c in report.claims if not c.dropped for i in c.citations]
+        out.append(
+            {
+                **child,
+                "answer": report.answer,
+                "citations": list(dict.fromkeys(cited)),
+                "claims": [c.model_dump(mode="json") for c in report.claims],
+            }
+        )
+    return out
 
 
 def compose(children: list[dict[str, Any]]) -> str:
@@ -118,8 +168,13 @@ def _final_verdict(
 def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str, Any]:
     """Compose an internal node's answer; on the root with ``final_verdict``, head it with one."""
     node, agent = state["node"], f"aggregator-{state['node']}"
-    allowed = list(dict.fromkeys(i for c in state["children"] for i in c["citations"]))
-    text = compose(state["children"])
+    ctx = get_context(runtime.context)
+    children = check_parts(
+        state["children"], state.get("part_sections") or {}, ctx.support_checker()
+    )
+    state = {**state, "children": children}
+    allowed = list(dict.fromkeys(i for c in children for i in c["citations"]))
+    text = compose(children)
     update: dict[str, Any] = {}
     if state.get("final_verdict") is not None:
         line, update["usage"] = _final_verdict(state, runtime)
@@ -158,6 +213,7 @@ def choose(state: ChooseTask, runtime: Runtime[DebateContext]) -> dict[str, Any]
         "main_question": state["question"],
         "children": [child],
         "sections": [],
+        "part_sections": {},
         "final_verdict": "option",
     }
     line, usage = _final_verdict(task, runtime)

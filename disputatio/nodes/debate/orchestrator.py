@@ -10,7 +10,8 @@ such a sub-question and records a note:
   device" and "What causes this?" refer back, "Is it true that the..." counts by its "it");
 - *names no subject*: it shares none of the main question's *anchors*, the words that name what
   the main question is about: its name-like words (letters with a digit, or an upper-case
-  letter past the first word: "CTD-41", "Marie", "FAISS"; a bare number is none) and the words of its possessor ("the sensor's").
+  letter past the first word: "CTD-41", "Marie", "FAISS"; a bare number is none) and the
+  words of its possessor ("the sensor's").
   A main question without anchors gives the guard nothing to look for, and every sub-question
   that refers back is repaired (the repair only adds context).
 

@@ -245,11 +245,13 @@ def _aggregate_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> 
                 "question": nodes[c]["question"],
                 "answer": results[c]["answer"],
                 "citations": results[c]["citations"],
+                "allowed_ids": results[c].get("allowed_ids") or [],
                 "confidence": results[c]["confidence"],
                 "status": results[c].get("status"),
             }
             for c in nodes[nid]["children"]
         ]
+        shown = {i for ch in children for i in ch["allowed_ids"] if i in sections}
         cited = list(dict.fromkeys(i for ch in children for i in ch["citations"] if i in sections))
         task: AggregateTask = {
             "node": nid,
@@ -257,6 +259,7 @@ def _aggregate_sends(state: DebateState, cfg: DebateConfig, todo: list[str]) -> 
             "main_question": nodes[ROOT]["question"],
             "children": children,
             "sections": [sections[i] for i in cited[: cfg.summary_sections]],
+            "part_sections": {i: sections[i] for i in sorted(shown)},
             "final_verdict": verdict if nid == ROOT else None,
         }
         sends.append(Send("aggregate", task))

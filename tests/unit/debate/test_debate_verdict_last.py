@@ -95,7 +95,7 @@ def test_verdict_last_final_verdict_on_a_decomposed_question() -> None:
         "aggregator-root": scripted("agg", "The battery sub-answer decides it.\nVerdict: B"),
     }
     drills = Section(id="drills", source="ops.md", text="Fire drills: Mondays.")
-    battery = Section(id="battery", source="ctd41.md", text="Battery: 300 h.")
+    battery = Section(id="battery", source="ctd41.md", text="Battery: the battery lasts 300 h.")
     retriever = FakeRetriever(default=[drills], by_keyword={"battery": [battery]})
     ctx = context(models, retriever, max_depth=1, workers=1, max_tool_calls=0, verdict_last=True)
     question = "How long does the CTD-41 battery last?"
