@@ -21,6 +21,7 @@ import argparse
 import itertools
 import json
 import math
+import re
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -32,10 +33,11 @@ from disputatio.validators.support import HybridSupport, LexicalSupport, coverag
 DATA = Path(__file__).resolve().parents[1] / "disputatio" / "data" / "grounding" / "claims.jsonl"
 
 
-def windows(text: str) -> list[str]:
+def windows(text: str, clauses: bool = False) -> list[str]:
     spans = split_sentences(text)
     pairs = [text[a.start : b.end] for a, b in itertools.pairwise(spans)]
-    return [s.sentence for s in spans] + pairs
+    parts = [c.strip() for s in spans for c in re.split(r"[,;:]\s+", s.sentence)] if clauses else []
+    return [s.sentence for s in spans] + pairs + [c for c in parts if len(c.split()) >= 3]
 
 
 def fit_threshold(scored: list[tuple[float, bool]], beta: float = 0.5) -> float:
@@ -91,7 +93,9 @@ def main() -> None:
     from disputatio.models.embeddings import get_embeddings
 
     model = get_embeddings("local:all-MiniLM-L6-v2")
-    texts = sorted({r["claim"] for r in rows} | {w for r in rows for w in windows(r["passage"])})
+    texts = sorted(
+        {r["claim"] for r in rows} | {w for r in rows for w in windows(r["passage"], True)}
+    )
     t0 = time.perf_counter()
     vectors = dict(zip(texts, model.embed_documents(texts), strict=True))
     embed_s = time.perf_counter() - t0
@@ -101,8 +105,8 @@ def main() -> None:
         dot = sum(x * y for x, y in zip(va, vb, strict=True))
         return dot / (math.sqrt(sum(x * x for x in va)) * math.sqrt(sum(y * y for y in vb)))
 
-    def best(score: Callable[[str, str], float]) -> Callable[[dict], float]:
-        return lambda r: max(score(r["claim"], w) for w in windows(r["passage"]))
+    def best(score: Callable[[str, str], float], clauses: bool = False) -> Callable[[dict], float]:
+        return lambda r: max(score(r["claim"], w) for w in windows(r["passage"], clauses))
 
     lexical = LexicalSupport()
     hybrid = HybridSupport(lambda ts: [vectors[t] for t in ts])
@@ -111,6 +115,13 @@ def main() -> None:
         "cosine": best(cos),
         "lexical": best(lambda c, w: lexical.score_many(c, [w], [""])[0].score),
         "hybrid": best(lambda c, w: hybrid.score_many(c, [w], [""])[0].score),
+        "hybrid_max": best(
+            lambda c, w: max(
+                hybrid.score_many(c, [w], [""])[0].score,
+                lexical.score_many(c, [w], [""])[0].score,
+            )
+        ),
+        "hybrid_clauses": best(lambda c, w: hybrid.score_many(c, [w], [""])[0].score, True),
     }
     out: dict = {"pairs": len(rows), "embedding_seconds": round(embed_s, 2), "checkers": {}}
     for name, fn in checkers.items():

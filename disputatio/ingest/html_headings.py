@@ -153,8 +153,12 @@ def restore_headings(markdown: str, headings: list[PageHeading]) -> tuple[str, i
     """
     cursor = 0
     restored = 0
+    indexed_at = -1  # the ``restored`` count the index was built at (stale once it grows)
+    norm, offsets = "", list[int]()
     for heading in headings:
-        norm, offsets = _indexed(markdown)
+        if indexed_at != restored:
+            norm, offsets = _indexed(markdown)
+            indexed_at = restored
         start = bisect.bisect_left(offsets, cursor)
         place: int | None = None
         for anchor in heading.anchors:

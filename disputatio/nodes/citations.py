@@ -7,12 +7,13 @@ labels and answers are mapped back to real ids after verification.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from disputatio.state.retrieval import Section
 from disputatio.validators.citations import extract_citations, verify_citations
-from disputatio.validators.sentences import split_sentences
+from disputatio.validators.sentences import content_words, split_sentences
 
 
 def short_labels(ids: list[str], prefix: str = "S") -> dict[str, str]:
@@ -20,7 +21,11 @@ def short_labels(ids: list[str], prefix: str = "S") -> dict[str, str]:
     return {f"{prefix}{i}": sid for i, sid in enumerate(ids, start=1)}
 
 
-def format_numbered_sections(sections: Sequence[Section], labels: Sequence[str]) -> str:
+def format_numbered_sections(
+    sections: Sequence[Section],
+    labels: Sequence[str],
+    keep: Mapping[str, set[int]] | None = None,
+) -> str:
     """Render sections for a prompt with each sentence numbered ``[S2.1]``, ``[S2.2]``...
 
     A writer that points at a sentence, not a page, can be checked against that sentence; the
@@ -29,20 +34,78 @@ def format_numbered_sections(sections: Sequence[Section], labels: Sequence[str])
     Args:
         sections: The sections, best first.
         labels: One short label per section (``S1``, ``S2``...).
+        keep: Label → numbers of the sentences to show (default: all); the others are left
+            out, the numbers shown stay those of the whole section.
 
     Returns:
         ``<section id="S1" source=… heading=…>`` blocks, one numbered sentence a line.
     """
     blocks = []
     for label, sec in zip(labels, sections, strict=True):
+        wanted = None if keep is None else keep.get(label, set())
+        if wanted is not None and not wanted:
+            continue
         attrs = f"id={quoteattr(label)} source={quoteattr(sec.source.rsplit('/', 1)[-1])}"
         if sec.title:
             attrs += f" title={quoteattr(sec.title)}"
         if sec.heading_path:
             attrs += f" heading={quoteattr(' / '.join(sec.heading_path))}"
-        lines = [f"[{label}.{i}] {s.sentence}" for i, s in enumerate(split_sentences(sec.text), 1)]
+        lines = [
+            f"[{label}.{i}] {s.sentence}"
+            for i, s in enumerate(split_sentences(sec.text), 1)
+            if wanted is None or i in wanted
+        ]
         blocks.append(f"<section {attrs}>\n" + "\n".join(lines) + "\n</section>")
     return "\n".join(blocks)
+
+
+def select_sentences(
+    question: str,
+    sections: Sequence[Section],
+    labels: Sequence[str],
+    embeddings: Any,
+    limit: int,
+) -> dict[str, set[int]]:
+    """The ``limit`` sentences of ``sections`` closest to ``question``, by section label.
+
+    A small model given a whole manual picks the wrong sentence; given the dozen sentences
+    nearest the question (cosine of the embedding model, plus the share of the question's
+    content words a sentence holds) it reads what answers. Sentences are numbered from 1 in
+    their section, as :func:`format_numbered_sections` shows them.
+
+    Args:
+        question: The question.
+        sections: The sections.
+        labels: Their labels.
+        embeddings: A LangChain ``Embeddings`` object.
+        limit: Sentences to keep in all.
+
+    Returns:
+        Label → numbers of the sentences kept.
+    """
+    items = [
+        (label, i, span.sentence)
+        for label, sec in zip(labels, sections, strict=True)
+        for i, span in enumerate(split_sentences(sec.text), 1)
+    ]
+    if len(items) <= limit:
+        return {label: {i for lab, i, _ in items if lab == label} for label in labels}
+    qvec = embeddings.embed_query(question)
+    vecs = embeddings.embed_documents([text for _, _, text in items])
+    wanted = content_words(question)
+
+    def score(k: int) -> float:
+        vec = vecs[k]
+        dot = sum(a * b for a, b in zip(qvec, vec, strict=True))
+        norm = (sum(a * a for a in qvec) * sum(b * b for b in vec)) ** 0.5 or 1.0
+        overlap = len(wanted & content_words(items[k][2])) / len(wanted) if wanted else 0.0
+        return dot / norm + 0.5 * overlap
+
+    best = sorted(range(len(items)), key=score, reverse=True)[:limit]
+    keep: dict[str, set[int]] = {}
+    for k in best:
+        keep.setdefault(items[k][0], set()).add(items[k][1])
+    return keep
 
 
 def resolve_labels(text: str, label_to_id: dict[str, str]) -> tuple[str, list[str], list[str]]:

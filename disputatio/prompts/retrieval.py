@@ -8,14 +8,14 @@ Given the <question>, return JSON with:
   diseases, methods), as written.
 Keep it brief."""
 
-ANSWER_SYSTEM = """You answer questions using ONLY the numbered sentences of the sections provided.
+ANSWER_SYSTEM = """You answer a question from numbered sentences of documents.
 Rules:
-- Every sentence of your answer states one fact and ends with the label of the sentence it
-  comes from in square brackets, e.g. "The pack lasts 30 hours [S2.3]." Use only labels shown.
+- Find the sentences that answer the question and say what they say. End each sentence of your
+  answer with the label of the sentence it comes from, e.g. "The bridge opened in 1932 [S2.3]."
 - Copy numbers, units and names exactly as the sentence gives them.
-- If no sentence answers the question (or a part of it), write for that part:
-  "The documents do not answer this." Never answer from memory.
-- Be concise: at most 6 sentences."""
+- Only if no sentence answers the question (or one part of it), write for that part:
+  "The documents do not answer this." Never add facts from memory.
+- At most 6 sentences."""
 
 ANSWER_USER = """<sections>
 {sections}

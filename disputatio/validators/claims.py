@@ -113,8 +113,35 @@ def _answer_sentences(answer: str) -> list[Span]:
     return merged
 
 
+_CLAUSE_SPLIT_RE = re.compile(r"[,;:]\s+")
+
+
+def _clauses(span: Span) -> list[tuple[int, int, str]]:
+    """The clauses (between commas, semicolons, colons) of a long sentence, of 3+ words each.
+
+    A short claim restating one clause of a long sentence is closer to that clause than to the
+    sentence in the embedding space (measured on the labelled pairs: docs/grounding.md).
+    """
+    pieces = _CLAUSE_SPLIT_RE.split(span.sentence)
+    if len(pieces) < 2:
+        return []
+    out = []
+    pos = 0
+    for piece in pieces:
+        at = span.sentence.index(piece, pos)
+        pos = at + len(piece)
+        if len(piece.split()) >= 3:
+            out.append((span.start + at, span.start + pos, piece))
+    return out
+
+
 class _Windows:
-    """Evidence windows of shown sections: each sentence and each pair of adjacent ones."""
+    """Evidence windows of shown sections: sentences, adjacent pairs, clauses of long ones.
+
+    A window's context (where the names of a claim may also come from, never its numbers) is
+    the section's title, headings, file name and first two sentences: a manual names its
+    instrument up front and says "the battery pack" afterwards.
+    """
 
     def __init__(self, sections: Mapping[str, Mapping[str, Any]]) -> None:
         self.items: dict[str, list[tuple[int, int, str]]] = {}
@@ -124,11 +151,13 @@ class _Windows:
             spans = split_sentences(text)
             wins = [(s.start, s.end, s.sentence) for s in spans]
             wins += [(a.start, b.end, text[a.start : b.end]) for a, b in itertools.pairwise(spans)]
+            wins += [clause for span in spans for clause in _clauses(span)]
             self.items[sid] = wins
             heading = sec.get("heading_path") or []
             source = str(sec.get("source") or "").rsplit("/", 1)[-1]
+            lead = [s.sentence for s in spans[:2]]  # a document names its subject up front
             self.context[sid] = " ".join(
-                [str(sec.get("title") or ""), *map(str, heading), source.rsplit(".", 1)[0]]
+                [str(sec.get("title") or ""), *map(str, heading), source.rsplit(".", 1)[0], *lead]
             )
 
     def best(

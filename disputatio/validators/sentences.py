@@ -126,10 +126,12 @@ class Span(NamedTuple):
 
 def _ends_with_abbreviation(chunk: str) -> bool:
     words = chunk.rstrip(".!?\"')]").split()
-    last = words[-1].casefold() if words else ""
-    if last.rstrip(".") in _ABBREVIATIONS:
+    last = words[-1] if words else ""
+    if last.casefold().rstrip(".") in _ABBREVIATIONS:
         return True
-    return len(last) == 1 and last.isalpha()  # an initial: "J. Smith"
+    # an initial ("J. Smith"), not a unit after a number ("2,000 m.")
+    before = words[-2] if len(words) > 1 else ""
+    return len(last) == 1 and last.isupper() and not before[-1:].isdigit()
 
 
 def _line_sentences(line: str, base: int) -> Iterator[Span]:

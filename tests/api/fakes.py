@@ -16,6 +16,7 @@ from langchain_core.messages import BaseMessage
 from disputatio.api.auth import hash_key
 from disputatio.settings import ServerSettings
 from disputatio.testing import ScriptedChatModel
+from disputatio.validators.sentences import split_sentences
 
 KEY_A, TENANT_A = "key-acme-0123456789", "api-acme"
 KEY_B, TENANT_B = "key-globex-9876543210", "api-globex"
@@ -83,6 +84,44 @@ def restating(shown: list[str]) -> Callable[[list[BaseMessage]], str]:
     return reply
 
 
+_BLOCK = re.compile(r'<section id="([^"]+)"([^>]*)>\n(.*?)\n</section>', re.S)
+
+
+def _sentences(text: str) -> list[str]:
+    """The checker's sentences of ``text``, each followed by it and the next one (a sentence
+    that a hard line break split is whole in one of the pairs)."""
+    items = [" ".join(s.sentence.split()) for s in split_sentences(text)]
+    return [w for i, one in enumerate(items) for w in (one, " ".join(items[i : i + 2]))]
+
+
+def grounded(text: str, delay_s: float = 0.0, tag: str = "") -> Callable[[list[BaseMessage]], str]:
+    """A reply that restates a full sentence of a section the prompt shows, citing it (the
+    claim checker finds it supported); ``text`` (cited) when none is shown.
+
+    The sentence is the first one naming ``text``'s subject (its first word) in a section whose
+    source or heading names it too, else in any section, else the first one. ``tag`` goes
+    before the citation (a server marks its moves).
+    """
+    subject = text.split()[0].lower()
+
+    def reply(messages: list[BaseMessage]) -> str:
+        if delay_s:
+            time.sleep(delay_s)
+        shown = "\n".join(str(m.content) for m in messages)
+        found = [
+            (subject not in attrs.lower(), subject not in sentence.lower(), label, sentence)
+            for label, attrs, body in _BLOCK.findall(shown)
+            for sentence in _sentences(body)
+            if len(sentence.split()) >= 6 and sentence.endswith(".")
+        ]
+        if not found:
+            return citing(text + tag)(messages)
+        *_, label, sentence = min(found, key=lambda f: f[:2])  # the first of the best kind
+        return f"{sentence[:-1]}{tag} [{label}]."
+
+    return reply
+
+
 DEBATE_AGENTS = {
     "worker-root-0": "Brucellosis is diagnosed by blood culture and serology",
     "worker-root-1": "Only a positive culture confirms brucellosis; antibody titres can mislead",
@@ -91,6 +130,9 @@ DEBATE_AGENTS = {
     "aggregator": "Brucellosis is diagnosed by blood culture and serology",
     "orchestrator": "The question needs no decomposition",
 }
+#: Agents whose answer can become the final one: they restate a shown sentence (see
+#: :func:`grounded`), so the support check keeps their claim and its citation.
+GROUNDED_AGENTS = ("worker-root-0", "summarizer", "aggregator")
 
 
 def choosing(text: str, choice: str) -> Callable[[list[BaseMessage]], str]:
@@ -149,6 +191,11 @@ class FakeModels:
         self.models[(graph, tenant, role)] = model
         return model
 
+    def _debater(self, role: str, text: str) -> Callable[[list[BaseMessage]], str]:
+        if role in GROUNDED_AGENTS:
+            return grounded(text, self.delay_s, self.tag)
+        return citing(text + self.tag, self.delay_s)
+
     def __call__(self, graph: str, tenant: str) -> dict[str, Any]:
         if graph == "rag":
             answer = self.rag_reply or citing(
@@ -157,7 +204,7 @@ class FakeModels:
             return {"models": {"answerer": self._model(graph, tenant, "answerer", answer)}}
         if graph == "debate":
             models = {
-                role: self._model(graph, tenant, role, citing(text + self.tag, self.delay_s))
+                role: self._model(graph, tenant, role, self._debater(role, text))
                 for role, text in DEBATE_AGENTS.items()
             }
             return {"models": models, "flat": True, "workers": 2, "rounds": self.rounds,

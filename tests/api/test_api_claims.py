@@ -7,7 +7,6 @@ section), which is dropped from the answer.
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -23,6 +22,7 @@ from .fakes import restating
 
 pytestmark = pytest.mark.integration
 
+
 @pytest.fixture
 def restated(live: LiveServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The quick answerer restates a shown sentence and adds an unsupported claim."""
@@ -36,9 +36,7 @@ def test_query_returns_the_claims_with_their_verdicts(
     live: LiveServer, corpus_a: dict[str, Any], restated: list[str]
 ) -> None:
     with live.client() as client:
-        resp = client.post(
-            "/query", json={"query": "How is brucellosis diagnosed?", "debug": True}
-        )
+        resp = client.post("/query", json={"query": "How is brucellosis diagnosed?", "debug": True})
     assert resp.status_code == 200, resp.text
     body = resp.json()
     QueryAnswer.model_validate(body)  # the documented shape
@@ -84,7 +82,6 @@ def test_the_verdict_and_the_final_event_carry_the_debates_claims(
     assert all("verdict" in c and "dropped" in c for c in claims)
     for claim in claims:  # what the answer says is what its kept claims say
         assert (claim["text"].rstrip(".") in verdict["answer"]) != claim["dropped"], claim
-    print("DEBUG", json.dumps(verdict, indent=1)[:6000])
     final = next(e for e in events if e["event"] == "final")["data"]["verdict"]
     assert final["claims"] == claims
 

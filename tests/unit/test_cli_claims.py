@@ -142,7 +142,11 @@ def test_ask_json_of_the_medrag_debate_carries_the_claims(models: dict[str, Any]
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)
-    assert (body["protocol"], body["answer"], body["consensus_type"]) == ("medrag", "A", "agreement")
+    assert (body["protocol"], body["answer"], body["consensus_type"]) == (
+        "medrag",
+        "A",
+        "agreement",
+    )
     _check_claims([c for c in body["claims"] if c["factual"]], SECTION.id)
     assert any(v["name"] == "support" for v in body["validation"])
 

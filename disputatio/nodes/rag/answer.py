@@ -8,7 +8,11 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from disputatio.models.accounting import invoke_with_usage
-from disputatio.nodes.citations import format_numbered_sections, short_labels
+from disputatio.nodes.citations import (
+    format_numbered_sections,
+    select_sentences,
+    short_labels,
+)
 from disputatio.nodes.rag.context import RagContext
 from disputatio.prompts.retrieval import ANSWER_SYSTEM, ANSWER_USER
 from disputatio.state.rag import RagState
@@ -18,6 +22,9 @@ from disputatio.validators.claims import check_answer
 
 def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     """Answer from the kept sections' numbered sentences, then check every claim.
+
+    The model sees the ``grounding.max_sentences`` sentences nearest the question (all of
+    them with 0), numbered within their section, and cites the sentence behind each claim.
 
     The answer returned is the checked one: claims no shown sentence supports are dropped
     (or kept and flagged with ``grounding.allow_unsupported``), uncited ones are attributed to
@@ -29,7 +36,12 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     sections = [Section.model_validate(s) for s in state.get("sections", [])]
     llm = ctx.chat_model("answerer", role="answerer", temperature=0.0)
     labels = short_labels([s.id for s in sections])
-    shown = format_numbered_sections(sections, list(labels))
+    keep = None
+    if cfg.max_sentences:
+        keep = select_sentences(
+            state["question"], sections, list(labels), ctx.funnel().embeddings, cfg.max_sentences
+        )
+    shown = format_numbered_sections(sections, list(labels), keep)
     messages = [
         SystemMessage(ANSWER_SYSTEM),
         HumanMessage(ANSWER_USER.format(sections=shown, question=state["question"])),

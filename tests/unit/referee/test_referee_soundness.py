@@ -37,10 +37,10 @@ INCIDENT_NAMES = [a for a, _ in INCIDENT_AXES]
 
 
 def _run(ctx: RefereeContext) -> RefereeResult:
-    graph = build_graph(max_attempts=1).compile(checkpointer=InMemorySaver())
-    thread: dict[str, Any] = {"configurable": {"thread_id": f"t-{uuid.uuid4()}"}}
+    graph: Any = build_graph(max_attempts=1).compile(checkpointer=InMemorySaver())
+    thread = {"configurable": {"thread_id": f"t-{uuid.uuid4()}"}}
     return RefereeResult.model_validate(
-        graph.invoke({"query": "pgvector or FAISS?"}, thread, context=ctx)  # type: ignore[arg-type]
+        graph.invoke({"query": "pgvector or FAISS?"}, thread, context=ctx)
     )
 
 
@@ -99,7 +99,7 @@ def test_a_ruling_whose_cells_all_cite_claims_keeps_its_confidence() -> None:
 # --- (b) degenerate scores: asked again once, then reported -----------------------------------
 
 
-def _incident_models(*referee: dict[str, Any]) -> dict[str, Any]:
+def _incident_models(*referee: Any) -> dict[str, Any]:
     return happy_models(
         planner=[plan_reply(["pgvector", "FAISS"], INCIDENT_AXES)],
         advocate_pgvector=[advocate_reply("pgvector", "pg-1", INCIDENT_NAMES)],
