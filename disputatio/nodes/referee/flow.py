@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from disputatio.nodes.referee.claims import brief_claims, unsupported_cells
+from disputatio.nodes.referee.context import RefereeContext, get_context
 from disputatio.state.referee import PHASES, ExaminerTask, Phase, PhaseError, RefereeState
 
 
@@ -43,11 +46,13 @@ def route_after_examinations(state: RefereeState) -> Literal["referee", "finaliz
     return "finalize" if _failed(state, "cross_examination") else "referee"
 
 
-def finalize(state: RefereeState) -> dict[str, Any]:
-    """Set ``status`` (ok / partial / failed) and ``error`` (the earliest phase's error).
+def finalize(state: RefereeState, runtime: Runtime[RefereeContext]) -> dict[str, Any]:
+    """Set ``status`` (ok / partial / failed) and ``error``; judge the claims the ruling rests on.
 
     ``ok`` needs every phase of :data:`~disputatio.state.referee.PHASES` completed and no error;
-    search warnings do not count against it.
+    search warnings do not count against it. ``claims`` holds every advocate claim with its
+    verdict against the sections it cites; a scored cell whose evidence claims are all
+    unsupported is named in a caveat of the ruling.
     """
     done = set(state.get("completed_phases") or [])
     errors = [PhaseError.model_validate(e) for e in state.get("errors") or []]
@@ -55,7 +60,16 @@ def finalize(state: RefereeState) -> dict[str, Any]:
     errors.sort(key=lambda e: order.index(e.phase))
     complete = not errors and done >= set(PHASES)
     status = "ok" if complete else ("partial" if done else "failed")
-    return {
+    checker = get_context(runtime).support_checker()
+    claims = brief_claims(state.get("briefs") or [], state.get("evidence") or {}, checker)
+    update: dict[str, Any] = {
         "status": status,
         "error": errors[0].model_dump(mode="json") if errors else None,
+        "claims": claims,
     }
+    ruling = state.get("ruling")
+    weak = unsupported_cells(ruling, claims) if ruling else []
+    if ruling and weak:
+        note = f"Scores resting on no supported claim: {', '.join(weak)}."
+        update["ruling"] = {**ruling, "caveats": [*(ruling.get("caveats") or []), note]}
+    return update

@@ -104,6 +104,9 @@ class RefereeState(RefereeInput, total=False):
         evidence: Option → sections its advocate saw (parallel writers).
         cross_examinations: One :class:`CrossExamination` per examiner (parallel writers).
         ruling: The :class:`Ruling`.
+        claims: Every advocate claim with its verdict against the sections it cites
+            (``Claim`` dicts of ``state/claims.py`` plus the claim's ``id``; set by
+            ``finalize``).
         completed_phases: Phases that finished, in order.
         errors: :class:`PhaseError` s of failed agents (parallel writers).
         warnings: :class:`PhaseError` s that did not stop the run, e.g. ``SEARCH_FAILED``.
@@ -119,6 +122,7 @@ class RefereeState(RefereeInput, total=False):
     evidence: Annotated[dict[str, list[dict[str, Any]]], merge_dicts]
     cross_examinations: Annotated[list[dict[str, Any]], operator.add]
     ruling: dict[str, Any]
+    claims: list[dict[str, Any]]
     completed_phases: Annotated[list[str], operator.add]
     errors: Annotated[list[dict[str, Any]], operator.add]
     warnings: Annotated[list[dict[str, Any]], operator.add]
@@ -157,4 +161,5 @@ class RefereeOutput(TypedDict, total=False):
     briefs: list[dict[str, Any]]
     cross_examinations: list[dict[str, Any]]
     ruling: dict[str, Any]
+    claims: list[dict[str, Any]]
     usage: dict[str, dict[str, Any]]
