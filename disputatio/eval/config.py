@@ -43,6 +43,7 @@ ANSWERING_CODE = (
     "eval/numeric.py",
     "eval/datasets.py",
     "eval/mmlu.py",
+    "eval/mirage.py",  # which MIRAGE questions a run may draw (the calibration split)
     "eval/question.py",
     "eval/corpus.py",
     "settings",

