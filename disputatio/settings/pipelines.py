@@ -187,6 +187,12 @@ class GroundingSettings(BaseModel):
         True,
         description="Attach an uncited or mis-cited claim to its best supporting shown sentence.",
     )
+    answer_format: Literal["sentences", "sections"] = Field(
+        "sentences",
+        description="What the quick path's answerer sees: 'sentences' (numbered, it cites the "
+        "sentence) or 'sections' (whole sections, it cites the section); either way every "
+        "claim is checked and attributed after generation (docs/grounding.md).",
+    )
     max_sentences: int = Field(
         12,
         ge=0,

@@ -53,6 +53,8 @@ class RagState(RagInput, total=False):
         grounded: Every factual claim kept in the answer is supported by a cited sentence.
         not_found: The documents do not answer (refused before or after the answerer).
         draft: The answerer's own text, before the claim check.
+        confidence: The fitted probability that the answer is right (see
+            ``validators/calibrated.py``).
         usage: Token/latency usage per agent.
     """
 
@@ -71,6 +73,7 @@ class RagState(RagInput, total=False):
     grounded: bool
     not_found: bool
     draft: str
+    confidence: float
     usage: Annotated[dict[str, dict[str, Any]], merge_usage]
 
 
@@ -86,6 +89,8 @@ class RagOutput(TypedDict, total=False):
         grounded: Every factual claim kept in the answer is supported by a cited sentence.
         not_found: The documents do not answer the question.
         draft: The answerer's own text, before the claim check.
+        confidence: The fitted probability that the answer is right (not set on a refusal
+            before the answerer).
         sections: The sections the answer could use.
         refused: Whether retrieval refused (no LLM call was made then).
         best_score: Best rerank score.
@@ -101,6 +106,7 @@ class RagOutput(TypedDict, total=False):
     grounded: bool
     not_found: bool
     draft: str
+    confidence: float
     sections: list[dict[str, Any]]
     refused: bool
     best_score: float

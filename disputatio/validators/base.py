@@ -179,7 +179,8 @@ def run_validators(
     """Run every validator; one that raises goes to the error handler hook.
 
     Each validator sees the answer as revised by the validators before it (the ``support``
-    validator drops unsupported claims first, so the later ones judge the answer users get).
+    validator drops unsupported claims first, so the later ones judge the answer users get),
+    and the claims judged before it in ``context.extra["claims"]``.
 
     Args:
         validators: The validators, in order.
@@ -204,4 +205,8 @@ def run_validators(
             result = handler.handle(name, exc, context)
         results.append(result)
         current = result.revised_answer or current
+        if "claims" in result.details:  # the judged claims, for the estimators after it
+            context = context.model_copy(
+                update={"extra": {**context.extra, "claims": result.details["claims"]}}
+            )
     return results

@@ -1,10 +1,11 @@
-"""A heuristic confidence estimate and the validator that flags low-confidence answers.
+"""Confidence: the validator that flags low-confidence answers, and a heuristic ranking score.
 
-``confidence = agreement × (0.5 + 0.5 × grounding)`` where ``agreement`` is how much the agents
-behind the answer agreed (1.0 for a single agent; for an aggregated answer the mean confidence
-of its sub-answers) and ``grounding`` is the share of cited ids that were verified (0 when the
-answer cites nothing). An ungrounded answer thus keeps at most half its agreement. This is a
-ranking signal, not a calibrated probability.
+The ``confidence`` validator reports the probability that the answer is right, from the model
+fitted on measured signals (:class:`~disputatio.validators.calibrated.FittedConfidence`).
+
+:func:`estimate_confidence` is the older heuristic, ``agreement × (0.5 + 0.5 × grounding)``
+where ``grounding`` is the share of cited ids that were verified: a ranking signal between the
+answers of one debate (which sub-answer to trust more), not a probability.
 """
 
 from __future__ import annotations
@@ -41,16 +42,18 @@ class ConfidenceValidator:
     Args:
         min_confidence: Passing threshold.
         estimator: The confidence estimator hook (default
-            :class:`~disputatio.validators.hooks.GroundedAgreement`).
+            :class:`~disputatio.validators.calibrated.FittedConfidence`, the fitted probability
+            that the answer is right; :class:`~disputatio.validators.hooks.GroundedAgreement`
+            is the old heuristic).
     """
 
     name = "confidence"
 
     def __init__(self, min_confidence: float = 0.5, estimator: Any = None) -> None:
-        from disputatio.validators.hooks import GroundedAgreement
+        from disputatio.validators.calibrated import FittedConfidence
 
         self.min_confidence = min_confidence
-        self.estimator = estimator or GroundedAgreement()
+        self.estimator = estimator or FittedConfidence()
 
     def validate(self, answer: str, context: ValidationContext) -> ValidationResult:
         """Estimate the confidence of ``answer`` with the estimator hook."""
@@ -63,7 +66,7 @@ class ConfidenceValidator:
             name=self.name,
             passed=score >= self.min_confidence,
             score=score,
-            message=f"confidence {score:.2f} (threshold {self.min_confidence:.2f})",
+            message=f"P(right) {score:.2f} (threshold {self.min_confidence:.2f})",
             details={
                 "agreement": context.agreement,
                 "verified": len(check.verified),

@@ -67,6 +67,11 @@ _NUMBER_WORDS.update(
     }
 )
 
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+
 #: Unit spellings → one canonical unit.
 UNITS: dict[str, str] = {}
 for _canon, _spellings in {
@@ -100,7 +105,7 @@ for _canon, _spellings in {
     "l": "l litre litres liter liters",
     "person": "person persons people",
     "ft": "ft feet foot",
-    "inch": "in inch inches",
+    "inch": "inch inches",
     "lb": "lb lbs",
     "mile": "mi mile miles",
     "f": "°f fahrenheit",
@@ -240,6 +245,9 @@ def numbers_with_units(text: str) -> list[tuple[str, str | None]]:
             continue
         else:
             continue
+        prev = tokens[i - 1] if i > 0 else ""
+        if _names_a_number(prev):
+            continue  # "Incident 2291", "Route 66": an identifier, a name (see names())
         after = tokens[i + 1].casefold() if i + 1 < len(tokens) else ""
         if after == "°" and i + 2 < len(tokens):
             after = "°" + tokens[i + 2].casefold()
@@ -298,19 +306,37 @@ def opposite_words(claim: str, window: str) -> tuple[str, str] | None:
     return None
 
 
+_NAMED_NUMBER_RE = re.compile(r"\b([A-Z][a-z]+) \d+\b")
+
+
+def _names_a_number(word: str) -> bool:
+    """``Incident`` in "Incident 2291": a capitalised word that makes the number after it a name."""
+    low = word.casefold()
+    return (
+        word[:1].isupper()
+        and word.isalpha()
+        and low not in STOPWORDS
+        and low not in UNITS
+        and low not in _MONTHS
+    )
 _CODE_RE = re.compile(r"\b[A-Za-z]+[-/]?\d+[A-Za-z0-9-]*\b|\b\d+[A-Za-z]+\d*[A-Za-z0-9-]*\b")
 
 
 def names(text: str) -> set[str]:
     """Name-like tokens of ``text``: capitalised words not opening a sentence, and codes.
 
-    ``Bergen``, ``Oslo``, ``CTD-41``, ``ISO-9001`` are names; the first word of a sentence is
-    not (it is capitalised anyway), nor are all-caps words of one letter.
+    ``Bergen``, ``Oslo``, ``CTD-41``, ``ISO-9001``, ``Incident 2291`` are names; the first word
+    of a sentence is not (it is capitalised anyway), nor are all-caps words of one letter.
 
     Returns:
         The names, case-folded.
     """
     found = {m.group(0).casefold() for m in _CODE_RE.finditer(text or "")}
+    found |= {
+        m.group(0).casefold()
+        for m in _NAMED_NUMBER_RE.finditer(text or "")
+        if _names_a_number(m.group(1))
+    }
     for span in split_sentences(text or ""):
         toks = words(span.sentence)
         for j, tok in enumerate(toks):

@@ -14,9 +14,11 @@ from disputatio.nodes.citations import (
     short_labels,
 )
 from disputatio.nodes.rag.context import RagContext
-from disputatio.prompts.retrieval import ANSWER_SYSTEM, ANSWER_USER
+from disputatio.prompts.retrieval import ANSWER_SECTIONS_SYSTEM, ANSWER_SYSTEM, ANSWER_USER
+from disputatio.retrievers.base import format_sections
 from disputatio.state.rag import RagState
 from disputatio.state.retrieval import Section
+from disputatio.validators.calibrated import default_model, features
 from disputatio.validators.claims import check_answer
 
 
@@ -36,14 +38,18 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     sections = [Section.model_validate(s) for s in state.get("sections", [])]
     llm = ctx.chat_model("answerer", role="answerer", temperature=0.0)
     labels = short_labels([s.id for s in sections])
-    keep = None
-    if cfg.max_sentences:
-        keep = select_sentences(
-            state["question"], sections, list(labels), ctx.funnel().embeddings, cfg.max_sentences
-        )
-    shown = format_numbered_sections(sections, list(labels), keep)
+    if cfg.answer_format == "sections":
+        system, shown = ANSWER_SECTIONS_SYSTEM, format_sections(sections, labels=list(labels))
+    else:
+        keep = None
+        if cfg.max_sentences:
+            keep = select_sentences(
+                state["question"], sections, list(labels), ctx.funnel().embeddings,
+                cfg.max_sentences,
+            )  # fmt: skip
+        system, shown = ANSWER_SYSTEM, format_numbered_sections(sections, list(labels), keep)
     messages = [
-        SystemMessage(ANSWER_SYSTEM),
+        SystemMessage(system),
         HumanMessage(ANSWER_USER.format(sections=shown, question=state["question"])),
     ]
     reply, usage = invoke_with_usage(llm, messages, agent="answerer", role="answerer")
@@ -56,12 +62,14 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
         keep_unsupported=cfg.allow_unsupported,
     )
     cited = [c for claim in report.claims if not claim.dropped for c in claim.citations]
+    claims = [c.model_dump(mode="json") for c in report.claims]
     return {
+        "confidence": round(default_model().probability(features(claims)), 4),
         "answer": report.answer,
         "draft": str(reply.content),
         "citations": list(dict.fromkeys(cited)),
         "invalid_citations": report.fabricated_labels,
-        "claims": [c.model_dump(mode="json") for c in report.claims],
+        "claims": claims,
         "grounded": report.grounded,
         "not_found": report.not_found,
         "usage": usage,

@@ -1,0 +1,112 @@
+"""A confidence that is a probability: logistic regression on measured signals of an answer.
+
+The signals, all measured on the checked answer (see :func:`features`):
+
+* ``supported_share`` — the share of the writer's factual claims a cited sentence supports
+  (before unsupported ones were dropped);
+* ``not_found`` — 1 when the answer says the documents do not answer;
+* ``evidence_score`` — the mean support score of the supported claims;
+* ``agreement`` — how much the agents behind the answer agreed (1 for a single writer).
+
+The coefficients are fitted on the calibration split of the labelled grounding questions
+(``benchmarks/fit_confidence.py``; fitted model in ``disputatio/data/grounding/
+confidence.json``; its ECE, Brier score, reliability and risk-coverage on the test split in
+``docs/grounding.md``). Fit your own on your labelled questions the same way and pass it to
+:class:`FittedConfidence`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from disputatio.validators.base import ValidationContext
+
+#: The signals, in the order of a model's coefficients.
+FEATURES: tuple[str, ...] = ("supported_share", "not_found", "evidence_score", "agreement")
+
+
+def features(claims: Sequence[Mapping[str, Any]], agreement: float | None = None) -> list[float]:
+    """The signals of an answer from its judged claims (``Claim`` dicts, dropped ones included).
+
+    Args:
+        claims: The claims as the claim checker judged them.
+        agreement: Agreement of the agents behind the answer (None: a single writer, 1.0).
+
+    Returns:
+        One value per name of :data:`FEATURES`.
+    """
+    facts = [c for c in claims if c.get("factual") and c.get("verdict") != "not_found"]
+    supported = [c for c in facts if c.get("verdict") == "supported"]
+    scores = [float((c.get("evidence") or {}).get("score", 0.0)) for c in supported]
+    not_found = any(c.get("verdict") == "not_found" for c in claims) and not supported
+    return [
+        len(supported) / len(facts) if facts else 0.0,
+        1.0 if not_found else 0.0,
+        sum(scores) / len(scores) if scores else 0.0,
+        1.0 if agreement is None else min(max(float(agreement), 0.0), 1.0),
+    ]
+
+
+@dataclass(frozen=True)
+class ConfidenceModel:
+    """A fitted logistic model: ``P(answer right) = sigmoid(intercept + coef · features)``.
+
+    Attributes:
+        coef: One coefficient per feature of :data:`FEATURES`.
+        intercept: The intercept.
+        fitted_on: What it was fitted on (for reports).
+    """
+
+    coef: tuple[float, ...]
+    intercept: float
+    fitted_on: str = ""
+
+    def probability(self, values: Sequence[float]) -> float:
+        """The probability that the answer is right, in [0, 1]."""
+        z = self.intercept + sum(c * v for c, v in zip(self.coef, values, strict=True))
+        return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ConfidenceModel:
+        """Read a model written by ``benchmarks/fit_confidence.py``."""
+        names = tuple(data["features"])
+        if names != FEATURES:
+            raise ValueError(f"confidence model features {names} are not {FEATURES}")
+        return cls(tuple(float(c) for c in data["coef"]), float(data["intercept"]),
+                   str(data.get("fitted_on", "")))  # fmt: skip
+
+
+def default_model() -> ConfidenceModel:
+    """The model shipped with disputatio (fitted on the grounding calibration split)."""
+    path = resources.files("disputatio").joinpath("data/grounding/confidence.json")
+    return ConfidenceModel.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+class FittedConfidence:
+    """Confidence estimator hook: the fitted probability that the answer is right.
+
+    It reads the claims the ``support`` validator judged (it must run before ``confidence``,
+    as in the defaults); without them it judges the answer itself with the lexical checker.
+
+    Args:
+        model: The fitted model (default: :func:`default_model`).
+    """
+
+    def __init__(self, model: ConfidenceModel | None = None) -> None:
+        self.model = model or default_model()
+
+    def estimate(self, answer: str, context: ValidationContext) -> float:
+        """The probability that ``answer`` is right, rounded to 4 decimals."""
+        claims = context.extra.get("claims")
+        if claims is None:
+            from disputatio.validators.claims import check_answer
+
+            shown = {i: s for i, s in context.sections.items() if i in set(context.allowed_ids)}
+            report = check_answer(answer, shown)
+            claims = [c.model_dump(mode="json") for c in report.claims]
+        return round(self.model.probability(features(claims, context.agreement)), 4)

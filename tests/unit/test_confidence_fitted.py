@@ -1,0 +1,39 @@
+"""The fitted confidence: signals read from judged claims, a probability from the model."""
+
+from __future__ import annotations
+
+from disputatio.validators.base import ValidationContext, resolve_validators, run_validators
+from disputatio.validators.calibrated import ConfidenceModel, FittedConfidence, features
+
+SECTIONS = {"s1": {"text": "The CTD-41 must be calibrated every 18 months."}}
+
+
+def claim(verdict: str | None, score: float = 0.9, factual: bool = True) -> dict:
+    ev = {"score": score} if verdict == "supported" else None
+    return {"verdict": verdict, "factual": factual, "evidence": ev}
+
+
+def test_features_count_the_writers_claims_before_any_was_dropped() -> None:
+    claims = [claim("supported", 0.8), claim("unsupported"), claim(None, factual=False)]
+    assert features(claims) == [0.5, 0.0, 0.8, 1.0]
+    assert features([claim("not_found")], agreement=0.25) == [0.0, 1.0, 0.0, 0.25]
+
+
+def test_more_support_means_more_confidence_under_a_positive_coefficient() -> None:
+    model = ConfidenceModel(coef=(3.0, 0.0, 0.0, 0.0), intercept=-1.5)
+    low = model.probability(features([claim("supported"), claim("uncited")]))
+    high = model.probability(features([claim("supported"), claim("supported")]))
+    assert 0.0 < low < high < 1.0
+
+
+def test_the_confidence_validator_reads_the_claims_the_support_validator_judged() -> None:
+    """A claim dropped by ``support`` still lowers the confidence of what is left."""
+    model = ConfidenceModel(coef=(4.0, 0.0, 0.0, 0.0), intercept=-2.0)
+    ctx = ValidationContext(allowed_ids=["s1"], sections=SECTIONS)
+    validators = [*resolve_validators(["support"]), *resolve_validators(["confidence"])]
+    validators[1].estimator = FittedConfidence(model)  # type: ignore[attr-defined]
+    clean = "The CTD-41 must be calibrated every 18 months [s1]."
+    mixed = clean + " The CTD-41 is rated to 9,000 m [s1]."
+    one = run_validators(validators, clean, ctx)[1].score
+    two = run_validators(validators, mixed, ctx)[1].score
+    assert one is not None and two is not None and two < one
