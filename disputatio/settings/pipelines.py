@@ -188,10 +188,11 @@ class GroundingSettings(BaseModel):
         description="Attach an uncited or mis-cited claim to its best supporting shown sentence.",
     )
     answer_format: Literal["sentences", "sections"] = Field(
-        "sentences",
+        "sections",
         description="What the quick path's answerer sees: 'sentences' (numbered, it cites the "
         "sentence) or 'sections' (whole sections, it cites the section); either way every "
-        "claim is checked and attributed after generation (docs/grounding.md).",
+        "claim is checked and attributed after generation. 'sections' answered 10 of 15 "
+        "calibration parts with the local 1.5B, 'sentences' 2 (docs/grounding.md).",
     )
     max_sentences: int = Field(
         12,

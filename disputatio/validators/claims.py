@@ -33,7 +33,12 @@ from typing import Any
 from disputatio.state.claims import VERDICTS, Claim, ClaimReport, Evidence
 from disputatio.validators.base import ValidationContext, ValidationResult
 from disputatio.validators.citations import group_ids
-from disputatio.validators.sentences import Span, content_words, split_sentences
+from disputatio.validators.sentences import (
+    Span,
+    content_words,
+    numbers_with_units,
+    split_sentences,
+)
 from disputatio.validators.support import LexicalSupport, SupportChecker, coverage
 
 #: The answer when no shown sentence supports any claim.
@@ -212,7 +217,32 @@ def _is_factual(text: str) -> bool:
     """Whether ``text`` states something to check (not a verdict line, heading or question)."""
     if _VERDICT_RE.match(text) or text.lstrip().startswith("#") or text.rstrip().endswith("?"):
         return False
-    return len(content_words(text)) >= 2
+    return len(content_words(text)) >= 2 or bool(numbers_with_units(text))
+
+
+_COMPOUND_RE = re.compile(r";\s+|,\s+and\s+|,\s+but\s+|,\s+while\s+")
+
+
+def split_compound(text: str) -> list[str]:
+    """A sentence joining independent facts (``…, and …``, ``…; …``) as one claim per fact.
+
+    Each part must have at least four words, else the sentence stays whole ("red, and blue").
+    A part that is not the last gets a full stop; one that is not the first a capital.
+
+    Returns:
+        The parts (the text itself when it does not split).
+    """
+    parts = [p.strip() for p in _COMPOUND_RE.split(text) if p.strip()]
+    if len(parts) < 2 or any(len(p.split()) < 4 for p in parts):
+        return [text] if text else []
+    out = []
+    for i, part in enumerate(parts):
+        if i:
+            part = part[0].upper() + part[1:]
+        if i < len(parts) - 1 and part[-1] not in ".!?":
+            part += "."
+        out.append(part)
+    return out
 
 
 def check_answer(
@@ -255,18 +285,17 @@ def check_answer(
         last = span.end
         text, cited, fake = _read_citations(span.sentence, sections, aliases)
         fabricated.extend(f for f in fake if f not in fabricated)
-        if not text:
-            continue
-        claim = Claim(text=text, citations=cited, part=part)
-        if _REFUSAL_RE.search(text):
-            claim.verdict, claim.reason = "not_found", "says the documents do not answer"
-        elif not _is_factual(text):
-            claim.verdict, claim.factual, claim.reason = None, False, "states nothing to check"
-        else:
-            _judge(claim, windows, checker, attribute, list(sections))
-            claim.dropped = claim.verdict != "supported" and not keep_unsupported
-        claims.append(claim)
-        pieces.append(("\n" if "\n" in gap else " ", claim))
+        for i, piece in enumerate(split_compound(text)):
+            claim = Claim(text=piece, citations=cited, part=part)
+            if _REFUSAL_RE.search(piece):
+                claim.verdict, claim.reason = "not_found", "says the documents do not answer"
+            elif not _is_factual(piece):
+                claim.verdict, claim.factual, claim.reason = None, False, "states nothing to check"
+            else:
+                _judge(claim, windows, checker, attribute, list(sections))
+                claim.dropped = claim.verdict != "supported" and not keep_unsupported
+            claims.append(claim)
+            pieces.append(("\n" if "\n" in gap and not i else " ", claim))
     return _report(claims, pieces, fabricated, checker, not_found_answer)
 
 

@@ -319,6 +319,8 @@ def _names_a_number(word: str) -> bool:
         and low not in UNITS
         and low not in _MONTHS
     )
+
+
 _CODE_RE = re.compile(r"\b[A-Za-z]+[-/]?\d+[A-Za-z0-9-]*\b|\b\d+[A-Za-z]+\d*[A-Za-z0-9-]*\b")
 
 

@@ -69,17 +69,28 @@ UNSUPPORTED_CLAIM = "Brucellosis is cured by surgery within 4711 days"
 _NUMBERED = re.compile(r"^\[(S\d+\.\d+)\] (.+)$", re.M)
 
 
-def restating(shown: list[str]) -> Callable[[list[BaseMessage]], str]:
-    """A quick answer that restates the first sentence it was shown, then adds
-    :data:`UNSUPPORTED_CLAIM`; each sentence restated is appended to ``shown``."""
+def restating(
+    shown: list[str] | None = None, extra: str | None = UNSUPPORTED_CLAIM
+) -> Callable[[list[BaseMessage]], str]:
+    """A quick answer that restates a numbered sentence it was shown (the first naming
+    brucellosis, else the first), citing it, then adds ``extra`` (cited the same: no sentence
+    supports :data:`UNSUPPORTED_CLAIM`); each sentence restated is appended to ``shown``."""
 
     def reply(messages: list[BaseMessage]) -> str:
         text = "\n".join(str(m.content) for m in messages)
-        for label, sentence in _NUMBERED.findall(text):
-            if len(sentence.split()) >= 6 and sentence.rstrip().endswith("."):
-                shown.append(sentence.strip())
-                return f"{sentence.strip().rstrip('.')} [{label}]. {UNSUPPORTED_CLAIM} [{label}]."
-        raise AssertionError("the prompt shows no numbered sentence")
+        found = [
+            (label, sentence.strip())
+            for label, sentence in _NUMBERED.findall(text)
+            if len(sentence.split()) >= 6 and sentence.rstrip().endswith(".")
+        ]
+        if not found:
+            raise AssertionError("the prompt shows no numbered sentence")
+        named = [f for f in found if "brucell" in f[1].lower()]
+        label, sentence = (named or found)[0]
+        if shown is not None:
+            shown.append(sentence)
+        more = f" {extra} [{label}]." if extra else ""
+        return f"{sentence.rstrip('.')} [{label}].{more}"
 
     return reply
 
@@ -169,7 +180,7 @@ class FakeModels:
         rounds: Debate rounds (the two workers disagree, so every round is held).
         referee_asks: The referee's planner asks a clarification question first.
         tag: Appended to every debate agent's statement (a server process marks its moves).
-        rag_reply: The quick answerer's reply (default: one claim citing the first section).
+        rag_reply: The quick answerer's reply (default: a shown sentence, restated and cited).
         models: Every model handed out, by (graph, tenant, role), to inspect prompts.
     """
 
@@ -198,9 +209,7 @@ class FakeModels:
 
     def __call__(self, graph: str, tenant: str) -> dict[str, Any]:
         if graph == "rag":
-            answer = self.rag_reply or citing(
-                "Brucellosis is diagnosed by blood culture and serology"
-            )
+            answer = self.rag_reply or restating(extra=None)  # one claim, supported
             return {"models": {"answerer": self._model(graph, tenant, "answerer", answer)}}
         if graph == "debate":
             models = {

