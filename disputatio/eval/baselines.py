@@ -103,21 +103,25 @@ def run_samples(
     with_retrieval: bool,
     parallel: int,
     max_tokens: int | None = None,
+    sections: Sequence[Section] | None = None,
+    messages: list[BaseMessage] | None = None,
 ) -> dict[str, Any]:
     """``samples`` answers to one prompt (with the question's sections if ``with_retrieval``).
 
     Returns the record: one sample's answer, or the majority vote of several (equal numbers
     vote together); ``max_tokens`` is each sample's completion budget (default the config's).
+    ``sections``: evidence given instead of a search (the RAG prompt, no retrieval);
+    ``messages``: a prompt of the caller's instead of the baseline prompts.
     """
     cfg = resolve(ctx)
     budget = max_tokens if max_tokens is not None else cfg.max_tokens
     t0 = time.perf_counter()
-    sections: list[Section] | None = None
     retrieval: list[dict[str, Any]] = []
-    if with_retrieval:
+    if sections is None and with_retrieval:
         sections, rlog = retrieve(ctx, cfg, question.question, [])
         retrieval.append({"agent": "baseline", "round": 1, **rlog})
-    messages = _baseline_messages(question, sections, cfg)
+    if messages is None:
+        messages = _baseline_messages(question, sections, cfg)
     names = ["baseline"] if samples == 1 else [f"sample{i + 1}" for i in range(samples)]
     temps = [temperatures[i % len(temperatures)] for i in range(samples)]
     with ThreadPoolExecutor(max_workers=max(1, min(parallel, samples))) as pool:

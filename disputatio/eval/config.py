@@ -46,6 +46,13 @@ ANSWERING_CODE = (
     "eval/mirage.py",  # which MIRAGE questions a run may draw (the calibration split)
     "eval/question.py",
     "eval/corpus.py",
+    "eval/protocols_extra.py",
+    "eval/du_debate.py",
+    "eval/evidence.py",  # the leak filter and the evidence read
+    "eval/logprob.py",
+    "eval/logprob_verdict.py",
+    "eval/logprob_calibration.py",  # which calibration questions, how many, the fit
+    "eval/calibration.py",
     "settings",
 )
 #: Settings sections that shape answers (``models`` minus credentials).

@@ -16,7 +16,10 @@ public ``build_graph()``/inputs; the single-agent baselines are in
   on the same question, each sample's completion budget its mean completion tokens per call
   (both budgets are in the record); majority vote;
 * ``hier``, ``hier_nodebate``, ``hier_flat``, ``hier_norag``: the hierarchical debate and its
-  ablations (:mod:`disputatio.eval.protocols_hier`).
+  ablations (:mod:`disputatio.eval.protocols_hier`);
+* ``du_debate`` / ``sc_du`` (Du et al.'s GSM8K debate), ``rag_found`` / ``rag_read`` (evidence
+  found without the leak / read), and the log-probability verdicts ``<s>_logprob``,
+  ``<s>_calibrated``, ``<s>_calibrated_fit`` (:mod:`disputatio.eval.protocols_extra`).
 
 Numeric questions (GSM8K) are answered by the no-retrieval protocols ``cot``, ``sc``,
 ``medrag_norag`` (the two-agent debate in its numeric answer mode: a boxed number, agreement on
@@ -31,10 +34,12 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
@@ -135,11 +140,19 @@ class ProtocolEnv:
         medrag: Context of the baselines and the MedRAG-style debates.
         hier: Context of the hierarchical debate (same model, retriever and settings).
         checkpointer: Checkpointer of the debate graphs (resumes a question killed mid-debate).
+        run_dir: The run's folder (set by the runner): where per-run parameters are kept
+            (the calibrations of the log-probability verdicts).
+        calibration_questions: ``dataset -> questions`` of its calibration split (default:
+            :func:`~disputatio.eval.mirage.calibration_questions` for MIRAGE sets).
+        cache: Per-run state of protocols (in memory).
     """
 
     medrag: MedragContext
     hier: Any = None
     checkpointer: BaseCheckpointSaver[Any] | None = None
+    run_dir: Path | None = None
+    calibration_questions: Callable[[str], Sequence[Question]] | None = None
+    cache: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -154,7 +167,9 @@ class ProtocolSpec:
         retrieval: Whether it searches the corpus (not offered for numeric questions).
         numeric: Whether it can answer numeric questions (GSM8K).
         matched_to: Debate protocols whose actual calls and tokens this one matches, in order of
-            preference (self-consistency).
+            preference (self-consistency), or whose record it reads (``target``).
+        needs_context: Answers only questions that ship their own context (evidence read).
+        numeric_only: Answers only numeric questions (Du et al.'s GSM8K debate).
     """
 
     name: str
@@ -163,6 +178,8 @@ class ProtocolSpec:
     retrieval: bool
     numeric: bool = False
     matched_to: tuple[str, ...] = ()
+    needs_context: bool = False
+    numeric_only: bool = False
 
     @property
     def answers_numbers(self) -> bool:
@@ -179,28 +196,41 @@ def _totals(record: dict[str, Any] | None) -> tuple[int, int, int]:
 
 
 def run_matched_sc(
-    question: Question, ctx: MedragContext, target: dict[str, Any] | None, *, with_retrieval: bool
+    question: Question,
+    ctx: MedragContext,
+    target: dict[str, Any] | None,
+    *,
+    with_retrieval: bool,
+    temperatures: Sequence[float] | None = None,
+    messages: list[BaseMessage] | None = None,
+    default_samples: int | None = None,
+    parallel: int | None = None,
 ) -> dict[str, Any]:
     """Self-consistency with the calls the target debate ACTUALLY made on this question.
 
     Each sample's completion budget is the debate's mean completion tokens per call (so the
     total completion tokens are about the debate's). Without a usable target (not run, or it
-    failed before any call) the static budget of :func:`debate_call_budget` is used. The
-    record's ``budget`` says which, with the target's and its own calls and tokens.
+    failed before any call) the static budget (``default_samples``, else
+    :func:`debate_call_budget`) is used. The record's ``budget`` says which, with the target's
+    and its own calls and tokens. ``temperatures`` (default: the debate agents'),
+    ``messages`` (default: the baseline prompt) and ``parallel`` (samples in flight; default:
+    one per temperature) are the samples'.
     """
     cfg = resolve(ctx)
     calls, t_in, t_out = _totals(target)
     matched = calls > 0
-    samples = calls if matched else debate_call_budget(cfg)
+    samples = calls if matched else (default_samples or debate_call_budget(cfg))
     per_call = max(16, -(-t_out // calls)) if matched else cfg.max_tokens
+    temps = list(temperatures) if temperatures is not None else list(cfg.temperatures)
     record = run_samples(
         question,
         ctx,
         samples=samples,
-        temperatures=cfg.temperatures,
+        temperatures=temps,
         with_retrieval=with_retrieval,
-        parallel=len(cfg.temperatures),
+        parallel=parallel or len(temps),
         max_tokens=per_call,
+        messages=messages,
     )
     own_calls, own_in, own_out = _totals(record)
     record["budget"] = {
@@ -279,4 +309,6 @@ def eval_protocols() -> dict[str, ProtocolSpec]:
             ("medrag",),
         ),
     ]
-    return {s.name: s for s in specs}
+    from disputatio.eval.protocols_extra import extra_protocols
+
+    return {s.name: s for s in [*specs, *extra_protocols()]}

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -81,11 +81,16 @@ def draw(questions: Sequence[Question], n: int | None, seed: int) -> list[Questi
 def applicable(spec: ProtocolSpec, question: Question, corpus: str) -> bool:
     """Whether ``spec`` can answer ``question``.
 
-    Numeric questions take no retrieval protocol; the oracle corpus serves only data sets that
-    ship gold snippets.
+    Numeric questions take no retrieval protocol, and numeric-only protocols take nothing else;
+    the oracle corpus serves only data sets that ship gold snippets, and so do the protocols
+    that read the question's own context.
     """
+    if spec.needs_context and not question.context:
+        return False
     if is_numeric(question):
         return spec.answers_numbers
+    if spec.numeric_only:
+        return False
     return not (spec.retrieval and corpus == "oracle" and not question.context)
 
 
@@ -269,7 +274,9 @@ def run_eval(
         on_start(pending, run.stats["skipped"])
     envs: dict[str, ProtocolEnv] = {}
     for dataset in dict.fromkeys(d for d, *_ in work):
-        envs[dataset] = env_for(dataset, questions[dataset])
+        env = env_for(dataset, questions[dataset])
+        # per-run parameters (calibrations) are kept in the run folder
+        envs[dataset] = env if env.run_dir is not None else replace(env, run_dir=run_dir)
     with ThreadPoolExecutor(max_workers=concurrency) as pool:
         futures = [
             pool.submit(_question_task, run, d, q, i, todo, envs[d]) for d, q, i, todo in work

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from collections import Counter
@@ -25,6 +26,7 @@ from disputatio.eval.config import EvalConfig
 from disputatio.eval.logprob_verdict import content_free_messages
 from disputatio.eval.protocols import ProtocolEnv
 from disputatio.eval.question import Question
+from disputatio.eval.render import write_report
 from disputatio.eval.results import ResultsLog
 from disputatio.eval.runner import Plan, run_eval
 from disputatio.eval.stats import balanced_accuracy
@@ -301,3 +303,15 @@ def test_the_harness_reads_verdicts_from_an_openai_compatible_endpoint(
     assert len(requests) == 4 + 3  # the questions and the three content-free inputs
     assert all(b["logprobs"] is True and b["top_logprobs"] == 20 for b in requests)
     assert all(r["usage"]["baseline"]["input_tokens"] == 40 for r in records)
+
+
+def test_the_report_gives_the_balanced_accuracy_calibration_changes(
+    tmp_path: Path, config: EvalConfig
+) -> None:
+    run(config, tmp_path, ("cot_calibrated", "cot_logprob"), Model().chat)
+    paths = write_report([tmp_path / config.run_id], tmp_path / "report")
+    summary = json.loads(paths["json"].read_text())["toyyn"]["protocols"]
+    assert summary["cot_logprob"]["balanced_accuracy"] == 0.5  # "yes" to everything
+    assert summary["cot_calibrated"]["balanced_accuracy"] == 1.0
+    assert summary["cot_calibrated"]["calls_per_q"] == 1.0
+    assert "cot_calibrated" in paths["markdown"].read_text()

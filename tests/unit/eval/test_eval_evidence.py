@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,14 @@ OTHERS = [f"Unrelated evidence number {i} about another disease entirely." for i
 
 def sections() -> list[Section]:
     """The corpus ranking: own snippets (re-cased, a chunk of one) among others."""
-    texts = [OWN[0].upper(), OTHERS[0], "Carriers of BRCA1 variants were offered prophylactic",
-             OTHERS[1], OTHERS[2], OTHERS[3]]
+    texts = [
+        OWN[0].upper(),
+        OTHERS[0],
+        "Carriers of BRCA1 variants were offered prophylactic",
+        OTHERS[1],
+        OTHERS[2],
+        OTHERS[3],
+    ]
     return [Section(id=f"s{i}", text=t, score=1.0 - i / 10) for i, t in enumerate(texts)]
 
 
@@ -49,20 +56,39 @@ class Ranked:
 
 
 def questions() -> list[Question]:
-    with_context = Question(id="b1", dataset="toyev", question="Does BRCA1 raise the risk?",
-                            options=["yes", "no"], gold="yes", context=OWN)
-    without = Question(id="m1", dataset="toyev", question="Which drug?",
-                       options={"A": "aspirin", "B": "heparin"}, gold="A")
+    with_context = Question(
+        id="b1",
+        dataset="toyev",
+        question="Does BRCA1 raise the risk?",
+        options=["yes", "no"],
+        gold="yes",
+        context=OWN,
+    )
+    without = Question(
+        id="m1",
+        dataset="toyev",
+        question="Which drug?",
+        options={"A": "aspirin", "B": "heparin"},
+        gold="A",
+    )
     return [with_context, without]
 
 
-def run(config: EvalConfig, tmp: Path, protocols: tuple[str, ...], model: Any,
-        retriever: Any) -> list[dict[str, Any]]:
+def run(
+    config: EvalConfig,
+    tmp: Path,
+    protocols: tuple[str, ...],
+    model: Any,
+    retriever: Any,
+    qs: list[Question] | None = None,
+) -> list[dict[str, Any]]:
     def env_for(_dataset: str, _questions: Any) -> ProtocolEnv:
-        return ProtocolEnv(medrag=MedragContext(models={"baseline": model}, retriever=retriever,
-                                                k=2))
+        return ProtocolEnv(
+            medrag=MedragContext(models={"baseline": model}, retriever=retriever, k=2)
+        )
 
-    plan = Plan(("toyev",), protocols, n=2, loader=lambda _name: questions())
+    drawn = qs if qs is not None else questions()
+    plan = Plan(("toyev",), protocols, n=len(drawn), loader=lambda _name: drawn)
     summary = run_eval(config, plan, env_for, out_root=tmp)
     return ResultsLog(Path(summary["run_dir"]) / "results.jsonl").read()
 
@@ -100,8 +126,7 @@ def test_rag_found_never_shows_the_questions_own_snippets_and_records_recall(
 ) -> None:
     model = ScriptedChatModel(script=["Maybe. \\boxed{yes}"], repeat_last=True)
     retriever = Ranked()
-    (record,) = run(config, tmp_path, ("rag_found",), model, retriever)
-    assert record["question_id"] == "b1"  # the multiple-choice one searched too, see below
+    (record,) = run(config, tmp_path, ("rag_found",), model, retriever, questions()[:1])
     shown = prompt(model)
     assert OTHERS[0] in shown and OTHERS[1] in shown
     assert "BRCA1" not in shown.split("<question>")[0]  # no own snippet among the documents
@@ -119,25 +144,18 @@ def test_rag_found_answers_questions_without_context_unfiltered(
 ) -> None:
     model = ScriptedChatModel(script=["\\boxed{A}"], repeat_last=True)
     retriever = Ranked()
-    plan_qs = questions()[1:]
-
-    def env_for(_d: str, _q: Any) -> ProtocolEnv:
-        return ProtocolEnv(medrag=MedragContext(models={"baseline": model}, retriever=retriever,
-                                                k=2))
-
-    plan = Plan(("toyev",), ("rag_found",), n=1, loader=lambda _name: plan_qs)
-    summary = run_eval(config, plan, env_for, out_root=tmp_path)
-    (record,) = ResultsLog(Path(summary["run_dir"]) / "results.jsonl").read()
+    kb = dataclasses.replace(config, corpus="kb")  # the oracle corpus skips such questions
+    (record,) = run(kb, tmp_path, ("rag_found",), model, retriever, questions()[1:])
+    assert record["answer"] == "A"
     assert record["evidence"]["recall_at_k"] is None and record["evidence"]["removed"] == []
     assert retriever.asked == [2]
 
 
-def test_rag_calibrated_reads_the_same_leak_free_evidence(
+def test_the_rag_verdicts_read_the_same_leak_free_evidence(
     tmp_path: Path, config: EvalConfig
 ) -> None:
     model = ScriptedChatModel(script=[lp_reply({"Yes": 0.6, "No": 0.4})], repeat_last=True)
-    records = run(config, tmp_path, ("rag_logprob",), model, Ranked())
-    record = next(r for r in records if r["question_id"] == "b1")
+    (record,) = run(config, tmp_path, ("rag_logprob",), model, Ranked(), questions()[:1])
     documents = prompt(model).split("<question>")[0]
     assert OTHERS[0] in documents and "BRCA1" not in documents
     assert record["evidence"]["removed"] == ["s0", "s2"]
@@ -149,14 +167,13 @@ def test_rag_read_gives_the_model_the_questions_own_context_only_where_there_is_
 ) -> None:
     model = ScriptedChatModel(script=["\\boxed{yes}"], repeat_last=True)
     retriever = Ranked()
-    records = run(config, tmp_path, ("rag_read", "read_logprob"), model, retriever)
+    records = run(config, tmp_path, ("rag_read",), model, retriever)
     assert [(r["protocol"], r["question_id"]) for r in records] == [("rag_read", "b1")]
     shown = prompt(model)
     assert OWN[0] in shown and OWN[1] in shown  # the first k = 2 snippets
     assert OWN[2] not in shown
     assert retriever.asked == []  # nothing searched
-    assert record_evidence(records) == {"setting": "read", "k": 2, "gold_snippets": 3,
-                                        "given": 2}
+    assert record_evidence(records) == {"setting": "read", "k": 2, "gold_snippets": 3, "given": 2}
 
 
 def record_evidence(records: list[dict[str, Any]]) -> dict[str, Any]:
