@@ -253,17 +253,20 @@ def validation_lines(values: Mapping[str, Any]) -> list[str]:
     """The checks of the answer, for people: how many claims are supported, then the rest.
 
     The ``support`` check is the line that says what was verified (how many factual claims a
-    cited sentence supports); the ``citations`` check (cited ids were shown) is folded into it
-    and the ``confidence`` check into the confidence line, each printed only when it flagged
-    something; other checks print their message.
+    cited sentence supports); the ``citations`` check (cited ids were shown) is folded into it,
+    printed only when it removed something; other checks print their message. Without a
+    ``confidence`` check, the result's own confidence follows.
     """
     lines = [support_line(values.get("claims") or [])]
-    for check in values.get("validation") or []:
+    checks = values.get("validation") or []
+    for check in checks:
         name = check.get("name")
-        if name == "support" or (name in ("citations", "confidence") and check.get("passed")):
+        if name == "support" or (name == "citations" and check.get("passed")):
             continue
         flag = "" if check.get("passed") else " (flagged)"
         lines.append(f"{name}{flag}: {check.get('message', '')}")
+    if "confidence" in values and not any(c.get("name") == "confidence" for c in checks):
+        lines.append(f"confidence: {_number(values['confidence'])}")
     return lines
 
 
@@ -301,8 +304,6 @@ def render_result(
     else:
         console.print("no citations")
     extras = validation_lines(values)[1 if claims else 0 :]  # render_claims said support
-    if "confidence" in values:
-        extras.append(f"confidence (heuristic): {_number(values['confidence'])}")
     if "consensus_type" in values:
         extras.append(f"consensus_type: {values['consensus_type']}")
     extras += [f"note: {n}" for n in values.get("notes") or []]

@@ -127,20 +127,37 @@ def render_claims(
     *,
     sources: Mapping[str, Mapping[str, Any]] | None = None,
     title: str = "answer, claim by claim",
+    dropped_title: str = "dropped (not in the answer):",
 ) -> None:
-    """Print the claims (kept ones, then the dropped ones) and the support line."""
+    """Print the claims (kept ones, then the dropped ones) and the support line.
+
+    Claims answering several parts of the question (sub-questions, a referee's option and
+    axis) are headed by their part.
+    """
     console.rule(title)
+    parts = len({c.get("part") for c in claims}) > 1
     kept = [c for c in claims if not c.get("dropped")]
     dropped = [c for c in claims if c.get("dropped")]
-    for claim in kept:
+    _print_claims(kept, console, sources, parts)
+    if dropped:
+        console.print(Text(dropped_title, style="dim"))
+        _print_claims(dropped, console, sources, parts)
+    console.print(Text(support_line(claims), style="bold"))
+
+
+def _print_claims(
+    claims: Sequence[Mapping[str, Any]],
+    console: Console,
+    sources: Mapping[str, Mapping[str, Any]] | None,
+    parts: bool,
+) -> None:
+    last: Any = object()
+    for claim in claims:
+        if parts and claim.get("part") != last:
+            last = claim.get("part")
+            console.print(Text(f"  {last or '(whole question)'}", style="bold dim"))
         for line in claim_lines(claim, sources):
             console.print(line)
-    if dropped:
-        console.print(Text("dropped (not in the answer):", style="dim"))
-        for claim in dropped:
-            for line in claim_lines(claim, sources):
-                console.print(line)
-    console.print(Text(support_line(claims), style="bold"))
 
 
 def plain(value: Any) -> Any:

@@ -124,7 +124,13 @@ def rdc(
     else:
         print_verdict(verdict)
         if state.get("claims"):
-            render_claims(state["claims"], out, sources=source_index(state))
+            render_claims(
+                state["claims"],
+                out,
+                sources=source_index(state),
+                title="claims, each checked against its sections",
+                dropped_title="not supported by the sections they cite:",
+            )
     if show_context:
         print_evidence(state, settings, screen)
     if out_dir is not None:

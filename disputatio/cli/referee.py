@@ -310,7 +310,13 @@ def referee(
     else:
         show_result(result)
         if values.get("claims"):
-            render_claims(values["claims"], out, sources=source_index(values))
+            render_claims(
+                values["claims"],
+                out,
+                sources=source_index(values),
+                title="the advocates' claims, each checked against its sections",
+                dropped_title="not supported by the sections they cite:",
+            )
     if show_sources:
         show_context(result, screen)
     if out_dir is not None:

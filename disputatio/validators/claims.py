@@ -36,6 +36,7 @@ from disputatio.validators.citations import group_ids
 from disputatio.validators.sentences import (
     Span,
     content_words,
+    names,
     numbers_with_units,
     split_sentences,
 )
@@ -144,8 +145,8 @@ class _Windows:
     """Evidence windows of shown sections: sentences, adjacent pairs, clauses of long ones.
 
     A window's context (where the names of a claim may also come from, never its numbers) is
-    the section's title, headings, file name and first two sentences: a manual names its
-    instrument up front and says "the battery pack" afterwards.
+    the section's title, headings, file name and the names in its first two sentences: a
+    manual names its instrument up front and says "the battery pack" afterwards.
     """
 
     def __init__(self, sections: Mapping[str, Mapping[str, Any]]) -> None:
@@ -160,7 +161,8 @@ class _Windows:
             self.items[sid] = wins
             heading = sec.get("heading_path") or []
             source = str(sec.get("source") or "").rsplit("/", 1)[-1]
-            lead = [s.sentence for s in spans[:2]]  # a document names its subject up front
+            # a document names its subject up front: the names of its first two sentences
+            lead = sorted(names(" ".join(s.sentence for s in spans[:2])))
             self.context[sid] = " ".join(
                 [str(sec.get("title") or ""), *map(str, heading), source.rsplit(".", 1)[0], *lead]
             )

@@ -69,32 +69,6 @@ UNSUPPORTED_CLAIM = "Brucellosis is cured by surgery within 4711 days"
 _NUMBERED = re.compile(r"^\[(S\d+\.\d+)\] (.+)$", re.M)
 
 
-def restating(
-    shown: list[str] | None = None, extra: str | None = UNSUPPORTED_CLAIM
-) -> Callable[[list[BaseMessage]], str]:
-    """A quick answer that restates a numbered sentence it was shown (the first naming
-    brucellosis, else the first), citing it, then adds ``extra`` (cited the same: no sentence
-    supports :data:`UNSUPPORTED_CLAIM`); each sentence restated is appended to ``shown``."""
-
-    def reply(messages: list[BaseMessage]) -> str:
-        text = "\n".join(str(m.content) for m in messages)
-        found = [
-            (label, sentence.strip())
-            for label, sentence in _NUMBERED.findall(text)
-            if len(sentence.split()) >= 6 and sentence.rstrip().endswith(".")
-        ]
-        if not found:
-            raise AssertionError("the prompt shows no numbered sentence")
-        named = [f for f in found if "brucell" in f[1].lower()]
-        label, sentence = (named or found)[0]
-        if shown is not None:
-            shown.append(sentence)
-        more = f" {extra} [{label}]." if extra else ""
-        return f"{sentence.rstrip('.')} [{label}].{more}"
-
-    return reply
-
-
 _BLOCK = re.compile(r'<section id="([^"]+)"([^>]*)>\n(.*?)\n</section>', re.S)
 
 
@@ -103,6 +77,40 @@ def _sentences(text: str) -> list[str]:
     that a hard line break split is whole in one of the pairs)."""
     items = [" ".join(s.sentence.split()) for s in split_sentences(text)]
     return [w for i, one in enumerate(items) for w in (one, " ".join(items[i : i + 2]))]
+
+
+def restating(
+    shown: list[str] | None = None, extra: str | None = UNSUPPORTED_CLAIM
+) -> Callable[[list[BaseMessage]], str]:
+    """A quick answer that restates a sentence it was shown (the first naming brucellosis,
+    else the first), citing it, then adds ``extra`` (cited the same: no sentence supports
+    :data:`UNSUPPORTED_CLAIM`); each sentence restated is appended to ``shown``.
+
+    It reads numbered sentences (``[S1.2] …``) or whole sections (``<section id="S1">``).
+    """
+
+    def reply(messages: list[BaseMessage]) -> str:
+        text = "\n".join(str(m.content) for m in messages)
+        pairs = _NUMBERED.findall(text) or [
+            (label, sentence)
+            for label, _, body in _BLOCK.findall(text)
+            for sentence in _sentences(body)
+        ]
+        found = [
+            (label, sentence.strip())
+            for label, sentence in pairs
+            if len(sentence.split()) >= 6 and sentence.rstrip().endswith(".")
+        ]
+        if not found:
+            raise AssertionError("the prompt shows no sentence")
+        named = [f for f in found if "brucell" in f[1].lower()]
+        label, sentence = (named or found)[0]
+        if shown is not None:
+            shown.append(sentence)
+        more = f" {extra} [{label}]." if extra else ""
+        return f"{sentence.rstrip('.')} [{label}].{more}"
+
+    return reply
 
 
 def grounded(text: str, delay_s: float = 0.0, tag: str = "") -> Callable[[list[BaseMessage]], str]:

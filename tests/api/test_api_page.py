@@ -190,7 +190,7 @@ def test_page_quick_answer_marks_each_claim_with_its_verdict(
             page.wait_for_selector("#answer li.claim", timeout=60_000)
             supported = page.locator("#answer li.claim.supported")
             assert supported.count() == 1
-            title = supported.first.get_attribute("title") or ""
+            title = " ".join((supported.first.get_attribute("title") or "").split())
             assert restated[0] in title  # the supporting sentence, with its source
             assert "4711" not in supported.first.inner_text()
             dropped = page.locator("#answer li.claim.unsupported.dropped")

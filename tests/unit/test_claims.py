@@ -183,3 +183,21 @@ def test_sentence_spans_and_numbers() -> None:
         ("18", "month"),
     ]
     assert LexicalSupport().threshold > 0
+
+
+def test_a_sections_lead_lends_its_names_not_its_words() -> None:
+    """The lead names the subject; its other words must not make a heading line evidence."""
+    doc = {
+        "s": {"text": "# Brucellosis\n\nBrucellosis is confirmed by blood culture.\nIt is rare."}
+    }
+    report = check_answer("Brucellosis is confirmed by blood culture.", doc)
+    assert report.claims[0].evidence is not None
+    assert report.claims[0].evidence.sentence == "Brucellosis is confirmed by blood culture."
+    # a claim naming the subject, about a later sentence that does not name it
+    manual = {
+        "m": {"text": "The CTD-41 is a profiler. It is blue.\nThe battery pack lasts 70 hours."}
+    }
+    assert check_answer("The CTD-41 battery pack lasts 70 hours.", manual).claims[0].verdict == (
+        "supported"
+    )
+    assert check_answer("The battery pack is blue and lasts for years.", manual).not_found

@@ -239,7 +239,7 @@ function claimItem(c) {
   const text = c.dropped ? el("del", { class: "claim-text" }, c.text) : el("span", { class: "claim-text" }, c.text);
   return el("li", { class: cls, title: claimTitle(c), "data-verdict": verdict },
     el("span", { class: "mark", "aria-label": c.verdict ? c.verdict.replace("_", " ") : "not a factual claim" }, mark), " ",
-    text, (c.citations || []).map((id) => citeButton(id)),
+    c.part && c.part !== "root" ? el("span", { class: "part muted" }, `${c.part}: `) : null, text, (c.citations || []).map((id) => citeButton(id)),
     c.attributed ? el("span", { class: "muted" }, " (attributed)") : null);
 }
 
@@ -267,6 +267,7 @@ function showVerdict(v) {
     $("#answer").append(el("div", { class: "muted" }, `confidence ${Number(v.confidence).toFixed(2)}`));
   if (v.ruling) showRuling(v.ruling, v.plan);
   if (v.verdict) showJury(v.verdict);
+  if (v.answer === undefined && v.claims && v.claims.length) $("#answer").append(claimList(v.claims));
 }
 
 // Referee rendering keys: _Table{a|b;c|d}, _Poll{title:x=1,y=2}, _Score{axis:x=1,y=2}.
