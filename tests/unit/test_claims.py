@@ -200,4 +200,4 @@ def test_a_sections_lead_lends_its_names_not_its_words() -> None:
     assert check_answer("The CTD-41 battery pack lasts 70 hours.", manual).claims[0].verdict == (
         "supported"
     )
-    assert check_answer("The battery pack is blue and lasts for years.", manual).not_found
+    assert check_answer("The CTD-41 battery pack weighs 3 kg.", manual).not_found
