@@ -30,13 +30,14 @@ from pathlib import Path
 from disputatio.validators.sentences import split_sentences
 from disputatio.validators.support import HybridSupport, LexicalSupport, coverage
 
+CLAUSE = r"[,;:]\s+"
 DATA = Path(__file__).resolve().parents[1] / "disputatio" / "data" / "grounding" / "claims.jsonl"
 
 
 def windows(text: str, clauses: bool = False) -> list[str]:
     spans = split_sentences(text)
     pairs = [text[a.start : b.end] for a, b in itertools.pairwise(spans)]
-    parts = [c.strip() for s in spans for c in re.split(r"[,;:]\s+", s.sentence)] if clauses else []
+    parts = [c.strip() for s in spans for c in re.split(CLAUSE, s.sentence)] if clauses else []
     return [s.sentence for s in spans] + pairs + [c for c in parts if len(c.split()) >= 3]
 
 
@@ -122,6 +123,14 @@ def main() -> None:
             )
         ),
         "hybrid_clauses": best(lambda c, w: hybrid.score_many(c, [w], [""])[0].score, True),
+        "hybrid_full_cover": best(
+            lambda c, w: (
+                1.0
+                if lexical.score_many(c, [w], [""])[0].score == 1.0
+                else hybrid.score_many(c, [w], [""])[0].score
+            ),
+            True,
+        ),
     }
     out: dict = {"pairs": len(rows), "embedding_seconds": round(embed_s, 2), "checkers": {}}
     for name, fn in checkers.items():

@@ -259,9 +259,20 @@ def numbers_with_units(text: str) -> list[tuple[str, str | None]]:
     return out
 
 
+#: Bounds that read like negations but state a limit: "no more than 1.0 m/s" is a maximum.
+_BOUNDS_RE = re.compile(
+    r"\b(?:no|not)\s+(?:more|less|later|earlier|fewer|greater|longer|shorter|higher|lower)"
+    r"\s+than\b|\bnot\s+(?:to\s+)?exceed(?:ing)?\b|\bno\s+(?:sooner|later)\b",
+    re.I,
+)
+
+
 def negations(text: str) -> int:
-    """How many negation cues ``text`` has (``not``, ``never``, ``prohibited``, ``n't``...)."""
-    low = (text or "").casefold()
+    """How many negation cues ``text`` has (``not``, ``never``, ``prohibited``, ``n't``...).
+
+    Bounds (``no more than``, ``not to exceed``) are limits, not negations, and do not count.
+    """
+    low = _BOUNDS_RE.sub(" ", (text or "").casefold())
     return low.count("n't") + low.count("n’t") + sum(1 for w in words(low) if w in NEGATIONS)
 
 

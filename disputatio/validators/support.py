@@ -22,6 +22,7 @@ Thresholds and the choice between them come from the labelled claim/passage pair
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol, runtime_checkable
 
@@ -66,7 +67,8 @@ def guard(claim: str, window: str, context: str = "") -> str:
     Args:
         claim: The claim.
         window: The evidence sentence(s).
-        context: Title and headings of the window's section (names may come from there).
+        context: Title and headings of the window's section: names may come from there, and
+            numbers without a unit (an identifier such as the 2291 of "Incident 2291").
 
     Returns:
         The first failed guard as a short reason, else ``""``.
@@ -75,8 +77,11 @@ def guard(claim: str, window: str, context: str = "") -> str:
     by_number: dict[str, set[str | None]] = {}
     for number, unit in stated:
         by_number.setdefault(number, set()).add(unit)
+    named = set(re.findall(r"\d+", context))  # identifiers: "Incident 2291", "report_2291"
     for number, unit in numbers_with_units(claim):
         if number not in by_number:
+            if unit is None and number in named:
+                continue
             return f"the number {number} is not in the sentence"
         units = by_number[number]
         if unit is not None and unit not in units and None not in units:
