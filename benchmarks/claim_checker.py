@@ -34,9 +34,9 @@ CLAUSE = r"[,;:]\s+"
 DATA = Path(__file__).resolve().parents[1] / "disputatio" / "data" / "grounding" / "claims.jsonl"
 
 
-def windows(text: str, clauses: bool = False) -> list[str]:
+def windows(text: str, clauses: bool = False, pairs_too: bool = True) -> list[str]:
     spans = split_sentences(text)
-    pairs = [text[a.start : b.end] for a, b in itertools.pairwise(spans)]
+    pairs = [text[a.start : b.end] for a, b in itertools.pairwise(spans)] if pairs_too else []
     parts = [c.strip() for s in spans for c in re.split(CLAUSE, s.sentence)] if clauses else []
     return [s.sentence for s in spans] + pairs + [c for c in parts if len(c.split()) >= 3]
 
@@ -106,8 +106,10 @@ def main() -> None:
         dot = sum(x * y for x, y in zip(va, vb, strict=True))
         return dot / (math.sqrt(sum(x * x for x in va)) * math.sqrt(sum(y * y for y in vb)))
 
-    def best(score: Callable[[str, str], float], clauses: bool = False) -> Callable[[dict], float]:
-        return lambda r: max(score(r["claim"], w) for w in windows(r["passage"], clauses))
+    def best(
+        score: Callable[[str, str], float], clauses: bool = False, pairs: bool = True
+    ) -> Callable[[dict], float]:
+        return lambda r: max(score(r["claim"], w) for w in windows(r["passage"], clauses, pairs))
 
     lexical = LexicalSupport()
     hybrid = HybridSupport(lambda ts: [vectors[t] for t in ts])
@@ -123,6 +125,9 @@ def main() -> None:
             )
         ),
         "hybrid_clauses": best(lambda c, w: hybrid.score_many(c, [w], [""])[0].score, True),
+        "hybrid_clauses_no_pairs": best(
+            lambda c, w: hybrid.score_many(c, [w], [""])[0].score, True, False
+        ),
         "hybrid_full_cover": best(
             lambda c, w: (
                 1.0

@@ -32,6 +32,7 @@ from disputatio.validators.sentences import (
     names,
     numbers_with_units,
     opposite_words,
+    split_sentences,
 )
 
 
@@ -87,6 +88,9 @@ def guard(claim: str, window: str, context: str = "") -> str:
         if unit is not None and unit not in units and None not in units:
             shown = ", ".join(sorted(u for u in units if u))
             return f"{number} {unit} where the sentence says {number} {shown}"
+    unbound = _unbound_numbers(claim, window)
+    if unbound:
+        return unbound
     if has_negation(claim) != has_negation(window):
         return "one of the claim and the sentence is negated, the other not"
     flipped = opposite_words(claim, window)
@@ -97,6 +101,33 @@ def guard(claim: str, window: str, context: str = "") -> str:
     if missing:
         return f"{', '.join(missing)} is not in the section"
     return ""
+
+
+def _unbound_numbers(claim: str, window: str) -> str:
+    """Why a window of several sentences pairs a claim's number with another sentence's names.
+
+    "The A-frame on Sjøstjerne is rated 6 tonnes" is not supported by "The A-frame on
+    Kvitbjørn is rated 10 tonnes. The crane on Sjøstjerne is rated 6 tonnes.": a sentence that
+    holds a number of the claim and some of its names must hold all of them (one that holds
+    none, "the pack lasts 70 hours", takes its subject from the sentence before).
+    """
+    spans = split_sentences(window)
+    if len(spans) < 2:
+        return ""
+    claim_names = names(claim)
+    present = {n for n in claim_names if n in window.casefold()}
+    for number, _ in numbers_with_units(claim):
+        holders = [
+            s.sentence for s in spans if number in {n for n, _ in numbers_with_units(s.sentence)}
+        ]
+        if holders and not any(_binds(h.casefold(), present) for h in holders):
+            return f"the number {number} and the names of the claim are in different sentences"
+    return ""
+
+
+def _binds(sentence: str, present: set[str]) -> bool:
+    held = {n for n in present if n in sentence}
+    return not held or held == present
 
 
 def coverage(claim: str, window: str, context: str = "") -> float:

@@ -201,3 +201,27 @@ def test_a_sections_lead_lends_its_names_not_its_words() -> None:
         "supported"
     )
     assert check_answer("The CTD-41 battery pack weighs 3 kg.", manual).not_found
+
+
+def test_a_number_is_not_borrowed_from_a_sentence_about_something_else() -> None:
+    """g022: the A-frame's load must not come from the sentence about the crane."""
+    text = (
+        "The A-frame on M/V Kvitbjørn has a safe working load of 10 tonnes. "
+        "The stern crane on M/V Sjøstjerne has a safe working load of 6 tonnes."
+    )
+    assert guard("The A-frame on M/V Sjøstjerne has a safe working load of 6 tonnes.", text)
+    assert not guard("The stern crane on M/V Sjøstjerne has a safe working load of 6 tonnes.", text)
+    # a sentence naming nothing takes its subject from the one before
+    assert not guard(
+        "The CTD-41 battery pack lasts 70 hours.",
+        "The CTD-41 is a profiler. The pack lasts 70 hours.",
+    )
+
+
+def test_bounds_are_not_negations_and_title_numbers_are_names() -> None:
+    assert not guard("Its maximum speed is 1.0 m/s.", "It is lowered at no more than 1.0 m/s.")
+    assert guard("Its speed is 1.0 m/s.", "It is not lowered at 1.0 m/s.")
+    assert not guard(
+        "Incident 2291 cost 48,000 NOK.", "The repair cost 48,000 NOK.", "Incident 2291"
+    )
+    assert guard("Incident 2290 cost 48,000 NOK.", "The repair cost 48,000 NOK.", "Incident 2291")
