@@ -15,6 +15,8 @@ on ANY assistant gets the key's tenant: the handler resolves the assistant's gra
 ones by their fixed ids, the others from the server's own store) and overwrites the tenant of
 the graph's context and input, whatever the request body or the assistant's saved
 configuration says. The ingest graph is refused (it reads server paths: use POST /ingest).
+Which graphs carry a tenant in their context or input, and which are refused, is read from
+their entries in the graph registry (:mod:`disputatio.graphs.registry`).
 """
 
 from __future__ import annotations
@@ -29,18 +31,28 @@ from langgraph_sdk import Auth
 from starlette.requests import Request
 
 from disputatio.api.errors import ApiError
+from disputatio.graphs import registry
 from disputatio.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
 
-#: Graphs whose runtime context carries the tenant (``AgentContext.tenant``).
-TENANT_CONTEXT_GRAPHS = ("rag", "debate", "medrag_debate", "referee", "rdc")
-#: Graphs whose input carries the tenant (it wins over the context's: it is always overwritten).
-TENANT_INPUT_GRAPHS = ("rag",)
-#: Graphs refused over the LangGraph routes (``ingest`` reads server paths: use POST /ingest).
-REFUSED_GRAPHS = ("ingest",)
 #: The LangGraph server's namespace for the ids of the graphs' default assistants.
 _NAMESPACE_GRAPH = UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8")
+
+
+def tenant_context_graphs() -> tuple[str, ...]:
+    """Graphs whose runtime context carries the tenant (``AgentContext.tenant``)."""
+    return tuple(s.name for s in registry.specs() if s.tenant_context)
+
+
+def tenant_input_graphs() -> tuple[str, ...]:
+    """Graphs whose input carries the tenant (it wins over the context's: always overwritten)."""
+    return tuple(s.name for s in registry.specs() if s.tenant_input)
+
+
+def refused_graphs() -> tuple[str, ...]:
+    """Graphs refused over the LangGraph routes (``ingest`` reads server paths: POST /ingest)."""
+    return tuple(s.name for s in registry.specs() if not s.langgraph_runs)
 
 
 def hash_key(key: str) -> str:
@@ -84,11 +96,9 @@ def request_tenant(request: Request, settings: Settings) -> str:
     return tenant
 
 
-def _graph_ids(names: tuple[str, ...]) -> dict[str, str]:
-    return {str(uuid5(_NAMESPACE_GRAPH, n)): n for n in names}
-
-
-_DEFAULT_ASSISTANTS = _graph_ids((*TENANT_CONTEXT_GRAPHS, *REFUSED_GRAPHS, "health"))
+def _default_assistants() -> dict[str, str]:
+    """The ids of the served graphs' default assistants → their graphs."""
+    return {str(uuid5(_NAMESPACE_GRAPH, n)): n for n in registry.langgraph_graphs()}
 
 
 class _Unavailable(Exception):
@@ -141,8 +151,9 @@ async def graph_of_assistant(assistant_id: str, tenant: str) -> str | None:
         Auth.exceptions.HTTPException: 403 when the assistant is another tenant's, or when its
             graph cannot be resolved (fail closed).
     """
-    if assistant_id in _DEFAULT_ASSISTANTS:
-        return _DEFAULT_ASSISTANTS[assistant_id]
+    defaults = _default_assistants()
+    if assistant_id in defaults:
+        return defaults[assistant_id]
     try:
         row = await stored("assistants", assistant_id)
     except _Unavailable as exc:
@@ -236,7 +247,7 @@ async def search_assistants(ctx: Auth.types.AuthContext, value: Any) -> dict[str
 
 
 def _refuse_graph(graph: str | None) -> None:
-    if graph in REFUSED_GRAPHS:
+    if graph in refused_graphs():
         raise Auth.exceptions.HTTPException(
             status_code=403, detail=f"the {graph} graph is not served here: use POST /ingest"
         )
@@ -282,14 +293,14 @@ async def force_run_tenant(ctx: Auth.types.AuthContext, value: Any) -> dict[str,
     graph = await graph_of_assistant(str(value.get("assistant_id") or ""), tenant)
     _refuse_graph(graph)
     kwargs = value.setdefault("kwargs", {})
-    if graph in TENANT_INPUT_GRAPHS:
+    if graph in tenant_input_graphs():
         graph_input = kwargs.get("input")
         if isinstance(graph_input, dict):
             graph_input["tenant"] = tenant
         command = kwargs.get("command")
         if isinstance(command, dict):
             _overwrite_tenant(command.get("update"), tenant)
-    if graph in TENANT_CONTEXT_GRAPHS:
+    if graph in tenant_context_graphs():
         context = kwargs.get("context")
         if not isinstance(context, dict):
             kwargs["context"] = context = {}

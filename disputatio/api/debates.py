@@ -14,59 +14,37 @@ from importlib import resources
 from typing import Any
 from xml.sax.saxutils import escape
 
-from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from disputatio.api import store
-from disputatio.api.errors import ApiError, from_validation, invalid
+from disputatio.api.errors import ApiError, invalid
 from disputatio.api.http import read_json, services, tenant
 from disputatio.api.schemas import Clarification, DebateStart, verdict_body
+from disputatio.graphs import registry
 from disputatio.settings import Settings
 
 
 def _validate_start(req: DebateStart, settings: Settings) -> dict[str, Any]:
-    """Check what the protocol needs; return the request as stored."""
-    limit = settings.server.max_query_chars
-    if req.protocol == "rdc":
-        if req.case is None:
-            raise invalid("case", "the rdc protocol needs a CASE object")
-        from disputatio.state.rdc import Case
+    """Check what the protocol needs; return the request as stored.
 
-        try:
-            case = Case.model_validate(req.case)
-        except ValidationError as exc:
-            raise from_validation(exc, prefix="case.") from None
-        return {"case": case.model_dump(mode="json"), "question": case.title or case.id}
-    if not req.question:
-        raise invalid("question", f"the {req.protocol} protocol needs a question")
-    if len(req.question) > limit:
-        raise invalid("question", f"longer than {limit} characters")
-    out: dict[str, Any] = {"question": req.question}
-    if req.protocol == "medrag":
-        if not req.options:
-            raise invalid("options", "the medrag protocol needs answer options")
-        out["options"] = req.options
-    elif req.protocol == "hierarchical":
-        if isinstance(req.options, list):
-            raise invalid("options", "give options as {letter: text}")
-        out["options"] = req.options
-    else:
-        if isinstance(req.options, dict):
-            raise invalid("options", "give the referee's options as a list of names")
-        out.update(
-            {
-                k: v
-                for k, v in (
-                    ("options", req.options),
-                    ("axes", req.axes),
-                    ("constraints", req.constraints),
-                )
-                if v
-            }
-        )
-    return out
+    The common checks come first (a question and its length, answer options, as the protocol's
+    registry entry asks), then the protocol's own (``GraphSpec.check``).
+    """
+    spec = registry.by_protocol(req.protocol)
+    limit = settings.server.max_query_chars
+    if spec.needs_question:
+        if not req.question:
+            raise invalid("question", f"the {req.protocol} protocol needs a question")
+        if len(req.question) > limit:
+            raise invalid("question", f"longer than {limit} characters")
+    if spec.needs_options and not req.options:
+        raise invalid("options", f"the {req.protocol} protocol needs answer options")
+    try:
+        return spec.check(req.model_dump(exclude={"protocol"}))
+    except registry.InvalidRequest as exc:
+        raise invalid(exc.field, exc.message) from None
 
 
 async def start(request: Request) -> JSONResponse:

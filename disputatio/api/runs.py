@@ -1,10 +1,12 @@
 """Debate runs and ingestion jobs in background threads, checkpointed so a restart resumes them.
 
 A debate run is one LangGraph thread (``thread_id`` = the case id) compiled against the Postgres
-checkpointer. While it runs, every new item of the protocol's move lists (:data:`MOVE_FIELDS`)
-becomes an event in ``api_events`` keyed ``"<field>:<index>"``; the key is unique per run, so
-a step that is re-executed after a crash cannot repeat a move, and since moves are read from the
-checkpointed state none is lost. Streams read those events (:mod:`disputatio.api.debates`).
+checkpointer. The protocol's graph, context, input and fields come from its entry in the graph
+registry (:mod:`disputatio.graphs.registry`). While it runs, every new item of the protocol's
+move lists (``move_fields``) becomes an event in ``api_events`` keyed ``"<field>:<index>"``; the
+key is unique per run, so a step that is re-executed after a crash cannot repeat a move, and
+since moves are read from the checkpointed state none is lost. Streams read those events
+(:mod:`disputatio.api.debates`).
 
 Each running debate holds a lease renewed every ``run_lease_s / 3`` seconds; on startup and on
 every renewal tick the engine claims runs whose lease expired (their server died) and resumes
@@ -14,7 +16,6 @@ them on their thread.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import logging
 import threading
@@ -27,43 +28,10 @@ from langgraph.types import Command
 
 from disputatio.api import store
 from disputatio.api.schemas import verdict_body
-from disputatio.api.services import PROTOCOL_GRAPHS, Services
+from disputatio.api.services import Services
+from disputatio.graphs import registry
 
 logger = logging.getLogger(__name__)
-
-#: State fields whose new items are streamed as moves, per protocol.
-MOVE_FIELDS: dict[str, tuple[str, ...]] = {
-    "hierarchical": ("transcript",),
-    "medrag": ("turns", "summaries"),
-    "referee": ("clarifications", "briefs", "cross_examinations"),
-    "rdc": ("moves", "votes"),
-}
-#: Other state fields streamed whenever their value changes (the tree, the plan, the graph).
-SNAPSHOT_FIELDS: dict[str, tuple[str, ...]] = {
-    "hierarchical": ("nodes",),
-    "medrag": (),
-    "referee": ("plan",),
-    "rdc": ("graph", "posterior"),
-}
-
-
-def graph_input(protocol: str, case_id: str, request: Mapping[str, Any]) -> dict[str, Any]:
-    """The graph input of a validated POST /debate/start request."""
-    if protocol == "hierarchical":
-        return {"question": request["question"], "options": request.get("options")}
-    if protocol == "medrag":
-        return {
-            "question": request["question"],
-            "options": request["options"],
-            "question_id": case_id,
-        }
-    if protocol == "referee":
-        out: dict[str, Any] = {"query": request["question"]}
-        for key in ("options", "axes", "constraints"):
-            if request.get(key):
-                out[key] = request[key]
-        return out
-    return {"case": request["case"], "thread_id": case_id}
 
 
 def _jsonable(value: Any) -> Any:
@@ -170,27 +138,25 @@ class Engine:
             with self._lock:
                 self._owned.discard(run_id)
 
-    def _compiled(self, protocol: str, saver: Any, long_term: Any = None) -> Any:
-        name = PROTOCOL_GRAPHS[protocol]
-        module = importlib.import_module(f"disputatio.graphs.{name}")
-        return module.build_graph().compile(checkpointer=saver, store=long_term, name=name)
+    def _compiled(self, spec: registry.GraphSpec, saver: Any, long_term: Any = None) -> Any:
+        return spec.build().compile(checkpointer=saver, store=long_term, name=spec.name)
 
     def _execute(
         self, run_id: str, tenant: str, protocol: str, request: dict[str, Any], resume: Any
     ) -> None:
         from disputatio.storage.checkpoint import open_checkpointer, open_store
 
-        graph_name = PROTOCOL_GRAPHS[protocol]
-        context = self.services.context(graph_name, tenant)
+        spec = registry.by_protocol(protocol)
+        context = self.services.context(spec.name, tenant)
         config: Any = {"configurable": {"thread_id": run_id}, "recursion_limit": 500}
         known = store.event_keys(self.settings, run_id)
         with ExitStack() as stack:
             saver = stack.enter_context(open_checkpointer(self.settings))
-            # the RDC agents' private diaries live in the LangGraph store (seed §9)
+            # e.g. the RDC agents' private diaries live in the LangGraph store (seed §9)
             long_term = (
-                stack.enter_context(open_store(self.settings)) if protocol == "rdc" else None
+                stack.enter_context(open_store(self.settings)) if spec.long_term_store else None
             )
-            graph = self._compiled(protocol, saver, long_term)
+            graph = self._compiled(spec, saver, long_term)
             snapshot = graph.get_state(config)
             pending = [i for t in snapshot.tasks for i in t.interrupts]
             inputs: Any
@@ -201,7 +167,7 @@ class Engine:
             elif snapshot.values:
                 inputs = None  # finished before the crash: only record the result below
             else:
-                inputs = graph_input(protocol, run_id, request)
+                inputs = spec.graph_input(request, run_id)
             store.update_run(self.settings, run_id, status="running")
             self._event(run_id, known, "status:running", "status", {"status": "running"})
             if inputs is not None or snapshot.next:
@@ -209,9 +175,9 @@ class Engine:
                     inputs, config, context=context, stream_mode="values", durability="sync"
                 )
                 for values in cast(Iterator[dict[str, Any]], stream):
-                    self._record_moves(run_id, protocol, known, values)
+                    self._record_moves(run_id, spec, known, values)
             snapshot = graph.get_state(config)
-            self._record_moves(run_id, protocol, known, snapshot.values)
+            self._record_moves(run_id, spec, known, snapshot.values)
             pending = [i for t in snapshot.tasks for i in t.interrupts]
             if pending:
                 for intr in pending:
@@ -227,16 +193,16 @@ class Engine:
             store.update_run(self.settings, run_id, status="done", result=result, resume=None)
 
     def _record_moves(
-        self, run_id: str, protocol: str, known: set[str], values: Mapping[str, Any]
+        self, run_id: str, spec: registry.GraphSpec, known: set[str], values: Mapping[str, Any]
     ) -> None:
-        for name in SNAPSHOT_FIELDS[protocol]:
+        for name in spec.snapshot_fields:
             if values.get(name):
                 value = _jsonable(values[name])
                 digest = hashlib.sha1(
                     json.dumps(value, sort_keys=True).encode(), usedforsecurity=False
                 ).hexdigest()[:16]
                 self._event(run_id, known, f"{name}:{digest}", name, {name: value})
-        for name in MOVE_FIELDS[protocol]:
+        for name in spec.move_fields:
             for index, item in enumerate(values.get(name) or []):
                 data = {"field": name, "index": index, "move": item}
                 self._event(run_id, known, f"{name}:{index}", "move", data)

@@ -9,14 +9,34 @@ This module imports no web framework: the CLI reads the verdict shape from here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
+from disputatio.graphs import registry
 from disputatio.retrievers.languages import known_languages, text_search_config
 from disputatio.state.claims import Claim
 
-Protocol = Literal["hierarchical", "medrag", "referee", "rdc"]
+
+def _served_protocol(value: str) -> str:
+    """A protocol ``POST /debate/start`` serves (the graph registry's ``api_protocols()``)."""
+    served = registry.api_protocols()
+    if value not in served:
+        raise ValueError(f"unknown protocol {value!r}; one of {', '.join(served)}")
+    return value
+
+
+def _any_protocol(value: str) -> str:
+    """A registered debate protocol (a verdict may come from a protocol the CLI alone runs)."""
+    try:
+        registry.by_protocol(value)
+    except KeyError as exc:
+        raise ValueError(exc.args[0]) from None
+    return value
+
+
+#: A protocol of ``POST /debate/start``: one the graph registry serves on the API.
+Protocol = Annotated[str, AfterValidator(_served_protocol)]
 
 
 class _Strict(BaseModel):
@@ -127,39 +147,24 @@ class QueryAnswer(BaseModel):
     error: dict[str, Any] | None = None
 
 
-#: Fields of a finished debate's state that make up its verdict, per protocol. Fields a run
-#: did not produce are left out, except ``claims`` (always a list; empty for a run stored
-#: before answers carried claims).
-VERDICT_FIELDS: dict[str, tuple[str, ...]] = {
-    "hierarchical": (
-        "question", "answer", "claims", "citations", "confidence", "validation", "notes",
-    ),
-    "medrag": (
-        "answer", "consensus_type", "agreement_round", "verdict", "claims", "citations",
-        "confidence", "validation", "notes",
-    ),
-    "referee": ("status", "plan", "ruling", "claims", "validation", "error", "completed_phases"),
-    "rdc": ("verdict", "claims", "validation", "halt_reason", "phase_log", "ledger_thread"),
-}  # fmt: skip
-
-
 class DebateVerdict(BaseModel):
     """``GET /debate/{id}/verdict`` (and ``disputatio ask|referee|rdc run --json``).
 
-    The protocol's own fields (:data:`VERDICT_FIELDS`: ``answer``, ``citations``,
-    ``confidence``, ``validation``, ``consensus_type``, ``ruling``, ``verdict``...) come beside
-    these.
+    The protocol's own fields (its registry entry's ``verdict_fields``: ``answer``,
+    ``citations``, ``confidence``, ``validation``, ``consensus_type``, ``ruling``,
+    ``verdict``...) come beside these. Fields a run did not produce are left out, except
+    ``claims`` (always a list; empty for a run stored before answers carried claims).
 
     Attributes:
         case_id: The debate (the CLI: its checkpoint thread id).
-        protocol: ``hierarchical``, ``medrag``, ``referee`` or ``rdc``.
+        protocol: ``hierarchical``, ``medrag``, ``referee``, ``rdc``: a registered protocol.
         claims: The final answer's claims with their verdicts (see :class:`QueryAnswer`).
     """
 
     model_config = ConfigDict(extra="allow")
 
     case_id: str
-    protocol: Protocol
+    protocol: Annotated[str, AfterValidator(_any_protocol)]
     claims: list[Claim] = Field(default_factory=list)
 
 
@@ -167,7 +172,7 @@ def verdict_body(protocol: str, case_id: str, result: Mapping[str, Any]) -> dict
     """The verdict of a finished debate from its final state (JSON values).
 
     Args:
-        protocol: The protocol that ran.
+        protocol: The protocol that ran (its registry entry names the verdict's fields).
         case_id: The debate's id.
         result: The run's final state (or its stored output).
 
@@ -175,6 +180,7 @@ def verdict_body(protocol: str, case_id: str, result: Mapping[str, Any]) -> dict
         ``{case_id, protocol, <the protocol's verdict fields>, claims}``.
     """
     body: dict[str, Any] = {"case_id": case_id, "protocol": protocol}
-    body.update({k: result[k] for k in VERDICT_FIELDS[protocol] if k in result})
+    fields = registry.by_protocol(protocol).verdict_fields
+    body.update({k: result[k] for k in fields if k in result})
     body["claims"] = list(result.get("claims") or [])
     return body

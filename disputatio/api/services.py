@@ -13,15 +13,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from disputatio.graphs import registry
 from disputatio.settings import Settings, get_settings
-
-#: Protocol name of POST /debate/start → graph module under ``disputatio.graphs``.
-PROTOCOL_GRAPHS: dict[str, str] = {
-    "hierarchical": "debate",
-    "medrag": "medrag_debate",
-    "referee": "referee",
-    "rdc": "rdc",
-}
 
 ContextOverrides = Callable[[str, str], dict[str, Any]]
 
@@ -80,23 +73,21 @@ class Services:
     queries: InFlight = field(default_factory=InFlight)
 
     def context(self, graph: str, tenant: str) -> Any:
-        """The runtime context of ``graph`` for ``tenant`` (overrides applied)."""
-        kwargs: dict[str, Any] = {"tenant": tenant, "settings": self.settings}
-        if graph == "rag":
-            from disputatio.nodes.rag.context import RagContext as cls
-        elif graph == "debate":
-            from disputatio.nodes.debate.context import DebateContext as cls  # type: ignore[assignment]
-        elif graph == "medrag_debate":
-            from disputatio.nodes.medrag.context import MedragContext as cls  # type: ignore[assignment]
-        elif graph == "referee":
-            from disputatio.nodes.referee.context import RefereeContext as cls  # type: ignore[assignment]
-        elif graph == "rdc":
-            from disputatio.nodes.rdc.context import RdcContext as cls  # type: ignore[assignment]
-            from disputatio.storage.ledger import PostgresLedger
+        """The runtime context of ``graph`` for ``tenant`` (overrides applied).
 
-            kwargs["ledger"] = PostgresLedger(self.settings)
-        else:
+        The context class, and what a server adds to it (the RDC ledger), come from the graph's
+        registry entry (:mod:`disputatio.graphs.registry`).
+
+        Raises:
+            ValueError: ``graph`` is not registered, or its context carries no tenant.
+        """
+        spec = registry.find(graph)
+        cls = spec.context_class() if spec is not None and spec.tenant_context else None
+        if spec is None or cls is None:
             raise ValueError(f"no context for graph {graph!r}")
+        kwargs: dict[str, Any] = {"tenant": tenant, "settings": self.settings}
+        if spec.server_context is not None:
+            kwargs.update(spec.server_context(self.settings))
         if self.context_overrides is not None:
             kwargs.update(self.context_overrides(graph, tenant))
         kwargs["tenant"] = tenant  # never overridden

@@ -1,18 +1,18 @@
 """``disputatio ask``: run a debate protocol on a question, live, with a checkpointed thread.
 
-Protocols (graphs) are looked up in :data:`PROTOCOLS`; each module exposes ``build_graph()``,
-takes ``{"question", "options"}`` and returns at least ``answer``, ``citations``,
-``transcript`` and ``usage``. Every run is checkpointed in Postgres under a thread id, so an
-interrupted run continues with ``--thread-id ID --resume``.
+Protocols are the graph registry's entries with CLI names
+(:func:`disputatio.graphs.registry.cli_protocols`); each builds its graph (``build_graph()``)
+and its input from ``{"question", "options"}`` (its input builder), and returns at least
+``answer`` (and, for the rendering, ``citations``, ``transcript``, ``usage`` when it has them).
+Every run is checkpointed in Postgres under a thread id, so an interrupted run continues with
+``--thread-id ID --resume``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import uuid
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, cast
 
 import typer
@@ -33,6 +33,7 @@ from disputatio.cli.claims import (
 )
 from disputatio.cli.options import COLLECTION, MODEL, RESUME, SHOW_CONTEXT, TENANT, THREAD_ID
 from disputatio.errors import ConfigError
+from disputatio.graphs import registry
 from disputatio.settings import Settings, get_settings
 
 out = Console()
@@ -41,28 +42,21 @@ out = Console()
 LIVE_MOVES = 12
 
 
-@dataclass(frozen=True)
-class Protocol:
-    """A debate protocol the CLI can run.
+def protocols() -> dict[str, registry.GraphSpec]:
+    """The protocols ``ask`` runs, by name (the registry's CLI names)."""
+    return registry.cli_protocols()
 
-    Attributes:
-        module: Module exposing ``build_graph() -> StateGraph``.
-        description: One line for ``--help``.
+
+def protocol_spec(protocol: str) -> registry.GraphSpec:
+    """The registry entry of ``protocol``.
+
+    Raises:
+        ConfigError: For an unknown protocol.
     """
-
-    module: str
-    description: str
-
-
-PROTOCOLS: dict[str, Protocol] = {
-    "hierarchical": Protocol(
-        "disputatio.graphs.debate",
-        "orchestrator → sub-questions → parallel workers → debate → review → synthesis",
-    ),
-    "medrag": Protocol(
-        "disputatio.graphs.medrag_debate", "MedRAG-style two-agent debate with a verifier"
-    ),
-}
+    known = protocols()
+    if protocol not in known:
+        raise ConfigError(f"unknown protocol {protocol!r} (known: {', '.join(known)})")
+    return known[protocol]
 
 
 def load_builder(protocol: str) -> StateGraph[Any, Any, Any, Any]:
@@ -71,15 +65,11 @@ def load_builder(protocol: str) -> StateGraph[Any, Any, Any, Any]:
     Raises:
         ConfigError: For an unknown or unavailable protocol.
     """
-    spec = PROTOCOLS.get(protocol)
-    if spec is None:
-        raise ConfigError(f"unknown protocol {protocol!r} (known: {', '.join(PROTOCOLS)})")
+    spec = protocol_spec(protocol)
     try:
-        module = importlib.import_module(spec.module)
+        return spec.build()
     except ImportError as exc:
         raise ConfigError(f"protocol {protocol!r} is not available: {exc}") from exc
-    builder: StateGraph[Any, Any, Any, Any] = module.build_graph()
-    return builder
 
 
 def parse_options(items: Iterable[str]) -> dict[str, str] | None:
@@ -320,7 +310,7 @@ def render_result(
 def ask(
     question: str = typer.Argument("", help="The question (omit with --resume)."),
     protocol: str = typer.Option(
-        "hierarchical", "--protocol", "-p", help=f"Debate protocol: {', '.join(PROTOCOLS)}."
+        "hierarchical", "--protocol", "-p", help=f"Debate protocol: {', '.join(protocols())}."
     ),
     options: list[str] = typer.Option(
         [], "--option", help="Answer option as LETTER=text; repeat for each option."
@@ -347,9 +337,10 @@ def ask(
         raise typer.BadParameter("--resume needs --thread-id", param_hint="--resume")
     if not resume and not question.strip():
         raise typer.BadParameter("a question is required", param_hint="QUESTION")
-    if protocol == "medrag" and not resume and not options:
+    spec = protocol_spec(protocol)
+    if spec.needs_options and not resume and not options:
         raise typer.BadParameter(
-            "the medrag protocol needs answer options: --option A=text --option B=text",
+            f"the {protocol} protocol needs answer options: --option A=text --option B=text",
             param_hint="--option",
         )
     builder = load_builder(protocol)
@@ -358,7 +349,11 @@ def ask(
     )
     thread = thread_id or f"ask-{uuid.uuid4().hex[:12]}"
     config: RunnableConfig = {"configurable": {"thread_id": thread}}
-    inputs = None if resume else {"question": question, "options": parse_options(options)}
+    inputs = (
+        None
+        if resume
+        else spec.graph_input({"question": question, "options": parse_options(options)}, None)
+    )
     board = MoveBoard()
     screen = Console(stderr=True) if as_json else out  # with --json, stdout is the JSON alone
     with open_checkpointer(settings) as saver:
@@ -386,7 +381,7 @@ def ask(
             render_transcript(values, screen)
         if show_context:
             render_context(values, screen)
-        echo_json(verdict_json(protocol, thread, values))
+        echo_json(verdict_json(spec.protocol or protocol, thread, values))
     else:
         render_result(
             values, show_transcript=show_transcript, show_context=show_context, console=out

@@ -17,6 +17,9 @@ public ``build_graph()``/inputs; the single-agent baselines are in
   (both budgets are in the record); majority vote;
 * ``hier``, ``hier_nodebate``, ``hier_flat``, ``hier_norag``: the hierarchical debate and its
   ablations (:mod:`disputatio.eval.protocols_hier`);
+* any other eval protocol a graph's registry entry names (``GraphSpec.eval_names``): a generic
+  adapter over that graph (:mod:`disputatio.eval.protocols_graph`); the graph registry also
+  decides which of the debates above are offered;
 * ``du_debate`` / ``sc_du`` (Du et al.'s GSM8K debate), ``rag_found`` / ``rag_read`` (evidence
   found without the leak / read), and the log-probability verdicts ``<s>_logprob``,
   ``<s>_calibrated``, ``<s>_calibrated_fit`` (:mod:`disputatio.eval.protocols_extra`).
@@ -43,6 +46,7 @@ from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from disputatio.errors import ConfigError
 from disputatio.eval.baselines import (
     Protocol,
     debate_call_budget,
@@ -278,10 +282,18 @@ def _sc(with_retrieval: bool) -> Callable[..., dict[str, Any]]:
 
 
 def eval_protocols() -> dict[str, ProtocolSpec]:
-    """Every protocol ``eval run`` knows, by name (debates first: SC reads their records)."""
-    from disputatio.eval.protocols_hier import hierarchical
+    """Every protocol ``eval run`` knows, by name (debates first: SC reads their records).
 
-    specs = [
+    The protocols that run a graph are those the graph registry names
+    (:func:`disputatio.graphs.registry.eval_graphs`): the shipped debates' own adapters
+    (below) where the registry names them, and a generic adapter for any other
+    (:mod:`disputatio.eval.protocols_graph`).
+    """
+    from disputatio.eval.protocols_graph import graph_protocols
+    from disputatio.eval.protocols_hier import hierarchical
+    from disputatio.graphs.registry import eval_graphs
+
+    debates = [
         ProtocolSpec("medrag", "MedRAG-style 2-agent debate with retrieval", _debate(True), True),
         ProtocolSpec("medrag_norag", "2-agent debate, no retrieval", _debate(False), False, True),
         ProtocolSpec("hier", "hierarchical debate", hierarchical(), True),
@@ -290,6 +302,12 @@ def eval_protocols() -> dict[str, ProtocolSpec]:
         ProtocolSpec(
             "hier_norag", "hierarchical, no retrieval", hierarchical("no_rag"), False, True
         ),
+    ]
+    graphs = eval_graphs()
+    debates = [s for s in debates if s.name in graphs]
+    debates += graph_protocols({s.name for s in debates})
+    specs = [
+        *debates,
         ProtocolSpec("cot", "single agent, chain of thought", _baseline(False), False, True),
         ProtocolSpec("rag", "single agent, MedRAG-style RAG", _baseline(True), True),
         ProtocolSpec(
@@ -311,4 +329,8 @@ def eval_protocols() -> dict[str, ProtocolSpec]:
     ]
     from disputatio.eval.protocols_extra import extra_protocols
 
-    return {s.name: s for s in [*specs, *extra_protocols()]}
+    every = [*specs, *extra_protocols()]
+    taken = sorted({s.name for s in every if [t.name for t in every].count(s.name) > 1})
+    if taken:  # a registered graph named an eval protocol that exists already
+        raise ConfigError(f"eval protocol {', '.join(taken)} is defined twice")
+    return {s.name: s for s in every}

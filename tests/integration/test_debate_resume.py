@@ -94,6 +94,7 @@ def test_ask_runs_on_postgres_and_resumes_a_finished_thread(
         "show_context": False,
         "tenant": None,
         "collection": None,
+        "as_json": False,
     }
     ask.ask(child.QUESTION, show_transcript=True, resume=False, thread_id=thread, **common)
     first = capsys.readouterr().out

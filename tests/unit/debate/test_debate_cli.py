@@ -11,6 +11,7 @@ from rich.console import Console
 
 from disputatio.cli import ask
 from disputatio.errors import ConfigError
+from disputatio.graphs import registry
 from disputatio.graphs.debate import DebateContext
 from disputatio.settings import load_settings
 
@@ -26,15 +27,25 @@ def test_parse_options() -> None:
             ask.parse_options(bad)
 
 
-def test_protocol_table_and_lazy_import(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert {"hierarchical", "medrag"} <= set(ask.PROTOCOLS)
+def test_protocol_table_and_lazy_import() -> None:
+    assert {"hierarchical", "medrag"} <= set(ask.protocols())
     builder = ask.load_builder("hierarchical")
     assert builder.context_schema is DebateContext
     with pytest.raises(ConfigError, match="unknown protocol"):
         ask.load_builder("telepathy")
-    monkeypatch.setitem(ask.PROTOCOLS, "ghost", ask.Protocol("disputatio.graphs.nope", "-"))
-    with pytest.raises(ConfigError, match="not available"):
-        ask.load_builder("ghost")
+    ghost = registry.GraphSpec(
+        name="ghost",
+        builder="disputatio.graphs.nope:build_graph",
+        protocol="ghost",
+        inputs=registry.question_inputs,
+        cli_names=("ghost",),
+    )
+    registry.register(ghost)
+    try:
+        with pytest.raises(ConfigError, match="not available"):
+            ask.load_builder("ghost")
+    finally:
+        registry.unregister("ghost")
 
 
 def test_make_context_passes_model_and_settings() -> None:
