@@ -10,21 +10,36 @@ max_tokens, stop sequences and extra request body in force), like a real client 
 them. Copies made with ``model_copy(update=...)`` (how
 :func:`disputatio.models.chat.configure_model` applies a temperature to a model object) share
 the script, its cursor and the records.
+
+For retrieval there are three more doubles, none of which loads a model or needs a database:
+
+* :class:`FakeRetriever`: a ``CorpusRetriever`` over fixed sections, matched by shared words;
+  it records every search it was asked (query, ``k``, threshold, filters).
+* :class:`FakeEmbeddings`: deterministic embeddings, a hashed bag of words (texts sharing
+  words are near, others orthogonal); for the funnels (``InMemoryFunnel(embeddings=...)``).
+* :class:`ScriptedReranker`: a reranker replaying scripted scores, recording what it scored.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
+import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+
+from disputatio.retrievers.base import RetrievalFilters
+from disputatio.state.retrieval import RetrievalResult, Section
 
 #: A scripted reply: text, a message, a pydantic object / dict (sent as JSON), an exception to
 #: raise, or a function of the prompt returning any of those.
@@ -166,3 +181,176 @@ class ScriptedChatModel(BaseChatModel):
             return parsed
 
         return self | RunnableLambda(parse)
+
+
+# --- retrieval ---------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+class FakeRetriever:
+    """A ``CorpusRetriever`` over fixed sections, found by the words they share with the query.
+
+    A section scores the share of the query's distinct words found in its title and text (a
+    query ``"curie radium"`` scores 1.0 on a section naming both, 0.5 on one naming one). The
+    matching sections come back best first (ties in the given order), at most ``k``; a search
+    whose best score is below the threshold is refused, like the funnel's.
+
+    Args:
+        sections: The corpus: sections, or texts (section ``s1``, ``s2``, ... in order).
+        k: Sections returned when a search passes no ``k``.
+        threshold: Refusal threshold when a search passes none (0: refuse only when nothing
+            matches).
+
+    Attributes:
+        sections: The corpus.
+        searches: Every search, in order: ``{"query", "k", "threshold", "filters"}`` as passed.
+    """
+
+    def __init__(
+        self, sections: Sequence[Section | str], *, k: int = 8, threshold: float = 0.0
+    ) -> None:
+        self.sections = [
+            s if isinstance(s, Section) else Section(id=f"s{i}", text=s)
+            for i, s in enumerate(sections, start=1)
+        ]
+        self.k = k
+        self.threshold = threshold
+        self.searches: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+
+    @property
+    def queries(self) -> list[str]:
+        """The queries searched, in order."""
+        return [s["query"] for s in self.searches]
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        threshold: float | None = None,
+        filters: RetrievalFilters | None = None,
+    ) -> RetrievalResult:
+        """Return the sections sharing words with ``query`` (see the class docstring)."""
+        with self._lock:
+            self.searches.append(
+                {"query": query, "k": k, "threshold": threshold, "filters": filters}
+            )
+        wanted = set(_words(query))
+        scored = []
+        for section in self.sections:
+            found = wanted & set(_words(f"{section.title or ''} {section.text}"))
+            if found:
+                score = len(found) / len(wanted)
+                scored.append(section.model_copy(update={"score": score, "channels": ["fake"]}))
+        scored.sort(key=lambda s: s.score, reverse=True)  # stable: ties keep the given order
+        best = scored[0].score if scored else 0.0
+        limit = self.threshold if threshold is None else threshold
+        if not scored or best < limit:
+            return RetrievalResult(query=query, refused=True, best_score=best, threshold=limit)
+        kept = scored[: k or self.k]
+        return RetrievalResult(query=query, sections=kept, best_score=best, threshold=limit)
+
+
+class FakeEmbeddings(Embeddings):
+    """Deterministic embeddings: a hashed bag of words, L2-normalised.
+
+    Each lowercase word adds 1 to the dimension its sha256 picks, so the same text always gives
+    the same vector (across processes too), texts sharing words have a positive cosine and
+    texts sharing none (barring hash collisions) a cosine of 0. A text without words embeds as
+    the zero vector.
+
+    Args:
+        size: Dimensions.
+
+    Attributes:
+        calls: Texts embedded, in order (queries and documents alike).
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self.calls: list[str] = []
+
+    def _vector(self, text: str) -> list[float]:
+        self.calls.append(text)
+        v = [0.0] * self.size
+        for word in _words(text):
+            v[int.from_bytes(hashlib.sha256(word.encode()).digest()[:8], "big") % self.size] += 1
+        norm = math.sqrt(sum(x * x for x in v)) or 1.0
+        return [x / norm for x in v]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """One vector per text."""
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        """The vector of ``text``."""
+        return self._vector(text)
+
+
+#: A scripted rerank: the scores (one per text), ``{substring: score}`` (a text scores the
+#: value of the first key it contains, else the default), an exception to raise, or a function
+#: of ``(query, texts)`` returning the scores.
+RerankReply = (
+    Sequence[float] | Mapping[str, float] | Exception | Callable[[str, list[str]], list[float]]
+)
+
+
+class ScriptedReranker:
+    """A model reranker replaying ``script``, one reply per call (like a ``/rerank`` server).
+
+    The funnel treats it as a model reranker: its scores become the sections' scores and their
+    order (``cfg.rerank_platt`` applies when set).
+
+    Args:
+        script: Replies (:data:`RerankReply`), consumed one per call.
+        default: Score of a text no key of a ``{substring: score}`` reply matches.
+        repeat_last: Keep replaying the last reply when the script runs out (else raise
+            :class:`ScriptExhaustedError`).
+
+    Attributes:
+        calls: Every call: ``(query, texts)``.
+        name: Shown in traces and calibration records.
+    """
+
+    name = "scripted"
+
+    def __init__(
+        self, script: Sequence[RerankReply], *, default: float = 0.0, repeat_last: bool = False
+    ) -> None:
+        self.script = list(script)
+        self.default = default
+        self.repeat_last = repeat_last
+        self.calls: list[tuple[str, list[str]]] = []
+        self._lock = threading.Lock()
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+        """The next reply's scores of ``texts``, in input order.
+
+        Raises:
+            ScriptExhaustedError: When the script has no reply left.
+            AssertionError: When a list of scores does not match the texts in length.
+        """
+        with self._lock:
+            n = len(self.calls)
+            self.calls.append((query, list(texts)))
+            if n >= len(self.script) and not (self.repeat_last and self.script):
+                raise ScriptExhaustedError(
+                    f"{self.name}: call {n + 1} but the script has {len(self.script)} replies"
+                )
+            reply = self.script[min(n, len(self.script) - 1)]
+        if isinstance(reply, Exception):
+            raise reply
+        if callable(reply):
+            return [float(x) for x in reply(query, list(texts))]
+        if isinstance(reply, Mapping):
+            keyed = [(key, float(v)) for key, v in reply.items()]
+            return [next((v for key, v in keyed if key in t), self.default) for t in texts]
+        if len(reply) != len(texts):
+            raise AssertionError(f"{self.name}: {len(reply)} scores for {len(texts)} texts")
+        return [float(x) for x in reply]

@@ -224,10 +224,10 @@ async def query(request: Request) -> JSONResponse:
         raise invalid("query", f"longer than {limits.max_query_chars} characters")
     if req.top_k is not None and req.top_k > limits.max_top_k:
         raise invalid("top_k", f"at most {limits.max_top_k}")
+    # the key's tenant travels in the run's context alone (services.context sets it)
     inputs = {
         "question": req.query,
         "k": req.top_k,
-        "tenant": who,
         "collections": req.filters.collections or None,
         "tags": req.filters.tags or None,
         "language": req.language,
@@ -330,14 +330,13 @@ def _check_model(settings: Settings, injected: bool) -> str:
 
 
 def _channel_check(svc: Any, who: str, name: str) -> Any:
-    from disputatio.retrievers.base import RetrievalFilters
     from disputatio.retrievers.funnel import run_channel
 
-    funnel = svc.context("rag", who).get_retriever()
+    ctx = svc.context("rag", who)
+    funnel = ctx.funnel()
     plan = funnel.plan("health check")
-    hits = run_channel(
-        name, funnel.backend, plan, funnel.embeddings, RetrievalFilters(tenant=who), funnel.config
-    )
+    filters = ctx.retrieval_filters()
+    hits = run_channel(name, funnel.backend, plan, funnel.embeddings, filters, funnel.config)
     return f"{len(hits)} hits"
 
 

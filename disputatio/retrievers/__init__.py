@@ -12,14 +12,14 @@ from disputatio.settings import Settings, get_settings
 def default_retriever(
     settings: Settings | None = None, *, tenant: str | None = None, collection: str | None = None
 ) -> CorpusRetriever:
-    """The Postgres funnel over the configured database, scoped to ``tenant``/``collection``."""
+    """The Postgres funnel over the configured database, scoped to ``tenant``/``collection``.
+
+    ``tenant=None``: the settings' tenant (the funnel resolves it).
+    """
     from disputatio.retrievers.postgres import PostgresFunnel
 
-    settings = settings or get_settings()
-    filters = RetrievalFilters(
-        tenant=tenant or settings.tenant, collections=(collection,) if collection else None
-    )
-    return PostgresFunnel(settings=settings, default_filters=filters)
+    filters = RetrievalFilters(tenant=tenant, collections=(collection,) if collection else None)
+    return PostgresFunnel(settings=settings or get_settings(), default_filters=filters)
 
 
 __all__ = ["CorpusRetriever", "RetrievalFilters", "default_retriever", "format_sections"]

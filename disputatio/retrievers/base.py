@@ -7,7 +7,7 @@ context and never build it themselves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol, runtime_checkable
 from xml.sax.saxutils import quoteattr
 
@@ -19,7 +19,8 @@ class RetrievalFilters:
     """Scope of a search; every channel honours it.
 
     Attributes:
-        tenant: Tenant to search (``None`` = the settings' default tenant).
+        tenant: Tenant to search (``None`` = the retriever's default scope's tenant, see
+            :func:`in_scope`).
         collections: Collections to search (``None`` = all of the tenant).
         tags: Only documents carrying all of these tags (``None`` = no tag filter).
         language: Language of the query, an ISO 639-1 code or a text-search configuration
@@ -34,6 +35,17 @@ class RetrievalFilters:
     collections: tuple[str, ...] | None = None
     tags: tuple[str, ...] | None = None
     language: str | None = None
+
+
+def in_scope(filters: RetrievalFilters | None, default: RetrievalFilters) -> RetrievalFilters:
+    """The scope of one search: ``filters`` or ``default``, in ``default``'s tenant by default.
+
+    A retriever resolves its default scope's tenant once, when it is built; its searches go
+    through here, so a search naming no tenant (``filters`` None, or without a tenant) runs in
+    that tenant, never in every tenant.
+    """
+    scope = filters or default
+    return scope if scope.tenant is not None else replace(scope, tenant=default.tenant)
 
 
 @runtime_checkable

@@ -1,10 +1,12 @@
 """The retrieval funnel, stage by stage, over any storage backend.
 
-plan → lexical ‖ semantic ‖ graph → fusion (convex or weighted RRF) → child→parent expansion
-(best child + a small share of the rest) → rerank → guard → trim. The stages are plain functions
-so the ``rag`` graph can run each as a node, while :func:`run_funnel` composes them for the
-retrievers (channels in threads there, each under a deadline). A failing or late channel is
-logged, dropped and recorded in the trace; the others go on.
+plan → channels (lexical ‖ semantic ‖ graph ‖ any added one) → fusion (convex or weighted RRF) →
+child→parent expansion (best child + a small share of the rest) → rerank → guard → trim. The
+channels are data (:mod:`disputatio.retrievers.channels`): ``FunnelConfig.channels`` maps each
+name to its query, depth and weight, and nothing below knows a channel by name. The stages are
+plain functions so the ``rag`` graph can run each as a node, while :func:`run_funnel` composes
+them for the retrievers (channels in threads there, each under a deadline). A failing or late
+channel is logged, dropped and recorded in the trace; the others go on.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from langchain_core.embeddings import Embeddings
@@ -22,6 +24,7 @@ from langchain_core.embeddings import Embeddings
 from disputatio.errors import RetrievalError
 from disputatio.models.rerank import Reranker
 from disputatio.retrievers.base import RetrievalFilters
+from disputatio.retrievers.channels import BUILTIN_CHANNELS, ChannelQuery, ChannelSpec, configured
 from disputatio.retrievers.fusion import (
     aggregate_parents,
     alpha_trim,
@@ -35,7 +38,10 @@ from disputatio.state.retrieval import RetrievalResult, RetrievalTrace, Section
 
 logger = logging.getLogger(__name__)
 
-CHANNELS = ("lexical", "semantic", "graph")
+#: Names of the built-in channels, in fusion order.
+CHANNELS = tuple(BUILTIN_CHANNELS)
+#: Built-in channels whose ``k`` has an alias field of :class:`FunnelConfig` (``k_<name>``).
+_K_ALIASES = ("lexical", "semantic", "graph")
 
 
 class ChannelDeadlineError(RetrievalError):
@@ -43,7 +49,11 @@ class ChannelDeadlineError(RetrievalError):
 
 
 class FunnelBackend(Protocol):
-    """Storage a funnel searches (Postgres or in-process)."""
+    """Storage a funnel searches (Postgres or in-process).
+
+    ``lexical``, ``semantic`` and ``graph`` are the queries of the built-in channels; a channel
+    added to a funnel brings its own query (a method of the backends that support it).
+    """
 
     def lexical(
         self, keywords: Sequence[str], filters: RetrievalFilters, k: int
@@ -82,17 +92,44 @@ class FunnelBackend(Protocol):
 
 @dataclass(frozen=True)
 class FunnelConfig:
-    """Knobs of one funnel run (see :class:`disputatio.settings.RetrievalSettings`)."""
+    """Knobs of one funnel run (see :class:`disputatio.settings.RetrievalSettings`).
 
-    k_lexical: int = 100
-    k_semantic: int = 100
-    k_graph: int = 50
+    ``channels`` is the one place a channel's depth and weight live. ``k_lexical``,
+    ``k_semantic``, ``k_graph`` and ``weights`` are aliases of it, kept for callers of the
+    three-channel config: given (a ``k_*`` above 0, a weight per channel name), they are applied
+    to ``channels``; read, they give the channels' values (``weights``: every channel's, plus
+    any given for a channel the config lacks). They win over ``channels`` when both are given,
+    so ``dataclasses.replace(cfg, channels=...)`` keeps the old aliases' values for the built-in
+    channels: use :meth:`with_channels` to swap channels.
+
+    Attributes:
+        k_lexical: Alias of ``channels["lexical"].k``.
+        k_semantic: Alias of ``channels["semantic"].k``.
+        k_graph: Alias of ``channels["graph"].k``.
+        k_final: Sections kept after the trim.
+        fusion: ``convex`` or ``rrf``.
+        rrf_k: RRF constant.
+        weights: Alias of the channels' fusion weights (name → weight).
+        graph_hops: Relation hops of the graph channel.
+        parent_rest_share: A parent's share of its other children's scores.
+        threshold: Refusal threshold on the best rerank score.
+        trim_alpha: Uncalibrated trim: keep sections scoring at least ``alpha · s_max``.
+        calibrated_threshold: Calibrated (conformal) trim threshold, when there is one.
+        relevance_platt: Platt parameters of the stored-vector relevance.
+        rerank_platt: Platt parameters of a model reranker's scores.
+        rerank_candidates: Sections reranked at most.
+        children_per_parent: Matched children of a section the reranker scores.
+        channel_timeout_s: Deadline of each channel (None: none).
+        channels: Name → :class:`~disputatio.retrievers.channels.ChannelSpec`, in fusion order.
+    """
+
+    k_lexical: int = 0
+    k_semantic: int = 0
+    k_graph: int = 0
     k_final: int = 8
     fusion: str = "convex"
     rrf_k: int = 60
-    weights: Mapping[str, float] = field(
-        default_factory=lambda: {"graph": 0.0, "semantic": 0.55, "lexical": 0.45}
-    )
+    weights: Mapping[str, float] = field(default_factory=dict)
     graph_hops: int = 1
     parent_rest_share: float = 0.1
     threshold: float = 0.25
@@ -103,24 +140,54 @@ class FunnelConfig:
     rerank_candidates: int = 24
     children_per_parent: int = 2
     channel_timeout_s: float | None = 5.0
-    channels: tuple[str, ...] = CHANNELS
+    channels: Mapping[str, ChannelSpec] = field(default_factory=lambda: dict(BUILTIN_CHANNELS))
+
+    def __post_init__(self) -> None:
+        specs = dict(self.channels)
+        for name in _K_ALIASES:
+            k = getattr(self, f"k_{name}")
+            if k > 0 and name in specs:
+                specs[name] = replace(specs[name], k=k)
+        for name, weight in self.weights.items():
+            if name in specs:
+                specs[name] = replace(specs[name], weight=float(weight))
+        # frozen: the aliases are settled here, once, to read back the channels' values
+        object.__setattr__(self, "channels", specs)
+        for name in _K_ALIASES:
+            object.__setattr__(self, f"k_{name}", specs[name].k if name in specs else 0)
+        weights = {**self.weights, **{name: spec.weight for name, spec in specs.items()}}
+        object.__setattr__(self, "weights", weights)
+
+    @property
+    def active_channels(self) -> list[str]:
+        """The channels that run: those with a fusion weight above 0, in fusion order."""
+        return [name for name, spec in self.channels.items() if spec.weight > 0]
+
+    def with_channels(self, channels: Mapping[str, ChannelSpec]) -> FunnelConfig:
+        """A copy running ``channels``, each with its own ``k`` and weight."""
+        return replace(self, channels=channels, k_lexical=0, k_semantic=0, k_graph=0, weights={})
 
     @classmethod
-    def from_settings(cls, settings: Settings, **overrides: Any) -> FunnelConfig:
-        """Build from settings, with keyword overrides."""
+    def from_settings(
+        cls,
+        settings: Settings,
+        *,
+        channels: Mapping[str, ChannelSpec] | None = None,
+        **overrides: Any,
+    ) -> FunnelConfig:
+        """Build from settings, with keyword overrides.
+
+        Args:
+            settings: Settings; ``retrieval.channels`` sets each channel's ``k`` and weight.
+            channels: The funnel's channels (default: the built-in ones).
+            **overrides: Field values that win over the settings.
+        """
         r = settings.retrieval
         values: dict[str, Any] = {
-            "k_lexical": r.k_lexical,
-            "k_semantic": r.k_semantic,
-            "k_graph": r.k_graph,
+            "channels": configured(BUILTIN_CHANNELS if channels is None else channels, r.channels),
             "k_final": r.k_final,
             "fusion": r.fusion,
             "rrf_k": r.rrf_k,
-            "weights": {
-                "graph": r.weight_graph,
-                "semantic": r.weight_semantic,
-                "lexical": r.weight_lexical,
-            },
             "graph_hops": r.graph_hops,
             "parent_rest_share": r.parent_rest_share,
             "threshold": r.rerank_threshold,
@@ -141,15 +208,15 @@ def run_channel(
     filters: RetrievalFilters,
     cfg: FunnelConfig,
 ) -> list[tuple[str, float]]:
-    """Run one channel of the funnel."""
-    if name == "lexical":
-        return backend.lexical(plan.keywords, filters, cfg.k_lexical)
-    if name == "semantic":
-        vector = query_vector(embeddings, plan.semantic_query)
-        return backend.semantic(vector, filters, cfg.k_semantic)
-    if name == "graph":
-        return backend.graph(plan.graph_seeds, filters, cfg.k_graph, cfg.graph_hops)
-    raise ValueError(f"unknown channel {name!r}")
+    """Run the channel ``name`` of ``cfg`` (its query, with its ``k``).
+
+    Raises:
+        ValueError: When ``cfg`` has no such channel.
+    """
+    spec = cfg.channels.get(name)
+    if spec is None:
+        raise ValueError(f"unknown channel {name!r} (channels: {', '.join(cfg.channels)})")
+    return spec.run(backend, ChannelQuery(plan, embeddings, filters, spec.k, cfg))
 
 
 def run_channel_with_deadline(
@@ -239,7 +306,7 @@ def run_funnel(
     threshold = cfg.threshold if threshold is None else threshold
     with _timed(trace, "plan"):
         plan = planner(query)
-    if cfg.weights.get("semantic", 1.0) > 0 and "semantic" in cfg.channels:
+    if any(cfg.channels[name].embeds_query for name in cfg.active_channels):
         # embed before the channels: a cold model load must not count against the deadline
         with _timed(trace, "embed"):
             query_vector(embeddings, plan.semantic_query)
@@ -285,7 +352,7 @@ def _channels(
         return name, got, (time.perf_counter() - t0) * 1000
 
     hits: dict[str, list[tuple[str, float]]] = {}
-    active = [c for c in cfg.channels if cfg.weights.get(c, 1.0) > 0]
+    active = cfg.active_channels
     if not active:
         return hits
     pool = ThreadPoolExecutor(max_workers=len(active), thread_name_prefix="channel")

@@ -17,6 +17,16 @@ as a custom callback event named :data:`REFUSAL_EVENT` (data: ``query``, ``best_
 (``page_content`` = ``NO_SUITABLE_CONTEXT``, ``metadata["refused"] = True`` with the scores), for
 chains that must show the refusal to the model. Async calls run ``search`` in an executor
 (LangChain's default).
+
+Search arguments given at invoke time win over the retriever's fields for that call, as
+LangChain's ``BaseRetriever`` passes them on (``invoke(query, config, **kwargs)`` →
+``_get_relevant_documents(query, run_manager=..., **kwargs)``)::
+
+    retriever.invoke("Who founded the Radium Institute?", k=1)
+    retriever.invoke("...", filters=RetrievalFilters(tenant="acme", collections=("papers",)))
+
+They are :data:`SEARCH_KWARGS` (``k``, ``threshold``, ``filters``); another keyword is a
+``TypeError``.
 """
 
 from __future__ import annotations
@@ -24,9 +34,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForRetrieverRun,
+    CallbackManagerForRetrieverRun,
+)
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
+from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict
 
 from disputatio.retrievers.base import RetrievalFilters
@@ -36,6 +50,9 @@ logger = logging.getLogger(__name__)
 
 REFUSAL_EVENT = "disputatio_retrieval_refused"
 """Name of the custom callback event a refusal dispatches."""
+
+SEARCH_KWARGS = ("k", "threshold", "filters")
+"""Keywords ``invoke``/``ainvoke`` take for one search (they win over the fields)."""
 
 
 def section_to_document(section: Section) -> Document:
@@ -66,6 +83,9 @@ def refusal_data(result: RetrievalResult) -> dict[str, Any]:
 class FunnelRetriever(BaseRetriever):
     """A LangChain retriever over any ``CorpusRetriever`` (Postgres or in-process funnel).
 
+    ``k``, ``threshold`` and ``filters`` given to ``invoke``/``ainvoke``/``batch`` win over these
+    fields for that call.
+
     Attributes:
         retriever: The wrapped ``CorpusRetriever``.
         k: Sections wanted (None = the retriever's setting).
@@ -83,12 +103,22 @@ class FunnelRetriever(BaseRetriever):
     filters: RetrievalFilters | None = None
     refusal_document: bool = False
 
+    def _search_args(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """The fields as search arguments, with the invoke-time ``kwargs`` over them."""
+        kwargs.pop("verbose", None)  # LangChain's own option, passed on with the others
+        unknown = sorted(set(kwargs) - set(SEARCH_KWARGS))
+        if unknown:
+            raise TypeError(
+                f"FunnelRetriever: unexpected search argument(s) {', '.join(unknown)}"
+                f" (it takes {', '.join(SEARCH_KWARGS)})"
+            )
+        args: dict[str, Any] = {"k": self.k, "threshold": self.threshold, "filters": self.filters}
+        return {**args, **kwargs}
+
     def _get_relevant_documents(
-        self, query: str, *, run_manager: CallbackManagerForRetrieverRun
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
-        result: RetrievalResult = self.retriever.search(
-            query, k=self.k, threshold=self.threshold, filters=self.filters
-        )
+        result: RetrievalResult = self.retriever.search(query, **self._search_args(kwargs))
         if not result.refused:
             return [section_to_document(s) for s in result.sections]
         data = refusal_data(result)
@@ -97,3 +127,15 @@ class FunnelRetriever(BaseRetriever):
         if self.refusal_document:
             return [Document(page_content=NO_SUITABLE_CONTEXT, metadata={"refused": True, **data})]
         return []
+
+    async def _aget_relevant_documents(
+        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
+    ) -> list[Document]:
+        # LangChain's default drops the invoke-time kwargs on the way to the executor
+        return await run_in_executor(
+            None,
+            self._get_relevant_documents,
+            query,
+            run_manager=run_manager.get_sync(),
+            **kwargs,
+        )

@@ -34,7 +34,7 @@ import hashlib
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal
@@ -47,7 +47,7 @@ from disputatio.ingest.extract import EXTENSIONS
 from disputatio.ingest.text_formats import first_heading, normalize_newlines
 from disputatio.ingest.types import ExtractedDocument, ParentChunk
 from disputatio.models.rerank import Reranker
-from disputatio.retrievers.base import RetrievalFilters
+from disputatio.retrievers.base import RetrievalFilters, in_scope
 from disputatio.retrievers.funnel import FunnelConfig, run_funnel
 from disputatio.retrievers.memory_backend import InMemoryBackend, embedding_text, tokenize
 from disputatio.retrievers.plan import QueryPlan, deterministic_plan, llm_plan
@@ -255,13 +255,15 @@ class InMemoryFunnel:
         filters: RetrievalFilters | None = None,
     ) -> RetrievalResult:
         """Run the funnel for ``query`` (default scope: this funnel's tenant)."""
-        scope = filters or RetrievalFilters(tenant=self.tenant)
-        if scope.tenant is None:
-            scope = replace(scope, tenant=self.tenant)
         return run_funnel(
-            query, self.backend, self.embeddings, self.reranker, self.config, scope,
-            k=k, threshold=threshold, planner=self.plan,
+            query, self.backend, self.embeddings, self.reranker, self.config,
+            in_scope(filters, self.default_filters), k=k, threshold=threshold, planner=self.plan,
         )  # fmt: skip
+
+    @property
+    def default_filters(self) -> RetrievalFilters:
+        """The scope of a search that passes none: this funnel's tenant."""
+        return RetrievalFilters(tenant=self.tenant)
 
     def plan(self, query: str) -> QueryPlan:
         """Plan the query (the given planner, the LLM planner if configured, or deterministic)."""

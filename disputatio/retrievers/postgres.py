@@ -12,7 +12,7 @@ from langchain_core.embeddings import Embeddings
 
 from disputatio.models.rerank import Reranker
 from disputatio.retrievers import pg_channels
-from disputatio.retrievers.base import RetrievalFilters
+from disputatio.retrievers.base import RetrievalFilters, in_scope
 from disputatio.retrievers.funnel import FunnelConfig, run_funnel
 from disputatio.retrievers.plan import (
     QueryPlan,
@@ -156,7 +156,8 @@ class PostgresFunnel:
 
     Args:
         settings: Settings (default: process settings).
-        default_filters: Scope used when a search passes none.
+        default_filters: Scope used when a search passes none (without a tenant: the settings'
+            tenant, resolved here once; a search naming no tenant gets this scope's).
         embeddings: Embedding model (default: from settings).
         reranker: Reranker (default: from settings).
         planner_model: Chat model for the LLM planner (when ``retrieval.planner == "llm"``).
@@ -177,7 +178,9 @@ class PostgresFunnel:
 
         self.settings = settings or get_settings()
         self.backend = PostgresBackend(self.settings)
-        self.default_filters = default_filters or RetrievalFilters(tenant=self.settings.tenant)
+        scope = default_filters or RetrievalFilters()
+        self.tenant: str = self.settings.tenant if scope.tenant is None else scope.tenant
+        self.default_filters = replace(scope, tenant=self.tenant)
         self.embeddings = embeddings or get_embeddings(settings=self.settings)
         self.reranker = reranker or get_reranker(settings=self.settings)
         self.planner_model = planner_model
@@ -188,7 +191,7 @@ class PostgresFunnel:
     def _calibrated(self) -> dict[str, Any]:
         """Funnel overrides from the latest ``disputatio calibrate`` of this tenant/reranker."""
         found = self.backend.calibration(
-            self.default_filters.tenant or self.settings.tenant,
+            self.tenant,
             self.settings.models.reranker,
             self.settings.retrieval.conformal_alpha,
         )
@@ -213,7 +216,7 @@ class PostgresFunnel:
             planned = llm_plan(query, self.planner_model)
         else:
             planned = deterministic_plan(query)
-        if self.settings.retrieval.graph_query_ner and self.config.weights.get("graph", 1.0) > 0:
+        if self.settings.retrieval.graph_query_ner and "graph" in self.config.active_channels:
             planned = with_query_entities(planned, query, self.settings)
         return planned
 
@@ -225,17 +228,14 @@ class PostgresFunnel:
         threshold: float | None = None,
         filters: RetrievalFilters | None = None,
     ) -> RetrievalResult:
-        """Run the funnel for ``query``."""
-        scope = filters or self.default_filters
-        if scope.tenant is None:
-            scope = replace(scope, tenant=self.settings.tenant)
+        """Run the funnel for ``query`` (scope: ``filters`` in this funnel's tenant by default)."""
         return run_funnel(
             query,
             self.backend,
             self.embeddings,
             self.reranker,
             self.config,
-            scope,
+            in_scope(filters, self.default_filters),
             k=k,
             threshold=threshold,
             planner=self.plan,

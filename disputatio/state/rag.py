@@ -16,7 +16,10 @@ class RagInput(TypedDict, total=False):
         question: The question to answer from the corpus.
         k: Sections handed to the answerer (default: settings).
         threshold: Refusal threshold on the best rerank score (default: settings).
-        tenant: Tenant to search (default: context/settings).
+        tenant: Tenant to search; kept for the LangGraph routes, whose auth handler sets it
+            (with the context's) to the API key's tenant. Elsewhere the edge sets the context's
+            ``tenant`` only; ``RagContext.retrieval_filters`` resolves the scope (default: the
+            context's, then the funnel's).
         collections: Collections to search (default: all).
         tags: Only documents with all of these tags.
         language: Language of the question (ISO 639-1 code or text-search configuration name):

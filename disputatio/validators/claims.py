@@ -289,8 +289,9 @@ def check_answer(
         fabricated.extend(f for f in fake if f not in fabricated)
         for i, piece in enumerate(split_compound(text)):
             claim = Claim(text=piece, citations=cited, part=part)
-            if _REFUSAL_RE.search(piece):
+            if _REFUSAL_RE.search(piece):  # what it cites is no evidence of anything
                 claim.verdict, claim.reason = "not_found", "says the documents do not answer"
+                claim.citations = []
             elif not _is_factual(piece):
                 claim.verdict, claim.factual, claim.reason = None, False, "states nothing to check"
             else:

@@ -84,7 +84,11 @@ def test_refusal_off_topic_without_llm_call(settings: Settings, corpus_retriever
 
 def test_rag_graph_verifies_citations(corpus_retriever: Any) -> None:
     def reply(messages: list[Any]) -> str:
-        return "Blood culture and serology are used [S1]. Also tea leaves [S99]."
+        # restate the first sentence of the first section shown, cite it, and cite a ghost
+        shown = str(messages[-1].content).split('<section id="S1"', 1)[1].split(">", 1)[1]
+        first = next(line for line in shown.splitlines() if len(line.split()) > 5)
+        first = first.split(". ")[0].rstrip(".")
+        return f"{first} [S1]. Also tea leaves cure it [S99]."
 
     llm = ScriptedChatModel(script=[reply], name="answerer")
     out = graph.invoke(
@@ -94,6 +98,9 @@ def test_rag_graph_verifies_citations(corpus_retriever: Any) -> None:
     shown = [s["id"] for s in out["sections"]]
     assert out["citations"] == [shown[0]]
     assert out["invalid_citations"] == ["S99"] and "S99" not in out["answer"]
+    first, ghost = (c for c in out["claims"] if c["factual"])
+    assert first["verdict"] == "supported" and first["evidence"]["section_id"] == shown[0]
+    assert ghost["verdict"] == "uncited" and ghost["dropped"] and "tea" not in out["answer"]
 
 
 def test_failing_channel_is_logged_and_funnel_goes_on(corpus_retriever: Any) -> None:

@@ -1,11 +1,13 @@
-"""Run context of the funnel graph."""
+"""Run context of the funnel graph, and the one place a run's search scope is resolved."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from disputatio.nodes.context import AgentContext
+from disputatio.retrievers.base import RetrievalFilters
 
 
 @dataclass
@@ -15,6 +17,11 @@ class RagContext(AgentContext):
     ``retriever`` must be a funnel (``PostgresFunnel`` or ``InMemoryFunnel``): the graph runs its
     stages one node at a time through ``backend``, ``embeddings``, ``reranker``, ``config`` and
     ``plan``. Default: the Postgres funnel of the settings.
+
+    ``tenant`` is resolved at the edge that starts the run: the API key's tenant (``POST
+    /query``; the auth handler of the LangGraph routes), the CLI's ``--tenant``. Left None, the
+    funnel's default scope decides (its tenant was resolved from the settings when it was
+    built). :meth:`retrieval_filters` turns the context and the run's input into the scope.
 
     Attributes:
         answer: Call the answerer after retrieval (False = retrieval only).
@@ -29,3 +36,35 @@ class RagContext(AgentContext):
             if not hasattr(funnel, attr):
                 raise TypeError(f"the rag graph needs a funnel retriever; {funnel!r} has no {attr}")
         return funnel
+
+    def retrieval_filters(self, inputs: Mapping[str, Any] | None = None) -> RetrievalFilters:
+        """The scope every channel of this run searches: the only place the graph resolves it.
+
+        Each field comes from the first of these that gives it:
+
+        * ``tenant``: the input's ``tenant``, the context's, the funnel's default scope. The
+          input key is kept for the LangGraph routes, whose auth handler overwrites it (and
+          the context's) with the API key's tenant (``api/auth.py``); ``POST /query`` and the
+          CLI set the context's only.
+        * ``collections``: the input's, the context's ``collection``, the funnel's.
+        * ``tags`` and ``language``: the input's, the funnel's.
+
+        Args:
+            inputs: The run's input (``RagInput`` keys); None = the context alone.
+
+        Raises:
+            ValueError: When nothing names a tenant (a funnel without a default scope): the
+                channels never search every tenant.
+        """
+        inputs = inputs or {}
+        base = getattr(self.funnel(), "default_filters", None) or RetrievalFilters()
+        tenant = inputs.get("tenant") or self.tenant or base.tenant
+        if not tenant:
+            raise ValueError("no tenant to search: give the context one (the funnel has none)")
+        wanted = inputs.get("collections") or ([self.collection] if self.collection else [])
+        return RetrievalFilters(
+            tenant=tenant,
+            collections=tuple(wanted) if wanted else base.collections,
+            tags=tuple(inputs.get("tags") or ()) or base.tags,
+            language=inputs.get("language") or base.language,
+        )

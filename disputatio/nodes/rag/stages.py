@@ -9,7 +9,6 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from disputatio.nodes.rag.context import RagContext
-from disputatio.retrievers.base import RetrievalFilters
 from disputatio.retrievers.funnel import (
     fuse_and_expand,
     run_channel_with_deadline,
@@ -25,18 +24,6 @@ from disputatio.validators.claims import NOT_FOUND_ANSWER
 
 def _ctx(runtime: Runtime[RagContext]) -> RagContext:
     return runtime.context or RagContext()
-
-
-def _filters(state: RagState, ctx: RagContext) -> RetrievalFilters:
-    """State scope first, then the context's, then the funnel's own default scope."""
-    base = getattr(ctx.funnel(), "default_filters", None) or RetrievalFilters()
-    wanted: list[str] = state.get("collections") or ([ctx.collection] if ctx.collection else [])
-    return RetrievalFilters(
-        tenant=state.get("tenant") or ctx.tenant or base.tenant or ctx.get_settings().tenant,
-        collections=tuple(wanted) if wanted else base.collections,
-        tags=tuple(state.get("tags") or ()) or base.tags,
-        language=state.get("language") or base.language,
-    )
 
 
 def plan(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
@@ -59,11 +46,9 @@ def plan(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
 
 def fan_out(state: RagState, runtime: Runtime[RagContext]) -> list[Send]:
     """One branch per channel with a fusion weight above 0."""
-    cfg = _ctx(runtime).funnel().config
-    channels = [c for c in cfg.channels if cfg.weights.get(c, 1.0) > 0]
     return [
         Send("channel", {**state, "hits": {}, "plan": {**state["plan"], "_channel": c}})
-        for c in channels
+        for c in _ctx(runtime).funnel().config.active_channels
     ]
 
 
@@ -75,15 +60,11 @@ def channel(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     query_plan = QueryPlan.model_validate(
         {k: v for k, v in state["plan"].items() if k != "_channel"}
     )
+    filters = ctx.retrieval_filters(state)
     t0 = time.perf_counter()
     try:
         hits = run_channel_with_deadline(
-            name,
-            funnel.backend,
-            query_plan,
-            funnel.embeddings,
-            _filters(state, ctx),
-            funnel.config,
+            name, funnel.backend, query_plan, funnel.embeddings, filters, funnel.config
         )
     except Exception as exc:  # recorded, not raised: the other channels still count
         return {

@@ -1,0 +1,81 @@
+"""The retrieval test doubles of ``disputatio.testing``: fake retriever, embeddings, reranker."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from disputatio.retrievers.base import CorpusRetriever, RetrievalFilters
+from disputatio.retrievers.memory import InMemoryFunnel
+from disputatio.settings import load_settings
+from disputatio.state.retrieval import Section
+from disputatio.testing import (
+    FakeEmbeddings,
+    FakeRetriever,
+    ScriptedReranker,
+    ScriptExhaustedError,
+)
+
+
+def test_fake_retriever_finds_sections_by_shared_words_and_records_searches() -> None:
+    fake = FakeRetriever(
+        [
+            "Marie Curie discovered radium.",
+            Section(id="hubble", title="Hubble", text="Galaxies recede."),
+            "Radium glows.",
+        ],
+        k=2,
+    )
+    assert isinstance(fake, CorpusRetriever)
+    result = fake.search("Curie radium")
+    assert result.ids == ["s1", "s3"] and [s.score for s in result.sections] == [1.0, 0.5]
+    assert fake.search("hubble galaxies", k=1).ids == ["hubble"]  # titles count too
+    assert fake.search("radium", k=5).ids == ["s1", "s3"]  # ties keep the given order
+    off_topic = fake.search("sourdough")
+    assert off_topic.refused and not off_topic.sections
+    assert fake.search("curie radium glows", threshold=0.9).refused  # best 2/3 < 0.9
+    scope = RetrievalFilters(tenant="t")
+    fake.search("radium", filters=scope)
+    assert fake.queries[0] == "Curie radium" and len(fake.queries) == 6
+    assert fake.searches[-1] == {"query": "radium", "k": None, "threshold": None, "filters": scope}
+
+
+def test_fake_embeddings_are_a_deterministic_bag_of_words() -> None:
+    emb = FakeEmbeddings(size=64)
+
+    def cos(a: list[float], b: list[float]) -> float:
+        return sum(x * y for x, y in zip(a, b, strict=True))
+
+    radium = emb.embed_query("Radium glows")
+    assert radium == FakeEmbeddings(size=64).embed_query("radium GLOWS!")  # words, any case
+    assert len(radium) == 64 and math.isclose(cos(radium, radium), 1.0)
+    near, far = emb.embed_documents(["radium decays", "sourdough bread"])
+    assert cos(radium, near) > 0.4 and cos(radium, far) == 0.0
+    assert emb.calls == ["Radium glows", "radium decays", "sourdough bread"]
+    assert emb.embed_query("") == [0.0] * 64
+
+
+def test_scripted_reranker_replays_its_script_and_records_calls(tmp_path: Path) -> None:
+    boom = RuntimeError("rerank server down")
+    reranker = ScriptedReranker([[0.2, 0.9], {"yeast": 0.8}, boom], default=0.1)
+    assert reranker.score("q", ["a", "b"]) == [0.2, 0.9]
+    assert reranker.score("q", ["wild yeast", "flour"]) == [0.8, 0.1]
+    with pytest.raises(RuntimeError, match="down"):
+        reranker.score("q", ["a"])
+    with pytest.raises(ScriptExhaustedError):
+        reranker.score("q", ["a"])
+    assert [q for q, _ in reranker.calls] == ["q"] * 4
+    with pytest.raises(AssertionError, match="1 scores for 2 texts"):
+        ScriptedReranker([[0.5]]).score("q", ["a", "b"])
+    # in the funnel it is a model reranker: its scores order the sections
+    funnel = InMemoryFunnel.from_texts(
+        ["Sourdough uses wild yeast.", "Rye bread is dense and sour."],
+        settings=load_settings(home=tmp_path, retrieval={"rerank_threshold": 0.0}),
+        embeddings=FakeEmbeddings(),
+        reranker=ScriptedReranker([lambda q, texts: [float("Rye" in t) for t in texts]]),
+        entity_extractor=False,
+    )
+    result = funnel.search("sourdough wild yeast rye")
+    assert result.sections[0].text.startswith("Rye") and result.sections[0].score == 1.0
