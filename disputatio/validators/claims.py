@@ -57,9 +57,13 @@ _REFUSAL_RE = re.compile(
 _VERDICT_RE = re.compile(
     r"^\W*(?:final\s+)?(?:answer|verdict|option|choice|recommendation)\W*(?:is\b)?\s*[:=\-]"
     r"|^\W*(?:final\s+)?(?:answer|verdict|option|choice)\W*(?:is\b)?\s*\(?[A-Ja-j]\)?\W*$"
-    r"|^\s*(?:yes|no|maybe)\s*[.!]?\s*$",
+    r"|^\s*(?:yes|no|maybe)\s*[.!]?\s*$"
+    r"|^\s*(?:yes|no|maybe)\s*[,:;]",
     re.I,
 )
+#: "Yes, the protein is secreted.": a yes/no verdict restating the question, a conclusion the
+#: supported claims after it must carry (dropped when none is supported).
+_YESNO_VERDICT_RE = re.compile(r"^\s*(?:yes|no|maybe)\s*[,:;]\s*\S", re.I)
 _SPACE_RE = re.compile(r"[ \t]{2,}")
 _SPACE_PUNCT_RE = re.compile(r"[ \t]+([.,;:!?)])")
 
@@ -354,6 +358,11 @@ def _report(
     kept = [(sep, c) for sep, c in pieces if not c.dropped]
     facts = [c for _, c in kept if c.factual and c.verdict != "not_found"]
     refusals = [c for _, c in kept if c.verdict == "not_found"]
+    if not facts:  # a yes/no verdict stands only on supported claims
+        for _, c in kept:
+            if not c.factual and _YESNO_VERDICT_RE.match(c.text):
+                c.dropped, c.reason = True, "a yes/no verdict no supported claim carries"
+        kept = [(sep, c) for sep, c in kept if not c.dropped]
     if not facts and not refusals:
         # nothing supported: say so, after any verdict line or heading that was kept
         gone = Claim(

@@ -225,3 +225,12 @@ def test_bounds_are_not_negations_and_title_numbers_are_names() -> None:
         "Incident 2291 cost 48,000 NOK.", "The repair cost 48,000 NOK.", "Incident 2291"
     )
     assert guard("Incident 2290 cost 48,000 NOK.", "The repair cost 48,000 NOK.", "Incident 2291")
+
+
+def test_a_yes_no_verdict_stands_only_on_a_supported_claim() -> None:
+    secs = {"s": {"text": "Papilin is an extracellular matrix glycoprotein secreted by hemocytes."}}
+    carried = check_answer("Yes, papilin is secreted. It is secreted by hemocytes [s].", secs)
+    assert [c.verdict for c in carried.claims] == [None, "supported"]
+    assert carried.answer.startswith("Yes, papilin is secreted.")
+    alone = check_answer("Yes, papilin is secreted. It glows in the dark.", secs)
+    assert alone.not_found and not alone.answer.startswith("Yes")
