@@ -51,7 +51,8 @@ _REFUSAL_RE = re.compile(
     r"say|state|specify|provide|answer|include|information|describe|address|cover|give|list|"
     r"detail|discuss|found|support)|\bnot (?:found|mentioned|specified|stated|provided|covered|"
     r"available|given|listed)\b|\bno (?:information|mention|data|details|answer|section)\b|"
-    r"NO_SUITABLE_CONTEXT|\binsufficient (?:information|evidence)\b",
+    r"NO_SUITABLE_CONTEXT|\binsufficient (?:information|evidence)\b|"
+    r"\bnone of the (?:provided |given |shown )?(?:sections|documents|passages|sources)\b",
     re.I,
 )
 _VERDICT_RE = re.compile(
@@ -65,6 +66,7 @@ _VERDICT_RE = re.compile(
 #: supported claims after it must carry (dropped when none is supported).
 _YESNO_VERDICT_RE = re.compile(r"^\s*(?:yes|no|maybe)\s*[,:;]\s*\S", re.I)
 _SPACE_RE = re.compile(r"[ \t]{2,}")
+_TAG_RE = re.compile(r"</?(?:section|sections|documents?|question|options|sub_answers?)\b[^>]*>")
 _SPACE_PUNCT_RE = re.compile(r"[ \t]+([.,;:!?)])")
 
 
@@ -220,10 +222,23 @@ class _Windows:
 
 
 def _is_factual(text: str) -> bool:
-    """Whether ``text`` states something to check (not a verdict line, heading or question)."""
-    if _VERDICT_RE.match(text) or text.lstrip().startswith("#") or text.rstrip().endswith("?"):
+    """Whether ``text`` states something to check (not a verdict line, heading or question).
+
+    A verdict line is not judged when it names an option, a yes/no or a short answer
+    ("Verdict: B", "Answer: 300 hours"); one that makes a statement ("Verdict: Brucellosis is
+    diagnosed by blood cultures") is a claim like any other.
+    """
+    if text.lstrip().startswith("#") or text.rstrip().endswith("?"):
         return False
+    head = _VERDICT_RE.match(text)
+    if head:
+        rest = text[head.end() :].strip(" *.:")
+        if _OPTION_RE.match(rest) or len(content_words(rest)) < 3:
+            return False
     return len(content_words(text)) >= 2 or bool(numbers_with_units(text))
+
+
+_OPTION_RE = re.compile(r"^\(?[A-Ja-j]\)?(?:[.):]|\s|$)|^(?:yes|no|maybe)\b", re.I)
 
 
 _COMPOUND_RE = re.compile(r";\s+|,\s+and\s+|,\s+but\s+|,\s+while\s+")
@@ -286,7 +301,8 @@ def check_answer(
     fabricated: list[str] = []
     pieces: list[tuple[str, Claim]] = []
     last = 0
-    for span in _answer_sentences(answer or ""):
+    answer = _TAG_RE.sub("", answer or "")  # "</section>" copied from a prompt is no prose
+    for span in _answer_sentences(answer):
         gap = answer[last : span.start]
         last = span.end
         text, cited, fake = _read_citations(span.sentence, sections, aliases)

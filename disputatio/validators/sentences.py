@@ -160,12 +160,30 @@ def _line_sentences(line: str, base: int) -> Iterator[Span]:
         yield Span(base + pos, base + pos + len(rest), rest)
 
 
+_STRUCTURAL_RE = re.compile(r"^\s*(?:[-*•·]\s|\d{1,2}[.)]\s|#|\||[=\-_~]{3,}\s*$)")
+
+
+def _continues(prev: str, line: str) -> bool:
+    """Whether ``line`` carries on the sentence of ``prev`` (text hard-wrapped at ~80 columns)."""
+    if not prev.strip() or not line.strip() or _STRUCTURAL_RE.match(line):
+        return False
+    if _STRUCTURAL_RE.match(prev) and not _BULLET_RE.match(prev):
+        return False  # a heading, table row or rule ends where its line ends
+    tail, head = prev.rstrip(), line.lstrip()
+    if tail[-1] in ".!?:;":
+        return False
+    wrapped = len(tail) >= 60 and (tail[-1].isalnum() or tail[-1] in ",-")  # a full line
+    return head[0].islower() or head[0].isdigit() or wrapped
+
+
 def split_sentences(text: str) -> list[Span]:
     """Split ``text`` into sentences with their offsets.
 
-    Lines are split apart (a heading, a bullet, a table row is a sentence of its own); within a
-    line a sentence ends at ``.``, ``!`` or ``?`` followed by a space, except after common
-    abbreviations and initials. Bullet and heading markers are not part of the sentence.
+    Lines are split apart (a heading, a bullet, a table row is a sentence of its own) unless a
+    line carries on the sentence of the line before (hard-wrapped text: the line before ends
+    mid-sentence and this one goes on in lower case); within a line a sentence ends at ``.``,
+    ``!`` or ``?`` followed by a space, except after common abbreviations and initials. Bullet
+    and heading markers are not part of the sentence. A wrapped sentence keeps its line break.
 
     Args:
         text: Any text.
@@ -174,11 +192,20 @@ def split_sentences(text: str) -> list[Span]:
         The non-empty sentences in order, each with ``start``/``end`` into ``text``.
     """
     spans: list[Span] = []
+    text = text or ""
+    lines = text.split("\n")
     offset = 0
-    for line in (text or "").split("\n"):
-        if line.strip():
-            spans.extend(_line_sentences(line, offset))
+    block_start, block = 0, ""
+    for i, line in enumerate(lines):
+        if block and _continues(lines[i - 1], line):
+            block += "\n" + line
+        else:
+            if block.strip():
+                spans.extend(_line_sentences(block, block_start))
+            block_start, block = offset, line
         offset += len(line) + 1
+    if block.strip():
+        spans.extend(_line_sentences(block, block_start))
     return spans
 
 

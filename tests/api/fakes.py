@@ -73,10 +73,8 @@ _BLOCK = re.compile(r'<section id="([^"]+)"([^>]*)>\n(.*?)\n</section>', re.S)
 
 
 def _sentences(text: str) -> list[str]:
-    """The checker's sentences of ``text``, each followed by it and the next one (a sentence
-    that a hard line break split is whole in one of the pairs)."""
-    items = [" ".join(s.sentence.split()) for s in split_sentences(text)]
-    return [w for i, one in enumerate(items) for w in (one, " ".join(items[i : i + 2]))]
+    """The checker's sentences of ``text`` (a hard-wrapped sentence is one), spaces folded."""
+    return [" ".join(s.sentence.split()) for s in split_sentences(text)]
 
 
 def restating(

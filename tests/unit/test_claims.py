@@ -234,3 +234,27 @@ def test_a_yes_no_verdict_stands_only_on_a_supported_claim() -> None:
     assert carried.answer.startswith("Yes, papilin is secreted.")
     alone = check_answer("Yes, papilin is secreted. It glows in the dark.", secs)
     assert alone.not_found and not alone.answer.startswith("Yes")
+
+
+def test_a_hard_wrapped_sentence_is_one_sentence() -> None:
+    """The demo's Bang sentence is wrapped over two lines of brucellosis.txt."""
+    text = (
+        "BRUCELLOSIS\n===========\n"
+        "The Danish veterinarian Bernhard Bang identified the pathogen, now\n"
+        "called Brucella abortus, in 1897, and Alice Evans later argued for pasteurisation.\n"
+    )
+    spans = split_sentences(text)
+    assert [s.sentence.split()[0] for s in spans] == ["BRUCELLOSIS", "===========", "The"]
+    claim = "Bernhard Bang identified the pathogen, now called Brucella abortus, in 1897."
+    assert check_answer(claim, {"b": {"text": text}}).claims[0].verdict == "supported"
+
+
+def test_a_verdict_making_a_statement_is_judged_and_markup_is_no_prose() -> None:
+    secs = {"s": {"text": "Brucellosis is confirmed by blood culture and serology."}}
+    report = check_answer(
+        "Verdict: Brucellosis is diagnosed by tea leaves and prayer [s].\n</section>", secs
+    )
+    assert report.claims[0].verdict == "unsupported" and report.not_found
+    assert "</section>" not in report.answer
+    short = check_answer("Verdict: B\nBrucellosis is confirmed by blood culture [s].", secs)
+    assert [c.factual for c in short.claims] == [False, True]
