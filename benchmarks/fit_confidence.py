@@ -4,10 +4,11 @@ Reads the quick path's records of ``benchmarks/grounding.py`` (system ``project`
 is right when every answerable part's gold answer is in it and it is not a refusal, or, for an
 unanswerable question, when it refuses. The signals are those of
 :func:`disputatio.validators.calibrated.features`. An L2-regularised logistic regression is
-fitted on the ``calibration`` questions only; on the ``test`` questions we report the Brier
-score, the expected calibration error (5 equal-width bins), the reliability table and accuracy
-at each coverage (answers kept from the most confident down), beside the old heuristic
-(``agreement × (0.5 + 0.5 × share of cited ids verified)``) on the same answers.
+fitted on the ``calibration`` questions only (L2 penalty by leave-one-out log-loss there);
+on the ``test`` questions we report the Brier score, the expected calibration error (5
+equal-width bins), the reliability table and accuracy at each coverage (answers kept from
+the most confident down), beside the old heuristic (``agreement × (0.5 + 0.5 × share of
+cited ids verified)``) on the same answers.
 
     .venv/bin/python benchmarks/fit_confidence.py docs/grounding/records.jsonl \\
         --model disputatio/data/grounding/confidence.json --out docs/grounding/confidence.json \\
@@ -54,6 +55,23 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 100) -> np.n
     return w
 
 
+def choose_l2(
+    x: np.ndarray, y: np.ndarray, grid: tuple[float, ...] = (0.01, 0.1, 1.0, 10.0)
+) -> float:
+    """The L2 penalty with the best leave-one-out log-loss on the calibration answers."""
+    best = (float("inf"), grid[0])
+    for l2 in grid:
+        loss = 0.0
+        for i in range(len(x)):
+            keep = np.arange(len(x)) != i
+            w = fit(x[keep], y[keep], l2=l2)
+            p = 1 / (1 + np.exp(-(w[0] + x[i] @ w[1:])))
+            p = min(max(p, 1e-6), 1 - 1e-6)
+            loss -= y[i] * np.log(p) + (1 - y[i]) * np.log(1 - p)
+        best = min(best, (loss, l2))
+    return best[1]
+
+
 def calibration_report(p: np.ndarray, y: np.ndarray, bins: int = 5) -> dict:
     edges = np.linspace(0, 1, bins + 1)
     table, ece = [], 0.0
@@ -96,11 +114,14 @@ def main() -> None:
             np.array([float(correct(r)) for r in rs]))
         for s, rs in split.items()
     }  # fmt: skip
-    w = fit(*xy["calibration"])
+    xc, yc = xy["calibration"]
+    l2 = choose_l2(xc, yc)
+    w = fit(xc, yc, l2=l2)
     model = {
         "features": list(FEATURES),
         "coef": [round(float(c), 6) for c in w[1:]],
         "intercept": round(float(w[0]), 6),
+        "l2": l2,
         "fitted_on": f"grounding calibration split, {len(split['calibration'])} quick-path "
         f"answers of {recs[0]['model'] if recs else '?'} ({args.records.name})",
     }
