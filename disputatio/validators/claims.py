@@ -25,22 +25,21 @@ answer as the revised answer.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from disputatio.state.claims import VERDICTS, Claim, ClaimReport, Evidence
+from disputatio.state.claims import VERDICTS, Claim, ClaimReport
 from disputatio.validators.base import ValidationContext, ValidationResult
 from disputatio.validators.citations import group_ids
 from disputatio.validators.sentences import (
     Span,
     content_words,
-    names,
     numbers_with_units,
     split_sentences,
 )
-from disputatio.validators.support import LexicalSupport, SupportChecker, coverage
+from disputatio.validators.support import LexicalSupport, SupportChecker
+from disputatio.validators.windows import Windows
 
 #: The answer when no shown sentence supports any claim.
 NOT_FOUND_ANSWER = "The documents do not answer this question."
@@ -125,102 +124,6 @@ def _answer_sentences(answer: str) -> list[Span]:
     return merged
 
 
-_CLAUSE_SPLIT_RE = re.compile(r"[,;:]\s+")
-
-
-def _clauses(span: Span) -> list[tuple[int, int, str]]:
-    """The clauses (between commas, semicolons, colons) of a long sentence, of 3+ words each.
-
-    A short claim restating one clause of a long sentence is closer to that clause than to the
-    sentence in the embedding space (measured on the labelled pairs: docs/grounding.md).
-    """
-    pieces = _CLAUSE_SPLIT_RE.split(span.sentence)
-    if len(pieces) < 2:
-        return []
-    out = []
-    pos = 0
-    for piece in pieces:
-        at = span.sentence.index(piece, pos)
-        pos = at + len(piece)
-        if len(piece.split()) >= 3:
-            out.append((span.start + at, span.start + pos, piece))
-    return out
-
-
-class _Windows:
-    """Evidence windows of shown sections: sentences, adjacent pairs, clauses of long ones.
-
-    A window's context (where the names of a claim may also come from, never its numbers) is
-    the section's title, headings, file name and the names in its first two sentences: a
-    manual names its instrument up front and says "the battery pack" afterwards.
-    """
-
-    def __init__(self, sections: Mapping[str, Mapping[str, Any]]) -> None:
-        self.items: dict[str, list[tuple[int, int, str]]] = {}
-        self.context: dict[str, str] = {}
-        for sid, sec in sections.items():
-            text = str(sec.get("text") or "")
-            spans = split_sentences(text)
-            wins = [(s.start, s.end, s.sentence) for s in spans]
-            wins += [(a.start, b.end, text[a.start : b.end]) for a, b in itertools.pairwise(spans)]
-            wins += [clause for span in spans for clause in _clauses(span)]
-            self.items[sid] = wins
-            heading = sec.get("heading_path") or []
-            source = str(sec.get("source") or "").rsplit("/", 1)[-1]
-            # a document names its subject up front: the names of its first two sentences
-            lead = sorted(names(" ".join(s.sentence for s in spans[:2])))
-            self.context[sid] = " ".join(
-                [str(sec.get("title") or ""), *map(str, heading), source.rsplit(".", 1)[0], *lead]
-            )
-
-    def best(
-        self, claim: str, ids: Sequence[str], checker: SupportChecker
-    ) -> tuple[list[Evidence], str]:
-        """The evidence for ``claim`` among the sections ``ids``, or the reason there is none.
-
-        The best single window (a sentence or two adjacent ones) wins when it reaches the
-        checker's threshold. Failing that, a claim citing several sections may rest on them
-        together (ALCE's citation recall): the best window of each cited section, joined.
-
-        Returns:
-            ``(evidence, "")`` with one span per section used, or ``([], reason)``.
-        """
-        best: Evidence | None = None
-        reasons: list[str] = []
-        per_section: dict[str, Evidence] = {}
-        for sid in ids:
-            wins = self.items.get(sid, [])
-            if not wins:
-                continue
-            scores = checker.score_many(
-                claim, [w[2] for w in wins], [self.context[sid]] * len(wins)
-            )
-            for (start, end, sentence), score in zip(wins, scores, strict=True):
-                if score.reason:
-                    reasons.append(score.reason)
-                ev = Evidence(
-                    section_id=sid, start=start, end=end, sentence=sentence, score=score.score
-                )
-                # the single sentence wins over the pair on equal scores (pairs come later)
-                if best is None or score.score > best.score:
-                    best = ev
-                cov = coverage(claim, sentence)
-                if sid not in per_section or cov > per_section[sid].score:
-                    per_section[sid] = ev.model_copy(update={"score": cov})
-        if best is not None and best.score >= checker.threshold:
-            return [best], ""
-        if len(per_section) >= 2:
-            parts = list(per_section.values())
-            joined = " ".join(p.sentence for p in parts)
-            ctx = " ".join(self.context[p.section_id] for p in parts)
-            (score,) = checker.score_many(claim, [joined], [ctx])
-            if score.score >= checker.threshold:
-                return [p.model_copy(update={"score": score.score}) for p in parts], ""
-        if best is not None and best.score > 0:
-            return [], f"best sentence scores {best.score:.2f} < {checker.threshold:.2f}"
-        return [], (reasons[0] if reasons else "no sentence shares its words")
-
-
 def _is_factual(text: str) -> bool:
     """Whether ``text`` states something to check (not a verdict line, heading or question).
 
@@ -296,7 +199,7 @@ def check_answer(
     """
     checker = checker or LexicalSupport()
     aliases = aliases or {}
-    windows = _Windows(sections)
+    windows = Windows(sections)
     claims: list[Claim] = []
     fabricated: list[str] = []
     pieces: list[tuple[str, Claim]] = []
@@ -324,7 +227,7 @@ def check_answer(
 
 def _judge(
     claim: Claim,
-    windows: _Windows,
+    windows: Windows,
     checker: SupportChecker,
     attribute: bool,
     shown: list[str],
