@@ -133,6 +133,8 @@ def _is_factual(text: str) -> bool:
     """
     if text.lstrip().startswith("#") or text.rstrip().endswith("?"):
         return False
+    if _YESNO_VERDICT_RE.match(text):  # a conclusion: it stands on the claims after it
+        return False
     head = _VERDICT_RE.match(text)
     if head:
         rest = text[head.end() :].strip(" *.:")

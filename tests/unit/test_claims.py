@@ -229,9 +229,10 @@ def test_bounds_are_not_negations_and_title_numbers_are_names() -> None:
 
 def test_a_yes_no_verdict_stands_only_on_a_supported_claim() -> None:
     secs = {"s": {"text": "Papilin is an extracellular matrix glycoprotein secreted by hemocytes."}}
-    carried = check_answer("Yes, papilin is secreted. It is secreted by hemocytes [s].", secs)
+    verdict = "Yes, the protein papilin is secreted into the matrix."  # a statement: 4+ words
+    carried = check_answer(f"{verdict} It is secreted by hemocytes [s].", secs)
     assert [c.verdict for c in carried.claims] == [None, "supported"]
-    assert carried.answer.startswith("Yes, papilin is secreted.")
+    assert carried.answer.startswith(verdict)
     alone = check_answer("Yes, papilin is secreted. It glows in the dark.", secs)
     assert alone.not_found and not alone.answer.startswith("Yes")
 
