@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import re
 import time
 from collections import defaultdict
@@ -28,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from disputatio.validators.sentences import split_sentences
-from disputatio.validators.support import HybridSupport, LexicalSupport, coverage
+from disputatio.validators.support import HybridSupport, LexicalSupport, cosine, coverage
 
 CLAUSE = r"[,;:]\s+"
 DATA = Path(__file__).resolve().parents[1] / "disputatio" / "data" / "grounding" / "claims.jsonl"
@@ -102,9 +101,7 @@ def main() -> None:
     embed_s = time.perf_counter() - t0
 
     def cos(a: str, b: str) -> float:
-        va, vb = vectors[a], vectors[b]
-        dot = sum(x * y for x, y in zip(va, vb, strict=True))
-        return dot / (math.sqrt(sum(x * x for x in va)) * math.sqrt(sum(y * y for y in vb)))
+        return cosine(vectors[a], vectors[b])
 
     def best(
         score: Callable[[str, str], float], clauses: bool = False, pairs: bool = True

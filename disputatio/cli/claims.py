@@ -145,6 +145,18 @@ def render_claims(
     console.print(Text(support_line(claims), style="bold"))
 
 
+def render_case_claims(values: Mapping[str, Any], console: Console, title: str) -> None:
+    """Print a debate case's claims (referee, RDC), each judged against its sections, if any."""
+    if values.get("claims"):
+        render_claims(
+            values["claims"],
+            console,
+            sources=source_index(values),
+            title=title,
+            dropped_title="not supported by the sections they cite:",
+        )
+
+
 def _print_claims(
     claims: Sequence[Mapping[str, Any]],
     console: Console,

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperGroup
 
-from disputatio.cli.claims import echo_json, render_claims, source_index, verdict_json
+from disputatio.cli.claims import echo_json, render_case_claims, verdict_json
 from disputatio.cli.options import AS_JSON, COLLECTION, MODEL, SHOW_CONTEXT, TENANT, THREAD_ID
 from disputatio.errors import ConfigError
 from disputatio.settings import get_settings
@@ -123,14 +123,7 @@ def rdc(
         echo_json(verdict_json("rdc", thread, state))
     else:
         print_verdict(verdict)
-        if state.get("claims"):
-            render_claims(
-                state["claims"],
-                out,
-                sources=source_index(state),
-                title="claims, each checked against its sections",
-                dropped_title="not supported by the sections they cite:",
-            )
+        render_case_claims(state, out, "claims, each checked against its sections")
     if show_context:
         print_evidence(state, settings, screen)
     if out_dir is not None:

@@ -21,7 +21,7 @@ from rich.panel import Panel
 from rich.prompt import Prompt
 from rich.table import Table
 
-from disputatio.cli.claims import echo_json, render_claims, source_index, verdict_json
+from disputatio.cli.claims import echo_json, render_case_claims, verdict_json
 from disputatio.cli.options import COLLECTION, MODEL, SHOW_CONTEXT, TENANT, THREAD_ID
 from disputatio.errors import ConfigError
 from disputatio.graphs.referee import RefereeContext
@@ -309,14 +309,7 @@ def referee(
         echo_json(verdict_json("referee", thread, values))
     else:
         show_result(result)
-        if values.get("claims"):
-            render_claims(
-                values["claims"],
-                out,
-                sources=source_index(values),
-                title="the advocates' claims, each checked against its sections",
-                dropped_title="not supported by the sections they cite:",
-            )
+        render_case_claims(values, out, "the advocates' claims, each checked against its sections")
     if show_sources:
         show_context(result, screen)
     if out_dir is not None:

@@ -14,6 +14,7 @@ from xml.sax.saxutils import quoteattr
 from disputatio.state.retrieval import Section
 from disputatio.validators.citations import extract_citations, verify_citations
 from disputatio.validators.sentences import content_words, split_sentences
+from disputatio.validators.support import cosine
 
 
 def short_labels(ids: list[str], prefix: str = "S") -> dict[str, str]:
@@ -95,11 +96,8 @@ def select_sentences(
     wanted = content_words(question)
 
     def score(k: int) -> float:
-        vec = vecs[k]
-        dot = sum(a * b for a, b in zip(qvec, vec, strict=True))
-        norm = (sum(a * a for a in qvec) * sum(b * b for b in vec)) ** 0.5 or 1.0
         overlap = len(wanted & content_words(items[k][2])) / len(wanted) if wanted else 0.0
-        return dot / norm + 0.5 * overlap
+        return cosine(qvec, vecs[k]) + 0.5 * overlap
 
     best = sorted(range(len(items)), key=score, reverse=True)[:limit]
     keep: dict[str, set[int]] = {}

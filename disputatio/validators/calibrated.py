@@ -17,6 +17,7 @@ confidence.json``; its ECE, Brier score, reliability and risk-coverage on the te
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -81,8 +82,12 @@ class ConfidenceModel:
                    str(data.get("fitted_on", "")))  # fmt: skip
 
 
+@functools.lru_cache(maxsize=1)
 def default_model() -> ConfidenceModel:
-    """The model shipped with disputatio (fitted on the grounding calibration split)."""
+    """The model shipped with disputatio (fitted on the grounding calibration split).
+
+    Read once per process: the quick path asks for it on every answer.
+    """
     path = resources.files("disputatio").joinpath("data/grounding/confidence.json")
     return ConfidenceModel.from_json(json.loads(path.read_text(encoding="utf-8")))
 
@@ -104,9 +109,8 @@ class FittedConfidence:
         """The probability that ``answer`` is right, rounded to 4 decimals."""
         claims = context.extra.get("claims")
         if claims is None:
-            from disputatio.validators.claims import check_answer
+            from disputatio.validators.claims import check_answer, shown_sections
 
-            shown = {i: s for i, s in context.sections.items() if i in set(context.allowed_ids)}
-            report = check_answer(answer, shown)
+            report = check_answer(answer, shown_sections(context))
             claims = [c.model_dump(mode="json") for c in report.claims]
         return round(self.model.probability(features(claims, context.agreement)), 4)

@@ -310,6 +310,15 @@ def _report(
     )
 
 
+def shown_sections(context: ValidationContext) -> dict[str, dict[str, Any]]:
+    """The sections the answering agents were shown.
+
+    ``context.allowed_ids`` of ``context.sections``; all of them when it names no allowed id.
+    """
+    allowed = set(context.allowed_ids) if context.allowed_ids else set(context.sections)
+    return {i: s for i, s in context.sections.items() if i in allowed}
+
+
 class SupportValidator:
     """Passes only when every factual claim of the answer is supported by a cited sentence.
 
@@ -342,8 +351,7 @@ class SupportValidator:
         (its claims are ``uncited``, the check fails) but not revised: there was nothing to
         ground it on, and dropping it would only hide what the protocol answered.
         """
-        allowed = set(context.allowed_ids) if context.allowed_ids else set(context.sections)
-        shown = {i: s for i, s in context.sections.items() if i in allowed}
+        shown = shown_sections(context)
         keep = self.keep_unsupported
         if keep is None:
             from disputatio.settings import get_settings

@@ -220,8 +220,12 @@ def words(text: str) -> list[str]:
     return [m.group(0) for m in _WORD_RE.finditer(text or "")]
 
 
-def content_words(text: str) -> set[str]:
-    """Stemmed words of ``text`` that are not stopwords, numbers or units."""
+@functools.lru_cache(maxsize=16384)
+def content_words(text: str) -> frozenset[str]:
+    """Stemmed words of ``text`` that are not stopwords, numbers or units.
+
+    Cached by text: the claim checker asks for a claim's words once per window it scores.
+    """
     out = set()
     for word in words(text):
         low = word.casefold()
@@ -231,7 +235,7 @@ def content_words(text: str) -> set[str]:
             continue
         if len(low) > 1:
             out.add(stem(low))
-    return out
+    return frozenset(out)
 
 
 def _canonical_number(raw: str) -> str:
@@ -254,6 +258,12 @@ def numbers_with_units(text: str) -> list[tuple[str, str | None]]:
         ``(number, unit)`` pairs in order; numbers canonical (``1,200`` → ``1200``,
         ``1,5`` → ``1.5``, ``eighteen`` → ``18``).
     """
+    return list(stated_numbers(text or ""))
+
+
+@functools.lru_cache(maxsize=16384)
+def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
+    """:func:`numbers_with_units` as a tuple, cached by text (asked per claim and window)."""
     out: list[tuple[str, str | None]] = []
     tokens = re.findall(r"[€$£%°]|[^\W_]+(?:[.,]\d+)*(?:-[^\W_]+)*|\S", text or "")
     for i, tok in enumerate(tokens):
@@ -283,7 +293,7 @@ def numbers_with_units(text: str) -> list[tuple[str, str | None]]:
         before = tokens[i - 1].casefold() if i > 0 else ""
         unit = UNITS.get(after) or UNITS.get(before)
         out.append((num, unit))
-    return out
+    return tuple(out)
 
 
 #: Bounds that read like negations but state a limit: "no more than 1.0 m/s" is a maximum.
@@ -362,14 +372,15 @@ def _names_a_number(word: str) -> bool:
 _CODE_RE = re.compile(r"\b[A-Za-z]+[-/]?\d+[A-Za-z0-9-]*\b|\b\d+[A-Za-z]+\d*[A-Za-z0-9-]*\b")
 
 
-def names(text: str) -> set[str]:
+@functools.lru_cache(maxsize=16384)
+def names(text: str) -> frozenset[str]:
     """Name-like tokens of ``text``: capitalised words not opening a sentence, and codes.
 
     ``Bergen``, ``Oslo``, ``CTD-41``, ``ISO-9001``, ``Incident 2291`` are names; the first word
     of a sentence is not (it is capitalised anyway), nor are all-caps words of one letter.
 
     Returns:
-        The names, case-folded.
+        The names, case-folded (cached by text).
     """
     found = {m.group(0).casefold() for m in _CODE_RE.finditer(text or "")}
     found |= {
@@ -386,4 +397,4 @@ def names(text: str) -> set[str]:
             if low in STOPWORDS or low in NEGATIONS or low in UNITS:
                 continue
             found.add(low)
-    return found
+    return frozenset(found)

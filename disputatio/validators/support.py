@@ -30,9 +30,9 @@ from disputatio.validators.sentences import (
     content_words,
     has_negation,
     names,
-    numbers_with_units,
     opposite_words,
     split_sentences,
+    stated_numbers,
 )
 
 
@@ -74,12 +74,12 @@ def guard(claim: str, window: str, context: str = "") -> str:
     Returns:
         The first failed guard as a short reason, else ``""``.
     """
-    stated = numbers_with_units(window)
+    stated = stated_numbers(window)
     by_number: dict[str, set[str | None]] = {}
     for number, unit in stated:
         by_number.setdefault(number, set()).add(unit)
     named = set(re.findall(r"\d+", context))  # identifiers: "Incident 2291", "report_2291"
-    for number, unit in numbers_with_units(claim):
+    for number, unit in stated_numbers(claim):
         if number not in by_number:
             if unit is None and number in named:
                 continue
@@ -122,9 +122,9 @@ def _unbound_numbers(claim: str, window: str) -> str:
         return ""
     claim_names = names(claim)
     present = {n for n in claim_names if n in window.casefold()}
-    for number, _ in numbers_with_units(claim):
+    for number, _ in stated_numbers(claim):
         holders = [
-            s.sentence for s in spans if number in {n for n, _ in numbers_with_units(s.sentence)}
+            s.sentence for s in spans if number in {n for n, _ in stated_numbers(s.sentence)}
         ]
         if holders and not any(_binds(h.casefold(), present) for h in holders):
             return f"the number {number} and the names of the claim are in different sentences"
@@ -174,7 +174,8 @@ class LexicalSupport:
 Embed = Callable[[list[str]], list[list[float]]]
 
 
-def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """Cosine similarity of two vectors (0 when either is all zeros)."""
     dot = sum(x * y for x, y in zip(a, b, strict=True))
     na = math.sqrt(sum(x * x for x in a))
     nb = math.sqrt(sum(y * y for y in b))
@@ -233,7 +234,7 @@ class HybridSupport(LexicalSupport):
         claim_vec = self._vectors[claim]
         out = list(lexical)
         for i in near:
-            cos = max(0.0, _cosine(claim_vec, self._vectors[windows[i]]))
+            cos = max(0.0, cosine(claim_vec, self._vectors[windows[i]]))
             out[i] = SupportScore((lexical[i].score + cos) / 2)
         return out
 

@@ -76,9 +76,10 @@ class Windows:
         Returns:
             ``(evidence, "")`` with one span per section used, or ``([], reason)``.
         """
-        best: Evidence | None = None
+        best: tuple[float, str, tuple[int, int, str]] | None = None  # score, section, window
         reasons: list[str] = []
-        per_section: dict[str, Evidence] = {}
+        # a claim resting on several sections: the window of each that covers it most
+        per_section: dict[str, tuple[float, tuple[int, int, str]]] = {}
         for sid in ids:
             wins = self.items.get(sid, [])
             if not wins:
@@ -86,27 +87,30 @@ class Windows:
             scores = checker.score_many(
                 claim, [w[2] for w in wins], [self.context[sid]] * len(wins)
             )
-            for (start, end, sentence), score in zip(wins, scores, strict=True):
+            for win, score in zip(wins, scores, strict=True):
                 if score.reason:
                     reasons.append(score.reason)
-                ev = Evidence(
-                    section_id=sid, start=start, end=end, sentence=sentence, score=score.score
-                )
                 # the single sentence wins over the pair on equal scores (pairs come later)
-                if best is None or score.score > best.score:
-                    best = ev
-                cov = coverage(claim, sentence)
-                if sid not in per_section or cov > per_section[sid].score:
-                    per_section[sid] = ev.model_copy(update={"score": cov})
-        if best is not None and best.score >= checker.threshold:
-            return [best], ""
+                if best is None or score.score > best[0]:
+                    best = (score.score, sid, win)
+                if len(ids) >= 2:
+                    cov = coverage(claim, win[2])
+                    if sid not in per_section or cov > per_section[sid][0]:
+                        per_section[sid] = (cov, win)
+        if best is not None and best[0] >= checker.threshold:
+            return [_evidence(best[1], best[2], best[0])], ""
         if len(per_section) >= 2:
-            parts = list(per_section.values())
-            joined = " ".join(p.sentence for p in parts)
-            ctx = " ".join(self.context[p.section_id] for p in parts)
+            parts = list(per_section.items())
+            joined = " ".join(win[2] for _, (_, win) in parts)
+            ctx = " ".join(self.context[sid] for sid, _ in parts)
             (score,) = checker.score_many(claim, [joined], [ctx])
             if score.score >= checker.threshold:
-                return [p.model_copy(update={"score": score.score}) for p in parts], ""
-        if best is not None and best.score > 0:
-            return [], f"best sentence scores {best.score:.2f} < {checker.threshold:.2f}"
+                return [_evidence(sid, win, score.score) for sid, (_, win) in parts], ""
+        if best is not None and best[0] > 0:
+            return [], f"best sentence scores {best[0]:.2f} < {checker.threshold:.2f}"
         return [], (reasons[0] if reasons else "no sentence shares its words")
+
+
+def _evidence(section_id: str, window: tuple[int, int, str], score: float) -> Evidence:
+    start, end, sentence = window
+    return Evidence(section_id=section_id, start=start, end=end, sentence=sentence, score=score)
