@@ -12,3 +12,4 @@ app = typer.Typer(
 app.command("retrieval")(eval_retrieval.retrieval)
 app.command("run")(eval_run.run)
 app.command("report")(eval_report.report)
+app.command("calibrate-confidence")(eval_report.calibrate_confidence)

@@ -1,18 +1,21 @@
-"""``disputatio eval report``: the Markdown tables, paired tests and plots of finished runs.
+"""``disputatio eval report`` and ``eval calibrate-confidence``: reports of finished runs.
 
 ::
 
     disputatio eval report ~/.local/share/disputatio/eval/runs/<run id> [<run id>...] -o DIR
+    disputatio eval calibrate-confidence <run id>   # writes <run>/confidence_model.json
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 
 import typer
 from rich.console import Console
 
 from disputatio.cli.eval_run import default_out
+from disputatio.eval.confidence_fit import MIN_FIT
 
 console = Console(emoji=False)
 
@@ -33,3 +36,51 @@ def report(
     paths = write_report(dirs, target, seed=seed)
     for name, path in paths.items():
         console.print(f"{name}: {path}", highlight=False)
+
+
+class Pool(StrEnum):
+    """What one confidence model is fitted on."""
+
+    dataset = "dataset"
+    protocol = "protocol"
+
+
+def calibrate_confidence(
+    run: str = typer.Argument(..., help="Run folder (or run id under --runs)."),
+    runs_root: Path | None = typer.Option(None, "--runs", help="Runs folder (<home>/eval/runs)."),
+    by: Pool = typer.Option(
+        Pool.dataset, "--by", help="One model per data set and protocol, or per protocol."
+    ),
+    min_records: int = typer.Option(
+        MIN_FIT, "--min-records", min=2, help="Fewest answered calibration records to fit."
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of the cross-validation folds."),
+) -> None:
+    """Fit each protocol's confidence on the run's calibration records; write it by them.
+
+    The model (constant, Platt, isotonic or logistic on the measured signals, chosen by
+    cross-validated log-loss) goes to ``<run>/confidence_model.json``; ``eval report`` reads
+    it and scores the test records with it.
+    """
+    from disputatio.eval.confidence import usable
+    from disputatio.eval.confidence_fit import fit_models, write_models
+    from disputatio.eval.render import load_runs
+    from disputatio.settings import get_settings
+
+    run_dir = Path(run) if Path(run).is_dir() else (runs_root or default_out(get_settings())) / run
+    _manifests, records = load_runs([run_dir])
+    models = fit_models(usable(records), by=by.value, seed=seed, min_records=min_records)
+    path = write_models(run_dir, models)
+    for m in models["models"]:
+        where = f"{m['dataset']}/{m['protocol']}"
+        if m["fitted"]:
+            losses = ", ".join(f"{k} {v:.3f}" for k, v in m["cv_log_loss"].items())
+            console.print(
+                f"{where}: {m['kind']} on {m['n_calibration']} calibration records "
+                f"({m['right']} right); CV log-loss {losses}",
+                highlight=False,
+                soft_wrap=True,
+            )
+        else:
+            console.print(f"{where}: not fitted ({m['reason']})", highlight=False, soft_wrap=True)
+    console.print(f"models: {path}", highlight=False)

@@ -5,7 +5,9 @@
   on the questions THAT bar was run on: protocols of one run may answer the first 20 or the
   first 50 of the same draw); a dotted line per data set marks chance;
 * ``accuracy_vs_tokens.png``: accuracy against tokens per question, one panel per data set;
-  each point's own majority baseline is a dash of its colour at the same x.
+  each point's own majority baseline is a dash of its colour at the same x;
+* ``reliability.png`` and ``risk_coverage.png``: the confidence section's reliability diagram
+  and accuracy-coverage curves, raw and fitted (:func:`confidence_plots`).
 """
 
 from __future__ import annotations
@@ -113,3 +115,74 @@ def plot(analysis: Mapping[str, Any], out: Path) -> list[Path]:
     fig.savefig(tok_path, dpi=120)
     plt.close(fig)
     return [acc_path, tok_path]
+
+
+def _panels(plt: Any, count: int) -> tuple[Any, Any]:
+    return plt.subplots(1, count, figsize=(1.5 + 4.2 * count, 4.2), sharey=True, squeeze=False)
+
+
+def confidence_plots(confidence: Mapping[str, Mapping[str, Any]], out: Path) -> list[Path]:
+    """``reliability.png`` and ``risk_coverage.png`` of the report's confidence section.
+
+    One panel per data set, one colour per protocol: the raw confidence (solid, circles; all
+    answered records carrying one) and the fitted one (dashed, squares; the test split). The
+    reliability points are the non-empty equal-width bins (mean confidence, accuracy), sized
+    by the bin's answers; the risk-coverage curves give the accuracy of the most confident
+    share of answers. Nothing is drawn (and no path returned) without a confidence.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    def curves(kind: str) -> dict[str, dict[str, tuple[str, Mapping[str, Any]]]]:
+        found: dict[str, dict[str, tuple[str, Mapping[str, Any]]]] = {}
+        for dataset, protocols in confidence.items():
+            for name, g in protocols.items():
+                raw, fitted = g["raw"], (g.get("test") or {}).get("fitted") or {}
+                for label, s in (("raw", raw), ("fitted", fitted)):
+                    if s.get("n") and s.get(kind):
+                        found.setdefault(dataset, {})[f"{name} {label}"] = (name, s)
+        return found
+
+    names = sorted({p for d in confidence.values() for p in d}, key=protocol_order)
+    colour = {name: f"C{j % 10}" for j, name in enumerate(names)}
+    paths: list[Path] = []
+    for kind, file in (("reliability", "reliability.png"), ("curve", "risk_coverage.png")):
+        found = curves(kind)
+        if not found:
+            continue
+        fig, axes = _panels(plt, len(found))
+        for ax, (dataset, lines) in zip(axes[0], found.items(), strict=True):
+            for label, (name, s) in lines.items():
+                fitted = label.endswith(" fitted")
+                style = {"color": colour[name], "linestyle": "--" if fitted else "-"}
+                if kind == "reliability":
+                    rows = s["reliability"]
+                    xs, ys = [r["confidence"] for r in rows], [r["accuracy"] for r in rows]
+                    ax.plot(xs, ys, marker="s" if fitted else "o", markersize=3, **style)
+                    ax.scatter(xs, ys, s=[8 + 4 * r["n"] ** 0.5 for r in rows], c=colour[name])
+                else:
+                    curve = s["curve"]
+                    xs = [(k + 1) / len(curve) for k in range(len(curve))]
+                    ax.plot(xs, curve, **style)
+            if kind == "reliability":
+                ax.plot([0, 1], [0, 1], color="grey", linestyle="dotted", linewidth=1)
+                ax.set_xlabel("confidence (bin mean; 10 equal-width bins)", fontsize=8)
+            else:
+                ax.set_xlabel("coverage (share of answers, most confident first)", fontsize=8)
+            ax.set_title(f"{dataset} (solid: raw; dashed: fitted, test split)", fontsize=9)
+            ax.set_xlim(0, 1.02)
+            ax.set_ylim(-0.02, 1.05)
+            ax.grid(True, alpha=0.3)
+        axes[0][0].set_ylabel("accuracy" if kind == "reliability" else "accuracy of those kept")
+        shown = [n for n in names if any(n == v[0] for d in found.values() for v in d.values())]
+        handles = [Line2D([], [], color=colour[n], label=n) for n in shown]
+        axes[0][-1].legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1))
+        fig.tight_layout()
+        path = out / file
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        paths.append(path)
+    return paths

@@ -3,7 +3,10 @@
 ``write_report(run_dirs, out)`` reads each run's ``results.jsonl``, computes
 :func:`~disputatio.eval.analysis.analyse` (MIRAGE sets: with their calibration split, where
 the majority baseline and chance are taken) and writes ``report.md``, ``report.json``,
-``accuracy.png`` and ``accuracy_vs_tokens.png`` (:mod:`disputatio.eval.plots`). With several
+``accuracy.png`` and ``accuracy_vs_tokens.png`` (:mod:`disputatio.eval.plots`), and the
+confidence section (:mod:`disputatio.eval.confidence_report`: ECE, Brier, reliability and
+risk-coverage of the raw and the fitted confidence, ``reliability.png`` and
+``risk_coverage.png``). With several
 runs, protocols are named ``<protocol>@<run id>`` so different configurations never merge.
 """
 
@@ -16,8 +19,13 @@ from typing import Any
 
 from disputatio.errors import ConfigError
 from disputatio.eval.analysis import RESAMPLES, analyse, protocol_summary
+from disputatio.eval.confidence_report import (
+    confidence_analysis,
+    markdown_section,
+    models_for_runs,
+)
 from disputatio.eval.mirage import calibration_questions, is_mirage
-from disputatio.eval.plots import plot
+from disputatio.eval.plots import confidence_plots, plot
 from disputatio.eval.question import Question
 from disputatio.eval.results import ResultsLog, read_manifest
 
@@ -321,12 +329,15 @@ def write_report(run_dirs: Sequence[Path], out: Path, *, seed: int = 0) -> dict[
     manifests, records = load_runs(run_dirs)
     calibration = calibration_of({str(r["dataset"]) for r in records})
     result = analyse(records, seed=seed, calibration=calibration)
+    models, origin = models_for_runs(run_dirs, manifests, records, seed=seed)
+    confidence = confidence_analysis(records, models, seed=seed)
     paths = {"markdown": out / "report.md", "json": out / "report.json"}
-    pngs = plot(result, out)
-    text = markdown(manifests, result)
+    pngs = plot(result, out) + confidence_plots(confidence, out)
+    text = markdown(manifests, result) + markdown_section(confidence, origin)
     if pngs:
         text += "\n" + "\n".join(f"![{p.stem}]({p.name})" for p in pngs) + "\n"
     paths["markdown"].write_text(text, encoding="utf-8")
-    paths["json"].write_text(json.dumps(result, indent=2, default=str), encoding="utf-8")
+    doc = {**result, "confidence": confidence} if confidence else result
+    paths["json"].write_text(json.dumps(doc, indent=2, default=str), encoding="utf-8")
     paths.update({p.stem: p for p in pngs})
     return paths
