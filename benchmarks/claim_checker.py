@@ -10,9 +10,13 @@ Checkers compared (same pairs, same run):
 - ``coverage``: word coverage alone (no guards): the simplest alternative;
 - ``cosine``: all-MiniLM-L6-v2 cosine alone (the bare embedding model);
 - ``lexical``: the guards, then word coverage (``LexicalSupport``);
-- ``hybrid``: the guards, then the mean of coverage and cosine (``HybridSupport``).
+- ``hybrid``: the guards, then the mean of coverage and cosine (``HybridSupport``);
+- ``judged`` (with ``--judge MODEL``): hybrid, and for a pair whose best window passed the guards
+  with a hybrid score in the grey zone, the chat model's yes/no verdict (``JudgedSupport``); the
+  grey zone's floor and the judge's threshold are chosen on the calibration split (F0.5).
 
-    .venv/bin/python benchmarks/claim_checker.py --out docs/grounding/claim_checker.json
+    .venv/bin/python benchmarks/claim_checker.py --out docs/grounding/claim_checker.json \
+        --judge local:qwen2.5-coder-1.5b
 """
 
 from __future__ import annotations
@@ -84,9 +88,71 @@ def metrics(rows: list[dict], scores: list[float], threshold: float) -> dict:
     }
 
 
+def judged(rows: list[dict], hybrid: HybridSupport, model: str) -> dict:
+    """The judged checker, its grey floor, judge threshold and veto fitted on calibration (F0.5).
+
+    The judge is asked about each pair's best window when it passed the guards with a hybrid
+    score of at least the lowest floor tried; :func:`decide` (the checker's own rule) turns
+    scores and P(yes) into verdicts for each setting.
+    """
+    from disputatio.models.chat import get_chat_model
+    from disputatio.validators.judge import SupportJudge
+    from disputatio.validators.support import decide
+
+    judge = SupportJudge(get_chat_model(model))
+    floors, cuts, vetoes = (0.4, 0.5, 0.6, 0.7), (0.5, 0.7, 0.9), (None, 0.3, 0.5)
+    best: list[tuple[float, float | None]] = []  # (hybrid score, P(yes) when judged)
+    t0 = time.perf_counter()
+    for r in rows:
+        ws = windows(r["passage"])
+        scores = hybrid.score_many(r["claim"], ws, [""] * len(ws))
+        i = max(range(len(ws)), key=lambda j: scores[j].score)
+        judged_here = not scores[i].reason and scores[i].score >= min(floors)
+        best.append((scores[i].score, judge(r["claim"], ws[i], "") if judged_here else None))
+    seconds = time.perf_counter() - t0
+
+    def verdicts(floor: float, cut: float, veto: float | None) -> list[float]:
+        t = hybrid.threshold
+        return [1.0 if decide(s, p, t, floor, cut, veto) else 0.0 for s, p in best]
+
+    cal = [i for i, r in enumerate(rows) if r["split"] == "calibration"]
+    grid = [(f, c, v) for f in floors for c in cuts for v in vetoes]
+    choice = max(
+        grid, key=lambda g: fit_f05([verdicts(*g)[i] for i in cal], [rows[i] for i in cal])
+    )
+    test = [i for i, r in enumerate(rows) if r["split"] == "test"]
+    chosen = verdicts(*choice)
+    result = metrics([rows[i] for i in test], [chosen[i] for i in test], 0.5)
+    result.update(
+        grey_floor=choice[0],
+        judge_threshold=choice[1],
+        veto=choice[2],
+        judge_model=model,
+        judge_calls=judge.calls,
+        seconds_per_judge_call=round(seconds / max(judge.calls, 1), 2),
+    )
+    grey_only = verdicts(choice[0], choice[1], None)
+    result["without_veto"] = metrics([rows[i] for i in test], [grey_only[i] for i in test], 0.5)
+    print(
+        f"judged    floor={choice[0]} cut={choice[1]} veto={choice[2]}  "
+        f"P={result['precision']:.3f} R={result['recall']:.3f} F1={result['f1']:.3f}  "
+        f"{judge.calls} judge calls"
+    )
+    return result
+
+
+def fit_f05(pred: list[float], rows: list[dict]) -> float:
+    """F0.5 of "supported" for 0/1 predictions."""
+    tp = sum(1 for p, r in zip(pred, rows, strict=True) if p and r["label"] == "supported")
+    fp = sum(1 for p, r in zip(pred, rows, strict=True) if p and r["label"] != "supported")
+    fn = sum(1 for p, r in zip(pred, rows, strict=True) if not p and r["label"] == "supported")
+    return 1.25 * tp / (1.25 * tp + 0.25 * fn + fp) if tp else 0.0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
+    parser.add_argument("--judge", help="chat model string of the judged checker's judge")
     args = parser.parse_args()
     rows = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
 
@@ -154,6 +220,8 @@ def main() -> None:
             f"F1={result['f1']:.3f} acc={result['accuracy']:.3f}  {ms:.2f} ms/pair"
         )
         print("          ", result["judged_supported_by_perturbation"])
+    if args.judge:
+        out["checkers"]["judged"] = judged(rows, hybrid, args.judge)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")

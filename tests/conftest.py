@@ -18,6 +18,22 @@ from disputatio.settings import Settings, get_settings, load_settings
 #: The local model the end-to-end tests use (fast; the 1.5B is for people).
 TEST_MODEL = "local:qwen2.5-coder-0.5b"
 
+#: The suite's claim checker. The default ``judged`` checker asks the chat model about claims
+#: in doubt, which would spend the scripted fakes' replies (and start the real model where
+#: none is scripted); the tests about grounding with the real model ask for it themselves
+#: (``judged_checker``). Unit tests narrow it to ``lexical`` (tests/unit/conftest.py).
+SUITE_CHECKER = os.environ.setdefault("DISPUTATIO_GROUNDING__CHECKER", "hybrid")
+
+
+@pytest.fixture
+def judged_checker(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Run one test with the default ``judged`` claim checker (real chat model as the judge)."""
+    monkeypatch.setenv("DISPUTATIO_GROUNDING__CHECKER", "judged")
+    get_settings.cache_clear()
+    yield
+    monkeypatch.undo()
+    get_settings.cache_clear()
+
 
 @pytest.fixture(scope="session")
 def test_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
@@ -43,7 +59,9 @@ def test_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 @pytest.fixture(scope="session")
 def settings(test_home: Path) -> Settings:
     """Settings of the test session (its own home, the small local model)."""
-    return load_settings(home=test_home, models={"chat": TEST_MODEL})
+    return load_settings(
+        home=test_home, models={"chat": TEST_MODEL}, grounding={"checker": SUITE_CHECKER}
+    )
 
 
 @pytest.fixture(scope="session")

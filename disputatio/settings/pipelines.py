@@ -242,10 +242,13 @@ class DebateSettings(BaseModel):
 class GroundingSettings(BaseModel):
     """The claim checker run on every final answer (disputatio.validators.claims)."""
 
-    checker: Literal["lexical", "hybrid"] = Field(
-        "hybrid",
-        description="Support checker: 'lexical' (guards + word coverage) or 'hybrid' (guards + "
-        "mean of coverage and embedding cosine); chosen on labelled pairs (docs/grounding.md).",
+    checker: Literal["lexical", "hybrid", "judged"] = Field(
+        "judged",
+        description="Support checker: 'lexical' (guards + word coverage), 'hybrid' (guards + "
+        "mean of coverage and embedding cosine) or 'judged' (hybrid, and the chat model's "
+        "yes/no verdict, from log-probabilities, on a claim left in the grey zone; the judge is "
+        "the model of role 'claim_judge', default the chat model); chosen on labelled pairs "
+        "(docs/grounding.md).",
     )
     threshold: float | None = Field(
         None,

@@ -13,6 +13,11 @@ when the score reaches the checker's ``threshold``. Two checkers ship:
 * :class:`HybridSupport` (``"hybrid"``): the same guards, and the mean of the word coverage and
   the cosine similarity of the claim and the window in the embedding model's space, which
   credits paraphrases that share few words.
+* :class:`JudgedSupport` (``"judged"``, the default): the hybrid score, then a chat model's
+  yes/no verdict, read from log-probabilities (:mod:`disputatio.validators.judge`), on the
+  claim's best window when it is in the grey zone below the threshold (it may support it) or
+  above it (it may veto it). The judge is asked about one window per claim and never overrules
+  a guard.
 
 Thresholds and the choice between them come from the labelled claim/passage pairs in
 ``disputatio/data/grounding/claims.jsonl`` (``benchmarks/claim_checker.py``; figures in
@@ -239,12 +244,113 @@ class HybridSupport(LexicalSupport):
         return out
 
 
-def default_checker(embed: Embed | None = None, kind: str = "lexical") -> SupportChecker:
-    """The checker named ``kind`` (``"lexical"`` or ``"hybrid"``, which needs ``embed``)."""
+#: ``(claim, window, context) -> P(the window states the claim)``.
+Judge = Callable[[str, str, str], float]
+
+
+class JudgedSupport(HybridSupport):
+    """The hybrid score, then a judge's verdict on the claim's best window.
+
+    :meth:`score_many` is the hybrid checker's. The claim checker then hands the best window of
+    a claim (over every section it looks at) to :meth:`confirm`, which asks ``judge`` once:
+
+    * a window that passed the guards with a hybrid score in the grey zone ``[grey,
+      threshold)`` is supported when P(yes) >= ``judge_threshold``;
+    * a window the hybrid score supports is vetoed when P(yes) < ``veto`` (``None``: never
+      asked).
+
+    A window a guard rejected is never judged: the judge never overrules a guard. Defaults are
+    chosen on the calibration pairs (F0.5), measured on the test pairs (docs/grounding.md).
+
+    Args:
+        embed: Texts → vectors.
+        judge: The judge (:class:`disputatio.validators.judge.SupportJudge`).
+        threshold: Hybrid score from which a window supports a claim before the judge.
+        grey: Lowest hybrid score that is judged.
+        judge_threshold: P(yes) from which a grey window is supported.
+        veto: P(yes) below which a supported window is not (None: supported windows are not
+            judged).
+    """
+
+    name = "judged"
+
+    def __init__(
+        self,
+        embed: Embed,
+        judge: Judge,
+        threshold: float = 0.83,
+        grey: float = 0.5,
+        judge_threshold: float = 0.5,
+        veto: float | None = 0.5,
+    ) -> None:
+        super().__init__(embed, threshold)
+        self.judge = judge
+        self.grey = grey
+        self.judge_threshold = judge_threshold
+        self.veto = veto
+
+    def confirm(self, claim: str, window: str, context: str, score: SupportScore) -> SupportScore:
+        """The final score of ``claim``'s best ``window``, after the judge where it is asked."""
+        asks = decide(score.score, None, self.threshold, self.grey, self.judge_threshold, self.veto)
+        if score.reason or asks is not None:
+            return score
+        p = self.judge(claim, window, context)
+        supported = decide(
+            score.score, p, self.threshold, self.grey, self.judge_threshold, self.veto
+        )
+        if supported:
+            lift = (p - self.judge_threshold) / max(1.0 - self.judge_threshold, 1e-9)
+            return SupportScore(max(score.score, self.threshold + (1.0 - self.threshold) * lift))
+        if score.score >= self.threshold:
+            return SupportScore(
+                score.score * p, f"the judge finds the sentence does not state it (P={p:.2f})"
+            )
+        return score
+
+
+def decide(
+    score: float,
+    p: float | None,
+    threshold: float,
+    grey: float,
+    judge_threshold: float,
+    veto: float | None,
+) -> bool | None:
+    """The judged checker's rule: is a window of hybrid ``score`` and judge's ``p`` supporting?
+
+    Returns:
+        True or False; None when the rule needs the judge and ``p`` is None (ask it).
+    """
+    if score >= threshold:
+        if veto is None:
+            return True
+        return None if p is None else p >= veto
+    if score < grey:
+        return False
+    return None if p is None else p >= judge_threshold
+
+
+def default_checker(
+    embed: Embed | None = None, kind: str = "lexical", judge: Judge | None = None
+) -> SupportChecker:
+    """The checker named ``kind``.
+
+    Args:
+        embed: Texts → vectors (``"hybrid"`` and ``"judged"``).
+        kind: ``"lexical"``, ``"hybrid"`` or ``"judged"``.
+        judge: The judge of ``"judged"``.
+
+    Raises:
+        ValueError: ``kind`` is unknown, or what it needs is missing.
+    """
+    if kind == "judged":
+        if embed is None or judge is None:
+            raise ValueError("the judged support checker needs an embedding function and a judge")
+        return JudgedSupport(embed, judge)
     if kind == "hybrid":
         if embed is None:
             raise ValueError("the hybrid support checker needs an embedding function")
         return HybridSupport(embed)
     if kind == "lexical":
         return LexicalSupport()
-    raise ValueError(f"unknown support checker {kind!r} (known: lexical, hybrid)")
+    raise ValueError(f"unknown support checker {kind!r} (known: lexical, hybrid, judged)")

@@ -14,7 +14,7 @@ from typing import Any
 
 from disputatio.state.claims import Evidence
 from disputatio.validators.sentences import Span, names, split_sentences
-from disputatio.validators.support import SupportChecker, coverage
+from disputatio.validators.support import SupportChecker, SupportScore, coverage
 
 _CLAUSE_SPLIT_RE = re.compile(r"[,;:]\s+")
 
@@ -97,6 +97,13 @@ class Windows:
                     cov = coverage(claim, win[2])
                     if sid not in per_section or cov > per_section[sid][0]:
                         per_section[sid] = (cov, win)
+        confirm = getattr(checker, "confirm", None)  # a judged checker's last word
+        if best is not None and confirm is not None:
+            sid, win = best[1], best[2]
+            final = confirm(claim, win[2], self.context[sid], SupportScore(best[0]))
+            best = (final.score, sid, win)
+            if final.reason:
+                reasons.insert(0, final.reason)
         if best is not None and best[0] >= checker.threshold:
             return [_evidence(best[1], best[2], best[0])], ""
         if len(per_section) >= 2:
@@ -104,8 +111,12 @@ class Windows:
             joined = " ".join(win[2] for _, (_, win) in parts)
             ctx = " ".join(self.context[sid] for sid, _ in parts)
             (score,) = checker.score_many(claim, [joined], [ctx])
+            if confirm is not None:
+                score = confirm(claim, joined, ctx, score)
             if score.score >= checker.threshold:
                 return [_evidence(sid, win, score.score) for sid, (_, win) in parts], ""
+        if confirm is not None and reasons and reasons[0].startswith("the judge"):
+            return [], reasons[0]
         if best is not None and best[0] > 0:
             return [], f"best sentence scores {best[0]:.2f} < {checker.threshold:.2f}"
         return [], (reasons[0] if reasons else "no sentence shares its words")

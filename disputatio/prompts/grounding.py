@@ -1,0 +1,21 @@
+"""Prompts of the claim checker's judge (constants only).
+
+The judge is asked only about a claim whose best sentence the guards let through but the
+similarity score leaves in doubt (:class:`disputatio.validators.support.JudgedSupport`); the
+prompt ends where ``yes`` or ``no`` comes next, so the answer is read from log-probabilities.
+Measured on the labelled claim/passage pairs (``benchmarks/claim_checker.py``,
+docs/grounding.md): change it only with a re-measurement.
+"""
+
+SUPPORT_JUDGE_SYSTEM = (
+    "You check whether a passage states a claim. A paraphrase counts; a different number, "
+    "unit, name, or a claim that adds facts the passage does not state, does not."
+)
+
+SUPPORT_JUDGE_USER = """{section}Passage: {passage}
+Claim: {claim}
+Does the passage state the claim? Answer yes or no.
+Answer:"""
+
+#: Line naming the passage's section (its title and headings), when it has one.
+SUPPORT_JUDGE_SECTION = "Section: {context}\n"

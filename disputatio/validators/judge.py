@@ -1,0 +1,76 @@
+"""A chat model as the claim checker's judge: does this passage state this claim?
+
+:class:`SupportJudge` asks the model a yes/no question (:mod:`disputatio.prompts.grounding`) and
+returns P(yes) from the option log-probabilities of the reply
+(:func:`disputatio.models.logprobs.read_option_logprobs`), so one short completion decides and
+the answer is a probability, not a parsed word. From an endpoint that returns no
+log-probabilities (Gemini, a scripted fake) the same reply's first word is read: ``yes`` is
+1.0, anything else 0.0. Verdicts are cached by (claim, passage, section): a debate that
+checks the same claim against the same sentence twice asks once.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from disputatio.models.chat import configure_model
+from disputatio.models.logprobs import (
+    LABEL_MAX_TOKENS,
+    LogprobsUnavailableError,
+    endpoint_of,
+    logprob_model,
+    read_option_logprobs,
+)
+from disputatio.prompts.grounding import (
+    SUPPORT_JUDGE_SECTION,
+    SUPPORT_JUDGE_SYSTEM,
+    SUPPORT_JUDGE_USER,
+)
+
+
+def judge_messages(claim: str, passage: str, context: str = "") -> list[BaseMessage]:
+    """The judge's prompt for ``claim`` against ``passage`` (``context``: its section's title)."""
+    section = SUPPORT_JUDGE_SECTION.format(context=context.strip()) if context.strip() else ""
+    user = SUPPORT_JUDGE_USER.format(section=section, passage=passage, claim=claim)
+    return [SystemMessage(SUPPORT_JUDGE_SYSTEM), HumanMessage(user)]
+
+
+class SupportJudge:
+    """P(the passage states the claim), from a chat model.
+
+    Args:
+        model: A LangChain chat model (an OpenAI-compatible endpoint returns log-probabilities).
+        cache_size: Verdicts kept.
+    """
+
+    def __init__(self, model: Any, cache_size: int = 4096) -> None:
+        self.model = model
+        self.cache_size = cache_size
+        self.calls = 0
+        self._model = logprob_model(
+            configure_model(model, temperature=0.0, max_tokens=LABEL_MAX_TOKENS)
+        )
+        self._cache: dict[tuple[str, str, str], float] = {}
+
+    def __call__(self, claim: str, passage: str, context: str = "") -> float:
+        """P(yes) that ``passage`` (of the section ``context``) states ``claim``."""
+        key = (claim, passage, context)
+        if key not in self._cache:
+            if len(self._cache) >= self.cache_size:
+                self._cache.clear()
+            self._cache[key] = self._ask(judge_messages(claim, passage, context))
+        return self._cache[key]
+
+    def _ask(self, messages: list[BaseMessage]) -> float:
+        self.calls += 1
+        reply = self._model.invoke(messages)
+        try:
+            scores = read_option_logprobs(reply, ["yes", "no"], endpoint=endpoint_of(self.model))
+        except LogprobsUnavailableError:
+            text = reply.content if isinstance(reply.content, str) else str(reply.content)
+            return 1.0 if re.findall(r"[a-z]+", text.casefold())[:1] == ["yes"] else 0.0
+        return 1.0 / (1.0 + math.exp(scores.logprobs["no"] - scores.logprobs["yes"]))

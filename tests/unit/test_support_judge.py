@@ -1,0 +1,135 @@
+"""The judged claim checker: the chat model decides only claims the hybrid score leaves in doubt."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from disputatio.state.claims import Claim
+from disputatio.testing import FakeEmbeddings, ScriptedChatModel
+from disputatio.validators.claims import check_answer
+from disputatio.validators.judge import SupportJudge, judge_messages
+from disputatio.validators.support import HybridSupport, JudgedSupport, decide, default_checker
+
+EMBED = FakeEmbeddings().embed_documents
+#: A paraphrase of its sentence that the hybrid score leaves in the grey zone.
+CLAIM = "Passwords need at least 14 characters."
+SENTENCE = "Passwords must be at least 14 characters long."
+
+
+def lp_reply(dist: dict[str, float]) -> AIMessage:
+    """A reply as an OpenAI-compatible endpoint returns it with ``logprobs=True``."""
+    top = [{"token": t, "logprob": math.log(p)} for t, p in dist.items()]
+    first = next(iter(dist))
+    content = [{"token": first, "logprob": math.log(dist[first]), "top_logprobs": top}]
+    return AIMessage(content=first, response_metadata={"logprobs": {"content": content}})
+
+
+class CountingJudge:
+    """A judge that answers ``p`` and records what it was asked."""
+
+    def __init__(self, p: float) -> None:
+        self.p = p
+        self.asked: list[tuple[str, str, str]] = []
+
+    def __call__(self, claim: str, window: str, context: str) -> float:
+        self.asked.append((claim, window, context))
+        return self.p
+
+
+SECTIONS = {
+    "pw": {"text": f"{SENTENCE} They are changed every year.", "title": "Passwords"},
+    "vpn": {"text": "The VPN client must be updated monthly.", "title": "Remote access"},
+}
+
+
+def _check(claim: str, judge: CountingJudge, **kw: float | None) -> Claim:
+    checker = JudgedSupport(EMBED, judge, **kw)  # type: ignore[arg-type]
+    return check_answer(f"{claim} [pw]", SECTIONS, checker=checker).claims[0]
+
+
+def test_grey_claim_is_supported_when_the_judge_says_yes() -> None:
+    hybrid = HybridSupport(EMBED).score_many(CLAIM, [SENTENCE], ["Passwords"])[0].score
+    assert 0.5 <= hybrid < 0.83  # the premise: a grey-zone claim
+    judge = CountingJudge(0.9)
+    claim = _check(CLAIM, judge)
+    assert claim.verdict == "supported" and claim.evidence is not None
+    assert claim.evidence.sentence == SENTENCE
+    assert judge.asked == [(CLAIM, SENTENCE, judge.asked[0][2])]
+    assert "Passwords" in judge.asked[0][2]  # the section's title comes with the sentence
+
+
+def test_grey_claim_stays_unsupported_when_the_judge_says_no() -> None:
+    assert _check(CLAIM, CountingJudge(0.2)).verdict == "unsupported"
+
+
+def test_supported_claim_is_vetoed_when_the_judge_says_no() -> None:
+    judge = CountingJudge(0.1)
+    claim = _check(SENTENCE, judge)
+    assert claim.verdict == "unsupported" and "judge" in claim.reason
+    assert len(judge.asked) == 1
+    unvetoed = CountingJudge(0.1)
+    assert _check(SENTENCE, unvetoed, veto=None).verdict == "supported"
+    assert unvetoed.asked == []
+
+
+def test_a_guard_is_never_overruled_by_the_judge() -> None:
+    judge = CountingJudge(1.0)
+    claim = _check("Passwords need at least 12 characters.", judge)
+    assert claim.verdict == "unsupported"
+    assert judge.asked == []
+
+
+def test_the_judge_is_asked_once_per_claim_over_all_sections() -> None:
+    judge = CountingJudge(0.9)
+    checker = JudgedSupport(EMBED, judge)
+    check_answer(f"{CLAIM} [pw] [vpn]", SECTIONS, checker=checker)
+    assert [w for _, w, _ in judge.asked] == [SENTENCE]
+
+
+def test_decide_asks_only_where_the_rule_needs_the_judge() -> None:
+    assert decide(0.9, None, 0.83, 0.5, 0.5, None) is True
+    assert decide(0.9, None, 0.83, 0.5, 0.5, 0.5) is None
+    assert decide(0.9, 0.4, 0.83, 0.5, 0.5, 0.5) is False
+    assert decide(0.6, None, 0.83, 0.5, 0.5, 0.5) is None
+    assert decide(0.6, 0.7, 0.83, 0.5, 0.5, 0.5) is True
+    assert decide(0.4, None, 0.83, 0.5, 0.5, 0.5) is False
+
+
+def test_judge_reads_p_yes_from_log_probabilities() -> None:
+    model = ScriptedChatModel(script=[lp_reply({"yes": 0.8, "no": 0.2})])
+    judge = SupportJudge(model)
+    assert judge(CLAIM, SENTENCE, "IT security policy") == pytest.approx(0.8)
+    sent = model.prompts[0][-1].content
+    assert SENTENCE in sent and CLAIM in sent and "IT security policy" in sent
+    assert model.received[0]["temperature"] == 0.0
+
+
+def test_judge_asks_once_per_claim_and_passage() -> None:
+    model = ScriptedChatModel(script=[lp_reply({"no": 0.7, "yes": 0.3})])
+    judge = SupportJudge(model)
+    assert judge(CLAIM, SENTENCE) == pytest.approx(0.3)
+    assert judge(CLAIM, SENTENCE) == pytest.approx(0.3)
+    assert model.calls == 1
+
+
+def test_judge_without_log_probabilities_reads_the_first_word() -> None:
+    model = ScriptedChatModel(script=["Yes.", "No, it does not.", "yes"])
+    judge = SupportJudge(model)
+    assert judge(CLAIM, SENTENCE) == 1.0
+    assert judge("another claim", SENTENCE) == 0.0
+    assert judge("a third claim", SENTENCE) == 1.0
+
+
+def test_prompt_names_the_section_only_when_there_is_one() -> None:
+    assert "Section:" not in str(judge_messages(CLAIM, SENTENCE)[-1].content)
+    assert "Section: Passwords" in str(judge_messages(CLAIM, SENTENCE, "Passwords")[-1].content)
+
+
+def test_default_checker_builds_the_judged_checker() -> None:
+    checker = default_checker(EMBED, "judged", CountingJudge(1.0))
+    assert checker.name == "judged"
+    with pytest.raises(ValueError, match="judge"):
+        default_checker(EMBED, "judged")
