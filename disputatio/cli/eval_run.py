@@ -185,6 +185,102 @@ def _checkpointer(enabled: bool) -> Iterator[Any]:
         yield saver
 
 
+def _corpus_scope(
+    settings: Any, corpus: str, tenant: str | None, kb_limit: int | None
+) -> tuple[str | None, str | None]:
+    """The tenant a run searches and its corpus fingerprint (``oracle``: neither).
+
+    ``kb`` ingests the knowledge base once; ``tenant`` reads the tenant's fingerprint (a changed
+    tenant is a new run) and warns when it holds no documents.
+    """
+    fingerprint = None
+    if corpus == "kb":
+        from disputatio.eval.medkb import KB_TENANT, ensure_kb
+
+        tenant = tenant or KB_TENANT
+        console.print(
+            f"knowledge base → tenant {tenant} (ingested once: about half an hour the first time)"
+        )
+        fingerprint = ensure_kb(settings, tenant, kb_limit)["fingerprint"]
+    elif corpus == "tenant":
+        from disputatio.eval.config import tenant_fingerprint
+        from disputatio.storage.db import connect as db_connect
+
+        tenant = tenant or settings.tenant
+        with db_connect(settings) as conn:
+            held = tenant_fingerprint(conn, tenant)
+        fingerprint = held["fingerprint"]
+        console.print(
+            f"tenant {tenant}: {held['documents']} documents (fingerprint {fingerprint}; "
+            "a changed tenant is a new run)",
+            highlight=False,
+            markup=False,
+        )
+        if not held["documents"]:
+            console.print(
+                f"warning: tenant {tenant} holds no documents: retrieval will find nothing",
+                highlight=False,
+                markup=False,
+            )
+    else:
+        tenant = None
+    return tenant, fingerprint
+
+
+def _run_with_progress(
+    config: Any, plan: Any, settings: Any, root: Path, *, db: bool, concurrency: int
+) -> dict[str, Any]:
+    """Run the evaluation under a progress bar (right/done of the records so far)."""
+    from disputatio.eval.runner import run_eval
+
+    connect = None
+    if db:
+        from disputatio.storage.db import connect as db_connect
+
+        def connect() -> Any:
+            return db_connect(settings)
+
+    tally = {"correct": 0, "done": 0}
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[last]}", markup=False),
+    )
+    with Progress(*columns, console=console) as progress, _checkpointer(db) as saver:
+        task = progress.add_task("eval", total=None, last="")
+
+        def on_start(pending: int, finished: int) -> None:
+            progress.update(task, total=pending, last=f"{finished} finished before")
+
+        def on_record(record: dict[str, Any], done: int, total: int) -> None:
+            tally["done"] += 1
+            tally["correct"] += bool(record.get("correct"))
+            mark = "error" if record.get("error") else ("✓" if record.get("correct") else "✗")
+            last = (
+                f"{record['dataset']}/{record['protocol']} {record['question_id']} {mark} "
+                f"({tally['correct']}/{tally['done']} right)"
+            )
+            progress.update(task, completed=done, last=last)
+
+        summary = run_eval(
+            config,
+            plan,
+            _env_factory(config, settings, saver),
+            out_root=root,
+            concurrency=concurrency,
+            connect=connect,
+            on_start=on_start,
+            on_record=on_record,
+            on_interrupt=lambda in_flight: _on_interrupt(progress.console, in_flight),
+            invocation={"argv": sys.argv[1:], "concurrency": concurrency},
+        )
+    return summary
+
+
 def run(
     datasets: list[str] = typer.Option(
         ["bioasq"],
@@ -237,7 +333,7 @@ def run(
     """Run protocols on the same drawn questions (resumable: run it again to continue)."""
     from disputatio.eval.config import build_config
     from disputatio.eval.datasets import expand_names
-    from disputatio.eval.runner import Plan, run_eval
+    from disputatio.eval.runner import Plan
     from disputatio.settings import get_settings
 
     names, wanted = expand_names(split_list(datasets)), split_list(protocols)
@@ -260,37 +356,7 @@ def run(
         raise ConfigError(
             f"--temperatures takes numbers such as 0.7,0.3, not {temperatures!r}"
         ) from None
-    fingerprint = None
-    if corpus == "kb":
-        from disputatio.eval.medkb import KB_TENANT, ensure_kb
-
-        tenant = tenant or KB_TENANT
-        console.print(
-            f"knowledge base → tenant {tenant} (ingested once: about half an hour the first time)"
-        )
-        fingerprint = ensure_kb(settings, tenant, kb_limit)["fingerprint"]
-    elif corpus == "tenant":
-        from disputatio.eval.config import tenant_fingerprint
-        from disputatio.storage.db import connect as db_connect
-
-        tenant = tenant or settings.tenant
-        with db_connect(settings) as conn:
-            held = tenant_fingerprint(conn, tenant)
-        fingerprint = held["fingerprint"]
-        console.print(
-            f"tenant {tenant}: {held['documents']} documents (fingerprint {fingerprint}; "
-            "a changed tenant is a new run)",
-            highlight=False,
-            markup=False,
-        )
-        if not held["documents"]:
-            console.print(
-                f"warning: tenant {tenant} holds no documents: retrieval will find nothing",
-                highlight=False,
-                markup=False,
-            )
-    else:
-        tenant = None
+    tenant, fingerprint = _corpus_scope(settings, corpus, tenant, kb_limit)
     config = build_config(
         settings,
         model=chat,
@@ -310,51 +376,7 @@ def run(
     root = out or default_out(settings)
     console.print(f"run [bold]{config.run_id}[/] → {root / config.run_id}", highlight=False)
     _langsmith_env(config.run_id)
-    connect = None
-    if db:
-        from disputatio.storage.db import connect as db_connect
-
-        def connect() -> Any:
-            return db_connect(settings)
-
-    tally = {"correct": 0, "done": 0}
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        TextColumn("{task.fields[last]}", markup=False),
-    )
-    with Progress(*columns, console=console) as progress, _checkpointer(db) as saver:
-        task = progress.add_task("eval", total=None, last="")
-
-        def on_start(pending: int, finished: int) -> None:
-            progress.update(task, total=pending, last=f"{finished} finished before")
-
-        def on_record(record: dict[str, Any], done: int, total: int) -> None:
-            tally["done"] += 1
-            tally["correct"] += bool(record.get("correct"))
-            mark = "error" if record.get("error") else ("✓" if record.get("correct") else "✗")
-            last = (
-                f"{record['dataset']}/{record['protocol']} {record['question_id']} {mark} "
-                f"({tally['correct']}/{tally['done']} right)"
-            )
-            progress.update(task, completed=done, last=last)
-
-        summary = run_eval(
-            config,
-            plan,
-            _env_factory(config, settings, saver),
-            out_root=root,
-            concurrency=concurrency,
-            connect=connect,
-            on_start=on_start,
-            on_record=on_record,
-            on_interrupt=lambda in_flight: _on_interrupt(progress.console, in_flight),
-            invocation={"argv": sys.argv[1:], "concurrency": concurrency},
-        )
+    summary = _run_with_progress(config, plan, settings, root, db=db, concurrency=concurrency)
     console.print(
         f"{summary['new']} new, {summary['errors']} errors, {summary['skipped']} finished "
         f"before → {summary['run_dir']}\nreport: disputatio eval report {summary['run_dir']}",

@@ -18,15 +18,15 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from disputatio.eval.datasets import Question
 from disputatio.eval.numeric import NUMERIC_SYSTEM, NUMERIC_USER, is_numeric
+from disputatio.graphs.medrag_debate import MedragConfig, MedragContext, resolve
 from disputatio.models.accounting import invoke_with_usage
-from disputatio.nodes.medrag.context import MedragConfig, MedragContext, resolve
-from disputatio.nodes.medrag.search import retrieve
-from disputatio.nodes.medrag.text import answer_hint, format_options, message_text, render_sections
 from disputatio.parsing.answers import majority_vote, parse_answer
 from disputatio.parsing.numbers import canonical_numbers, parse_number
 from disputatio.prompts import medrag as P
 from disputatio.state.reducers import merge_usage
 from disputatio.state.retrieval import Section
+from disputatio.tools.answer_text import answer_hint, format_options, message_text, render_sections
+from disputatio.tools.turn_search import retrieve
 
 Protocol = Callable[..., dict[str, Any]]
 BASELINE_TEMPERATURE = 0.0

@@ -28,13 +28,13 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from disputatio.eval.question import Question
+from disputatio.graphs.medrag_debate import MedragContext, resolve
 from disputatio.models.accounting import invoke_with_usage
-from disputatio.nodes.medrag.context import MedragContext, resolve
-from disputatio.nodes.medrag.text import message_text
 from disputatio.parsing.answers import majority_vote
 from disputatio.parsing.numbers import canonical_numbers, parse_number
 from disputatio.prompts import eval as P
 from disputatio.state.reducers import merge_usage
+from disputatio.tools.answer_text import message_text
 
 #: Agents and rounds of Du et al.'s GSM8K runs.
 DU_AGENTS = 3

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from disputatio.eval.question import Question
-from disputatio.nodes.medrag.context import MedragConfig, MedragContext, resolve
+from disputatio.graphs.medrag_debate import MedragConfig, MedragContext, resolve
 from disputatio.state.retrieval import Section
 
 #: Characters the contained text of a match must have (normalised).
@@ -107,7 +107,7 @@ def found_evidence(
         ``(sections shown, evidence record, retrieval log entry)``; the log's ``ids`` are the
         sections shown, its ``candidates`` every id the search returned.
     """
-    from disputatio.nodes.medrag.search import retrieve
+    from disputatio.tools.turn_search import retrieve
 
     extra = min(len(question.context), MAX_EXTRA)
     wide = dataclasses.replace(cfg, k=cfg.k + extra)

@@ -35,7 +35,7 @@ from disputatio.eval.datasets import Question, load_questions
 from disputatio.eval.metrics import first_agreement_round, is_correct, summarize
 from disputatio.eval.protocols import PROTOCOLS
 from disputatio.eval.report import write_results
-from disputatio.nodes.medrag.context import MedragContext, resolve
+from disputatio.graphs.medrag_debate import MedragContext, resolve
 
 logger = logging.getLogger(__name__)
 

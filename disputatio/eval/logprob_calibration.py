@@ -44,7 +44,7 @@ from disputatio.eval.logprob_verdict import (
 )
 from disputatio.eval.question import Question
 from disputatio.eval.stats import balanced_accuracy
-from disputatio.nodes.medrag.context import MedragContext, resolve
+from disputatio.graphs.medrag_debate import MedragContext, resolve
 from disputatio.prompts.eval import CONTENT_FREE_INPUTS
 from disputatio.state.reducers import merge_usage
 

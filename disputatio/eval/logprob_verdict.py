@@ -18,12 +18,12 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from disputatio.eval.evidence import evidence_for
 from disputatio.eval.question import Question
+from disputatio.graphs.medrag_debate import MedragContext, resolve
 from disputatio.models.accounting import usage_record
 from disputatio.models.logprobs import LABEL_MAX_TOKENS, OptionScores, score_options
-from disputatio.nodes.medrag.context import MedragContext, resolve
-from disputatio.nodes.medrag.text import format_options, render_sections
 from disputatio.prompts import eval as P
 from disputatio.state.retrieval import Section
+from disputatio.tools.answer_text import format_options, render_sections
 
 #: The agent (and role) making the verdict calls.
 AGENT = "baseline"

@@ -58,7 +58,7 @@ from disputatio.eval.baselines import (
 )
 from disputatio.eval.datasets import Question
 from disputatio.eval.numeric import is_numeric
-from disputatio.nodes.medrag.context import MedragContext, resolve
+from disputatio.graphs.medrag_debate import MedragContext, resolve
 
 
 def run_debate(

@@ -69,7 +69,7 @@ def parse_graph_answer(text: str, question: Question) -> tuple[str | None, str, 
     (:func:`~disputatio.nodes.debate.agreement.parse_verdict_first`).
     """
     from disputatio.eval.baselines import parse_reply
-    from disputatio.nodes.debate.agreement import parse_verdict_first
+    from disputatio.tools.answer_text import parse_verdict_first
 
     return parse_verdict_first(text, lambda reply: parse_reply(reply, question))
 
@@ -130,7 +130,7 @@ def hierarchical(ablation: str | None = None) -> Callable[..., dict[str, Any]]:
     def run(
         question: Question, env: Any, thread_id: str, _target: dict[str, Any] | None
     ) -> dict[str, Any]:
-        from disputatio.nodes.debate.context import DebateContext
+        from disputatio.graphs.debate import DebateContext
 
         ctx = env.hier if env.hier is not None else DebateContext()
         if ctx.final_verdict is None:  # every question here wants one short answer

@@ -13,18 +13,26 @@ Lookup order for a chat model: ``models[agent]`` → ``models[role]`` → ``mode
 model for ``role``. A value in ``models`` may be a chat model object or a model string; the
 generation parameters a node asks for (temperature, max_tokens, stop sequences, repetition
 penalty) are applied to both (:func:`disputatio.models.chat.configure_model` for objects).
+
+Nodes get their context with :func:`context_of` (``context_of(runtime, MedragContext)``), the
+one getter of every graph: a run given no context gets the class's defaults.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 
 from disputatio.retrievers.base import CorpusRetriever
 from disputatio.settings import Settings, get_settings
 from disputatio.validators.support import SupportChecker, default_checker
+
+if TYPE_CHECKING:
+    from langgraph.runtime import Runtime
+
+C = TypeVar("C")
 
 
 @dataclass
@@ -103,18 +111,24 @@ class AgentContext:
     def support_checker(self) -> SupportChecker:
         """The claim checker of the settings' ``[grounding]`` section.
 
-        The ``hybrid`` checker embeds with the retriever's embedding model, or the settings'.
+        The ``hybrid`` and ``judged`` checkers embed with the retriever's embedding model, or
+        the settings'; the ``judged`` checker's judge is the chat model of ``claim_judge``.
         """
         cfg = self.get_settings().grounding
         embed = None
-        if cfg.checker == "hybrid":
+        judge = None
+        if cfg.checker == "judged":
+            from disputatio.validators.judge import SupportJudge
+
+            judge = SupportJudge(self.chat_model("claim_judge", role="claim_judge"))
+        if cfg.checker in ("hybrid", "judged"):
             model = getattr(self.retriever, "embeddings", None)
             if model is None:
                 from disputatio.models.embeddings import get_embeddings
 
                 model = get_embeddings(settings=self.get_settings())
             embed = model.embed_documents
-        checker = default_checker(embed, cfg.checker)
+        checker = default_checker(embed, cfg.checker, judge)
         if cfg.threshold is not None:
             checker.threshold = cfg.threshold
         return checker
@@ -128,3 +142,30 @@ class AgentContext:
         return default_retriever(
             self.get_settings(), tenant=self.tenant, collection=self.collection
         )
+
+
+def context_of(runtime: Runtime[Any] | None, schema: type[C]) -> C:
+    """The run's context as ``schema``: the one way every node gets its context.
+
+    Args:
+        runtime: The node's LangGraph runtime (None when a node is called directly).
+        schema: The graph's context class (its ``context_schema``); its defaults serve a run
+            given no context.
+
+    Returns:
+        The runtime's context when it is a ``schema``; ``schema()`` when there is none; a
+        plain :class:`AgentContext` widened into ``schema`` (its models, retriever, settings and
+        scope kept, the rest default) when ``schema`` is an :class:`AgentContext` subclass.
+
+    Raises:
+        TypeError: The context is of another class (a run would otherwise silently lose it).
+    """
+    ctx = runtime.context if runtime is not None else None
+    if isinstance(ctx, schema):
+        return ctx
+    if ctx is None:
+        return schema()
+    if isinstance(ctx, AgentContext) and issubclass(schema, AgentContext):
+        shared = {f.name: getattr(ctx, f.name) for f in fields(AgentContext)}
+        return schema(**shared)
+    raise TypeError(f"context must be a {schema.__name__}, got {type(ctx).__name__}")

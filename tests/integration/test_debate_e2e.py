@@ -16,11 +16,11 @@ import pytest
 
 from disputatio.cli.demo import DEMO_QUESTION, demo_context
 from disputatio.graphs.debate import graph
-from disputatio.nodes.debate.agreement import verdict_line
 from disputatio.prompts import debate as prompts
 from disputatio.retrievers.base import CorpusRetriever, RetrievalFilters
 from disputatio.settings import Settings
 from disputatio.state.retrieval import RetrievalResult
+from disputatio.tools.answer_text import verdict_line
 
 pytestmark = [pytest.mark.integration, pytest.mark.model]
 

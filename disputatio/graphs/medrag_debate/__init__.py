@@ -11,9 +11,11 @@ r"""The MedRAG-style two-agent debate graph.
 
     # a free numeric answer (GSM8K-style): agents end with \boxed{N}, equal numbers agree
     graph.invoke({"question": "...", "answer_mode": "numeric"}, context=MedragContext())
+
+``resolve(context)`` gives the :class:`MedragConfig` a run uses (every default filled in).
 """
 
 from disputatio.graphs.medrag_debate.graph import build_graph, graph
-from disputatio.nodes.medrag.context import MedragContext
+from disputatio.nodes.medrag.context import MedragConfig, MedragContext, resolve
 
-__all__ = ["MedragContext", "build_graph", "graph"]
+__all__ = ["MedragConfig", "MedragContext", "build_graph", "graph", "resolve"]

@@ -30,9 +30,10 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from disputatio.models.accounting import invoke_with_usage
-from disputatio.nodes.debate.agreement import lead_with_verdict, verdict_line
+from disputatio.nodes.context import context_of
+from disputatio.nodes.debate.agreement import lead_with_verdict
 from disputatio.nodes.debate.common import make_move, text_of
-from disputatio.nodes.debate.context import DebateConfig, DebateContext, get_context, resolve_config
+from disputatio.nodes.debate.context import DebateConfig, DebateContext, resolve_config
 from disputatio.nodes.debate.review import node_result
 from disputatio.prompts.debate import (
     CHOOSE_ONE,
@@ -45,6 +46,7 @@ from disputatio.prompts.debate import (
     VERDICT_SHORT,
 )
 from disputatio.state.debate import AggregateTask, ChooseTask
+from disputatio.tools.answer_text import verdict_line
 from disputatio.validators.citations import extract_citations, verify_citations
 from disputatio.validators.claims import check_answer
 from disputatio.validators.support import SupportChecker
@@ -158,7 +160,7 @@ def _final_verdict(
 ) -> tuple[str, dict[str, Any]]:
     """The final verdict's call on ``task``: its ``Verdict: ...`` line and the call's usage."""
     agent = f"aggregator-{task['node']}"
-    ctx = get_context(runtime.context)
+    ctx = context_of(runtime, DebateContext)
     llm = ctx.agent_model(agent, "aggregator", temperature=0.0)
     messages = verdict_messages(task, resolve_config(ctx))
     reply, usage = invoke_with_usage(llm, messages, agent=agent, role="aggregator")
@@ -168,7 +170,7 @@ def _final_verdict(
 def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str, Any]:
     """Compose an internal node's answer; on the root with ``final_verdict``, head it with one."""
     node, agent = state["node"], f"aggregator-{state['node']}"
-    ctx = get_context(runtime.context)
+    ctx = context_of(runtime, DebateContext)
     children = check_parts(
         state["children"], state.get("part_sections") or {}, ctx.support_checker()
     )

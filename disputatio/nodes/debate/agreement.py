@@ -21,17 +21,15 @@ import difflib
 import itertools
 import re
 from collections.abc import Callable, Sequence
-from typing import TypeAlias
 
 from langchain_core.embeddings import Embeddings
 
 from disputatio.errors import ConfigError
 from disputatio.parsing.answers import Options, parse_answer
 from disputatio.settings import Settings
+from disputatio.tools.answer_text import CITATION_RE, Parsed, parse_verdict_first, verdict_line
 
-_CITATION_RE = re.compile(r"\[[^\[\]\n]{1,300}\]")
 _WORD_RE = re.compile(r"[a-z0-9]+")
-_VERDICT_LINE_RE = re.compile(r"^\W*verdict\W*\s*[:\-]\s*(.+)$", re.I)
 _NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)?")
 _STOPWORDS = frozenset(
     "a an the of to in on and or is are was were be by for with it its as at from that this "
@@ -46,16 +44,7 @@ _VERDICT_RE = re.compile(
 
 def normalise(text: str) -> str:
     """Lower-case words of ``text`` without citations or punctuation."""
-    return " ".join(_WORD_RE.findall(_CITATION_RE.sub(" ", text or "").lower()))
-
-
-def verdict_line(text: str) -> str | None:
-    """The text of the ``Verdict: ...`` line an answer opens with (None without one)."""
-    for line in (text or "").splitlines():
-        if line.strip():
-            match = _VERDICT_LINE_RE.match(line.replace("*", "").strip())
-            return match.group(1).strip() if match else None
-    return None
+    return " ".join(_WORD_RE.findall(CITATION_RE.sub(" ", text or "").lower()))
 
 
 def lead_with_verdict(text: str) -> str:
@@ -75,31 +64,6 @@ def lead_with_verdict(text: str) -> str:
     return f"{lines[last].strip()}\n{rest}" if rest else lines[last].strip()
 
 
-def bare_verdict_line(text: str) -> str | None:
-    """The text of the opening ``Verdict: ...`` line without its citations (None without one)."""
-    line = verdict_line(text)
-    return None if line is None else " ".join(_CITATION_RE.sub(" ", line).split())
-
-
-#: ``(choice, status, pattern)`` of a reply, as the parsers of the baselines give it.
-Parsed: TypeAlias = tuple[str | None, str, str | None]
-
-
-def parse_verdict_first(text: str, parse: Callable[[str], Parsed]) -> Parsed:
-    """``parse`` applied to an answer's opening verdict line first (pattern ``verdict``).
-
-    The graph's answers open with a verdict line, and the lines below may hold sub-questions'
-    own verdicts, so that line decides when ``parse`` reads an answer in it; otherwise the whole
-    answer is parsed. The evaluation reads the debate's answers with this too.
-    """
-    line = bare_verdict_line(text)  # "Yes [S1]": a citation would end no label
-    if line is not None:
-        choice, status, _ = parse(f"Answer: {line}")
-        if status == "OK":
-            return choice, status, "verdict"
-    return parse(text)
-
-
 def named_option(text: str, options: Options) -> str | None:
     """The option an answer names, its verdict line first (:func:`parse_verdict_first`)."""
 
@@ -116,7 +80,7 @@ def verdict(text: str) -> str | None:
     Read from its ``Verdict:`` line when it has one.
     """
     line = verdict_line(text)
-    match = _VERDICT_RE.match(_CITATION_RE.sub(" ", line if line is not None else text or ""))
+    match = _VERDICT_RE.match(CITATION_RE.sub(" ", line if line is not None else text or ""))
     if match is None:
         return None
     return (match.group(1) or match.group(2)).lower()
@@ -124,8 +88,8 @@ def verdict(text: str) -> str | None:
 
 def verdict_similarity(a: str, b: str) -> float:
     """Similarity of two verdict lines: 0 when their numbers differ, else word overlap."""
-    na = set(_NUMBER_RE.findall(_CITATION_RE.sub(" ", a)))
-    nb = set(_NUMBER_RE.findall(_CITATION_RE.sub(" ", b)))
+    na = set(_NUMBER_RE.findall(CITATION_RE.sub(" ", a)))
+    nb = set(_NUMBER_RE.findall(CITATION_RE.sub(" ", b)))
     if (na or nb) and na != nb:
         return 0.0
     if na:  # the same figures: a numeric verdict agrees whatever the wording

@@ -25,10 +25,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
+from pydantic import ValidationError
 
 from disputatio.errors import ConfigError
 from disputatio.nodes.context import AgentContext
 from disputatio.prompts.debate import PERSONAS, VERDICT_FORMS
+from disputatio.settings.pipelines import DebateSettings
 
 #: How answers are compared: lexical similarity, embedding cosine, or your own function.
 Similarity = Callable[[str, str], float]
@@ -202,6 +204,37 @@ def _pick(value: Any, default: Any) -> Any:
     return default if value is None else value
 
 
+#: Context fields of the settings' names that are not checked against the settings' ranges.
+_OWN_CHECKS = frozenset({"personas", "token_budget"})
+
+
+def _overridden_settings(ctx: DebateContext) -> DebateSettings:
+    """``settings.debate`` with the context's overrides, checked by the settings' own fields.
+
+    Each knob's default and range are declared once, in
+    :class:`~disputatio.settings.pipelines.DebateSettings`; a context field of the same name
+    only overrides it. Not so ``personas`` (checked by :func:`_personas`, with clearer
+    messages) and ``token_budget`` (a run may stop far below the settings' floor).
+
+    Raises:
+        ConfigError: If an override is out of the setting's range.
+    """
+    d = ctx.get_settings().debate
+    overrides = {
+        name: value
+        for name in type(d).model_fields
+        if name not in _OWN_CHECKS and (value := getattr(ctx, name, None)) is not None
+    }
+    if not overrides:
+        return d
+    try:
+        return type(d).model_validate({**d.model_dump(), **overrides})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(part) for part in first["loc"])
+        raise ConfigError(f"debate: {field}: {first['msg']} (got {first['input']!r})") from None
+
+
 def resolve_config(ctx: DebateContext) -> DebateConfig:
     """Merge ``ctx`` with the settings and apply the ablations.
 
@@ -209,18 +242,18 @@ def resolve_config(ctx: DebateContext) -> DebateConfig:
         ConfigError: If a value is out of range.
     """
     s = ctx.get_settings()
-    d = s.debate
+    d = _overridden_settings(ctx)
     small = ctx.max_depth is None and ctx.is_local_model("orchestrator", "orchestrator")
-    depth = min(d.max_depth, 1) if small else int(_pick(ctx.max_depth, d.max_depth))
-    breadth = int(_pick(ctx.max_breadth, d.max_breadth))
+    depth = min(d.max_depth, 1) if small else d.max_depth
+    breadth = d.max_breadth
     cfg = DebateConfig(
         max_depth=0 if ctx.flat else depth,
         max_breadth=min(breadth, 3) if small else breadth,
-        workers=1 if ctx.no_debate else int(_pick(ctx.workers, d.workers)),
-        temperatures=tuple(_pick(ctx.worker_temperatures, d.worker_temperatures)),
-        rounds=0 if ctx.no_debate else int(_pick(ctx.rounds, d.rounds)),
-        max_tool_calls=0 if ctx.no_rag else int(_pick(ctx.max_tool_calls, d.max_tool_calls)),
-        agreement_threshold=float(_pick(ctx.agreement_threshold, d.agreement_threshold)),
+        workers=1 if ctx.no_debate else d.workers,
+        temperatures=tuple(d.worker_temperatures),
+        rounds=0 if ctx.no_debate else d.rounds,
+        max_tool_calls=0 if ctx.no_rag else d.max_tool_calls,
+        agreement_threshold=d.agreement_threshold,
         token_budget=int(_pick(ctx.token_budget, d.token_budget)),
         use_rag=not ctx.no_rag,
         seed_k=ctx.seed_k,
@@ -229,13 +262,13 @@ def resolve_config(ctx: DebateContext) -> DebateConfig:
         section_max_chars=ctx.section_max_chars,
         summary_sections=ctx.summary_sections,
         max_tokens=int(_pick(ctx.max_tokens, s.models.max_tokens)),
-        review_searches=0 if ctx.no_rag else int(_pick(ctx.review_searches, d.review_searches)),
+        review_searches=0 if ctx.no_rag else d.review_searches,
         flat_plan=small or depth == 1,
         cite_repair=ctx.cite_repair,
         shared_slot=ctx.shared_slot,
         continue_turns=bool(_pick(ctx.continue_turns, ctx.is_local_model("worker", "worker"))),
         final_verdict=ctx.final_verdict,
-        verdict_last=bool(_pick(ctx.verdict_last, d.verdict_last)),
+        verdict_last=d.verdict_last,
         personas=_personas(_pick(ctx.personas, d.personas)),
     )
     _check(cfg)
@@ -264,13 +297,8 @@ def _personas(value: Sequence[str]) -> tuple[str, ...]:
 
 def _check(cfg: DebateConfig) -> None:
     problems = [
-        (cfg.max_depth < 0, "max_depth must be >= 0"),
-        (cfg.max_breadth < 1, "max_breadth must be >= 1"),
         (not 1 <= cfg.workers <= len(cfg.personas), f"workers must be 1..{len(cfg.personas)}"),
         (not cfg.temperatures, "worker_temperatures must not be empty"),
-        (cfg.rounds < 0, "rounds must be >= 0"),
-        (cfg.max_tool_calls < 0, "max_tool_calls must be >= 0"),
-        (not 0.0 <= cfg.agreement_threshold <= 1.0, "agreement_threshold must be in [0, 1]"),
         (min(cfg.seed_k, cfg.tool_k, cfg.summary_sections) < 1, "seed_k, tool_k, ... must be >= 1"),
         (cfg.section_max_chars < 50, "section_max_chars must be >= 50"),
         (cfg.max_tokens < 16, "max_tokens must be >= 16"),
@@ -278,8 +306,3 @@ def _check(cfg: DebateConfig) -> None:
     for bad, message in problems:
         if bad:
             raise ConfigError(f"debate: {message}")
-
-
-def get_context(runtime_context: DebateContext | None) -> DebateContext:
-    """The runtime context, or a default one when the caller passed none."""
-    return runtime_context if runtime_context is not None else DebateContext()

@@ -6,8 +6,9 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from disputatio.nodes.context import context_of
 from disputatio.nodes.debate.common import emit
-from disputatio.nodes.debate.context import DebateContext, get_context
+from disputatio.nodes.debate.context import DebateContext
 from disputatio.nodes.debate.tree import tree_output
 from disputatio.state.debate import ROOT, DebateState
 from disputatio.validators.base import ValidationContext, resolve_validators, run_validators
@@ -19,7 +20,7 @@ _CITATION_FIELDS = ("id", "source", "title", "page", "heading_path", "document_i
 
 def finalize(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, Any]:
     """Validate the root answer; output answer, claims, verified citations, confidence, tree."""
-    ctx = get_context(runtime.context)
+    ctx = context_of(runtime, DebateContext)
     nodes, results = state["nodes"], state.get("results") or {}
     sections = state.get("sections") or {}
     root = results[ROOT]

@@ -33,8 +33,9 @@ from langgraph.runtime import Runtime
 
 from disputatio.errors import ConfigError, ModelError
 from disputatio.models.structured import structured_invoke
+from disputatio.nodes.context import context_of
 from disputatio.nodes.debate.common import emit, make_move, with_options
-from disputatio.nodes.debate.context import DebateContext, get_context, resolve_config
+from disputatio.nodes.debate.context import DebateContext, resolve_config
 from disputatio.nodes.debate.tree import build_tree
 from disputatio.prompts.debate import (
     ORCHESTRATOR_FLAT_SYSTEM,
@@ -176,7 +177,7 @@ def decompose(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, 
     attempts are still counted. Small local models (and ``max_depth == 1``) are asked for a
     flat list of sub-questions; larger ones for the nested plan, each with a one-shot example.
     """
-    ctx = get_context(runtime.context)
+    ctx = context_of(runtime, DebateContext)
     cfg = resolve_config(ctx)
     asked = str(state.get("question") or "").strip()
     question = with_options(asked, state.get("options"))

@@ -28,6 +28,7 @@ from langgraph.types import Command, Send
 
 from disputatio.models.accounting import invoke_with_usage
 from disputatio.models.toolcalls import parse_tool_calls, strip_tool_calls
+from disputatio.nodes.context import context_of
 from disputatio.nodes.debate.common import (
     dedupe_sections,
     example_id,
@@ -44,7 +45,6 @@ from disputatio.nodes.debate.common import (
 from disputatio.nodes.debate.context import (
     DebateConfig,
     DebateContext,
-    get_context,
     resolve_config,
 )
 from disputatio.nodes.debate.workers import (
@@ -160,7 +160,7 @@ def _more_sections(items: list[dict[str, Any]], labels: list[str], cfg: DebateCo
 
 def review(state: ReviewTask, runtime: Runtime[DebateContext]) -> Command[Literal["summarize"]]:
     """Critique a leaf's debate (fetching more evidence when it asks), then summarize it."""
-    ctx = get_context(runtime.context)
+    ctx = context_of(runtime, DebateContext)
     cfg = resolve_config(ctx)
     node, agent = state["node"], f"reviewer-{state['node']}"
     messages = review_messages(state, cfg)
@@ -236,7 +236,7 @@ def summary_messages(state: ReviewTask, cfg: DebateConfig) -> list[BaseMessage]:
 
 def summarize(state: ReviewTask, runtime: Runtime[DebateContext]) -> dict[str, Any]:
     """Write a debated leaf's answer from its sections, debate and review."""
-    ctx = get_context(runtime.context)
+    ctx = context_of(runtime, DebateContext)
     cfg = resolve_config(ctx)
     node, agent = state["node"], f"summarizer-{state['node']}"
     sections = state["sections"]

@@ -22,6 +22,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Send
 
+from disputatio.nodes.context import context_of
 from disputatio.nodes.debate.agreement import (
     agreement_score,
     medoid,
@@ -32,7 +33,6 @@ from disputatio.nodes.debate.common import emit, latest_answers, total_tokens
 from disputatio.nodes.debate.context import (
     DebateConfig,
     DebateContext,
-    get_context,
     resolve_config,
 )
 from disputatio.nodes.debate.tree import leaves, ready_internal
@@ -298,7 +298,7 @@ def _plan(state: DebateState, cfg: DebateConfig, notes: list[str]) -> list[Send]
 
 def schedule(state: DebateState, runtime: Runtime[DebateContext]) -> Command[Next]:
     """Assess agreement, then send the next phase's tasks (or go to ``finalize``)."""
-    ctx = get_context(runtime.context)
+    ctx = context_of(runtime, DebateContext)
     cfg = resolve_config(ctx)
     update = _assess(state, ctx, cfg)
     merged: DebateState = {

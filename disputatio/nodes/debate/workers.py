@@ -28,6 +28,7 @@ from disputatio.models.accounting import invoke_with_usage
 from disputatio.models.chat import configure_model
 from disputatio.models.toolcalls import bind_tools_with_text_fallback, strip_tool_calls
 from disputatio.nodes.citations import attribute_sentences, named_labels, place_citations
+from disputatio.nodes.context import context_of
 from disputatio.nodes.debate.agreement import lead_with_verdict
 from disputatio.nodes.debate.common import (
     dedupe_sections,
@@ -43,7 +44,6 @@ from disputatio.nodes.debate.common import (
 from disputatio.nodes.debate.context import (
     DebateConfig,
     DebateContext,
-    get_context,
     resolve_config,
 )
 from disputatio.prompts.debate import (
@@ -245,7 +245,7 @@ def _tool_round(
 
 def worker_turn(state: WorkerTask, runtime: Runtime[DebateContext]) -> dict[str, Any]:
     """Run one worker turn on one leaf (sent with ``Send``, one task per worker and round)."""
-    ctx = get_context(runtime.context)
+    ctx = context_of(runtime, DebateContext)
     cfg = resolve_config(ctx)
     agent, persona = state["agent"], state["persona"]
     new: list[dict[str, Any]] = []

@@ -21,6 +21,7 @@ from langgraph.runtime import Runtime
 
 from disputatio.errors import DisputatioError
 from disputatio.ingest import chunk_document, extract
+from disputatio.nodes.context import context_of
 from disputatio.nodes.ingest.batch import emit, file_result, scope
 from disputatio.nodes.ingest.context import IngestContext
 from disputatio.state.ingest import FileResult, IngestState, WorkItem
@@ -35,10 +36,6 @@ from disputatio.storage.documents import (
 from disputatio.storage.jobs import JobRecord, finish_jobs, new_job_id, record_jobs
 
 logger = logging.getLogger(__name__)
-
-
-def _ctx(runtime: Runtime[IngestContext]) -> IngestContext:
-    return runtime.context or IngestContext()
 
 
 def _error(item: WorkItem, exc: Exception, step: str) -> str:
@@ -58,7 +55,7 @@ def load(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]:
     The batch ends after ``ingest.batch_size`` files or once it holds ``ingest.batch_chunks``
     child chunks, whichever comes first.
     """
-    ctx = _ctx(runtime)
+    ctx = context_of(runtime, IngestContext)
     settings = ctx.get_settings()
     cfg = settings.ingest
     tenant, collection = scope(state, ctx)
@@ -116,7 +113,7 @@ def _per_item(batch: list[WorkItem], step: str, run: Callable[[list[WorkItem]], 
 
 def entities(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]:
     """Find entities, mentions and relations in every child chunk of the batch."""
-    extractor = _ctx(runtime).get_entity_extractor()
+    extractor = context_of(runtime, IngestContext).get_entity_extractor()
     batch = state.get("batch", [])
     if extractor is None:
         return {}
@@ -141,7 +138,7 @@ def embedding_text(heading_path: tuple[str, ...], text: str) -> str:
 
 def embed(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]:
     """Embed every child chunk of the batch in one call to the embedding model."""
-    ctx = _ctx(runtime)
+    ctx = context_of(runtime, IngestContext)
     dim = ctx.get_settings().models.embedding_dim
     batch = state.get("batch", [])
 
@@ -172,7 +169,7 @@ def index(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]
     With a graph store configured, the document's graph goes to the outbox in the same
     transaction and is replayed after the batch.
     """
-    ctx = _ctx(runtime)
+    ctx = context_of(runtime, IngestContext)
     settings = ctx.get_settings()
     tenant, collection = scope(state, ctx)
     store = ctx.get_graph_store()

@@ -7,10 +7,8 @@ at the end exist for ablations and default to the full protocol.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
-
-from langgraph.runtime import Runtime
 
 from disputatio.errors import ConfigError
 from disputatio.nodes.context import AgentContext
@@ -166,13 +164,3 @@ def resolve(ctx: MedragContext) -> MedragConfig:
     if config.rounds < 1 or config.k < 1:
         raise ConfigError(f"medrag rounds and k must be >= 1 (got {config.rounds}, {config.k})")
     return config
-
-
-def context_of(runtime: Runtime[MedragContext] | None) -> MedragContext:
-    """The run's context; a plain :class:`AgentContext` is widened, None gives the defaults."""
-    ctx = runtime.context if runtime is not None else None
-    if isinstance(ctx, MedragContext):
-        return ctx
-    if isinstance(ctx, AgentContext):
-        return MedragContext(**{f.name: getattr(ctx, f.name) for f in fields(AgentContext)})
-    return MedragContext()

@@ -14,8 +14,9 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from disputatio.errors import ConfigError
+from disputatio.nodes.context import context_of
 from disputatio.nodes.medrag.answers import comparable, is_numeric, resolve_answer_mode
-from disputatio.nodes.medrag.context import MedragContext, context_of, resolve
+from disputatio.nodes.medrag.context import MedragContext, resolve
 from disputatio.nodes.medrag.turns import history_entry
 from disputatio.state.medrag import MedragState, Summary, Turn
 from disputatio.validators.base import resolve_validators
@@ -45,7 +46,7 @@ def prepare(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, An
         ConfigError: If the question is empty, the answer mode is unknown, the options are
             malformed (options mode) or the context's values are out of range.
     """
-    ctx = context_of(runtime)
+    ctx = context_of(runtime, MedragContext)
     resolve(ctx)  # fail early on bad settings
     resolve_validators(ctx.validators)  # and on a bad validator spec, not after the debate
     if not str(state.get("question") or "").strip():
@@ -75,7 +76,7 @@ def _summaries_of_round(summaries: Sequence[Summary], round_: int) -> list[Summa
 
 def fan_out_agents(state: MedragState, runtime: Runtime[MedragContext]) -> list[Send]:
     """Send one ``agent_turn`` per agent for the current round (agents run in parallel)."""
-    cfg = resolve(context_of(runtime))
+    cfg = resolve(context_of(runtime, MedragContext))
     round_ = state.get("round", 1)
     previous = {t["agent"]: t for t in turns_of_round(state.get("turns", []), round_ - 1)}
     summaries = _summaries_of_round(state.get("summaries", []), round_ - 1)
@@ -125,7 +126,7 @@ def agreed_choice(
 
 def judge_round(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, Any]:
     """Check whether the agents agree in the round that just ended."""
-    cfg = resolve(context_of(runtime))
+    cfg = resolve(context_of(runtime, MedragContext))
     round_ = state.get("round", 1)
     turns = turns_of_round(state.get("turns", []), round_)
     choice = agreed_choice(turns, cfg.agents, numeric=is_numeric(state))
@@ -144,7 +145,7 @@ def route_after_round(
     state: MedragState, runtime: Runtime[MedragContext]
 ) -> list[Send] | Literal["verify", "finalize"]:
     """Agreement ends the debate; otherwise summarise for the next round, or verify at the end."""
-    cfg = resolve(context_of(runtime))
+    cfg = resolve(context_of(runtime, MedragContext))
     round_ = state.get("round", 1)
     agreed = state.get("agreement_round") == round_
     if agreed and (cfg.early_stop or round_ >= cfg.rounds):

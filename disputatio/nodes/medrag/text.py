@@ -18,10 +18,14 @@ from disputatio.prompts import medrag as P
 from disputatio.retrievers.base import format_sections
 from disputatio.state.medrag import Options, Turn
 from disputatio.state.retrieval import Section
+from disputatio.tools.answer_text import (
+    answer_hint,
+    clean_text,
+    format_options,
+    render_sections,
+    truncate,
+)
 
-_THINK_RE = re.compile(r"<think>.*?(?:</think>|$)", re.S | re.I)
-_BLANK_LINES_RE = re.compile(r"\n\s*\n+")
-_SPACES_RE = re.compile(r"[ \t]+")
 # a fragment of 8..300 characters repeated back to back at least twice more (model loops)
 _REPEAT_RE = re.compile(r"(.{8,300}?)(?:\s*\1){2,}", re.S)
 _ANSWER_LINE_RE = re.compile(
@@ -32,27 +36,6 @@ _ANSWER_LINE_RE = re.compile(
 PROMPT_CHARS_PER_TOKEN = 3
 #: Tokens of the fixed prompt text of one round (system, tags, instructions).
 TEMPLATE_TOKENS_PER_ROUND = 250
-
-
-def format_options(options: Options) -> str:
-    """Render options one per line: ``A. text`` (multiple choice) or ``- yes`` (labels)."""
-    if isinstance(options, Mapping):
-        return "\n".join(f"{key}. {text}" for key, text in options.items())
-    return "\n".join(f"- {label}" for label in options)
-
-
-def answer_hint(options: Options) -> str:
-    """Say what ``X`` in ``Answer Choice: X`` may be."""
-    if isinstance(options, Mapping):
-        return P.HINT_LETTERS.format(letters=", ".join(options))
-    return P.HINT_LABELS.format(labels=", ".join(options))
-
-
-def clean_text(text: str) -> str:
-    """Drop ``<think>`` blocks, trailing spaces and runs of blank lines."""
-    text = _THINK_RE.sub("", text)
-    text = _SPACES_RE.sub(" ", text)
-    return _BLANK_LINES_RE.sub("\n\n", text).strip()
 
 
 def drop_repeats(text: str) -> str:
@@ -91,18 +74,6 @@ def clean_response(text: str, max_chars: int) -> str:
     The cap keeps the reply's answer marker (a looping reply cut from its start would lose it).
     """
     return truncate_keeping_answer(drop_repeats(clean_text(text)), max_chars)
-
-
-def truncate(text: str, max_chars: int) -> str:
-    """Cut ``text`` to ``max_chars`` characters, marking the cut with an ellipsis."""
-    if len(text) <= max_chars:
-        return text
-    return text[: max(0, max_chars - 1)].rstrip() + "…"
-
-
-def render_sections(sections: Sequence[Section], max_chars: int | None) -> str:
-    """The ``<section>`` blocks of a prompt, or a placeholder when there are none."""
-    return format_sections(list(sections), max_chars) if sections else P.NO_DOCUMENTS
 
 
 def render_labelled(
@@ -310,17 +281,3 @@ def documents_block(documents: str, options: Options, *, numeric: bool = False) 
             return P.NUMERIC_AGENT_SOLVE.format()
         return P.NUMERIC_AGENT_DOCUMENTS.format(sections=documents)
     return P.AGENT_DOCUMENTS.format(sections=documents, answer_hint=answer_hint(options))
-
-
-def retrieval_query(
-    question: str, peer_summaries: Sequence[Mapping[str, str]], max_chars: int
-) -> str:
-    """The search query: the question, plus the peers' summaries from round 2 on."""
-    parts = [question, *(clean_text(p["text"]) for p in peer_summaries)]
-    return truncate("\n".join(part for part in parts if part), max_chars)
-
-
-def message_text(message: Any) -> str:
-    """The text of a chat reply (string content or text blocks)."""
-    text = getattr(message, "text", None)
-    return text if isinstance(text, str) else str(getattr(message, "content", message))

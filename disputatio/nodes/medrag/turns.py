@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.config import get_stream_writer
@@ -35,24 +35,28 @@ from langgraph.runtime import Runtime
 from disputatio.models.accounting import invoke_with_usage
 from disputatio.models.local import slot_context
 from disputatio.nodes.citations import resolve_labels, short_labels
+from disputatio.nodes.context import context_of
 from disputatio.nodes.medrag.answers import is_numeric, parse_reply
-from disputatio.nodes.medrag.context import MedragContext, context_of, resolve
-from disputatio.nodes.medrag.search import parse_query, retrieve
+from disputatio.nodes.medrag.context import MedragConfig, MedragContext, resolve
 from disputatio.nodes.medrag.text import (
     agent_prefix,
-    answer_hint,
     clean_response,
-    clean_text,
     documents_block,
-    format_options,
-    message_text,
     peers_block,
     render_labelled,
     section_chars,
-    truncate,
 )
 from disputatio.prompts import medrag as P
 from disputatio.state.medrag import AgentTurnInput, SummarizeInput, Summary, Turn
+from disputatio.state.retrieval import Section
+from disputatio.tools.answer_text import (
+    answer_hint,
+    clean_text,
+    format_options,
+    message_text,
+    truncate,
+)
+from disputatio.tools.turn_search import parse_query, retrieve
 
 logger = logging.getLogger(__name__)
 
@@ -118,9 +122,60 @@ def _slot_tokens(ctx: MedragContext, agent: str) -> int | None:
     return slot_context(ctx.get_settings())
 
 
+class _QueryStep(NamedTuple):
+    """What the agent's own search call gave: the conversation so far and the query."""
+
+    messages: list[BaseMessage]
+    call: str
+    query: str | None
+    source: str | None
+    seconds: float
+    usage: dict[str, dict[str, Any]]
+
+
+def _query_step(
+    ctx: MedragContext,
+    cfg: MedragConfig,
+    agent: str,
+    common: dict[str, Any],
+    messages: list[BaseMessage],
+    question: str,
+) -> _QueryStep:
+    """Ask the agent for its ``retrieve("query")`` call (when it writes its own queries)."""
+    if not (cfg.use_retrieval and cfg.agent_query):
+        return _QueryStep(messages, "", None, None, 0.0, {})
+    llm = ctx.chat_model(agent, max_tokens=cfg.query_max_tokens, **common)
+    messages = _with_user(messages, P.QUERY_INSTRUCTION)
+    t_query = time.perf_counter()
+    reply, usage = invoke_with_usage(llm, messages, agent=agent, role="debater")
+    seconds = time.perf_counter() - t_query
+    call = truncate(clean_text(message_text(reply)), 300)
+    parsed = parse_query(call)
+    query = parsed or question
+    messages = [*messages, AIMessage(call or f'retrieve("{query}")')]
+    return _QueryStep(messages, call, query, "agent" if parsed else "question", seconds, usage)
+
+
+def _shown_chars(
+    ctx: MedragContext, cfg: MedragConfig, agent: str, question: str, options: Any
+) -> int:
+    """Characters of each section the agent is shown (what its slot holds for every round)."""
+    return section_chars(
+        k=cfg.k,
+        wanted=cfg.section_max_chars or 10_000,
+        slot_tokens=_slot_tokens(ctx, agent),
+        rounds=cfg.rounds,
+        answer_tokens=cfg.max_tokens or 256,
+        query_tokens=cfg.query_max_tokens if cfg.agent_query else 0,
+        summary_tokens=cfg.summary_max_tokens,
+        agents=len(cfg.agents),
+        question_chars=len(question) + len(format_options(options)),
+    )
+
+
 def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[str, Any]:
     """One agent writes its search call, retrieves, and answers in one round."""
-    ctx = context_of(runtime)
+    ctx = context_of(runtime, MedragContext)
     cfg = resolve(ctx)
     agent, round_ = state["agent"], state["round"]
     question, options = state["question"], state.get("options") or []
@@ -142,47 +197,24 @@ def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[s
     peers_text = peers_block(peers, round_, previous, numeric=numeric) if peers else ""
     if peers_text:
         messages = _with_user(messages, peers_text)
-    usage: dict[str, dict[str, Any]] = {}
-    query_call = ""
-    query: str | None = None
-    source: str | None = None
-    query_s = 0.0
-    if cfg.use_retrieval and cfg.agent_query:
-        llm = ctx.chat_model(agent, max_tokens=cfg.query_max_tokens, **common)
-        messages = _with_user(messages, P.QUERY_INSTRUCTION)
-        t_query = time.perf_counter()
-        reply, usage = invoke_with_usage(llm, messages, agent=agent, role="debater")
-        query_s = time.perf_counter() - t_query
-        query_call = truncate(clean_text(message_text(reply)), 300)
-        query = parse_query(query_call)
-        source = "agent" if query else "question"
-        query = query or question
-        messages = [*messages, AIMessage(query_call or f'retrieve("{query}")')]
+    step = _query_step(ctx, cfg, agent, common, messages, question)
     t_retrieval = time.perf_counter()
-    sections, rlog = retrieve(ctx, cfg, question, peers, query=query, query_source=source)
+    sections, rlog = retrieve(ctx, cfg, question, peers, query=step.query, query_source=step.source)
     retrieval_s = time.perf_counter() - t_retrieval
-    chars = section_chars(
-        k=cfg.k,
-        wanted=cfg.section_max_chars or 10_000,
-        slot_tokens=_slot_tokens(ctx, agent),
-        rounds=cfg.rounds,
-        answer_tokens=cfg.max_tokens or 256,
-        query_tokens=cfg.query_max_tokens if cfg.agent_query else 0,
-        summary_tokens=cfg.summary_max_tokens,
-        agents=len(cfg.agents),
-        question_chars=len(question) + len(format_options(options)),
-    )
     labels = short_labels([s.id for s in sections])
     failed = bool(rlog.get("error"))
     # a numeric question without retrieval gets no documents block, only the instruction
     no_documents = numeric and not cfg.use_retrieval
+    chars = _shown_chars(ctx, cfg, agent, question, options)
     documents = "" if no_documents else render_labelled(sections, chars, failed=failed)
     block = documents_block(documents, options, numeric=numeric)
-    messages = [*messages, HumanMessage(block)] if query_call else _with_user(messages, block)
+    messages = step.messages
+    messages = [*messages, HumanMessage(block)] if step.call else _with_user(messages, block)
     llm = ctx.chat_model(agent, max_tokens=cfg.max_tokens, **common)
     t_gen = time.perf_counter()
     reply, more = invoke_with_usage(llm, messages, agent=agent, role="debater")
-    generation_s = query_s + time.perf_counter() - t_gen
+    generation_s = step.seconds + time.perf_counter() - t_gen
+    usage = step.usage
     for key, record in more.items():
         usage = {**usage, key: _add(usage.get(key), record)}
     raw_text = clean_text(message_text(reply))
@@ -194,7 +226,7 @@ def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[s
         round=round_,
         temperature=temperature,
         peers_text=peers_text,
-        query_call=query_call,
+        query_call=step.call,
         documents=documents,
         labels=labels,
         response=text,
@@ -215,14 +247,20 @@ def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[s
     if not parsed.ok:
         logger.info("%s round %d: answer %s (%s)", agent, round_, parsed.status, parsed.raw)
     ms = (time.perf_counter() - t_start) * 1000.0
-    writer(
+    return _turn_update(turn, sections, ms)
+
+
+def _turn_update(turn: Turn, sections: Sequence[Section], ms: float) -> dict[str, Any]:
+    """Emit the ``turn`` event and return the state update of a finished turn."""
+    agent, round_, rlog = turn["agent"], turn["round"], turn["retrieval"]
+    get_stream_writer()(
         {
             "event": "turn",
             "agent": agent,
             "round": round_,
             "query": rlog.get("query"),
-            "choice": parsed.choice,
-            "status": parsed.status,
+            "choice": turn["choice"],
+            "status": turn["status"],
             "sections": rlog.get("ids", []),
         }
     )
@@ -232,19 +270,19 @@ def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[s
         "role": "debater",
         "round": round_,
         "kind": "answer",
-        "content": text,
-        "citations": cited,
-        "unverified": unverified,
+        "content": turn["response"],
+        "citations": turn["citations"],
+        "unverified": turn["unverified"],
         "queries": [rlog["query"]] if rlog.get("query") else [],
     }
     update: dict[str, Any] = {
         "turns": [turn],
-        "usage": usage,
+        "usage": turn["usage"],
         "timings": [{"step": "agent_turn", "agent": agent, "round": round_, "ms": ms}],
         "transcript": [move],
         "sections": {s.id: s.model_dump(mode="json") for s in sections},
     }
-    if failed:
+    if turn["retrieval_error"]:
         update["notes"] = [
             f"{agent} round {round_}: retrieval failed ({rlog['error']}); answered without evidence"
         ]
@@ -267,7 +305,7 @@ def summarize(state: SummarizeInput, runtime: Runtime[MedragContext]) -> dict[st
     The summary is asked at the end of the agent's own conversation (same llama.cpp slot), so
     the server only reads the new instruction.
     """
-    ctx = context_of(runtime)
+    ctx = context_of(runtime, MedragContext)
     cfg = resolve(ctx)
     agent, round_ = state["agent"], state["round"]
     t0 = time.perf_counter()

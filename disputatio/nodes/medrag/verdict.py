@@ -26,19 +26,19 @@ from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 
 from disputatio.models.accounting import invoke_with_usage
+from disputatio.nodes.context import context_of
 from disputatio.nodes.medrag.answers import comparable, is_numeric, parse_reply, same_answer
-from disputatio.nodes.medrag.context import MedragContext, context_of, resolve
+from disputatio.nodes.medrag.context import MedragContext, resolve
 from disputatio.nodes.medrag.rounds import agreed_choice, turns_of_round
 from disputatio.nodes.medrag.text import (
     clean_response,
-    clean_text,
     debate_transcript,
     final_answers,
-    message_text,
     verifier_messages,
 )
 from disputatio.parsing.answers import majority_vote
 from disputatio.state.medrag import SEED_CONSENSUS, ConsensusType, MedragState, Turn, Verdict
+from disputatio.tools.answer_text import clean_text, message_text
 from disputatio.validators.base import ValidationContext, resolve_validators, run_validators
 from disputatio.validators.claims import claims_of
 
@@ -52,7 +52,7 @@ def verify(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, Any
     It sees every agent's final choice and the debate cut to ``verifier_max_chars`` from its
     start, each turn keeping its answer line.
     """
-    ctx = context_of(runtime)
+    ctx = context_of(runtime, MedragContext)
     cfg = resolve(ctx)
     turns = state.get("turns", [])
     answers = final_answers(turns, cfg.agents)
@@ -339,7 +339,7 @@ def validate_answer(
 
 def finalize(state: MedragState, runtime: Runtime[MedragContext]) -> dict[str, Any]:
     """Choose the final answer, its citations, validate it and assemble the per-question log."""
-    ctx = context_of(runtime)
+    ctx = context_of(runtime, MedragContext)
     cfg = resolve(ctx)
     turns = state.get("turns", [])
     numeric = is_numeric(state)

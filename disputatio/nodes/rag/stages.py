@@ -8,6 +8,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from disputatio.nodes.context import context_of
 from disputatio.nodes.rag.context import RagContext
 from disputatio.retrievers.funnel import (
     fuse_and_expand,
@@ -22,14 +23,10 @@ from disputatio.state.retrieval import NO_SUITABLE_CONTEXT, Section
 from disputatio.validators.claims import NOT_FOUND_ANSWER
 
 
-def _ctx(runtime: Runtime[RagContext]) -> RagContext:
-    return runtime.context or RagContext()
-
-
 def plan(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     """Plan keywords, the semantic query and graph seeds; embed the semantic query."""
     t0 = time.perf_counter()
-    funnel = _ctx(runtime).funnel()
+    funnel = context_of(runtime, RagContext).funnel()
     planned = funnel.plan(state["question"])
     t1 = time.perf_counter()
     # embed here, once: the semantic channel and the rerank stage reuse the vector, and a cold
@@ -48,13 +45,13 @@ def fan_out(state: RagState, runtime: Runtime[RagContext]) -> list[Send]:
     """One branch per channel with a fusion weight above 0."""
     return [
         Send("channel", {**state, "hits": {}, "plan": {**state["plan"], "_channel": c}})
-        for c in _ctx(runtime).funnel().config.active_channels
+        for c in context_of(runtime, RagContext).funnel().config.active_channels
     ]
 
 
 def channel(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     """Run one channel under its deadline; a failure or a miss is recorded, the funnel goes on."""
-    ctx = _ctx(runtime)
+    ctx = context_of(runtime, RagContext)
     funnel = ctx.funnel()
     name = state["plan"]["_channel"]
     query_plan = QueryPlan.model_validate(
@@ -79,7 +76,7 @@ def channel(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
 
 def fuse(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     """Weighted RRF and child → parent expansion."""
-    funnel = _ctx(runtime).funnel()
+    funnel = context_of(runtime, RagContext).funnel()
     t0 = time.perf_counter()
     hits = {
         name: [(c, float(s)) for c, s in pairs] for name, pairs in state.get("hits", {}).items()
@@ -93,7 +90,7 @@ def fuse(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
 
 def rerank(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     """Rerank the candidate sections."""
-    funnel = _ctx(runtime).funnel()
+    funnel = context_of(runtime, RagContext).funnel()
     t0 = time.perf_counter()
     sections = [Section.model_validate(s) for s in state.get("candidates", [])]
     ranked = rerank_sections(
@@ -115,7 +112,7 @@ def route_guard(state: RagState, runtime: Runtime[RagContext]) -> Literal["trim"
     """Refuse when the best rerank score is below the threshold."""
     threshold = state.get("threshold")
     if threshold is None:
-        threshold = _ctx(runtime).funnel().config.threshold
+        threshold = context_of(runtime, RagContext).funnel().config.threshold
     return "trim" if state.get("best_score", 0.0) >= threshold else "refuse"
 
 
@@ -142,7 +139,7 @@ def refuse(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
 
 def trim(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     """Drop low-conformity sections, keep the best ``k``."""
-    funnel = _ctx(runtime).funnel()
+    funnel = context_of(runtime, RagContext).funnel()
     sections = [Section.model_validate(s) for s in state.get("candidates", [])]
     cut = trim_threshold(sections, funnel.config)
     k = state.get("k") or funnel.config.k_final
@@ -152,4 +149,4 @@ def trim(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
 
 def route_answer(state: RagState, runtime: Runtime[RagContext]) -> Literal["answer", "__end__"]:
     """Skip the answerer when the context says retrieval only."""
-    return "answer" if _ctx(runtime).answer else "__end__"
+    return "answer" if context_of(runtime, RagContext).answer else "__end__"

@@ -222,11 +222,6 @@ def _pick(value: float | None, default: float) -> float:
     return float(default if value is None else value)
 
 
-def run_context(context: RdcContext | None) -> RdcContext:
-    """Return the run's context, or a default one when the caller passed none."""
-    return context if context is not None else RdcContext()
-
-
 def tokens_used(usage: dict[str, dict[str, Any]] | None) -> int:
     """Return the input + output tokens of every agent so far."""
     return sum(

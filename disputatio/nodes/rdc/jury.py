@@ -27,6 +27,7 @@ from disputatio.argumentation import (
     expected_information_gain,
     label_inconsistency,
 )
+from disputatio.nodes.context import context_of
 from disputatio.nodes.rdc.analysis import (
     calibration,
     differential,
@@ -40,7 +41,7 @@ from disputatio.nodes.rdc.analysis import (
     sensitivity,
 )
 from disputatio.nodes.rdc.case import candidate_tests, evidence_items, load_case
-from disputatio.nodes.rdc.context import RdcContext, run_context, tokens_used
+from disputatio.nodes.rdc.context import RdcContext, tokens_used
 from disputatio.nodes.rdc.memory import diary_entries, write_diaries
 from disputatio.nodes.rdc.outbox import flush
 from disputatio.state.rdc import RdcState
@@ -61,7 +62,7 @@ def final_graph(
 
 def jury(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     """Compute the verdict, append it to the ledger and return it."""
-    ctx = run_context(runtime.context)
+    ctx = context_of(runtime, RdcContext)
     cfg = ctx.config()
     ledger = ctx.get_ledger()
     thread = state["ledger_thread"]

@@ -21,10 +21,11 @@ from langgraph.types import Command, Send
 
 from disputatio.argumentation import entropy_nats
 from disputatio.errors import ConfigError
+from disputatio.nodes.context import context_of
 from disputatio.nodes.rdc import speakers
 from disputatio.nodes.rdc.analysis import best_eig, differential
 from disputatio.nodes.rdc.case import candidate_tests, load_case, resolve_specialists, seed_graph
-from disputatio.nodes.rdc.context import RdcConfig, RdcContext, run_context, tokens_used
+from disputatio.nodes.rdc.context import RdcConfig, RdcContext, tokens_used
 from disputatio.nodes.rdc.memory import agent_priors
 from disputatio.nodes.rdc.outbox import entry, flush
 from disputatio.state.rdc import ROUND_PHASES, RdcState
@@ -39,7 +40,7 @@ def seed(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     """
     if state.get("run_id"):
         raise ConfigError("this thread already holds a debate: start a new thread id")
-    ctx = run_context(runtime.context)
+    ctx = context_of(runtime, RdcContext)
     cfg = ctx.config()
     case = load_case(state["case"])
     specs = resolve_specialists(case, ctx.specialists, ctx.max_specialists)
@@ -104,7 +105,7 @@ def moderator(
     state: RdcState, runtime: Runtime[RdcContext]
 ) -> Command[Literal["specialist", "vote"]]:
     """Flush the ledger outbox, then dispatch the next turn or move on to the vote."""
-    ctx = run_context(runtime.context)
+    ctx = context_of(runtime, RdcContext)
     cfg = ctx.config()
     cursor = flush(
         ctx.get_ledger(), state["ledger_thread"], state["outbox"], state["ledger_cursor"]

@@ -15,10 +15,11 @@ from langgraph.runtime import Runtime
 from disputatio.argumentation import DebateGraph, NodeKind, entropy_nats
 from disputatio.errors import DisputatioError, ModelError
 from disputatio.models.structured import structured_invoke
+from disputatio.nodes.context import context_of
 from disputatio.nodes.rdc import speakers
 from disputatio.nodes.rdc.analysis import best_eig, differential, hotspots, labelling
 from disputatio.nodes.rdc.case import candidate_tests, hypothesis_aliases, load_case
-from disputatio.nodes.rdc.context import RdcConfig, RdcContext, run_context
+from disputatio.nodes.rdc.context import RdcConfig, RdcContext
 from disputatio.nodes.rdc.moves import MoveOutcome
 from disputatio.nodes.rdc.outbox import entry, prompt_sha256
 from disputatio.nodes.rdc.proposals import TurnOutcome, apply_turn
@@ -32,7 +33,7 @@ from disputatio.prompts.rdc import (
 )
 from disputatio.retrievers.base import format_sections
 from disputatio.state.rdc import Case, RdcState, SpecialistMove, SpecialistSpec
-from disputatio.tools.retrieval import TOOL_NAME
+from disputatio.tools.retrieval import TOOL_NAME, search_corpus
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ def _retrieve(
     query = RETRIEVAL_QUERY.format(hypotheses=labels, focus=spec.focus or spec.name)
     record: dict[str, Any] = {"tool": TOOL_NAME, "query": query, "k": cfg.sections_per_turn}
     try:
-        result = ctx.get_retriever().search(query, k=cfg.sections_per_turn)
+        result = search_corpus(ctx.get_retriever(), query, k=cfg.sections_per_turn)
     except Exception as exc:  # a failed search is a turn without sections, not a lost debate
         first = (str(exc).splitlines() or [""])[0][:200]
         message = (
@@ -88,7 +89,7 @@ def _phase_extra(state: RdcState, graph: DebateGraph, cfg: RdcConfig) -> str:
 
 def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     """Run the pending speaker's turn and return the updated graph, differential and records."""
-    ctx = run_context(runtime.context)
+    ctx = context_of(runtime, RdcContext)
     cfg = ctx.config()
     case = load_case(state["case"])
     spec = find_spec(state, state["speaker"])

@@ -21,9 +21,10 @@ from langgraph.types import Command
 from disputatio.argumentation import DebateGraph
 from disputatio.errors import ModelError
 from disputatio.models.structured import structured_invoke
+from disputatio.nodes.context import context_of
 from disputatio.nodes.rdc.analysis import conflict_pair, jury_disagreement, ordered_differential
 from disputatio.nodes.rdc.case import hypothesis_aliases, load_case
-from disputatio.nodes.rdc.context import RdcContext, run_context
+from disputatio.nodes.rdc.context import RdcContext
 from disputatio.nodes.rdc.moves import clean_id
 from disputatio.nodes.rdc.outbox import entry, flush, prompt_sha256
 from disputatio.nodes.rdc.render import vote_messages
@@ -39,7 +40,7 @@ def vote(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     Unknown hypothesis names are dropped, repeats collapse to their first place; a specialist
     whose model gives no valid vote abstains (logged and recorded).
     """
-    ctx = run_context(runtime.context)
+    ctx = context_of(runtime, RdcContext)
     cfg = ctx.config()
     case = load_case(state["case"])
     spec = find_spec(state, state["speaker"])
@@ -86,7 +87,7 @@ def vote(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
 
 def tally(state: RdcState, runtime: Runtime[RdcContext]) -> Command[Literal["moderator", "jury"]]:
     """Flush the ledger, measure the disagreement of the vote and hold an appeal if warranted."""
-    ctx = run_context(runtime.context)
+    ctx = context_of(runtime, RdcContext)
     cfg = ctx.config()
     cursor = flush(
         ctx.get_ledger(), state["ledger_thread"], state["outbox"], state["ledger_cursor"]

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from disputatio.state.claims import Claim
-from disputatio.validators.claims import check_answer
+from disputatio.validators.cited import judge_cited
 from disputatio.validators.support import SupportChecker
 
 
@@ -34,31 +33,18 @@ def brief_claims(
         option = str(brief.get("option", ""))
         shown = {str(s["id"]): s for s in evidence.get(option, []) if "id" in s}
         for item in brief.get("claims") or []:
-            cited = [c for c in item.get("citations") or [] if c in shown]
             text = str(item.get("text", "")).strip()
             if not text:
                 continue
-            marked = f"{text} [{', '.join(cited)}]" if cited else text
-            report = check_answer(
-                marked, shown, checker=checker, part=f"{option} / {item.get('axis', '')}"
+            claim = judge_cited(
+                text,
+                [str(c) for c in item.get("citations") or []],
+                shown,
+                checker=checker,
+                part=f"{option} / {item.get('axis', '')}",
             )
-            out.append(
-                {**_one_claim(text, report.claims).model_dump(mode="json"), "id": item.get("id")}
-            )
+            out.append({**claim.model_dump(mode="json"), "id": item.get("id")})
     return out
-
-
-#: Verdicts from worst to best: a brief claim of several sentences is as good as its worst.
-_WORST_FIRST = ("unsupported", "uncited", "supported")
-
-
-def _one_claim(text: str, judged: list[Claim]) -> Claim:
-    """One brief claim's verdict: its worst factual sentence's (the checker's filler dropped)."""
-    facts = [c for c in judged if c.factual and c.verdict in _WORST_FIRST]
-    if not facts:
-        return Claim(text=text, verdict=None, factual=False, reason="states nothing to check")
-    worst = min(facts, key=lambda c: _WORST_FIRST.index(str(c.verdict)))
-    return worst.model_copy(update={"text": text})
 
 
 def unsupported_cells(ruling: dict[str, Any], claims: list[dict[str, Any]]) -> list[str]:

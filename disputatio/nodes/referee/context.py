@@ -115,9 +115,3 @@ class RefereeContext(AgentContext):
         return self.chat_model(
             agent, role=role, temperature=self.temperature, max_tokens=self.max_tokens
         )
-
-
-def get_context(runtime: Runtime[RefereeContext] | None) -> RefereeContext:
-    """The run's context, or defaults when the caller passed none."""
-    ctx = runtime.context if runtime is not None else None
-    return ctx if isinstance(ctx, RefereeContext) else RefereeContext()

@@ -15,6 +15,7 @@ from disputatio.nodes.referee.context import RefereeContext
 from disputatio.retrievers.base import format_sections
 from disputatio.state.referee import SourceRef
 from disputatio.state.retrieval import Section
+from disputatio.tools.retrieval import search_corpus
 from disputatio.tools.web_search import results_to_sections
 
 logger = logging.getLogger(__name__)
@@ -60,7 +61,7 @@ def gather(
     for query in queries:
         if retriever is not None:
             try:
-                result = retriever.search(query, k=ctx.k_per_query)
+                result = search_corpus(retriever, query, k=ctx.k_per_query)
                 lists.append([] if result.refused else list(result.sections))
             except Exception as exc:
                 note("corpus", exc)

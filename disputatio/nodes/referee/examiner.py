@@ -8,7 +8,8 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from disputatio.models.structured import structured_invoke
-from disputatio.nodes.referee.context import RefereeContext, RefereeNode, get_context
+from disputatio.nodes.context import context_of
+from disputatio.nodes.referee.context import RefereeContext, RefereeNode
 from disputatio.nodes.referee.evidence import (
     check_citations,
     citable,
@@ -125,7 +126,7 @@ def make_examiner_node(max_attempts: int, rate_limit_retries: int = 2) -> Refere
 
     def examine(state: ExaminerTask, runtime: Runtime[RefereeContext]) -> dict[str, Any]:
         """Check opponents' claims against retrieved evidence and defend the own option."""
-        ctx = get_context(runtime)
+        ctx = context_of(runtime, RefereeContext)
         plan = Plan.model_validate(state["plan"])
         option = state["option"]
         agent = agent_names(option).examiner

@@ -7,8 +7,9 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from disputatio.nodes.context import context_of
 from disputatio.nodes.referee.claims import brief_claims, unsupported_cells
-from disputatio.nodes.referee.context import RefereeContext, get_context
+from disputatio.nodes.referee.context import RefereeContext
 from disputatio.state.referee import PHASES, ExaminerTask, Phase, PhaseError, RefereeState
 
 
@@ -60,7 +61,7 @@ def finalize(state: RefereeState, runtime: Runtime[RefereeContext]) -> dict[str,
     errors.sort(key=lambda e: order.index(e.phase))
     complete = not errors and done >= set(PHASES)
     status = "ok" if complete else ("partial" if done else "failed")
-    checker = get_context(runtime).support_checker()
+    checker = context_of(runtime, RefereeContext).support_checker()
     claims = brief_claims(state.get("briefs") or [], state.get("evidence") or {}, checker)
     update: dict[str, Any] = {
         "status": status,

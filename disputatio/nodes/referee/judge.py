@@ -10,8 +10,9 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
 from disputatio.models.structured import StructuredOutputError, structured_invoke
+from disputatio.nodes.context import context_of
 from disputatio.nodes.referee.advocate import axes_text
-from disputatio.nodes.referee.context import RefereeContext, RefereeNode, get_context
+from disputatio.nodes.referee.context import RefereeContext, RefereeNode
 from disputatio.nodes.referee.examiner import case_text
 from disputatio.nodes.referee.guard import emit, run_guarded
 from disputatio.nodes.referee.scoring import Cells, build_ruling
@@ -108,7 +109,7 @@ def make_referee_node(max_attempts: int, rate_limit_retries: int = 2) -> Referee
         keep theirs) and its reply is the draft the ruling reads. A re-scoring that gives no
         valid reply leaves the degenerate scores, which the ruling reports.
         """
-        ctx = get_context(runtime)
+        ctx = context_of(runtime, RefereeContext)
         plan = Plan.model_validate(state["plan"])
         order = {o.name: i for i, o in enumerate(plan.options)}
         briefs = sorted(

@@ -14,7 +14,8 @@ from langgraph.types import Send, interrupt
 from disputatio.errors import ModelError
 from disputatio.models.accounting import usage_record
 from disputatio.models.structured import structured_invoke
-from disputatio.nodes.referee.context import RefereeContext, RefereeNode, get_context
+from disputatio.nodes.context import context_of
+from disputatio.nodes.referee.context import RefereeContext, RefereeNode
 from disputatio.nodes.referee.evidence import gather, render, source_refs
 from disputatio.nodes.referee.guard import emit, run_guarded, search_warnings
 from disputatio.nodes.referee.planning import build_plan, normalize_answers, pick_questions
@@ -101,7 +102,7 @@ def make_plan_node(max_attempts: int, rate_limit_retries: int = 2) -> RefereeNod
 
     def plan(state: RefereeState, runtime: Runtime[RefereeContext]) -> dict[str, Any]:
         """Ask the planner for options, constraints and weighted axes, or for clarifications."""
-        ctx = get_context(runtime)
+        ctx = context_of(runtime, RefereeContext)
         emit(runtime, {"event": "turn", "phase": "plan", "agent": "planner", "status": "start"})
 
         def work() -> dict[str, Any]:

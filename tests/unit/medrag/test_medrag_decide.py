@@ -9,10 +9,11 @@ import pytest
 from disputatio.errors import ConfigError, ModelError
 from disputatio.nodes.medrag.context import MedragContext, resolve
 from disputatio.nodes.medrag.retry import is_transient
-from disputatio.nodes.medrag.text import clean_text, debate_transcript, retrieval_query, truncate
+from disputatio.nodes.medrag.text import debate_transcript
 from disputatio.nodes.medrag.verdict import decide
 from disputatio.settings import load_settings
 from disputatio.state.medrag import Turn
+from disputatio.tools.answer_text import clean_text, retrieval_query, truncate
 
 AGENTS = ("agent1", "agent2")
 

@@ -238,8 +238,8 @@ def test_turn_times_split_searching_from_generating(
     import threading
     from types import SimpleNamespace
 
-    from disputatio.nodes.medrag import search as search_module
     from disputatio.nodes.medrag import turns
+    from disputatio.tools import turn_search as search_module
 
     clock = threading.local()
 

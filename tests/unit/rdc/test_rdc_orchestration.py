@@ -237,3 +237,20 @@ def test_tampering_with_an_in_memory_entry_is_detected(
     chain[i] = replace(chain[i], payload=forged)
     result = ledger.verify(thread)
     assert not result.ok and result.first_bad_idx == i and "modified" in result.reason
+
+
+def test_every_specialist_search_is_a_retrieval_tool_run(unit_settings: Settings) -> None:
+    from langchain_core.tracers.context import collect_runs
+
+    from disputatio.tools.retrieval import TOOL_NAME
+
+    with collect_runs() as cb:
+        _, ctx = run(unit_settings)
+    runs, tools = list(cb.traced_runs), []
+    while runs:
+        current = runs.pop(0)
+        runs.extend(current.child_runs)
+        if current.run_type == "tool" and current.name == TOOL_NAME:
+            tools.append((current.inputs["query"], current.inputs["k"]))
+    asked = ctx.retriever.queries
+    assert asked and sorted(tools) == sorted((q, ctx.sections_per_turn) for q in asked)

@@ -1,5 +1,8 @@
 """The corpus search of a MedRAG-style agent turn: the agent's own query, the search, its log.
 
+The MedRAG nodes and the evaluation's baselines both search with it, through the retrieval tool
+(:func:`~disputatio.tools.retrieval.search_corpus`), so a baseline sees what a debate turn sees.
+
 An agent may write its own search call, ``retrieve("query")`` (:func:`parse_query`, with the
 text tool-call parser); :func:`retrieve` sends that query, or the question (with the peers'
 summaries when ``requery`` is on), and logs what came back. A retriever error never fails the
@@ -12,17 +15,51 @@ import logging
 import re
 import time
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from disputatio.models.toolcalls import parse_tool_calls
-from disputatio.nodes.medrag.context import MedragConfig, MedragContext
-from disputatio.nodes.medrag.text import retrieval_query, truncate
+from disputatio.retrievers.base import CorpusRetriever
 from disputatio.state.medrag import RetrievalLog
 from disputatio.state.retrieval import Section
+from disputatio.tools.answer_text import retrieval_query, truncate
+from disputatio.tools.retrieval import search_corpus
 
 logger = logging.getLogger(__name__)
 
 #: Name of the search call agents write.
 QUERY_TOOL = "retrieve"
+
+
+class HasRetriever(Protocol):
+    """A run context that gives its retriever (every agent graph's context does)."""
+
+    def get_retriever(self) -> CorpusRetriever:
+        """The run's corpus retriever."""
+        ...
+
+
+class TurnSearchKnobs(Protocol):
+    """The resolved settings a turn's search reads (a ``MedragConfig`` has them)."""
+
+    @property
+    def k(self) -> int:
+        """Sections per search."""
+        ...
+
+    @property
+    def use_retrieval(self) -> bool:
+        """Search at all."""
+        ...
+
+    @property
+    def requery(self) -> bool:
+        """Add the peers' summaries to the question's query."""
+        ...
+
+    @property
+    def query_max_chars(self) -> int:
+        """Longest query sent."""
+        ...
 
 
 _CALL_NAME_RE = re.compile(r"\bretrieve(?=\s*\()", re.I)
@@ -43,8 +80,8 @@ def parse_query(text: str) -> str | None:
 
 
 def retrieve(
-    ctx: MedragContext,
-    cfg: MedragConfig,
+    ctx: HasRetriever,
+    cfg: TurnSearchKnobs,
     question: str,
     peer_summaries: Sequence[Mapping[str, str]],
     *,
@@ -75,7 +112,7 @@ def retrieve(
     query = truncate(query, cfg.query_max_chars)
     t0 = time.perf_counter()
     try:
-        result = ctx.get_retriever().search(query, k=cfg.k)
+        result = search_corpus(ctx.get_retriever(), query, k=cfg.k)
     except Exception as exc:  # the seed reasons without evidence; flagged in the turn and notes
         ms = (time.perf_counter() - t0) * 1000.0
         error = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
