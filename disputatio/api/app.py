@@ -1,18 +1,21 @@
-"""The Starlette app: every route, the page, and the engine's lifecycle.
+"""The Starlette app: every route, the page, and the embedded queue worker's lifecycle.
 
 ``app`` is what ``langgraph.json`` mounts (``"http": {"app": "./disputatio/api/app.py:app"}``)
 and what ``disputatio serve`` runs; :func:`create_app` builds one with injected services
 (tests pass scripted models).
 
-Routes (all but ``/`` and ``/static`` need an API key; errors are ``{"error": {...}}``)::
+Routes (all but ``/``, ``/static``, ``/livez`` and ``/metrics`` need an API key; errors are
+``{"error": {...}}``)::
 
+    GET  /livez                   GET /readyz (= GET /health)       GET /metrics
     POST /ingest                  GET /ingest/status/{job_id}
-    POST /query                   GET /health
+    POST /query
     GET  /documents               GET /documents/{document_id}     GET /sections/{chunk_id}
     POST /debate/start            GET /debate/cases
     GET  /debate/{id}             GET /debate/{id}/stream (SSE, Last-Event-ID)
     GET  /debate/{id}/graph       GET /debate/{id}/verdict         GET /debate/{id}/ledger
-    POST /debate/{id}/clarify
+    POST /debate/{id}/clarify     POST /debate/{id}/cancel
+    GET  /jobs (?state=failed)    POST /jobs/{id}/retry
     GET  /sessions                GET /sessions/{id}               DELETE /sessions/{id}
 """
 
@@ -25,15 +28,17 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from disputatio.api import debates, rag
+from disputatio.api import debates, jobs, metrics, probes, rag
 from disputatio.api.errors import error_handlers
-from disputatio.api.runs import Engine
 from disputatio.api.services import Services
+from disputatio.api.worker import Worker
+from disputatio.storage import queue
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +62,10 @@ def create_app(services: Services | None = None) -> Starlette:
         Route("/ingest", rag.ingest, methods=["POST"]),
         Route("/ingest/status/{job_id}", rag.ingest_status, methods=["GET"]),
         Route("/query", rag.query, methods=["POST"]),
-        Route("/health", rag.health, methods=["GET"]),
+        Route("/livez", probes.livez, methods=["GET"]),
+        Route("/readyz", probes.readyz, methods=["GET"]),
+        Route("/health", probes.readyz, methods=["GET"]),
+        Route("/metrics", metrics.metrics, methods=["GET"]),
         Route("/documents", rag.documents, methods=["GET"]),
         Route("/documents/{document_id}", rag.document, methods=["GET"]),
         Route("/sections/{chunk_id}", rag.section, methods=["GET"]),
@@ -69,6 +77,9 @@ def create_app(services: Services | None = None) -> Starlette:
         Route("/debate/{case_id}/verdict", debates.verdict, methods=["GET"]),
         Route("/debate/{case_id}/ledger", debates.ledger, methods=["GET"]),
         Route("/debate/{case_id}/clarify", debates.clarify, methods=["POST"]),
+        Route("/debate/{case_id}/cancel", debates.cancel, methods=["POST"]),
+        Route("/jobs", jobs.list_jobs, methods=["GET"]),
+        Route("/jobs/{job_id}/retry", jobs.retry, methods=["POST"]),
         Route("/sessions", debates.sessions, methods=["GET"]),
         Route("/sessions/{case_id}", debates.session, methods=["GET"]),
         Route("/sessions/{case_id}", debates.delete_session, methods=["DELETE"]),
@@ -79,17 +90,28 @@ def create_app(services: Services | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         svc = holder.get("services") or Services()
         app.state.services = svc
-        engine = Engine(svc)
-        app.state.engine = engine
-        await run_in_threadpool(engine.start)
+        await run_in_threadpool(queue.ensure_schema, svc.settings)
+        worker = Worker(svc) if svc.embedded_worker else None  # `serve --no-worker`: none
+        if worker is not None:
+            await run_in_threadpool(worker.start)
+        sampler = metrics.QueueSampler(svc.settings)  # /metrics of the LangGraph server too
+        sampler.start()
         try:
             yield
         finally:
-            engine.stop()
+            sampler.stop()
+            if worker is not None:
+                await run_in_threadpool(worker.stop)
 
     if services is not None:
         holder["services"] = services
-    app = Starlette(routes=routes, exception_handlers=error_handlers(), lifespan=lifespan)
+    # the middleware becomes the LangGraph server's when mounted there: it times its routes too
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(metrics.HttpMetrics)],
+        exception_handlers=error_handlers(),
+        lifespan=lifespan,
+    )
     return app
 
 

@@ -22,6 +22,7 @@ from disputatio.api import store
 from disputatio.api.errors import ApiError, invalid
 from disputatio.api.http import read_json, services, tenant
 from disputatio.api.schemas import Clarification, DebateStart, verdict_body
+from disputatio.api.uploads import public
 from disputatio.graphs import registry
 from disputatio.settings import Settings
 
@@ -69,9 +70,8 @@ async def start(request: Request) -> JSONResponse:
             "TOO_MANY_RUNS",
             f"{active} debates already running for this tenant (limit {limit})",
             retryable=True,
+            retry_after=30,  # a debate runs for minutes: asking again in 5 s is wasted
         )
-    engine = request.app.state.engine
-    await run_in_threadpool(engine.submit_run, case_id, who, req.protocol, stored)
     return JSONResponse(
         {
             "case_id": case_id,
@@ -101,7 +101,7 @@ async def _owned(request: Request, key: str = "case_id") -> tuple[str, str]:
 
 def _sse(seq: int | None, event: str, data: Any) -> bytes:
     head = f"id: {seq}\n" if seq is not None else ""
-    return f"{head}event: {event}\ndata: {json.dumps(data, default=str)}\n\n".encode()
+    return f"{head}event: {event}\ndata: {json.dumps(public(data), default=str)}\n\n".encode()
 
 
 async def stream(request: Request) -> StreamingResponse:
@@ -152,7 +152,8 @@ async def stream(request: Request) -> StreamingResponse:
 
 
 def _session(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: v.isoformat() if hasattr(v, "isoformat") else v for k, v in row.items()}
+    plain = {k: v.isoformat() if hasattr(v, "isoformat") else v for k, v in row.items()}
+    return dict(public(plain))  # citations' sources by file name, never a server path
 
 
 async def session(request: Request) -> JSONResponse:
@@ -213,7 +214,7 @@ async def verdict(request: Request) -> JSONResponse:
             f"debate {case_id} is {row['status']}" + (f": {row['error']}" if row["error"] else ""),
             retryable=row["status"] != "failed",
         )
-    return JSONResponse(verdict_body(row["protocol"], case_id, row["result"] or {}))
+    return JSONResponse(public(verdict_body(row["protocol"], case_id, row["result"] or {})))
 
 
 def _checkpoint_values(settings: Settings, case_id: str) -> dict[str, Any]:
@@ -267,7 +268,7 @@ async def graph(request: Request) -> Response:
     settings = services(request).settings
     fmt = request.query_params.get("format", "jsonld")
     if fmt not in ("jsonld", "graphml"):
-        raise invalid("format", "jsonld or graphml", status=400)
+        raise invalid("format", "jsonld or graphml")
     protocol = row["protocol"]
     values = row["result"] or await run_in_threadpool(_checkpoint_values, settings, case_id)
     if protocol == "rdc":
@@ -345,14 +346,22 @@ async def clarify(request: Request) -> JSONResponse:
     assert row is not None
     if row["status"] != "interrupted":
         raise ApiError(409, "NOT_WAITING", f"debate {case_id} is {row['status']}, not waiting")
-    await run_in_threadpool(
-        lambda: store.update_run(settings, case_id, status="queued", resume=req.answers)
-    )
-    engine = request.app.state.engine
-    await run_in_threadpool(
-        lambda: engine.submit_run(case_id, who, row["protocol"], row["request"], resume=req.answers)
-    )
+    await run_in_threadpool(store.requeue_run, settings, case_id, who, req.answers)
     return JSONResponse({"case_id": case_id, "status": "queued"}, status_code=202)
+
+
+async def cancel(request: Request) -> JSONResponse:
+    """Cancel a queued or running debate: its task is dropped, or aborted at its next step.
+
+    The moves made so far stay; the stream ends with a ``cancelled`` event. 409 when the debate
+    has finished already.
+    """
+    _, case_id = await _owned(request)
+    settings = services(request).settings
+    if not await run_in_threadpool(store.cancel_run, settings, case_id):
+        status = await run_in_threadpool(store.run_status, settings, case_id)
+        raise ApiError(409, "FINISHED", f"debate {case_id} is {status}, nothing to cancel")
+    return JSONResponse({"case_id": case_id, "status": "cancelled"}, status_code=202)
 
 
 async def cases(request: Request) -> JSONResponse:

@@ -19,6 +19,9 @@ from disputatio.errors import DatabaseError, DisputatioError, ModelError
 
 logger = logging.getLogger(__name__)
 
+#: ``Retry-After`` (seconds) of a 429 or 503 that names none.
+DEFAULT_RETRY_AFTER_S = 5
+
 
 class ApiError(Exception):
     """An error answered with an HTTP status and the JSON error shape.
@@ -29,6 +32,8 @@ class ApiError(Exception):
         message: One line for a person.
         retryable: Whether the same request may succeed later.
         field: The offending request field, for validation errors.
+        retry_after: Seconds a client should wait before trying again: sent as ``Retry-After``
+            on every 429 and 503 (5 unless given), and on any other status that gives it.
     """
 
     def __init__(
@@ -39,6 +44,7 @@ class ApiError(Exception):
         *,
         retryable: bool = False,
         field: str | None = None,
+        retry_after: int | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -46,6 +52,9 @@ class ApiError(Exception):
         self.message = message
         self.retryable = retryable
         self.field = field
+        if retry_after is None and status in (429, 503):
+            retry_after = DEFAULT_RETRY_AFTER_S
+        self.retry_after = retry_after
 
     def response(self) -> JSONResponse:
         """The JSON response of this error."""
@@ -56,7 +65,7 @@ class ApiError(Exception):
         }
         if self.field is not None:
             body["field"] = self.field
-        headers = {"Retry-After": "5"} if self.status in (429, 503) else None
+        headers = {"Retry-After": str(self.retry_after)} if self.retry_after is not None else None
         return JSONResponse({"error": body}, status_code=self.status, headers=headers)
 
 

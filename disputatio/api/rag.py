@@ -1,6 +1,7 @@
-"""Routes of seed 002: ingest, job status, query, health; and the tenant's documents.
+"""Routes of seed 002: ingest, job status, query; and the tenant's documents.
 
-The documents and sections routes serve a citation's source to the page.
+The documents and sections routes serve a citation's source to the page. The health routes
+are in :mod:`disputatio.api.probes`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-import httpx
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
@@ -26,6 +26,7 @@ from disputatio.api.errors import ApiError, from_validation, invalid
 from disputatio.api.fetch import fetch
 from disputatio.api.http import read_body, read_json, services, tenant
 from disputatio.api.schemas import IngestRequest, QueryRequest
+from disputatio.api.uploads import check_upload, public, scrub
 from disputatio.settings import Settings
 from disputatio.state.retrieval import NO_SUITABLE_CONTEXT
 from disputatio.storage.documents import document_uuid
@@ -117,14 +118,13 @@ async def ingest(request: Request) -> JSONResponse:
             data = found
     else:
         raise ApiError(415, "UNSUPPORTED_MEDIA_TYPE", f"content-type {ctype!r} is not accepted")
-    if not data:
-        raise invalid("file", "the document is empty")
     name = req.file_name or (Path(req.url).name if req.url else "") or "document"
     file_name = _safe(name, "document")
     if "." not in file_name and req.mime_type:
         ext = {"text/plain": ".txt", "text/markdown": ".md", "text/html": ".html",
                "application/pdf": ".pdf"}.get(req.mime_type, "")  # fmt: skip
         file_name += ext
+    await run_in_threadpool(check_upload, data, file_name, settings)  # 415/422 naming `file`
     limit = settings.server.max_jobs_per_tenant
     if await run_in_threadpool(store.active_jobs, settings, who) >= limit:  # before any write
         raise ApiError(429, "TOO_MANY_JOBS", "too many ingestion jobs running", retryable=True)
@@ -149,7 +149,6 @@ async def ingest(request: Request) -> JSONResponse:
     # counted again with the insert, atomically: concurrent uploads cannot pass the limit together
     if await run_in_threadpool(lambda: store.create_job(settings, job, limit=limit)) is not None:
         raise ApiError(429, "TOO_MANY_JOBS", "too many ingestion jobs running", retryable=True)
-    request.app.state.engine.submit_job(job_id, who, collection, str(path), record)
     return JSONResponse(
         {
             "status": "accepted",
@@ -184,7 +183,7 @@ async def ingest_status(request: Request) -> JSONResponse:
             "document_id": job["document_id"],
             "file_name": job["file_name"],
             "collection": job["collection"],
-            "error": job["error"],
+            "error": scrub(job["error"], services(request).settings) if job["error"] else None,
             "chunks": result.get("chunks"),
             "entities": result.get("entities"),
             "created_at": job["created_at"].isoformat(),
@@ -298,80 +297,12 @@ def _checked(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _timed(fn: Any) -> dict[str, Any]:
-    t0 = time.perf_counter()
-    try:
-        detail = fn()
-        ok = True
-    except Exception as exc:  # a health check reports, it never raises
-        ok, detail = False, f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
-    return {"ok": ok, "detail": detail, "latency_ms": round((time.perf_counter() - t0) * 1000, 1)}
-
-
-def _check_database(settings: Settings) -> str:
-    with store.db(settings) as conn:
-        row = conn.execute("SELECT current_setting('server_version') AS v").fetchone()
-    return f"PostgreSQL {row['v'] if row else '?'}"
-
-
-def _check_model(settings: Settings, injected: bool) -> str:
-    if injected:
-        return "injected models (no model server)"
-    name = settings.chat_model_for()
-    if not name.startswith("local:"):
-        return f"{name} (remote; not probed)"
-    run_file = settings.home / "run" / f"llm-{name.removeprefix('local:')}.json"
-    if not run_file.exists():
-        return f"{name}: not started (starts on first use)"
-    base = json.loads(run_file.read_text())["base_url"]
-    resp = httpx.get(f"{base}/models", timeout=3.0)
-    resp.raise_for_status()
-    return f"{name} serving at {base}"
-
-
-def _channel_check(svc: Any, who: str, name: str) -> Any:
-    from disputatio.retrievers.funnel import run_channel
-
-    ctx = svc.context("rag", who)
-    funnel = ctx.funnel()
-    plan = funnel.plan("health check")
-    filters = ctx.retrieval_filters()
-    hits = run_channel(name, funnel.backend, plan, funnel.embeddings, filters, funnel.config)
-    return f"{len(hits)} hits"
-
-
-async def health(request: Request) -> JSONResponse:
-    """Database, model server and each retrieval channel of the tenant, with latencies."""
-    who = tenant(request)
-    svc = services(request)
-    settings = svc.settings
-
-    def run() -> dict[str, Any]:
-        checks: dict[str, Any] = {"database": _timed(lambda: _check_database(settings))}
-        checks["model_server"] = _timed(lambda: _check_model(settings, svc.injected_models))
-        channels: dict[str, Any] = {}
-        if checks["database"]["ok"]:
-            funnel = svc.context("rag", who).get_retriever()
-            for name in funnel.config.channels:
-                channels[name] = _timed(lambda n=name: _channel_check(svc, who, n))
-        checks["channels"] = channels
-        return checks
-
-    checks = await run_in_threadpool(run)
-    ok = (
-        checks["database"]["ok"]
-        and checks["model_server"]["ok"]
-        and all(c["ok"] for c in checks["channels"].values())
-    )
-    return JSONResponse({"ok": ok, "tenant": who, **checks}, status_code=200 if ok else 503)
-
-
 async def documents(request: Request) -> JSONResponse:
     """The tenant's documents."""
     who = tenant(request)
     settings = services(request).settings
     rows = await run_in_threadpool(store.list_documents, settings, who, 200)
-    return JSONResponse({"documents": [_plain(r) for r in rows]})
+    return JSONResponse({"documents": [_plain(r, settings) for r in rows]})
 
 
 async def document(request: Request) -> JSONResponse:
@@ -381,7 +312,7 @@ async def document(request: Request) -> JSONResponse:
     row = await run_in_threadpool(store.get_document, services(request).settings, who, doc_id)
     if row is None:
         raise ApiError(404, "NOT_FOUND", f"no document {doc_id}")
-    return JSONResponse(_plain(row))
+    return JSONResponse(_plain(row, services(request).settings))
 
 
 async def section(request: Request) -> JSONResponse:
@@ -391,8 +322,10 @@ async def section(request: Request) -> JSONResponse:
     row = await run_in_threadpool(store.get_parent_chunk, services(request).settings, who, chunk_id)
     if row is None:
         raise ApiError(404, "NOT_FOUND", f"no section {chunk_id}")
-    return JSONResponse(_plain(row))
+    return JSONResponse(_plain(row, services(request).settings))
 
 
-def _plain(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: v.isoformat() if hasattr(v, "isoformat") else v for k, v in row.items()}
+def _plain(row: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    """A row as JSON values, its server paths cut to file names (:func:`uploads.public`)."""
+    plain = {k: v.isoformat() if hasattr(v, "isoformat") else v for k, v in row.items()}
+    return dict(public(plain, settings))

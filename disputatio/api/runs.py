@@ -1,4 +1,4 @@
-"""Debate runs and ingestion jobs in background threads, checkpointed so a restart resumes them.
+"""What the queue's tasks do: run (or resume) a debate, ingest one uploaded file.
 
 A debate run is one LangGraph thread (``thread_id`` = the case id) compiled against the Postgres
 checkpointer. The protocol's graph, context, input and fields come from its entry in the graph
@@ -8,9 +8,10 @@ key is unique per run, so a step that is re-executed after a crash cannot repeat
 since moves are read from the checkpointed state none is lost. Streams read those events
 (:mod:`disputatio.api.debates`).
 
-Each running debate holds a lease renewed every ``run_lease_s / 3`` seconds; on startup and on
-every renewal tick the engine claims runs whose lease expired (their server died) and resumes
-them on their thread.
+Both are tasks of the durable queue (:mod:`disputatio.storage.queue`), run by any worker
+(:mod:`disputatio.api.worker`): a task whose worker died is taken up by another, and goes on
+from the run's last checkpoint (a debate) or finds the document already stored under its
+content hash (ingestion), so nothing is written twice.
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, cast
@@ -46,103 +46,63 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
+class Aborted(Exception):
+    """The run was cancelled while it ran (raised between two steps of its graph)."""
+
+
 class Engine:
-    """Runs debates and ingestion jobs of one app in background threads."""
+    """Runs the debates and ingestion jobs of the queue's tasks with one app's services."""
 
     def __init__(self, services: Services) -> None:
         self.services = services
         self.settings = services.settings
-        self._owned: set[str] = set()
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._ingest_gate = threading.Semaphore(1)  # ingestion is CPU-bound: one at a time
-        self._ticker: threading.Thread | None = None
-
-    # -- lifecycle ------------------------------------------------------------------------
-
-    def start(self) -> None:
-        """Start the lease ticker and resume what a dead server left unfinished."""
-        self._ticker = threading.Thread(target=self._renew_leases, name="leases", daemon=True)
-        self._ticker.start()
-        if self.services.resume_on_startup:
-            for job in store.pending_jobs(self.settings):
-                self.submit_job(job["id"], job["tenant"], job["collection"], job["path"],
-                                job["request"])  # fmt: skip
-            self.resume_orphans()
-
-    def resume_orphans(self) -> list[str]:
-        """Claim runs whose lease expired and resume each on its thread; return their ids."""
-        claimed = store.claim_orphans(self.settings, self.settings.server.run_lease_s)
-        for run in claimed:
-            logger.info("resuming run %s after a restart", run["id"])
-            self.submit_run(
-                run["id"], run["tenant"], run["protocol"], run["request"], resume=run["resume"]
-            )
-        return [r["id"] for r in claimed]
-
-    def stop(self) -> None:
-        """Stop renewing leases (runs still going are resumed by the next server)."""
-        self._stop.set()
-
-    def _renew_leases(self) -> None:
-        """Every ``run_lease_s / 3``: renew our runs' leases, adopt runs whose lease expired."""
-        lease = self.settings.server.run_lease_s
-        while not self._stop.wait(lease / 3):
-            with self._lock:
-                owned = list(self._owned)
-            try:
-                for run_id in owned:
-                    store.renew_lease(self.settings, run_id, lease)
-                if self.services.resume_on_startup:
-                    self.resume_orphans()
-            except Exception:  # the next tick tries again; a lost lease means a resume
-                logger.warning("lease upkeep failed; retrying next tick", exc_info=True)
 
     # -- debates --------------------------------------------------------------------------
 
-    def submit_run(
-        self,
-        run_id: str,
-        tenant: str,
-        protocol: str,
-        request: Mapping[str, Any],
-        *,
-        resume: Any = None,
+    def run_debate(
+        self, run_id: str, *, last_attempt: bool, should_abort: Callable[[], bool]
     ) -> None:
-        """Run (or resume) a debate in a background thread."""
-        with self._lock:
-            self._owned.add(run_id)
-        store.renew_lease(self.settings, run_id, self.settings.server.run_lease_s)
-        thread = threading.Thread(
-            target=self._run,
-            args=(run_id, tenant, protocol, dict(request), resume),
-            name=f"run-{run_id[:8]}",
-            daemon=True,
-        )
-        thread.start()
+        """Run (or resume) a debate from its checkpoint; record a failure on the last attempt.
 
-    def _run(
-        self, run_id: str, tenant: str, protocol: str, request: dict[str, Any], resume: Any
-    ) -> None:
+        Raises:
+            Aborted: The run was cancelled.
+            Exception: Whatever failed (the queue retries it while attempts are left).
+        """
+        run = store.load_run(self.settings, run_id)
+        if run is None or run["status"] in store.TERMINAL:
+            return  # deleted, cancelled or finished: nothing to do
         try:
-            self._execute(run_id, tenant, protocol, request, resume)
+            self._execute(
+                run_id, run["tenant"], run["protocol"], dict(run["request"] or {}),
+                run["resume"], should_abort,
+            )  # fmt: skip
+        except Aborted:
+            raise
         except Exception as exc:
-            logger.exception("run %s failed", run_id)
             message = f"{type(exc).__name__}: {exc}".splitlines()[0][:500]
-            try:
-                store.append_event(self.settings, run_id, "error", "error", {"message": message})
-                store.update_run(self.settings, run_id, status="failed", error=message)
-            except Exception:
-                logger.exception("cannot record the failure of run %s", run_id)
-        finally:
-            with self._lock:
-                self._owned.discard(run_id)
+            if last_attempt:
+                self.fail_run(run_id, message)
+            else:
+                store.update_run(self.settings, run_id, status="queued", error=message)
+            raise
+
+    def fail_run(self, run_id: str, message: str) -> None:
+        """Record a run's failure: its error event, then its terminal status."""
+        logger.error("run %s failed: %s", run_id, message)
+        store.append_event(self.settings, run_id, "error", "error", {"message": message})
+        store.update_run(self.settings, run_id, status="failed", error=message)
 
     def _compiled(self, spec: registry.GraphSpec, saver: Any, long_term: Any = None) -> Any:
         return spec.build().compile(checkpointer=saver, store=long_term, name=spec.name)
 
     def _execute(
-        self, run_id: str, tenant: str, protocol: str, request: dict[str, Any], resume: Any
+        self,
+        run_id: str,
+        tenant: str,
+        protocol: str,
+        request: dict[str, Any],
+        resume: Any,
+        should_abort: Callable[[], bool],
     ) -> None:
         from disputatio.storage.checkpoint import open_checkpointer, open_store
 
@@ -176,6 +136,8 @@ class Engine:
                 )
                 for values in cast(Iterator[dict[str, Any]], stream):
                     self._record_moves(run_id, spec, known, values)
+                    if should_abort():
+                        raise Aborted(run_id)
             snapshot = graph.get_state(config)
             self._record_moves(run_id, spec, known, snapshot.values)
             pending = [i for t in snapshot.tasks for i in t.interrupts]
@@ -217,40 +179,39 @@ class Engine:
 
     # -- ingestion ------------------------------------------------------------------------
 
-    def submit_job(
-        self, job_id: str, tenant: str, collection: str, path: str, request: Mapping[str, Any]
-    ) -> None:
-        """Ingest one stored file in a background thread."""
-        thread = threading.Thread(
-            target=self._ingest,
-            args=(job_id, tenant, collection, path, dict(request)),
-            name=f"job-{job_id[:8]}",
-            daemon=True,
-        )
-        thread.start()
+    def ingest_job(self, job_id: str) -> None:
+        """Ingest a job's stored file and record the outcome on its row.
 
-    def _ingest(
-        self, job_id: str, tenant: str, collection: str, path: str, request: dict[str, Any]
-    ) -> None:
-        with self._ingest_gate:
-            try:
-                store.update_job(self.settings, job_id, status="running")
-                result = self._ingest_file(tenant, collection, path, request)
-                status = {"new": "succeeded", "replaced": "succeeded", "skipped": "skipped"}.get(
-                    str(result.get("status")), "failed"
-                )
-                store.update_job(
-                    self.settings,
-                    job_id,
-                    status=status,
-                    document_id=result.get("document_id"),
-                    error=result.get("error"),
-                    result=result,
-                )
-            except Exception as exc:
-                logger.exception("ingestion job %s failed", job_id)
-                message = f"{type(exc).__name__}: {exc}".splitlines()[0][:500]
-                store.update_job(self.settings, job_id, status="failed", error=message)
+        Raises:
+            IngestFailed: Nothing was ingested (the queue retries, then dead-letters it).
+        """
+        job = store.load_job(self.settings, job_id)
+        if job is None:
+            return  # its row is gone: nothing to ingest
+        try:
+            result = self._ingest_file(
+                job["tenant"], job["collection"], job["path"], dict(job["request"] or {})
+            )
+        except Exception as exc:
+            message = f"{type(exc).__name__}: {exc}".splitlines()[0][:500]
+            store.update_job(self.settings, job_id, error=message)
+            raise
+        status = {"new": "succeeded", "replaced": "succeeded", "skipped": "skipped"}.get(
+            str(result.get("status"))
+        )
+        error = result.get("error")
+        if status is None:
+            message = str(error or f"ingestion ended {result.get('status')!r}")[:500]
+            store.update_job(self.settings, job_id, error=message, result=result)
+            raise IngestFailed(message)
+        store.update_job(
+            self.settings,
+            job_id,
+            status=status,
+            document_id=result.get("document_id"),
+            error=None,
+            result=result,
+        )
 
     def _ingest_file(
         self, tenant: str, collection: str, path: str, request: dict[str, Any]
@@ -277,6 +238,10 @@ class Engine:
         if not results:
             return {"status": "failed", "error": f"nothing ingested from {Path(path).name}"}
         return cast(dict[str, Any], _jsonable(results[0]))
+
+
+class IngestFailed(Exception):
+    """A file could not be ingested (its error is on the job's row)."""
 
 
 def _output_keys(graph: Any) -> set[str]:

@@ -43,6 +43,23 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class _Tenanted(_Strict):
+    """A body that may name a ``tenant``: accepted and ignored (the API key's tenant is used).
+
+    The tenant always comes from the key; a ``tenant`` sent anyway is overwritten, as on the
+    LangGraph routes, rather than refused. It never reaches a dump of the request.
+    """
+
+    tenant: Any = Field(None, exclude=True, description="Ignored: the API key's tenant is used.")
+
+
+def _not_blank(value: str | None) -> str | None:
+    """A text that holds more than whitespace (None passes: the field is optional)."""
+    if value is not None and not value.strip():
+        raise ValueError("must not be blank (whitespace only)")
+    return value
+
+
 def _language(value: str | None) -> str | None:
     """A language the lexical channel can analyse (ISO 639-1 code or configuration name)."""
     if value is not None and text_search_config(value) is None:
@@ -58,7 +75,7 @@ class DocumentMetadata(_Strict):
     external_id: str | None = Field(None, max_length=500)
 
 
-class IngestRequest(_Strict):
+class IngestRequest(_Tenanted):
     """POST /ingest as JSON: a URL to fetch or the id (sha256) of a file uploaded before."""
 
     url: str | None = Field(None, max_length=2000)
@@ -78,7 +95,7 @@ class QueryFilters(_Strict):
     tags: list[str] | None = None
 
 
-class QueryRequest(_Strict):
+class QueryRequest(_Tenanted):
     """POST /query.
 
     ``language`` is the language of the query: the lexical (BM25) channel stems it with that
@@ -95,9 +112,10 @@ class QueryRequest(_Strict):
     debug: bool = False
 
     _check_language = field_validator("language")(_language)
+    _check_query = field_validator("query")(_not_blank)
 
 
-class DebateStart(_Strict):
+class DebateStart(_Tenanted):
     """POST /debate/start."""
 
     protocol: Protocol
@@ -106,6 +124,8 @@ class DebateStart(_Strict):
     case: dict[str, Any] | None = None
     axes: list[dict[str, Any]] | None = None
     constraints: dict[str, Any] | None = None
+
+    _check_question = field_validator("question")(_not_blank)
 
 
 class Clarification(_Strict):

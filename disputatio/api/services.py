@@ -61,8 +61,10 @@ class Services:
         settings: Settings in force (default: the process settings).
         context_overrides: ``(graph, tenant) -> kwargs`` merged into each graph's context.
         ingest_context: Context object of the ingestion graph (default: from settings).
-        resume_on_startup: Resume debates and jobs a dead server left unfinished (at startup,
-            and debates whose lease expires while this server runs).
+        resume_on_startup: Let this app's embedded worker take up the tasks of dead workers
+            (debates resume from their checkpoint, ingestion jobs run again).
+        embedded_worker: Run queue tasks in this process (``disputatio serve``'s default;
+            ``--no-worker`` only enqueues and streams, for ``disputatio worker`` processes).
         queries: ``POST /query`` requests in flight per tenant (``server.max_queries_per_tenant``).
     """
 
@@ -70,6 +72,7 @@ class Services:
     context_overrides: ContextOverrides | None = None
     ingest_context: Any = None
     resume_on_startup: bool = True
+    embedded_worker: bool = True
     queries: InFlight = field(default_factory=InFlight)
 
     def context(self, graph: str, tenant: str) -> Any:

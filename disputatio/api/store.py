@@ -1,7 +1,16 @@
-"""The API's own tables (migration ``0006_api``): ingestion jobs, debate runs and their events.
+"""The API's own tables: ingestion jobs, debate runs and their events.
+
+Migrations ``0006_api`` and ``0008_queue_jobs``; each job or run is tied to the queue task that
+runs it.
 
 Every function takes the owner ``tenant`` where a row is read by a client, so a query can never
 return another tenant's row; :func:`run_owner` tells "missing" (404) from "someone else's" (403).
+
+A job or run and its queue task (:mod:`disputatio.storage.queue`) are written in one
+transaction. The queue owns the state of a job (queued, running, failed, cancelled: derived
+from ``procrastinate_jobs``, see :data:`JOB_STATUS`); ``api_jobs`` keeps what the API answers
+besides (file, outcome, document, last error). A run keeps its own status, which says more
+than the queue's (``interrupted`` waits for the user; ``done`` is written with the verdict).
 """
 
 from __future__ import annotations
@@ -16,10 +25,20 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from disputatio.settings import Settings
+from disputatio.storage import queue
 from disputatio.storage.db import get_pool
 
 #: Run statuses after which nothing more will be streamed.
-TERMINAL = ("done", "failed")
+TERMINAL = ("done", "failed", "cancelled")
+
+#: The API status of an ingestion job, from its queue job ``q`` and its row ``a`` (a row with no
+#: queue job yet, or from before the queue, keeps the status it has).
+JOB_STATUS = (
+    "CASE q.status::text WHEN 'todo' THEN 'queued' WHEN 'doing' THEN 'running'"
+    " WHEN 'failed' THEN 'failed' WHEN 'cancelled' THEN 'cancelled' WHEN 'aborted' THEN"
+    " 'cancelled' ELSE a.status END"
+)
+_JOBS = "api_jobs a LEFT JOIN procrastinate_jobs q ON q.id = a.queue_job_id"
 
 
 @contextmanager
@@ -55,16 +74,31 @@ def _over_limit(
     if limit is None:
         return None
     conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{table}:{tenant}",))
-    row = conn.execute(
-        f"SELECT count(*) AS n FROM {table} WHERE tenant = %s AND status IN ('queued', 'running')",
-        (tenant,),
-    ).fetchone()
-    active = int(row["n"]) if row else 0
+    active = _count_active(conn, table, tenant)
     return active if active >= limit else None
 
 
+def _count_active(
+    conn: psycopg.Connection[Any], table: Literal["api_jobs", "api_runs"], tenant: str
+) -> int:
+    if table == "api_jobs":
+        sql = (
+            f"SELECT count(*) AS n FROM {_JOBS} WHERE a.tenant = %s"
+            f" AND ({JOB_STATUS}) IN ('queued', 'running')"
+        )
+    else:
+        sql = (
+            "SELECT count(*) AS n FROM api_runs WHERE tenant = %s"
+            " AND status IN ('queued', 'running')"
+        )
+    row = conn.execute(sql, (tenant,)).fetchone()
+    return int(row["n"]) if row else 0
+
+
 def create_job(settings: Settings, job: dict[str, Any], *, limit: int | None = None) -> int | None:
-    """Insert a queued job (``id, tenant, collection, file_name, path, sha256, request``).
+    """Insert a queued job and its queue task, in one transaction.
+
+    ``job`` holds ``id, tenant, collection, file_name, path, sha256, request``.
 
     With ``limit``, nothing is inserted when the tenant already has that many jobs queued or
     running: the count is returned (None when the job was inserted).
@@ -86,6 +120,9 @@ def create_job(settings: Settings, job: dict[str, Any], *, limit: int | None = N
                 job.get("document_id"),
             ),
         )
+        args = {"tenant": job["tenant"], "job_id": job["id"]}
+        queue_id = queue.defer(conn, settings, queue.TASK_INGEST, args)
+        conn.execute("UPDATE api_jobs SET queue_job_id = %s WHERE id = %s", (queue_id, job["id"]))
     return None
 
 
@@ -102,38 +139,34 @@ def update_job(settings: Settings, job_id: str, **fields: Any) -> None:
 
 
 def get_job(settings: Settings, tenant: str, job_id: str) -> dict[str, Any] | None:
-    """The tenant's job, or None."""
+    """The tenant's job (its status from the queue, ``attempts`` made so far), or None."""
     with db(settings) as conn:
         return conn.execute(
-            "SELECT id::text, status, document_id::text, file_name, collection, error, result,"
-            " created_at, finished_at FROM api_jobs WHERE id = %s AND tenant = %s",
+            f"SELECT a.id::text, {JOB_STATUS} AS status, a.document_id::text, a.file_name,"
+            " a.collection, a.error, a.result, a.created_at, a.finished_at,"
+            f" coalesce(q.attempts, 0) AS attempts FROM {_JOBS} WHERE a.id = %s AND a.tenant = %s",
             (job_id, tenant),
+        ).fetchone()
+
+
+def load_job(settings: Settings, job_id: str) -> dict[str, Any] | None:
+    """A job as its task reads it (any tenant), or None."""
+    with db(settings) as conn:
+        return conn.execute(
+            "SELECT id::text, tenant, collection, path, request FROM api_jobs WHERE id = %s",
+            (job_id,),
         ).fetchone()
 
 
 def _active(settings: Settings, table: Literal["api_jobs", "api_runs"], tenant: str) -> int:
     """Rows of ``table`` for the tenant that are queued or running."""
     with db(settings) as conn:
-        row = conn.execute(
-            f"SELECT count(*) AS n FROM {table} WHERE tenant = %s"
-            " AND status IN ('queued', 'running')",
-            (tenant,),
-        ).fetchone()
-    return int(row["n"]) if row else 0
+        return _count_active(conn, table, tenant)
 
 
 def active_jobs(settings: Settings, tenant: str) -> int:
     """Jobs of the tenant queued or running."""
     return _active(settings, "api_jobs", tenant)
-
-
-def pending_jobs(settings: Settings) -> list[dict[str, Any]]:
-    """Jobs left queued or running by a previous process (to run again on startup)."""
-    with db(settings) as conn:
-        return conn.execute(
-            "SELECT id::text, tenant, collection, path, request FROM api_jobs"
-            " WHERE status IN ('queued', 'running') ORDER BY created_at"
-        ).fetchall()
 
 
 # --- documents ------------------------------------------------------------------------------
@@ -185,7 +218,9 @@ def get_parent_chunk(settings: Settings, tenant: str, chunk_id: str) -> dict[str
 
 
 def create_run(settings: Settings, run: dict[str, Any], *, limit: int | None = None) -> int | None:
-    """Insert a queued run (``id, tenant, protocol, question, request``).
+    """Insert a queued run (``id, tenant, protocol, question, request``) and its queue task.
+
+    Both are written in one transaction.
 
     With ``limit``, nothing is inserted when the tenant already has that many runs queued or
     running: the count is returned (None when the run was inserted).
@@ -198,11 +233,43 @@ def create_run(settings: Settings, run: dict[str, Any], *, limit: int | None = N
             " VALUES (%s, %s, %s, %s, %s, 'queued')",
             (run["id"], run["tenant"], run["protocol"], run["question"], _json(run["request"])),
         )
+        _defer_run(conn, settings, run["id"], run["tenant"])
     return None
 
 
-def update_run(settings: Settings, run_id: str, **fields: Any) -> None:
-    """Set columns of a run (``result``/``resume`` as JSON; finished when terminal)."""
+def _defer_run(conn: psycopg.Connection[Any], settings: Settings, run_id: str, tenant: str) -> None:
+    args = {"tenant": tenant, "run_id": run_id}
+    # one lock per case: two tasks of a debate (a resume queued while it runs) never overlap
+    queue_id = queue.defer(conn, settings, queue.TASK_DEBATE, args, lock=f"run:{run_id}")
+    conn.execute("UPDATE api_runs SET queue_job_id = %s WHERE id = %s", (queue_id, run_id))
+
+
+def requeue_run(settings: Settings, run_id: str, tenant: str, resume: Any) -> None:
+    """Queue an interrupted run again with the user's answer (``resume``)."""
+    with db(settings) as conn:
+        conn.execute(
+            "UPDATE api_runs SET status = 'queued', resume = %s WHERE id = %s",
+            (_json(resume), run_id),
+        )
+        _defer_run(conn, settings, run_id, tenant)
+
+
+def load_run(settings: Settings, run_id: str) -> dict[str, Any] | None:
+    """A run as its task reads it (any tenant), or None."""
+    with db(settings) as conn:
+        return conn.execute(
+            "SELECT id::text, tenant, protocol, request, resume, status, queue_job_id"
+            " FROM api_runs WHERE id = %s",
+            (run_id,),
+        ).fetchone()
+
+
+def update_run(settings: Settings, run_id: str, **fields: Any) -> bool:
+    """Set columns of a run (``result``/``resume`` as JSON; finished when terminal).
+
+    A cancelled run stays cancelled (a task that finishes a step after the cancellation writes
+    nothing). Returns whether the row was updated.
+    """
     sets, args = [], []
     for key, value in fields.items():
         sets.append(f"{key} = %s")
@@ -210,28 +277,40 @@ def update_run(settings: Settings, run_id: str, **fields: Any) -> None:
     if fields.get("status") in TERMINAL:
         sets.append("finished_at = now()")
     with db(settings) as conn:
-        conn.execute(f"UPDATE api_runs SET {', '.join(sets)} WHERE id = %s", (*args, run_id))
-
-
-def renew_lease(settings: Settings, run_id: str, seconds: float) -> None:
-    """Extend a running run's lease (a dead server's runs are resumed once theirs expires)."""
-    with db(settings) as conn:
-        conn.execute(
-            "UPDATE api_runs SET lease_until = now() + make_interval(secs => %s) WHERE id = %s",
-            (seconds, run_id),
+        cur = conn.execute(
+            f"UPDATE api_runs SET {', '.join(sets)} WHERE id = %s AND status <> 'cancelled'",
+            (*args, run_id),
         )
+        return cur.rowcount > 0
 
 
-def claim_orphans(settings: Settings, seconds: float) -> list[dict[str, Any]]:
-    """Claim runs left running by a dead server (lease expired) and return them."""
+def cancel_run(settings: Settings, run_id: str) -> bool:
+    """Cancel a run that has not finished; False when it has.
+
+    Writes its ``cancelled`` event and status and cancels its queue task (dropped, or aborted at
+    its next step), in one transaction.
+    """
     with db(settings) as conn:
-        return conn.execute(
-            "UPDATE api_runs SET lease_until = now() + make_interval(secs => %s)"
-            " WHERE status IN ('queued', 'running')"
-            " AND (lease_until IS NULL OR lease_until < now())"
-            " RETURNING id::text, tenant, protocol, question, request, resume",
-            (seconds,),
-        ).fetchall()
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (run_id,))
+        row = conn.execute(
+            "SELECT status, queue_job_id FROM api_runs WHERE id = %s FOR UPDATE", (run_id,)
+        ).fetchone()
+        if row is None or row["status"] in TERMINAL:
+            return False
+        # the event first, as everywhere: a stream that sees the status has the event to send
+        conn.execute(
+            "INSERT INTO api_events (run_id, seq, key, type, data)"
+            " SELECT %s, coalesce(max(seq), 0) + 1, 'cancelled', 'cancelled', %s"
+            " FROM api_events WHERE run_id = %s ON CONFLICT (run_id, key) DO NOTHING",
+            (run_id, _json({"status": "cancelled"}), run_id),
+        )
+        conn.execute(
+            "UPDATE api_runs SET status = 'cancelled', finished_at = now() WHERE id = %s",
+            (run_id,),
+        )
+        if row["queue_job_id"] is not None:
+            queue.cancel(conn, settings, int(row["queue_job_id"]))
+    return True
 
 
 def run_owner(settings: Settings, run_id: str) -> str | None:

@@ -27,8 +27,21 @@ def _root(
 
 
 def _register() -> None:
-    from disputatio.cli import ask, bench, db, demo, ingest, models, query, rdc, referee, serve
+    from disputatio.cli import (
+        ask,
+        bench,
+        db,
+        demo,
+        ingest,
+        jobs,
+        models,
+        query,
+        rdc,
+        referee,
+        serve,
+    )
     from disputatio.cli import eval as eval_cli
+    from disputatio.cli import worker as worker_cli
 
     app.add_typer(db.app, name="db")
     app.add_typer(models.app, name="models")
@@ -48,6 +61,8 @@ def _register() -> None:
     app.add_typer(ledger, name="ledger")
     app.add_typer(eval_cli.app, name="eval")
     app.command("serve")(serve.serve)
+    app.command("worker")(worker_cli.worker)
+    app.add_typer(jobs.app, name="jobs")
 
 
 _register()

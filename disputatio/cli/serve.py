@@ -4,6 +4,10 @@ Self-hosting without LangGraph Platform: the same app ``langgraph dev`` mounts
 (:mod:`disputatio.api`), on the embedded Postgres by default (``DATABASE_URL`` for another).
 API keys live hashed in settings (``[server] api_keys = {"<sha256 hex>" = "tenant"}``);
 ``disputatio serve --hash-key KEY`` prints the hash to put there.
+
+Ingestion jobs and debates are tasks of a Postgres queue: ``serve`` runs a worker in-process by
+default (one command does everything); ``serve --no-worker`` only answers, enqueues and
+streams, for deployments whose tasks run in ``disputatio worker`` processes.
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ def serve(
         None, "--hash-key", help="Print the sha256 of this API key for server.api_keys; exit."
     ),
     log_level: str = typer.Option("info", help="uvicorn log level."),
+    no_worker: bool = typer.Option(
+        False, "--no-worker", help="Run no tasks here: leave them to `disputatio worker`s."
+    ),
 ) -> None:
     """Serve the HTTP API and the web page (debates survive a restart)."""
     from disputatio.api.auth import hash_key as digest
@@ -46,6 +53,10 @@ def serve(
     bind_port = settings.server.port if port is None else port
     out.print(f"database {redact(url)}")
     out.print(f"serving on http://{bind_host}:{bind_port}/ (page at /, API keys from settings)")
-    from disputatio.api.app import app
+    if no_worker:
+        out.print("no worker in this process: tasks wait for `disputatio worker`")
+    from disputatio.api.app import create_app
+    from disputatio.api.services import Services
 
+    app = create_app(Services(settings=settings, embedded_worker=not no_worker))
     uvicorn.run(app, host=bind_host, port=bind_port, log_level=log_level, access_log=False)

@@ -234,6 +234,30 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def running_server(name: str, settings: Settings | None = None) -> str | None:
+    """The ``/v1`` base URL of a live llama.cpp server for ``name``, or None when none runs.
+
+    A server this process started counts as live (a probe of it then tells whether it is well).
+    A server recorded in ``<home>/run/llm-<name>.json`` by another process counts only while
+    that process is alive and the server answers for ``name``: the file a crashed process left
+    behind (its pid gone, or its port silent or taken by something else) is stale and ignored.
+    Never starts a server; reads the file, signals pid 0 and, at most, one ``GET /models``.
+    """
+    settings = settings or get_settings()
+    with _server_lock:
+        if name in _servers:
+            return _servers[name][1]
+    try:
+        info = json.loads(_run_file(settings, name).read_text())
+        base, pid = str(info["base_url"]), int(info["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not _pid_alive(pid) or not _answers_for(base, name):
+        logger.debug("stale run file of %s (pid %s, %s): no server", name, pid, base)
+        return None
+    return base
+
+
 def ensure_server(name: str, settings: Settings | None = None) -> str:
     """Return the ``/v1`` base URL of a llama.cpp server for ``name``, starting one if needed.
 

@@ -127,7 +127,47 @@ class ServerSettings(BaseModel):
         "thread.",
     )
     run_lease_s: float = Field(
-        15.0, gt=0, description="A running debate whose lease is this old is resumed on startup."
+        15.0,
+        gt=0,
+        description="Unused since debates are queue tasks (see worker_stalled_s); kept so "
+        "existing settings files load.",
+    )
+    job_attempts: int = Field(
+        3,
+        ge=1,
+        description="Runs a queued task (ingestion job or debate) gets, the first included, "
+        "before it lands in the dead letter (state failed, listed by GET /jobs?state=failed). "
+        "A worker that dies mid-task uses up one attempt too.",
+    )
+    job_retry_base_s: float = Field(
+        2.0,
+        ge=0,
+        description="Backoff before the first retry of a failed task; doubled at each retry.",
+    )
+    job_retry_max_s: float = Field(300.0, ge=0, description="Longest backoff between retries.")
+    worker_concurrency: int = Field(
+        2, ge=1, description="Tasks one worker runs at once (`disputatio worker --concurrency`)."
+    )
+    worker_heartbeat_s: float = Field(
+        5.0, gt=0, description="How often a worker records that it is alive."
+    )
+    worker_stalled_s: float = Field(
+        30.0,
+        gt=0,
+        description="A worker silent this long is dead: another worker takes up its tasks "
+        "(debates resume from their checkpoint). Keep it well above worker_heartbeat_s.",
+    )
+    queue_name: str = Field(
+        "disputatio",
+        min_length=1,
+        description="The task queue this deployment's servers enqueue to and its workers take "
+        "from (two deployments sharing one database use two names).",
+    )
+    queue_poll_s: float = Field(
+        2.0,
+        gt=0,
+        description="How often a worker looks for tasks, cancellations and dead workers besides "
+        "Postgres notifications.",
     )
     stream_poll_s: float = Field(0.25, gt=0, description="How often a stream polls for events.")
     stream_max_s: float = Field(

@@ -1,8 +1,10 @@
-"""A disputatio API server with scripted debate agents that answer slowly (for kill/restart).
+"""A disputatio API server or queue worker with scripted agents that answer slowly (to kill).
 
-``python serve_child.py PORT`` with ``DATABASE_URL`` and ``DISPUTATIO_HOME`` set: the app of
-``disputatio serve`` (same code path: Postgres checkpointer, startup resume) under uvicorn,
-with :class:`fakes.FakeModels` injected so a debate takes a few seconds. Every statement of
+``python serve_child.py PORT [--no-worker]`` serves the app of ``disputatio serve`` (same code
+path: Postgres checkpointer, queue, embedded worker unless ``--no-worker``) under uvicorn;
+``python serve_child.py worker`` runs a ``disputatio worker``. Both need ``DATABASE_URL`` and
+``DISPUTATIO_HOME``; ``QUEUE_NAME`` keeps a test's tasks apart from other tests' servers.
+:class:`fakes.FakeModels` are injected so a debate takes a few seconds, and every statement of
 its debate agents ends with `` (server PID)``, so a test tells which process made a move.
 """
 
@@ -19,21 +21,42 @@ from fakes import FakeModels, server_settings
 
 from disputatio.api.app import create_app
 from disputatio.api.services import Services
-from disputatio.settings import load_settings
+from disputatio.api.worker import Worker
+from disputatio.settings import Settings, load_settings
 
 
-def main(port: int) -> None:
-    """Serve until killed."""
-    settings = load_settings(
+def child_settings() -> Settings:
+    """The settings of a child: the test's database and queue, a dead worker noticed in ~3 s."""
+    server = server_settings(
+        queue_name=os.environ.get("QUEUE_NAME", "children"),
+        queue_poll_s=0.2,
+        worker_heartbeat_s=0.5,
+        worker_stalled_s=float(os.environ.get("WORKER_STALLED_S", "3")),
+        job_attempts=int(os.environ.get("JOB_ATTEMPTS", "3")),
+        job_retry_base_s=0.2,
+        max_jobs_per_tenant=int(os.environ.get("MAX_JOBS", "8")),
+        max_upload_mb=1.0,
+    )
+    return load_settings(
         database_url=os.environ["DATABASE_URL"],
         home=Path(os.environ["DISPUTATIO_HOME"]),
-        server=server_settings(),
+        server=server,
     )
+
+
+def main(argv: list[str]) -> None:
+    """Serve (or work) until killed."""
+    settings = child_settings()
     delay = float(os.environ.get("FAKE_DELAY_S", "0.6"))
     fakes = FakeModels(delay_s=delay, rounds=2, tag=f" (server {os.getpid()})")
-    app = create_app(Services(settings=settings, context_overrides=fakes))
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    if argv[0] == "worker":
+        Worker(Services(settings=settings, context_overrides=fakes)).run()
+        return
+    services = Services(
+        settings=settings, context_overrides=fakes, embedded_worker="--no-worker" not in argv
+    )
+    uvicorn.run(create_app(services), host="127.0.0.1", port=int(argv[0]), log_level="warning")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]))
+    main(sys.argv[1:])

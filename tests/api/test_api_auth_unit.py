@@ -172,3 +172,47 @@ def test_store_items_live_under_the_callers_namespace() -> None:
     value: dict[str, Any] = {"namespace": ("notes",)}
     asyncio.run(auth.scope_store(_ctx("acme", "put"), value))
     assert value["namespace"] == ("acme", "notes")
+
+
+# --- a tenant in a request body; Retry-After -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("model", "body"),
+    [
+        ("QueryRequest", {"query": "q"}),
+        ("IngestRequest", {"url": "https://example.org/a.txt"}),
+        ("DebateStart", {"protocol": "hierarchical", "question": "q?"}),
+    ],
+)
+def test_a_tenant_in_a_body_is_accepted_and_never_reaches_the_request(
+    model: str, body: dict[str, Any]
+) -> None:
+    """The README's rule: the key's tenant wins; a body's ``tenant`` is dropped, not refused."""
+    from disputatio.api import schemas
+
+    parsed = getattr(schemas, model).model_validate({**body, "tenant": "globex"})
+    assert "tenant" not in parsed.model_dump() and "tenant" not in parsed.model_dump_json()
+
+
+def test_blank_questions_are_refused() -> None:
+    from pydantic import ValidationError
+
+    from disputatio.api import schemas
+
+    for model, body in (
+        (schemas.QueryRequest, {"query": " \n\t"}),
+        (schemas.DebateStart, {"protocol": "hierarchical", "question": "   "}),
+    ):
+        with pytest.raises(ValidationError, match="blank"):
+            model.model_validate(body)
+
+
+@pytest.mark.parametrize("status", [429, 503])
+def test_every_429_and_503_says_when_to_retry(status: int) -> None:
+    from disputatio.api.errors import ApiError
+
+    assert int(ApiError(status, "BUSY", "busy").response().headers["Retry-After"]) > 0
+    told = ApiError(status, "BUSY", "busy", retry_after=30).response()
+    assert told.headers["Retry-After"] == "30"
+    assert "Retry-After" not in ApiError(422, "INVALID_FIELD", "x").response().headers

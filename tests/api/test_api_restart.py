@@ -1,5 +1,6 @@
-"""Kill the server mid-debate, restart it: the debate resumes on its thread, no move lost or
-repeated, and a client's stream picks up from its Last-Event-ID."""
+"""Kill the server mid-debate, restart it: the restarted server's worker takes the task of the
+dead one up, the debate resumes on its thread, no move lost or repeated, and a client's stream
+picks up from its Last-Event-ID."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -25,8 +27,17 @@ pytestmark = pytest.mark.integration
 CHILD = Path(__file__).with_name("serve_child.py")
 
 
+#: The queue of this module's servers (no other test's worker takes their tasks).
+QUEUE = f"restart-{uuid.uuid4().hex[:8]}"
+
+
 def _spawn(port: int, settings: Settings, db_url: str, log: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DATABASE_URL": db_url, "DISPUTATIO_HOME": str(settings.home)}
+    env = {
+        **os.environ,
+        "DATABASE_URL": db_url,
+        "DISPUTATIO_HOME": str(settings.home),
+        "QUEUE_NAME": QUEUE,
+    }
     proc = subprocess.Popen(
         [sys.executable, str(CHILD), str(port)],
         env=env,

@@ -266,7 +266,7 @@ def test_tenants_are_isolated_on_documents_jobs_and_queries(
         ({"query": "x" * 501}, "query"),
         ({"query": "ok", "top_k": 0}, "top_k"),
         ({"query": "ok", "top_k": 1000}, "top_k"),
-        ({"query": "ok", "tenant": "api-globex"}, "tenant"),
+        ({"query": " \n\t "}, "query"),  # whitespace only: nothing to answer
         ({"question": "no query field"}, "query"),
     ],
 )
@@ -278,6 +278,19 @@ def test_query_validation_names_the_field(
     assert resp.status_code == 422, resp.text
     err = resp.json()["error"]
     assert err["field"] == field and err["code"] == "INVALID_FIELD" and not err["retryable"]
+
+
+def test_a_tenant_in_the_body_is_overwritten_by_the_keys(
+    live: LiveServer, corpus_a: dict[str, Any]
+) -> None:
+    """As the README says: the key's tenant wins; naming another tenant reads nothing of its."""
+    question = "How is brucellosis diagnosed?"
+    with live.client(KEY_B) as b, live.client(KEY_A) as a:
+        claimed = b.post("/query", json={"query": question, "tenant": TENANT_A})
+        own = a.post("/query", json={"query": question, "tenant": TENANT_B})
+    assert claimed.status_code == 200 and own.status_code == 200, (claimed.text, own.text)
+    assert claimed.json()["answer"] is None and not claimed.json().get("contexts")  # B's corpus
+    assert own.json()["contexts"]  # A's corpus, whatever it named
 
 
 def _uploads(live: LiveServer) -> list[str]:
@@ -351,6 +364,8 @@ def test_debate_streams_moves_and_ends_with_a_verdict(
         assert verdict["answer"] and verdict["citations"]
         tree = client.get(f"/debate/{case_id}/graph").json()
         assert tree["@graph"] and client.get(f"/debate/{case_id}/graph?format=graphml").text
+        bad_format = client.get(f"/debate/{case_id}/graph?format=svg")
+        assert bad_format.status_code == 422 and bad_format.json()["error"]["field"] == "format"
         ledger = client.get(f"/debate/{case_id}/ledger").json()
         assert ledger["case_id"] == case_id and isinstance(ledger["entries"], list)
         listed = client.get("/sessions").json()["sessions"]
@@ -396,6 +411,7 @@ def test_concurrent_runs_per_tenant_are_limited(live: LiveServer) -> None:
         with live.client("key-busy") as client:
             resp = client.post("/debate/start", json={"protocol": "hierarchical", "question": "q?"})
         assert resp.status_code == 429 and resp.json()["error"]["retryable"] is True
+        assert int(resp.headers["Retry-After"]) > 0
     finally:
         del live.settings.server.api_keys[hash_key("key-busy")]
         with store.db(live.settings) as conn:
