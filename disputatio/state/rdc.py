@@ -314,6 +314,9 @@ class RdcState(RdcInput, total=False):
         retrieved_ids: Section ids retrieved so far (citable provenance).
         moves: Accepted moves (speaker, phase, round, added nodes/edges).
         rejected: Rejected claims, relations and invalid moves, with reasons.
+        claims: Every accepted claim judged against the sentences of what it cites (a
+            :class:`~disputatio.state.claims.Claim` dump, with its graph ``node``, ``speaker``
+            and ``turn``): a section shown in the same turn or a case evidence item.
         votes: Votes of every vote round (``vote_round`` tells them apart).
         vote_round: Current vote round (0 before any vote).
         halt_reason: Why the debate stopped.
@@ -345,6 +348,7 @@ class RdcState(RdcInput, total=False):
     retrieved_ids: Annotated[list[str], operator.add]
     moves: Annotated[list[dict[str, Any]], operator.add]
     rejected: Annotated[list[dict[str, Any]], operator.add]
+    claims: Annotated[list[dict[str, Any]], operator.add]
     votes: Annotated[list[dict[str, Any]], operator.add]
     vote_round: int
     halt_reason: str
@@ -362,6 +366,7 @@ class RdcOutput(TypedDict, total=False):
     phase_log: list[str]
     moves: list[dict[str, Any]]
     rejected: list[dict[str, Any]]
+    claims: list[dict[str, Any]]
     votes: list[dict[str, Any]]
     halt_reason: str
     usage: dict[str, dict[str, Any]]

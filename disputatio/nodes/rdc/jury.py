@@ -60,6 +60,12 @@ def final_graph(
     return DebateGraph.from_dict(data)
 
 
+def _unsupported(state: RdcState, admitted: list[str]) -> list[str]:
+    """Admitted evidence claims no sentence of what they cite supports (judged at their turn)."""
+    verdicts = {c.get("node"): c.get("verdict") for c in state.get("claims") or []}
+    return [e for e in admitted if e in verdicts and verdicts[e] not in ("supported", None)]
+
+
 def jury(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     """Compute the verdict, append it to the ledger and return it."""
     ctx = context_of(runtime, RdcContext)
@@ -109,6 +115,9 @@ def jury(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
         "label_inconsistency": label_inconsistency(posterior, labels),
         "label_consistency": cfg.label_consistency,
         "admitted_evidence": [e for e in evidence if labels.get(e) is Label.IN],
+        "unsupported_evidence": _unsupported(
+            state, [e for e in evidence if labels.get(e) is Label.IN]
+        ),
         "excluded_evidence": {e: labels[e].value for e in evidence if labels[e] is not Label.IN},
         "test_plan": plan,
         "excluded_tests": excluded,

@@ -55,7 +55,8 @@ def clean_id(value: str) -> str:
     return value.strip(_STRIP)
 
 
-def _slug(value: str) -> str:
+def slug(value: str) -> str:
+    """The node-id form of a claim id (as :func:`apply_move` names evidence nodes)."""
     return re.sub(r"[^A-Za-z0-9_\-]+", "_", clean_id(value))[:40] or "claim"
 
 
@@ -120,7 +121,7 @@ def apply_move(
     for claim in move.claims:
         local = clean_id(claim.id)
         checked = _check_claim(
-            claim, f"t{turn}.{speaker}.{_slug(claim.id)}", traceable, aliases, max_abs_llr
+            claim, f"t{turn}.{speaker}.{slug(claim.id)}", traceable, aliases, max_abs_llr
         )
         if local in claims or (
             not isinstance(checked, str) and checked.node_id in {c.node_id for c in claims.values()}

@@ -20,7 +20,7 @@ from disputatio.nodes.rdc import speakers
 from disputatio.nodes.rdc.analysis import best_eig, differential, hotspots, labelling
 from disputatio.nodes.rdc.case import candidate_tests, hypothesis_aliases, load_case
 from disputatio.nodes.rdc.context import RdcConfig, RdcContext
-from disputatio.nodes.rdc.moves import MoveOutcome
+from disputatio.nodes.rdc.moves import MoveOutcome, clean_id, slug
 from disputatio.nodes.rdc.outbox import entry, prompt_sha256
 from disputatio.nodes.rdc.proposals import TurnOutcome, apply_turn
 from disputatio.nodes.rdc.render import turn_messages
@@ -34,6 +34,7 @@ from disputatio.prompts.rdc import (
 from disputatio.retrievers.base import format_sections
 from disputatio.state.rdc import Case, RdcState, SpecialistMove, SpecialistSpec
 from disputatio.tools.retrieval import TOOL_NAME, search_corpus
+from disputatio.validators.cited import judge_cited
 
 logger = logging.getLogger(__name__)
 
@@ -43,12 +44,19 @@ def find_spec(state: RdcState, name: str) -> SpecialistSpec:
     return next(SpecialistSpec(**s) for s in state["specialists"] if s["name"] == name)
 
 
+Shown = dict[str, dict[str, Any]]
+
+
 def _retrieve(
     ctx: RdcContext, cfg: RdcConfig, case: Case, spec: SpecialistSpec
-) -> tuple[str, list[str], dict[str, Any] | None]:
-    """Return ``(sections text, section ids, tool-call record)`` for one turn."""
+) -> tuple[str, list[str], dict[str, Any] | None, Shown]:
+    """Return ``(sections text, section ids, tool-call record, shown sections)`` for one turn.
+
+    The shown sections (id → ``{text, title, heading_path, source}``) hold the text as the
+    prompt shows it (cut at ``section_chars``): the claims of the turn are judged against it.
+    """
     if cfg.sections_per_turn == 0:
-        return NO_SECTIONS, [], None
+        return NO_SECTIONS, [], None, {}
     labels = ", ".join(h.label or h.id for h in case.hypotheses)
     query = RETRIEVAL_QUERY.format(hypotheses=labels, focus=spec.focus or spec.name)
     record: dict[str, Any] = {"tool": TOOL_NAME, "query": query, "k": cfg.sections_per_turn}
@@ -60,11 +68,55 @@ def _retrieve(
             exc.message if isinstance(exc, DisputatioError) else f"{type(exc).__name__}: {first}"
         )
         logger.warning("rdc: retrieval for %s failed: %s", spec.name, message)
-        return NO_SECTIONS, [], {**record, "error": message}
+        return NO_SECTIONS, [], {**record, "error": message}, {}
     record.update({"ids": result.ids, "refused": result.refused, "best": result.best_score})
     if result.refused or not result.sections:
-        return NO_SECTIONS, [], record
-    return format_sections(result.sections, cfg.section_chars), result.ids, record
+        return NO_SECTIONS, [], record, {}
+    shown = {
+        s.id: {
+            "text": s.text if cfg.section_chars is None else s.text[: cfg.section_chars],
+            "title": s.title,
+            "heading_path": s.heading_path,
+            "source": s.source,
+        }
+        for s in result.sections
+    }
+    return format_sections(result.sections, cfg.section_chars), result.ids, record, shown
+
+
+def _judged_claims(
+    ctx: RdcContext,
+    move: SpecialistMove,
+    outcome: MoveOutcome,
+    shown: Shown,
+    case: Case,
+    where: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """The accepted claims of ``move``, each judged against the sentences of what it cites.
+
+    A claim may rest on a section shown in this turn or on a case evidence item (its label is
+    its text); a section shown in an earlier turn is not in front of the speaker, so citing it
+    alone leaves the claim without evidence to check.
+    """
+    accepted = {n["id"] for n in outcome.nodes if n.get("kind") == NodeKind.EVIDENCE.value}
+    if not accepted:
+        return []
+    citable = {**shown, **{e.id: {"text": e.label, "title": e.provenance} for e in case.evidence}}
+    checker = ctx.support_checker()
+    out = []
+    for claim in move.claims:
+        node = f"t{where['turn']}.{where['speaker']}.{slug(claim.id)}"
+        if node not in accepted:
+            continue
+        judged = judge_cited(
+            claim.text,
+            [clean_id(p) for p in claim.provenance],
+            citable,
+            checker=checker,
+            part=where["speaker"],
+        )
+        out.append({**judged.model_dump(mode="json"), "node": node, **where})
+    return out
 
 
 def _phase_extra(state: RdcState, graph: DebateGraph, cfg: RdcConfig) -> str:
@@ -96,7 +148,7 @@ def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     phase, round_, turn = state["phase"], state["round"], state["turns"] + 1
     key = f"{state['run_id']}:t{turn}"
     graph = DebateGraph.from_dict(state["graph"])
-    sections, new_ids, tool_call = _retrieve(ctx, cfg, case, spec)
+    sections, new_ids, tool_call, shown = _retrieve(ctx, cfg, case, spec)
     seen = list(dict.fromkeys([*new_ids, *state.get("retrieved_ids", [])]))
     case_ids = [e.id for e in case.evidence]
     messages = turn_messages(
@@ -148,6 +200,7 @@ def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
         case = turned.case
     where = {"speaker": spec.name, "phase": phase, "round": round_, "turn": turn}
     rejected = [{**where, **r} for r in outcome.rejected]
+    claims = _judged_claims(ctx, move, outcome, shown, case, where) if move else []
     _, posterior = differential(graph, cfg.quality_alpha, cfg.semantics, cfg.label_consistency)
     entropy = entropy_nats(posterior)
     eig = best_eig(posterior, candidate_tests(case), cfg.max_risk)
@@ -171,6 +224,7 @@ def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
         "retrieved_ids": [i for i in new_ids if i not in state.get("retrieved_ids", [])],
         "moves": [record],
         "rejected": rejected,
+        "claims": claims,
         "usage": usage,
         "outbox": _ledger_entries(key, where, messages, tool_call, move, outcome, rejected),
     }
