@@ -117,9 +117,9 @@ def judged(rows: list[dict], hybrid: HybridSupport, model: str) -> dict:
 
     cal = [i for i, r in enumerate(rows) if r["split"] == "calibration"]
     grid = [(f, c, v) for f in floors for c in cuts for v in vetoes]
-    choice = max(
-        grid, key=lambda g: fit_f05([verdicts(*g)[i] for i in cal], [rows[i] for i in cal])
-    )
+    cal_rows = [rows[i] for i in cal]
+    # on a tie, the higher floor: it asks the judge less
+    choice = max(grid, key=lambda g: (fit_f05([verdicts(*g)[i] for i in cal], cal_rows), g[0]))
     test = [i for i, r in enumerate(rows) if r["split"] == "test"]
     chosen = verdicts(*choice)
     result = metrics([rows[i] for i in test], [chosen[i] for i in test], 0.5)
