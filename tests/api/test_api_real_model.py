@@ -1,5 +1,6 @@
 """One request through the whole stack with the real local chat model (0.5B): /query answers
-from the sample corpus with a verified citation."""
+from the sample corpus, every claim it keeps supported by a sentence it was shown, judged by the
+default (``judged``) claim checker with the same model as the judge."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ pytestmark = [pytest.mark.integration, pytest.mark.model]
 def test_query_answers_with_the_real_model(
     api_settings: Settings, corpus_a: dict[str, Any]
 ) -> None:
-    server = start_server(api_settings, None)  # no injected models: the settings' 0.5B
+    grounding = api_settings.grounding.model_copy(update={"checker": "judged"})
+    judged = api_settings.model_copy(update={"grounding": grounding})
+    server = start_server(judged, None)  # no injected models: the settings' 0.5B
     try:
         # the model server starts on the first call and a 2-core machine may be busy: the
         # first answer can take minutes (91 s at load 5; over 120 s at load 7)
@@ -33,5 +36,13 @@ def test_query_answers_with_the_real_model(
         ids = {c["parent_chunk_id"] for c in body["contexts"]}
         assert set(body["citations"]) <= ids  # only sections it was shown survive
         assert body["trace"]["usage"]["answerer"]["calls"] >= 1  # the model really answered
+        # the claims: every one kept in the answer is supported by a sentence of a shown section
+        kept = [c for c in body["claims"] if c["factual"] and not c["dropped"]]
+        assert kept or body["not_found"], body["claims"]
+        for claim in kept:
+            assert claim["verdict"] == "supported", claim
+            evidence = claim["evidence"]
+            assert evidence["section_id"] in ids
+            assert evidence["sentence"] and evidence["end"] > evidence["start"]
     finally:
         server.stop()
