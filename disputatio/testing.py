@@ -13,8 +13,9 @@ the script, its cursor and the records.
 
 For retrieval there are three more doubles, none of which loads a model or needs a database:
 
-* :class:`FakeRetriever`: a ``CorpusRetriever`` over fixed sections, matched by shared words;
-  it records every search it was asked (query, ``k``, threshold, filters).
+* :class:`FakeRetriever`: a ``CorpusRetriever`` over fixed sections, matched by shared words
+  (or all of them for every query, or a search that always fails); it records every search it
+  was asked (query, ``k``, threshold, filters).
 * :class:`FakeEmbeddings`: deterministic embeddings, a hashed bag of words (texts sharing
   words are near, others orthogonal); for the funnels (``InMemoryFunnel(embeddings=...)``).
 * :class:`ScriptedReranker`: a reranker replaying scripted scores, recording what it scored.
@@ -200,11 +201,17 @@ class FakeRetriever:
     matching sections come back best first (ties in the given order), at most ``k``; a search
     whose best score is below the threshold is refused, like the funnel's.
 
+    With ``match_all`` every query matches every section: the first ``k`` sections come back
+    as given (their own scores, in the given order; the best score is the first one's). With
+    ``fails_with`` every search is recorded, then raises that exception (a corpus that is down).
+
     Args:
         sections: The corpus: sections, or texts (section ``s1``, ``s2``, ... in order).
         k: Sections returned when a search passes no ``k``.
         threshold: Refusal threshold when a search passes none (0: refuse only when nothing
             matches).
+        match_all: Return the sections as given whatever the query (a fixed ranking).
+        fails_with: Raise this exception from every search.
 
     Attributes:
         sections: The corpus.
@@ -212,7 +219,13 @@ class FakeRetriever:
     """
 
     def __init__(
-        self, sections: Sequence[Section | str], *, k: int = 8, threshold: float = 0.0
+        self,
+        sections: Sequence[Section | str] = (),
+        *,
+        k: int = 8,
+        threshold: float = 0.0,
+        match_all: bool = False,
+        fails_with: Exception | None = None,
     ) -> None:
         self.sections = [
             s if isinstance(s, Section) else Section(id=f"s{i}", text=s)
@@ -220,6 +233,8 @@ class FakeRetriever:
         ]
         self.k = k
         self.threshold = threshold
+        self.match_all = match_all
+        self.fails_with = fails_with
         self.searches: list[dict[str, Any]] = []
         self._lock = threading.Lock()
 
@@ -227,6 +242,11 @@ class FakeRetriever:
     def queries(self) -> list[str]:
         """The queries searched, in order."""
         return [s["query"] for s in self.searches]
+
+    @property
+    def calls(self) -> list[tuple[str, int | None]]:
+        """The ``(query, k)`` of every search, in order."""
+        return [(s["query"], s["k"]) for s in self.searches]
 
     def search(
         self,
@@ -241,6 +261,18 @@ class FakeRetriever:
             self.searches.append(
                 {"query": query, "k": k, "threshold": threshold, "filters": filters}
             )
+        if self.fails_with is not None:
+            raise self.fails_with
+        scored = list(self.sections) if self.match_all else self._matching(query)
+        best = scored[0].score if scored else 0.0
+        limit = self.threshold if threshold is None else threshold
+        if not scored or best < limit:
+            return RetrievalResult(query=query, refused=True, best_score=best, threshold=limit)
+        kept = scored[: k or self.k]
+        return RetrievalResult(query=query, sections=kept, best_score=best, threshold=limit)
+
+    def _matching(self, query: str) -> list[Section]:
+        """The sections sharing words with ``query``, scored and best first."""
         wanted = set(_words(query))
         scored = []
         for section in self.sections:
@@ -249,12 +281,7 @@ class FakeRetriever:
                 score = len(found) / len(wanted)
                 scored.append(section.model_copy(update={"score": score, "channels": ["fake"]}))
         scored.sort(key=lambda s: s.score, reverse=True)  # stable: ties keep the given order
-        best = scored[0].score if scored else 0.0
-        limit = self.threshold if threshold is None else threshold
-        if not scored or best < limit:
-            return RetrievalResult(query=query, refused=True, best_score=best, threshold=limit)
-        kept = scored[: k or self.k]
-        return RetrievalResult(query=query, sections=kept, best_score=best, threshold=limit)
+        return scored
 
 
 class FakeEmbeddings(Embeddings):

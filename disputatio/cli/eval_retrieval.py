@@ -14,8 +14,9 @@ import hashlib
 import json
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 from rich.console import Console
@@ -31,6 +32,10 @@ from rich.progress import (
 from rich.table import Table
 
 from disputatio.cli.options import AS_JSON, COLLECTION, TENANT
+
+if TYPE_CHECKING:
+    from disputatio.eval.retrieval_data import LabelledSet
+    from disputatio.settings import Settings
 
 out = Console()
 err = Console(stderr=True)
@@ -76,8 +81,7 @@ def retrieval(
     from disputatio.errors import ConfigError
     from disputatio.eval import retrieval_data as data
     from disputatio.eval.retrieval import EvalOptions, evaluate
-    from disputatio.eval.retrieval_ingest import collections_for, ingest_blocks, ingest_files
-    from disputatio.eval.retrieval_report import refusal_lines, rows, write_outputs
+    from disputatio.eval.retrieval_report import write_outputs
     from disputatio.retrievers.base import RetrievalFilters
     from disputatio.settings import get_settings
 
@@ -87,36 +91,10 @@ def retrieval(
     if corpus is not None and queries is None:
         raise ConfigError("--corpus needs --queries (the labels of that corpus)")
     with _progress(as_json) as progress:
-        tasks: dict[str, TaskID] = {}
-
-        def phase(name: str, total: int | None) -> TaskID:
-            if name not in tasks:
-                tasks[name] = progress.add_task(name, total=total)
-            return tasks[name]
-
-        def on_file(event: str, payload: dict[str, Any]) -> None:
-            task = phase("ingesting", None)
-            if event == "total":
-                progress.update(task, total=payload["count"])
-            else:
-                progress.advance(task, payload.get("count", 1) if event == "skip" else 1)
-
-        if queries is None:
-            labelled = data.bioasq_set(limit_docs)
-            tenant = tenant or "bioasq"
-            folder = settings.home / "eval" / "bioasq" / "corpus"
-            paths = data.write_corpus(labelled.documents, folder)
-            if ingest:
-                ingest_blocks(settings, paths, tenant, on_file)
-            scope = collections_for(len(paths))
-            name = "bioasq" + (f"-{limit_docs}" if limit_docs else "")
-        else:
-            labelled = data.jsonl_set(queries)
-            tenant = tenant or settings.tenant
-            if corpus is not None and ingest:
-                ingest_files(settings, [corpus], tenant, collection, on_file)
-            scope = (collection,) if collection else ()
-            name = labelled.name
+        phases = _Phases(progress)
+        labelled, tenant, scope, name = _labelled_set(
+            settings, queries, corpus, tenant, collection, limit_docs, ingest, phases.on_file
+        )
         chosen = data.select(
             labelled.queries,
             cast(data.Split, split),
@@ -131,10 +109,6 @@ def retrieval(
             baselines=baselines,
             peer_cache=settings.home / "eval" / name / f"peer-vectors-{spec}.npz",
         )
-
-        def tick(done: int, total: int, what: str) -> None:
-            progress.update(phase(what, total), completed=done)
-
         far = data.off_topic_questions(off_topic) if rerank and off_topic else []
         argv = sys.argv[1:] if Path(sys.argv[0]).name == "disputatio" else []
         meta = {
@@ -149,7 +123,7 @@ def retrieval(
             chosen,
             options=options,
             off_topic=far,
-            tick=tick,
+            tick=phases.tick,
             meta=meta,
         )
     target = out_file or settings.home / "eval" / f"retrieval-{name}-{split}.json"
@@ -157,6 +131,80 @@ def retrieval(
     if as_json:
         out.print_json(json.dumps(result, default=str))
         return
+    _print_result(result, name, split)
+    out.print(f"results: {json_path} and {md_path}", highlight=False)
+
+
+class _Phases:
+    """One progress bar per phase (ingesting, then each evaluated stage), made on first use."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.tasks: dict[str, TaskID] = {}
+
+    def phase(self, name: str, total: int | None) -> TaskID:
+        """The bar of phase ``name`` (created with ``total`` the first time)."""
+        if name not in self.tasks:
+            self.tasks[name] = self.progress.add_task(name, total=total)
+        return self.tasks[name]
+
+    def on_file(self, event: str, payload: dict[str, Any]) -> None:
+        """Ingestion progress: the file count, then one step per file (or per skipped batch)."""
+        task = self.phase("ingesting", None)
+        if event == "total":
+            self.progress.update(task, total=payload["count"])
+        else:
+            self.progress.advance(task, payload.get("count", 1) if event == "skip" else 1)
+
+    def tick(self, done: int, total: int, what: str) -> None:
+        """Evaluation progress: ``done`` of ``total`` for stage ``what``."""
+        self.progress.update(self.phase(what, total), completed=done)
+
+
+def _labelled_set(
+    settings: Settings,
+    queries: Path | None,
+    corpus: Path | None,
+    tenant: str | None,
+    collection: str | None,
+    limit_docs: int | None,
+    ingest: bool,
+    on_file: Callable[[str, dict[str, Any]], None],
+) -> tuple[LabelledSet, str, tuple[str, ...], str]:
+    """Load the labelled set and ingest its corpus when asked.
+
+    Returns:
+        ``(labelled set, tenant, collections in scope, dataset name)``: BioASQ (tenant
+        ``bioasq`` unless given) without ``queries``, else the JSONL set (the settings' tenant
+        unless given) over ``corpus``.
+    """
+    from disputatio.eval import retrieval_data as data
+    from disputatio.eval.retrieval_ingest import collections_for, ingest_blocks, ingest_files
+
+    if queries is None:
+        labelled = data.bioasq_set(limit_docs)
+        tenant = tenant or "bioasq"
+        folder = settings.home / "eval" / "bioasq" / "corpus"
+        paths = data.write_corpus(labelled.documents, folder)
+        if ingest:
+            ingest_blocks(settings, paths, tenant, on_file)
+        return (
+            labelled,
+            tenant,
+            collections_for(len(paths)),
+            "bioasq" + (f"-{limit_docs}" if limit_docs else ""),
+        )
+    labelled = data.jsonl_set(queries)
+    tenant = tenant or settings.tenant
+    if corpus is not None and ingest:
+        ingest_files(settings, [corpus], tenant, collection, on_file)
+    return labelled, tenant, (collection,) if collection else (), labelled.name
+
+
+def _print_result(result: dict[str, Any], name: str, split: str) -> None:
+    """The metrics table of every ranking, then the refusal lines."""
+    from disputatio.eval.retrieval_report import refusal_lines, rows
+
     table = Table(
         title=f"retrieval on {name} ({split}): {result['questions']} questions,"
         f" {result['documents']} documents"
@@ -169,7 +217,6 @@ def retrieval(
     out.print(table)
     for line in refusal_lines(result):
         out.print(line, highlight=False)
-    out.print(f"results: {json_path} and {md_path}", highlight=False)
 
 
 def _progress(quiet: bool) -> Progress:

@@ -207,6 +207,48 @@ def _question_task(
         run.finish(record)
 
 
+def _checked_specs(plan: Plan, concurrency: int) -> list[ProtocolSpec]:
+    """The plan's protocols in registry order.
+
+    Raises:
+        ConfigError: An unknown protocol, a concurrency below 1 or a negative ``n``.
+    """
+    registry = eval_protocols()
+    unknown = [p for p in plan.protocols if p not in registry]
+    if unknown:
+        raise ConfigError(f"unknown protocol {', '.join(unknown)}; known: {', '.join(registry)}")
+    if concurrency < 1:
+        raise ConfigError("--concurrency must be >= 1")
+    if plan.n is not None and plan.n < 0:
+        raise ConfigError("--n must be >= 0 (0: every question)")
+    return [registry[name] for name in registry if name in plan.protocols]
+
+
+def _pending_work(
+    run: _Run,
+    plan: Plan,
+    questions: Mapping[str, Sequence[Question]],
+    specs: list[ProtocolSpec],
+) -> tuple[list[tuple[str, Question, int, list[ProtocolSpec]]], int]:
+    """The questions with a record still to make, and how many records are missing.
+
+    Each item is ``(data set, question, draw index, applicable protocols)``; protocols already
+    recorded in ``run`` are counted in its ``skipped`` stat.
+    """
+    work: list[tuple[str, Question, int, list[ProtocolSpec]]] = []
+    pending = 0
+    for dataset in plan.datasets:
+        drawn = draw(questions[dataset], plan.n, run.config.seed)
+        for i, question in enumerate(drawn):
+            todo = [s for s in specs if applicable(s, question, run.config.corpus)]
+            missing = [s for s in todo if (dataset, s.name, question.id) not in run.done]
+            run.stats["skipped"] += len(todo) - len(missing)
+            if missing:
+                work.append((dataset, question, i, todo))
+                pending += len(missing)
+    return work, pending
+
+
 def run_eval(
     config: EvalConfig,
     plan: Plan,
@@ -241,15 +283,7 @@ def run_eval(
     Raises:
         ConfigError: Unknown data set or protocol, or a run folder of another identity.
     """
-    registry = eval_protocols()
-    unknown = [p for p in plan.protocols if p not in registry]
-    if unknown:
-        raise ConfigError(f"unknown protocol {', '.join(unknown)}; known: {', '.join(registry)}")
-    if concurrency < 1:
-        raise ConfigError("--concurrency must be >= 1")
-    if plan.n is not None and plan.n < 0:
-        raise ConfigError("--n must be >= 0 (0: every question)")
-    specs = [registry[name] for name in registry if name in plan.protocols]
+    specs = _checked_specs(plan, concurrency)
     loader = plan.loader or load_all
     # every data set is loaded (an unknown name raises) before the run folder is touched
     questions = {dataset: loader(dataset) for dataset in plan.datasets}
@@ -258,17 +292,7 @@ def run_eval(
     write_manifest(run_dir, config.identity(), {**facts, **(invocation or {})})
     run = _Run(config, run_dir, connect, on_record)
     _heal(run)
-    work: list[tuple[str, Question, int, list[ProtocolSpec]]] = []
-    pending = 0
-    for dataset in plan.datasets:
-        drawn = draw(questions[dataset], plan.n, config.seed)
-        for i, question in enumerate(drawn):
-            todo = [s for s in specs if applicable(s, question, config.corpus)]
-            missing = [s for s in todo if (dataset, s.name, question.id) not in run.done]
-            run.stats["skipped"] += len(todo) - len(missing)
-            if missing:
-                work.append((dataset, question, i, todo))
-                pending += len(missing)
+    work, pending = _pending_work(run, plan, questions, specs)
     run.total = pending
     if on_start is not None:
         on_start(pending, run.stats["skipped"])

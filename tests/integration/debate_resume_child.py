@@ -19,11 +19,10 @@ from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 
 from disputatio.graphs.debate import DebateContext, build_graph
-from disputatio.retrievers.base import RetrievalFilters
 from disputatio.settings import load_settings
-from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.state.retrieval import Section
 from disputatio.storage.checkpoint import open_checkpointer
-from disputatio.testing import ScriptedChatModel
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 
 QUESTION = "How does aspirin work?"
 REPLIES = {
@@ -35,21 +34,8 @@ REPLIES = {
 #: Calls each agent makes in an uninterrupted run: 2 workers × (round 0 + 2 rounds), 1 + 1.
 EXPECTED_CALLS = {"worker-root-0": 3, "worker-root-1": 3, "reviewer-root": 1, "summarizer-root": 1}
 CRASH_AGENT, CRASH_CALL, WAIT_FOR = "worker-root-1", 2, "worker-root-0"
-
-
-class FixedRetriever:
-    """Always returns the aspirin section."""
-
-    def search(
-        self,
-        query: str,
-        *,
-        k: int | None = None,
-        threshold: float | None = None,
-        filters: RetrievalFilters | None = None,
-    ) -> RetrievalResult:
-        section = Section(id="s-aspirin", source="pharma.md", text="Aspirin inhibits COX-1.")
-        return RetrievalResult(query=query, sections=[section], best_score=0.9)
+#: The one section the retriever returns, whatever the query.
+ASPIRIN = Section(id="s-aspirin", source="pharma.md", text="Aspirin inhibits COX-1.", score=0.9)
 
 
 def read_log(log: Path) -> list[dict[str, Any]]:
@@ -87,7 +73,7 @@ def build_context(log: Path, settings: Any, *, crash: bool) -> DebateContext:
     }
     return DebateContext(
         models=models,
-        retriever=FixedRetriever(),
+        retriever=FakeRetriever([ASPIRIN], match_all=True),
         settings=settings,
         flat=True,
         workers=2,

@@ -20,16 +20,14 @@ from disputatio.eval.question import Question
 from disputatio.eval.runner import Plan, run_eval
 from disputatio.nodes.medrag.context import MedragContext
 from disputatio.settings import Settings
-from disputatio.state.retrieval import RetrievalResult, Section
-from disputatio.testing import ScriptedChatModel
+from disputatio.state.retrieval import Section
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 
 pytestmark = [pytest.mark.integration]
 
 
-class _Retriever:
-    def search(self, query: str, *, k: int | None = None, **_: Any) -> RetrievalResult:
-        sections = [Section(id=f"s{i}", text=f"Evidence {i}.", score=1.0) for i in range(k or 2)]
-        return RetrievalResult(query=query, sections=sections, best_score=1.0)
+#: What the retriever returns for every query: the first ``k`` (2 unless asked).
+_RANKING = [Section(id=f"s{i}", text=f"Evidence {i}.", score=1.0) for i in range(32)]
 
 
 def _rows(settings: Settings, sql: str, *args: Any) -> list[tuple[Any, ...]]:
@@ -61,7 +59,11 @@ def test_records_are_mirrored_once_into_the_experiment_tables(
     }
 
     def env_for(_d: str, _q: Any) -> ProtocolEnv:
-        return ProtocolEnv(medrag=MedragContext(models=models, retriever=_Retriever(), k=2))
+        return ProtocolEnv(
+            medrag=MedragContext(
+                models=models, retriever=FakeRetriever(_RANKING, k=2, match_all=True), k=2
+            )
+        )
 
     config = EvalConfig(model="scripted", corpus="oracle", code={"fingerprint": tmp_path.name})
     plan = Plan(("toy",), ("rag", "medrag"), n=2, loader=lambda _n: questions)

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from disputatio.cli.rdc import ledger_app
 from disputatio.settings import Settings
-from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.state.retrieval import Section
 from disputatio.storage.ledger import (
     GENESIS_HASH,
     InMemoryLedger,
@@ -30,7 +30,7 @@ from disputatio.storage.ledger import (
     verify,
     verify_entries,
 )
-from disputatio.testing import ScriptedChatModel
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 
 pytestmark = pytest.mark.integration
 
@@ -301,12 +301,8 @@ def test_cli_ledger_show(conn: psycopg.Connection[Any], settings: Settings) -> N
     assert missing.exit_code != 0 and "no ledger entries" in str(missing.exception)
 
 
-class _Corpus:
-    """A stand-in retriever: the same section for every query."""
-
-    def search(self, query: str, **_: Any) -> RetrievalResult:
-        section = Section(id="sec-brucella", source="notes.md", text="Raw dairy → brucellosis.")
-        return RetrievalResult(query=query, sections=[section], best_score=0.9)
+#: The one section the retriever returns, whatever the query.
+BRUCELLA = Section(id="sec-brucella", source="notes.md", text="Raw dairy → brucellosis.", score=0.9)
 
 
 def _scripted_reply(messages: list[BaseMessage]) -> dict[str, Any]:
@@ -327,7 +323,11 @@ def test_cli_rdc_runs_with_postgres_and_its_ledger_verifies(
 
     def scripted(**kwargs: Any) -> Any:
         model = ScriptedChatModel(script=[_scripted_reply], repeat_last=True)
-        return real(**kwargs, models={"specialist": model}, retriever=_Corpus())
+        return real(
+            **kwargs,
+            models={"specialist": model},
+            retriever=FakeRetriever([BRUCELLA], match_all=True),
+        )
 
     monkeypatch.setattr(rdc_graph, "RdcContext", scripted)
     case_file = resources.files("disputatio") / "data" / "cases" / "rare_disease.json"

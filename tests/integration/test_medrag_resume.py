@@ -7,7 +7,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import uuid
-from typing import Any
 
 import psycopg
 import pytest
@@ -17,26 +16,24 @@ from disputatio.eval.datasets import Question
 from disputatio.eval.harness import run_benchmark
 from disputatio.graphs.medrag_debate import MedragContext, build_graph
 from disputatio.settings import Settings
-from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.state.retrieval import Section
 from disputatio.storage.checkpoint import open_checkpointer
-from disputatio.testing import ScriptedChatModel
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 
 pytestmark = pytest.mark.integration
 
 OPTIONS = {"A": "Metformin", "B": "Aspirin"}
+#: The one section the retriever returns, whatever the query.
+METFORMIN = Section(id="s1", text="Metformin.")
 
 #: Runs round 1 (A vs B), the summaries, then dies inside Agent1's round-2 reply.
 CRASHING_RUN = r"""
 import os, sys, time
 from disputatio.graphs.medrag_debate import MedragContext, build_graph
 from disputatio.settings import load_settings
-from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.state.retrieval import Section
 from disputatio.storage.checkpoint import open_checkpointer
-from disputatio.testing import ScriptedChatModel
-
-class Retriever:
-    def search(self, query, *, k=None, **_):
-        return RetrievalResult(query=query, sections=[Section(id="s1", text="Metformin.")])
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 
 def crash(_messages):
     time.sleep(0.5)  # let Agent2's round-2 turn finish and be saved first
@@ -49,7 +46,8 @@ models = {
     "agent1_summarizer": ScriptedChatModel(script=["AGENT1-R1-SUMMARY"]),
     "agent2_summarizer": ScriptedChatModel(script=["AGENT2-R1-SUMMARY"]),
 }
-ctx = MedragContext(models=models, retriever=Retriever(), settings=settings, agent_query=False)
+retriever = FakeRetriever([Section(id="s1", text="Metformin.")], match_all=True)
+ctx = MedragContext(models=models, retriever=retriever, settings=settings, agent_query=False)
 with open_checkpointer(settings) as saver:
     graph = build_graph().compile(checkpointer=saver)
     graph.invoke(
@@ -59,15 +57,6 @@ with open_checkpointer(settings) as saver:
     )
 sys.exit(3)
 """
-
-
-class RecordingRetriever:
-    def __init__(self) -> None:
-        self.queries: list[str] = []
-
-    def search(self, query: str, *, k: int | None = None, **_: Any) -> RetrievalResult:
-        self.queries.append(query)
-        return RetrievalResult(query=query, sections=[Section(id="s1", text="Metformin.")])
 
 
 def text_of(model: ScriptedChatModel, call: int) -> str:
@@ -91,7 +80,7 @@ def test_killed_debate_resumes_without_repeating_round_one(settings: Settings, d
         "agent1_summarizer": ScriptedChatModel(script=[], name="sum1"),
         "agent2_summarizer": ScriptedChatModel(script=[], name="sum2"),
     }
-    retriever = RecordingRetriever()
+    retriever = FakeRetriever([METFORMIN], match_all=True)
     ctx = MedragContext(models=resumed, retriever=retriever, settings=settings, agent_query=False)
     with open_checkpointer(settings) as saver:
         graph = build_graph().compile(checkpointer=saver)
@@ -129,7 +118,10 @@ def test_harness_writes_runs_messages_and_tool_calls(settings: Settings, db_url:
         "verifier": ScriptedChatModel(script=["Answer Choice: A"]),
     }
     ctx = MedragContext(
-        models=models, retriever=RecordingRetriever(), settings=settings, agent_query=False
+        models=models,
+        retriever=FakeRetriever([METFORMIN], match_all=True),
+        settings=settings,
+        agent_query=False,
     )
     question = Question(
         id="q-db", dataset="toy", question="Which biguanide?", options=OPTIONS, gold="A"

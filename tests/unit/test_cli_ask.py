@@ -18,15 +18,12 @@ from typer.testing import CliRunner
 from disputatio.cli import ask
 from disputatio.cli.app import app
 from disputatio.errors import ConfigError
-from disputatio.state.retrieval import RetrievalResult, Section
-from disputatio.testing import ScriptedChatModel
+from disputatio.state.retrieval import Section
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 
-SECTION = Section(id="brucella-0001", source="brucellosis.md", text="Serology confirms it.")
-
-
-class _Retriever:
-    def search(self, query: str, *, k: int | None = None, **_: Any) -> RetrievalResult:
-        return RetrievalResult(query=query, sections=[SECTION], best_score=1.0)
+SECTION = Section(
+    id="brucella-0001", source="brucellosis.md", text="Serology confirms it.", score=1.0
+)
 
 
 @pytest.fixture
@@ -44,7 +41,9 @@ def wired(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     def make_context(builder: Any, **kwargs: Any) -> Any:
         ctx = real(builder, **kwargs)
         built["contexts"].append(ctx)
-        return dataclasses.replace(ctx, models=built["models"], retriever=_Retriever())
+        return dataclasses.replace(
+            ctx, models=built["models"], retriever=FakeRetriever([SECTION], match_all=True)
+        )
 
     monkeypatch.setattr("disputatio.storage.checkpoint.open_checkpointer", open_checkpointer)
     monkeypatch.setattr(ask, "make_context", make_context)
@@ -121,7 +120,7 @@ def test_demo_context_yields_verified_citations_on_scripted_workers() -> None:
     from disputatio.graphs.debate import graph
     from disputatio.settings import load_settings
 
-    ctx = demo_context(load_settings(), _Retriever())
+    ctx = demo_context(load_settings(), FakeRetriever([SECTION], match_all=True))
     assert (ctx.flat, ctx.workers, ctx.max_tool_calls, ctx.seed_k) == (True, 2, 0, 4)
     uncited = ScriptedChatModel(
         script=["Verdict: serology.\nBy serology.", "Verdict: serology.\nBy serology [S1]."]

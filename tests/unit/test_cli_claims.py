@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import json
-import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.embeddings import Embeddings
 from langgraph.checkpoint.memory import InMemorySaver
 from typer.testing import CliRunner
 
@@ -29,10 +26,10 @@ from disputatio.cli.app import app
 from disputatio.cli.claims import support_line
 from disputatio.models.rerank import NoReranker
 from disputatio.nodes.rag.context import RagContext
-from disputatio.retrievers.memory import InMemoryFunnel, tokenize
+from disputatio.retrievers.memory import InMemoryFunnel
 from disputatio.settings import load_settings
-from disputatio.state.retrieval import RetrievalResult, Section
-from disputatio.testing import ScriptedChatModel
+from disputatio.state.retrieval import Section
+from disputatio.testing import FakeEmbeddings, FakeRetriever, ScriptedChatModel
 
 TEXT = (
     "Brucellosis is confirmed by blood culture. "
@@ -68,9 +65,9 @@ def _check_claims(claims: list[dict[str, Any]], section_id: str, text: str = TEX
 # --- ask -----------------------------------------------------------------------------------
 
 
-class _Retriever:
-    def search(self, query: str, *, k: int | None = None, **_: Any) -> RetrievalResult:
-        return RetrievalResult(query=query, sections=[SECTION], best_score=1.0)
+def _retriever() -> FakeRetriever:
+    """The one section, as the best match of every query."""
+    return FakeRetriever([SECTION.model_copy(update={"score": 1.0})], match_all=True)
 
 
 @pytest.fixture
@@ -86,7 +83,7 @@ def models(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     real = ask.make_context
 
     def make_context(builder: Any, **kwargs: Any) -> Any:
-        return dataclasses.replace(real(builder, **kwargs), models=scripted, retriever=_Retriever())
+        return dataclasses.replace(real(builder, **kwargs), models=scripted, retriever=_retriever())
 
     monkeypatch.setattr("disputatio.storage.checkpoint.open_checkpointer", open_checkpointer)
     monkeypatch.setattr(ask, "make_context", make_context)
@@ -159,32 +156,13 @@ def test_ask_json_usage_errors_exit_2_without_output() -> None:
 # --- query ---------------------------------------------------------------------------------
 
 
-class _HashingEmbeddings(Embeddings):
-    """Deterministic bag-of-words vectors (no model)."""
-
-    dim = 256
-
-    def _vector(self, text: str) -> list[float]:
-        v = [0.0] * self.dim
-        for token in tokenize(text):
-            v[int(hashlib.md5(token.encode()).hexdigest(), 16) % self.dim] += 1.0
-        norm = math.sqrt(sum(x * x for x in v)) or 1.0
-        return [x / norm for x in v]
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._vector(t) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
-
-
 @pytest.fixture
 def funnel(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> InMemoryFunnel:
     """``query`` on an in-memory funnel over one section and a scripted answerer."""
     settings = load_settings(home=tmp_path)
     corpus = InMemoryFunnel.from_texts(
         [(f"{TEXT}\n", {"source": "brucellosis.md"})],
-        embeddings=_HashingEmbeddings(),
+        embeddings=FakeEmbeddings(),
         reranker=NoReranker(),
         entity_extractor=False,
         settings=settings,

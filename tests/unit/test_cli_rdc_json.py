@@ -22,17 +22,14 @@ import disputatio.graphs.rdc as rdc_graph
 from disputatio.cli.app import app
 from disputatio.cli.claims import verdict_json
 from disputatio.settings import load_settings
-from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.state.retrieval import Section
 from disputatio.storage.ledger import InMemoryLedger
-from disputatio.testing import ScriptedChatModel
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 
 CASE = Path(rdc_graph.__file__).parents[2] / "data" / "cases" / "rare_disease.json"
-SECTION = Section(id="sec-brucella-1", source="brucellosis.md", text="Brucellosis follows dairy.")
-
-
-class _Retriever:
-    def search(self, query: str, *, k: int | None = None, **_: Any) -> RetrievalResult:
-        return RetrievalResult(query=query, sections=[SECTION], best_score=0.9)
+SECTION = Section(
+    id="sec-brucella-1", source="brucellosis.md", text="Brucellosis follows dairy.", score=0.9
+)
 
 
 def _move(summary: str, claims: list[dict[str, Any]]) -> dict[str, Any]:
@@ -56,7 +53,7 @@ def in_memory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     def context(**kwargs: Any) -> Any:
         kwargs.update(settings=settings, ledger=InMemoryLedger(), turns_per_phase=1)
         models = {"infectious": ScriptedChatModel(script=script)}
-        return real(models=models, retriever=_Retriever(), **kwargs)
+        return real(models=models, retriever=FakeRetriever([SECTION], match_all=True), **kwargs)
 
     saver, store = InMemorySaver(), InMemoryStore()
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import math
 import threading
 from collections.abc import Iterator, Sequence
 
 import pytest
-from langchain_core.embeddings import Embeddings
 
 from disputatio.models.rerank import NoReranker
 from disputatio.retrievers.base import RetrievalFilters
@@ -19,18 +17,7 @@ from disputatio.retrievers.funnel import (
 )
 from disputatio.retrievers.plan import deterministic_plan
 from disputatio.state.retrieval import Section
-
-
-class HashingEmbeddings(Embeddings):
-    """Tiny deterministic embeddings: one dimension per letter."""
-
-    def embed_query(self, text: str) -> list[float]:
-        v = [float(text.lower().count(ch)) for ch in "abcdefghijklmnopqrstuvwxyz"]
-        norm = math.sqrt(sum(x * x for x in v)) or 1.0
-        return [x / norm for x in v]
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self.embed_query(t) for t in texts]
+from disputatio.testing import FakeEmbeddings, ScriptedReranker
 
 
 class SlowLexicalBackend:
@@ -38,7 +25,7 @@ class SlowLexicalBackend:
 
     def __init__(self) -> None:
         self.release = threading.Event()
-        self.vectors = {"c1": HashingEmbeddings().embed_query("q fever diagnosis")}
+        self.vectors = {"c1": FakeEmbeddings().embed_query("q fever diagnosis")}
 
     def lexical(
         self, keywords: Sequence[str], filters: RetrievalFilters, k: int
@@ -83,7 +70,7 @@ def test_late_channel_is_dropped_and_recorded(backend: SlowLexicalBackend) -> No
     result = run_funnel(
         "q fever diagnosis",
         backend,  # type: ignore[arg-type]
-        HashingEmbeddings(),
+        FakeEmbeddings(),
         NoReranker(),
         cfg,
         RetrievalFilters(tenant="t"),
@@ -104,7 +91,7 @@ def test_channel_in_time_is_kept(backend: SlowLexicalBackend) -> None:
     result = run_funnel(
         "q fever diagnosis",
         backend,  # type: ignore[arg-type]
-        HashingEmbeddings(),
+        FakeEmbeddings(),
         NoReranker(),
         cfg,
         RetrievalFilters(tenant="t"),
@@ -122,25 +109,19 @@ def test_single_channel_deadline_raises(backend: SlowLexicalBackend) -> None:
             "lexical",
             backend,  # type: ignore[arg-type]
             plan,
-            HashingEmbeddings(),
+            FakeEmbeddings(),
             RetrievalFilters(tenant="t"),
             cfg,
         )
 
 
-class FailingReranker:
-    """A model reranker whose server is down."""
-
-    def score(self, query: str, texts: Sequence[str]) -> list[float]:
-        raise RuntimeError("rerank server down")
-
-
 def test_reranker_failure_keeps_the_fusion_order(backend: SlowLexicalBackend) -> None:
     backend.release.set()
     cfg = FunnelConfig(weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0}, trim_alpha=0.0)
-    args = ("q fever diagnosis", backend, HashingEmbeddings())
+    args = ("q fever diagnosis", backend, FakeEmbeddings())
     plain = run_funnel(*args, NoReranker(), cfg, RetrievalFilters(tenant="t"), threshold=0.0)  # type: ignore[arg-type]
-    failed = run_funnel(*args, FailingReranker(), cfg, RetrievalFilters(tenant="t"), threshold=0.0)  # type: ignore[arg-type]
+    down = ScriptedReranker([RuntimeError("rerank server down")])
+    failed = run_funnel(*args, down, cfg, RetrievalFilters(tenant="t"), threshold=0.0)  # type: ignore[arg-type]
     assert failed.ids == plain.ids and len(failed.ids) == 2
     assert failed.trace.failed_channels["rerank"].startswith("RuntimeError")
     assert failed.trace.extra["rerank_fallback"] == "fusion order"
@@ -151,11 +132,11 @@ def test_no_reranker_still_refuses_off_topic(backend: SlowLexicalBackend) -> Non
     cfg = FunnelConfig(weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0})
     # the stored vector of c1 is "q fever diagnosis"; an unrelated query is far from it
     on_topic = run_funnel(
-        "q fever diagnosis", backend, HashingEmbeddings(), NoReranker(), cfg,  # type: ignore[arg-type]
+        "q fever diagnosis", backend, FakeEmbeddings(), NoReranker(), cfg,  # type: ignore[arg-type]
         RetrievalFilters(tenant="t"), threshold=0.5,
     )  # fmt: skip
     off_topic = run_funnel(
-        "xyzzy wwww", backend, HashingEmbeddings(), NoReranker(), cfg,  # type: ignore[arg-type]
+        "xyzzy wwww", backend, FakeEmbeddings(), NoReranker(), cfg,  # type: ignore[arg-type]
         RetrievalFilters(tenant="t"), threshold=0.5,
     )  # fmt: skip
     assert not on_topic.refused and on_topic.best_score > 0.5

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from langchain_core.tracers.context import collect_runs
 from langchain_core.tracers.schemas import Run
@@ -12,21 +11,22 @@ from disputatio.graphs.medrag_debate import MedragContext
 from disputatio.nodes.medrag.context import resolve
 from disputatio.nodes.referee.context import RefereeContext
 from disputatio.nodes.referee.evidence import gather
-from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.state.retrieval import Section
+from disputatio.testing import FakeRetriever
 from disputatio.tools.retrieval import MAX_K, TOOL_NAME, search_corpus
 from disputatio.tools.turn_search import retrieve
 
+#: Enough sections on each topic the tests search for any ``k`` they ask.
+CORPUS = [
+    Section(id=f"{topic}-{i}", text=f"{topic} note {i}.")
+    for topic in ("aspirin", "metformin", "pgvector", "faiss")
+    for i in range(MAX_K + 8)
+]
 
-class Recording:
-    """Returns ``k`` sections per query and records ``(query, k)``."""
 
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, int | None]] = []
-
-    def search(self, query: str, *, k: int | None = None, **_: Any) -> RetrievalResult:
-        self.calls.append((query, k))
-        sections = [Section(id=f"{query[:8]}-{i}", text=f"Text {i}.") for i in range(k or 3)]
-        return RetrievalResult(query=query, sections=sections, best_score=1.0)
+def recording() -> FakeRetriever:
+    """A fake retriever over :data:`CORPUS` (3 sections unless asked); records every search."""
+    return FakeRetriever(CORPUS, k=3)
 
 
 def walk(runs: list[Run]) -> Iterator[Run]:
@@ -42,7 +42,7 @@ def tool_queries(runs: list[Run]) -> list[tuple[str, int]]:
 
 
 def test_search_corpus_returns_the_retrievers_result_for_any_k() -> None:
-    retriever = Recording()
+    retriever = recording()
     for k in (1, MAX_K + 8):
         with collect_runs() as cb:
             result = search_corpus(retriever, "aspirin", k=k)
@@ -51,7 +51,7 @@ def test_search_corpus_returns_the_retrievers_result_for_any_k() -> None:
 
 
 def test_a_medrag_turn_searches_through_the_tool() -> None:
-    retriever = Recording()
+    retriever = recording()
     ctx = MedragContext(retriever=retriever, k=4)
     with collect_runs() as cb:
         sections, log = retrieve(ctx, resolve(ctx), "What is metformin?", [])
@@ -60,7 +60,7 @@ def test_a_medrag_turn_searches_through_the_tool() -> None:
 
 
 def test_the_referees_evidence_is_searched_through_the_tool() -> None:
-    retriever = Recording()
+    retriever = recording()
     ctx = RefereeContext(retriever=retriever, k_per_query=2)
     with collect_runs() as cb:
         sections, limitations = gather(ctx, ["pgvector", "FAISS"])

@@ -16,7 +16,8 @@ from disputatio.retrievers.base import RetrievalFilters
 from disputatio.retrievers.langchain import REFUSAL_EVENT, FunnelRetriever
 from disputatio.retrievers.memory import InMemoryFunnel
 from disputatio.settings import load_settings
-from disputatio.state.retrieval import NO_SUITABLE_CONTEXT, RetrievalResult, Section
+from disputatio.state.retrieval import NO_SUITABLE_CONTEXT, Section
+from disputatio.testing import FakeRetriever
 
 SECTION = Section(
     id="p1",
@@ -32,23 +33,8 @@ SECTION = Section(
 )
 
 
-class StubRetriever:
-    """Returns a fixed result and records the arguments of each search."""
-
-    def __init__(self, result: RetrievalResult) -> None:
-        self.result = result
-        self.calls: list[dict[str, Any]] = []
-
-    def search(
-        self,
-        query: str,
-        *,
-        k: int | None = None,
-        threshold: float | None = None,
-        filters: RetrievalFilters | None = None,
-    ) -> RetrievalResult:
-        self.calls.append({"query": query, "k": k, "threshold": threshold, "filters": filters})
-        return self.result
+#: A section scored below the 0.25 threshold: a search over it is refused.
+WEAK = Section(id="weak", text="Unrelated.", score=0.1)
 
 
 class EventRecorder(BaseCallbackHandler):
@@ -60,12 +46,12 @@ class EventRecorder(BaseCallbackHandler):
 
 
 def test_sections_become_documents_with_metadata() -> None:
-    stub = StubRetriever(RetrievalResult(query="q", sections=[SECTION], best_score=0.82))
+    stub = FakeRetriever([SECTION], match_all=True)
     filters = RetrievalFilters(tenant="t", collections=("papers",))
     retriever = FunnelRetriever(retriever=stub, k=3, threshold=0.4, filters=filters)
     assert isinstance(retriever, BaseRetriever)
     docs = retriever.invoke("who won?")
-    assert stub.calls == [{"query": "who won?", "k": 3, "threshold": 0.4, "filters": filters}]
+    assert stub.searches == [{"query": "who won?", "k": 3, "threshold": 0.4, "filters": filters}]
     [doc] = docs
     assert doc.id == "p1" and doc.page_content == SECTION.text
     assert doc.metadata == {
@@ -81,26 +67,24 @@ def test_sections_become_documents_with_metadata() -> None:
 
 
 def test_refusal_is_an_empty_list_and_a_custom_event() -> None:
-    refused = RetrievalResult(query="q", refused=True, best_score=0.1, threshold=0.25)
+    refused = FakeRetriever([WEAK], match_all=True, threshold=0.25)
     recorder = EventRecorder()
-    docs = FunnelRetriever(retriever=StubRetriever(refused)).invoke(
-        "q", config={"callbacks": [recorder]}
-    )
+    docs = FunnelRetriever(retriever=refused).invoke("q", config={"callbacks": [recorder]})
     assert docs == []
     expected = {"query": "q", "best_score": 0.1, "threshold": 0.25, "marker": NO_SUITABLE_CONTEXT}
     assert recorder.events == [(REFUSAL_EVENT, expected)]
 
 
 def test_refusal_document_when_asked() -> None:
-    refused = RetrievalResult(query="q", refused=True, best_score=0.1, threshold=0.25)
-    retriever = FunnelRetriever(retriever=StubRetriever(refused), refusal_document=True)
+    refused = FakeRetriever([WEAK], match_all=True, threshold=0.25)
+    retriever = FunnelRetriever(retriever=refused, refusal_document=True)
     [doc] = retriever.invoke("q")
     assert doc.page_content == NO_SUITABLE_CONTEXT
     assert doc.metadata["refused"] is True and doc.metadata["best_score"] == 0.1
 
 
 def test_async_invoke() -> None:
-    stub = StubRetriever(RetrievalResult(query="q", sections=[SECTION]))
+    stub = FakeRetriever([SECTION], match_all=True)
     docs = asyncio.run(FunnelRetriever(retriever=stub).ainvoke("q"))
     assert [d.id for d in docs] == ["p1"]
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from langchain_core.embeddings import Embeddings
 
 from disputatio.ingest import ChildChunk, chunk_document, extract, sha256_file
 from disputatio.ingest.entities import CO_OCCURS, ExtractionResult, GraphAccumulator
@@ -17,27 +15,9 @@ from disputatio.models.rerank import NoReranker
 from disputatio.retrievers.base import CorpusRetriever, RetrievalFilters
 from disputatio.retrievers.fusion import weighted_rrf
 from disputatio.retrievers.graphstore import InMemoryGraphStore
-from disputatio.retrievers.memory import InMemoryFunnel, tokenize
+from disputatio.retrievers.memory import InMemoryFunnel
 from disputatio.settings import Settings, load_settings
-
-
-class HashingEmbeddings(Embeddings):
-    """Deterministic bag-of-words vectors: each token adds 1 to a hashed dimension."""
-
-    dim = 1024
-
-    def _vector(self, text: str) -> list[float]:
-        v = [0.0] * self.dim
-        for token in tokenize(text):
-            v[int(hashlib.md5(token.encode()).hexdigest(), 16) % self.dim] += 1.0
-        norm = math.sqrt(sum(x * x for x in v)) or 1.0
-        return [x / norm for x in v]
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._vector(t) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
+from disputatio.testing import FakeEmbeddings, ScriptedReranker
 
 
 class Gazetteer:
@@ -57,14 +37,6 @@ class Gazetteer:
             for a, b in itertools.combinations(sorted(k for k in keys if k), 2):
                 graph.add_relation(a, b, CO_OCCURS, chunk.id)
         return graph.build()
-
-
-class ConstantReranker:
-    def __init__(self, value: float) -> None:
-        self.value = value
-
-    def score(self, query: str, texts: Sequence[str]) -> list[float]:
-        return [self.value] * len(texts)
 
 
 TEXTS = {
@@ -98,7 +70,7 @@ def make_funnel(
 ) -> InMemoryFunnel:
     return InMemoryFunnel(
         settings=settings,
-        embeddings=HashingEmbeddings(),
+        embeddings=FakeEmbeddings(size=1024),
         reranker=reranker or NoReranker(),  # type: ignore[arg-type]
         entity_extractor=Gazetteer(NAMES),
         **kwargs,  # type: ignore[arg-type]
@@ -139,7 +111,7 @@ def test_lexical_channel_finds_the_chunk_with_the_keyword(funnel: InMemoryFunnel
 
 
 def test_semantic_channel_ranks_the_closest_vector_first(funnel: InMemoryFunnel) -> None:
-    vector = HashingEmbeddings().embed_query("distant galaxies telescope")
+    vector = FakeEmbeddings(size=1024).embed_query("distant galaxies telescope")
     hits = funnel.backend.semantic(vector, scope(), 10)
     assert hits[0][0] == child_of(funnel, "hubble")
     assert len(hits) == 4 and hits[0][1] > hits[1][1]
@@ -168,7 +140,7 @@ def test_search_returns_the_section_found_by_the_channels(funnel: InMemoryFunnel
 
 def test_refuses_below_the_threshold(tmp_path: Path) -> None:
     settings = load_settings(home=tmp_path / "home")  # default refusal threshold
-    f = make_funnel(settings, reranker=ConstantReranker(0.05))
+    f = make_funnel(settings, reranker=ScriptedReranker([{}], default=0.05, repeat_last=True))
     f.add_texts(list(TEXTS.values()))
     refused = f.search("sourdough yeast")
     assert refused.refused and refused.sections == [] and refused.best_score == 0.05
@@ -265,7 +237,7 @@ def test_from_paths_uses_the_ingestion_ids(settings: Settings, tmp_path: Path) -
         (folder / f"{name}.md").write_text(text)
     (folder / "README.md").write_text("skipped")
     f = InMemoryFunnel.from_paths(
-        [folder], settings=settings, embeddings=HashingEmbeddings(), reranker=NoReranker(),
+        [folder], settings=settings, embeddings=FakeEmbeddings(size=1024), reranker=NoReranker(),
         entity_extractor=False, collection="papers",
     )  # fmt: skip
     path = folder / "bread.md"

@@ -42,6 +42,24 @@ def test_fake_retriever_finds_sections_by_shared_words_and_records_searches() ->
     assert fake.searches[-1] == {"query": "radium", "k": None, "threshold": None, "filters": scope}
 
 
+def test_fake_retriever_match_all_returns_its_ranking_for_any_query() -> None:
+    ranking = [Section(id=f"r{i}", text=f"Evidence {i}.", score=1.0 - i / 10) for i in range(4)]
+    fake = FakeRetriever(ranking, k=2, match_all=True, threshold=0.25)
+    result = fake.search("sourdough")  # shares no word with any section
+    assert result.sections == ranking[:2] and not result.refused  # as given, own scores
+    assert (result.best_score, result.threshold) == (1.0, 0.25)
+    assert fake.search("anything", k=3).ids == ["r0", "r1", "r2"]
+    assert fake.search("else", k=9).ids == ["r0", "r1", "r2", "r3"]
+    assert fake.calls == [("sourdough", None), ("anything", 3), ("else", 9)]
+
+
+def test_fake_retriever_fails_with_records_then_raises() -> None:
+    fake = FakeRetriever(["Radium glows."], fails_with=ConnectionError("corpus is down"))
+    with pytest.raises(ConnectionError, match="corpus is down"):
+        fake.search("radium", k=3)
+    assert fake.searches == [{"query": "radium", "k": 3, "threshold": None, "filters": None}]
+
+
 def test_fake_embeddings_are_a_deterministic_bag_of_words() -> None:
     emb = FakeEmbeddings(size=64)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langgraph.config import get_stream_writer
@@ -170,6 +170,43 @@ def answers_per_round(
     return out
 
 
+def _history_entry(t: Mapping[str, Any], summary: str | None) -> dict[str, Any]:
+    """One debater turn of the log: the seed's ``answer`` block plus our own fields."""
+    return {
+        "agent": t["agent"],
+        "role": "debater",
+        "round": t["round"],
+        "temperature": t.get("temperature"),
+        "query": t.get("retrieval", {}).get("query"),
+        "query_source": t.get("retrieval", {}).get("query_source"),
+        "retrieval_error": t.get("retrieval_error", False),
+        "answer": {
+            "step_by_step_thinking": t.get("response", ""),
+            "answer_choice": t.get("choice"),
+            "retrieval_time": t.get("retrieval_time", 0.0),
+            "generation_time": t.get("generation_time", 0.0),
+        },
+        "response": t.get("response", ""),
+        "choice": t.get("choice"),
+        "status": t.get("status"),
+        "pattern": t.get("pattern"),
+        "citations": t.get("citations", []),
+        "summary": summary,
+        "usage": t.get("usage", {}).get(t["agent"], {}),
+    }
+
+
+def _summary_entry(s: Mapping[str, Any]) -> dict[str, Any]:
+    """One round summary of the log (the summarizer's usage, if it was a model call)."""
+    return {
+        "agent": s["agent"],
+        "round": s["round"],
+        "text": s.get("text", ""),
+        "llm": s.get("llm", False),
+        "usage": next(iter(s.get("usage", {}).values()), {}),
+    }
+
+
 def build_log(
     state: MedragState,
     answer: str | None,
@@ -193,31 +230,7 @@ def build_log(
         state.get("summaries", []), key=lambda s: (s["round"], rank.get(s["agent"], 0))
     )
     summaries = {(s["agent"], s["round"]): s.get("text", "") for s in summary_records}
-    history = [
-        {
-            "agent": t["agent"],
-            "role": "debater",
-            "round": t["round"],
-            "temperature": t.get("temperature"),
-            "query": t.get("retrieval", {}).get("query"),
-            "query_source": t.get("retrieval", {}).get("query_source"),
-            "retrieval_error": t.get("retrieval_error", False),
-            "answer": {
-                "step_by_step_thinking": t.get("response", ""),
-                "answer_choice": t.get("choice"),
-                "retrieval_time": t.get("retrieval_time", 0.0),
-                "generation_time": t.get("generation_time", 0.0),
-            },
-            "response": t.get("response", ""),
-            "choice": t.get("choice"),
-            "status": t.get("status"),
-            "pattern": t.get("pattern"),
-            "citations": t.get("citations", []),
-            "summary": summaries.get((t["agent"], t["round"])),
-            "usage": t.get("usage", {}).get(t["agent"], {}),
-        }
-        for t in turns
-    ]
+    history = [_history_entry(t, summaries.get((t["agent"], t["round"]))) for t in turns]
     verdict = state.get("verdict")
     retrieval = [
         {"agent": t["agent"], "round": t["round"], **t.get("retrieval", {})} for t in turns
@@ -249,16 +262,7 @@ def build_log(
         "rounds_run": state.get("round", 1),
         "history": history,
         "answers_per_round": answers_per_round(turns, agents, numeric=numeric),
-        "summaries": [
-            {
-                "agent": s["agent"],
-                "round": s["round"],
-                "text": s.get("text", ""),
-                "llm": s.get("llm", False),
-                "usage": next(iter(s.get("usage", {}).values()), {}),
-            }
-            for s in summary_records
-        ],
+        "summaries": [_summary_entry(s) for s in summary_records],
         "verifier": state.get("verdict"),
         "retrieval": retrieval,
         "timings": {"steps": list(state.get("timings", [])), "total_ms": wall_ms},

@@ -1,8 +1,7 @@
-"""Fixtures of the eval harness tests: toy questions, a recording retriever, scripted envs."""
+"""Fixtures of the eval harness tests: toy questions, a fake retriever, scripted envs."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -12,8 +11,8 @@ from disputatio.eval.config import EvalConfig
 from disputatio.eval.protocols import ProtocolEnv
 from disputatio.eval.question import Question
 from disputatio.nodes.medrag.context import MedragContext
-from disputatio.state.retrieval import RetrievalResult, Section
-from disputatio.testing import ScriptedChatModel
+from disputatio.state.retrieval import Section
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 
 OPTIONS = {"A": "one", "B": "two", "C": "three", "D": "four"}
 
@@ -33,18 +32,13 @@ def toy_questions(n: int = 4, dataset: str = "toy") -> list[Question]:
     ]
 
 
-class Retriever:
-    """Returns ``k`` numbered sections; records queries."""
+#: What :func:`fake_retriever` returns for every query: the first ``k`` (2 unless asked).
+RANKING = [Section(id=f"s{i}", text=f"Evidence {i}.", score=1.0) for i in range(32)]
 
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, int | None]] = []
-        self._lock = threading.Lock()
 
-    def search(self, query: str, *, k: int | None = None, **_: Any) -> RetrievalResult:
-        with self._lock:
-            self.calls.append((query, k))
-        sections = [Section(id=f"s{i}", text=f"Evidence {i}.", score=1.0) for i in range(k or 2)]
-        return RetrievalResult(query=query, sections=sections, best_score=1.0)
+def fake_retriever() -> FakeRetriever:
+    """Returns the first ``k`` sections of :data:`RANKING`; records every search."""
+    return FakeRetriever(RANKING, k=2, match_all=True)
 
 
 def scripted_models(answer: str = "A", agents: tuple[str, str] = ("A", "A")) -> dict[str, Any]:
@@ -64,7 +58,7 @@ def make_env() -> Callable[..., Callable[[str, Any], ProtocolEnv]]:
 
     def make(models: dict[str, Any], retriever: Any = None, **ctx: Any) -> Any:
         def env_for(_dataset: str, _questions: Any) -> ProtocolEnv:
-            medrag = MedragContext(models=models, retriever=retriever or Retriever(), **ctx)
+            medrag = MedragContext(models=models, retriever=retriever or fake_retriever(), **ctx)
             return ProtocolEnv(medrag=medrag)
 
         return env_for

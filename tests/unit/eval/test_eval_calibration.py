@@ -34,7 +34,7 @@ from disputatio.models.logprobs import LogprobsUnavailableError
 from disputatio.nodes.medrag.context import MedragContext
 from disputatio.testing import ScriptedChatModel
 
-from .conftest import Retriever
+from .conftest import fake_retriever
 from .logprob_fakes import completion, lp_reply, openai_endpoint
 
 YN = ["yes", "no"]
@@ -90,7 +90,7 @@ class Model:
 
 def env_factory(model: Any, calib: list[Question] | None = None, **ctx: Any) -> Any:
     def env_for(_dataset: str, _questions: Any) -> ProtocolEnv:
-        medrag = MedragContext(models={"baseline": model}, retriever=Retriever(), k=2, **ctx)
+        medrag = MedragContext(models={"baseline": model}, retriever=fake_retriever(), k=2, **ctx)
         loader = (lambda _name: list(calib)) if calib is not None else None
         return ProtocolEnv(medrag=medrag, calibration_questions=loader)
 

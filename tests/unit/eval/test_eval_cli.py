@@ -14,7 +14,7 @@ from disputatio.cli import eval_report, eval_run
 from disputatio.eval import runner
 from disputatio.eval.datasets import DATASETS
 
-from .conftest import Retriever, scripted_models, toy_questions
+from .conftest import fake_retriever, scripted_models, toy_questions
 
 
 def app() -> typer.Typer:
@@ -38,7 +38,7 @@ def test_run_twice_then_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
         def env_for(dataset: str, questions: Any) -> ProtocolEnv:
             seen.append((dataset, len(questions)))
-            ctx = MedragContext(models=scripted_models(), retriever=Retriever(), k=config.k)
+            ctx = MedragContext(models=scripted_models(), retriever=fake_retriever(), k=config.k)
             return ProtocolEnv(medrag=ctx)
 
         return env_for
@@ -264,7 +264,7 @@ def test_hier_verdict_last_reaches_the_debate_settings_and_the_run_id(
 
         received.append(settings.debate.verdict_last)
         return lambda dataset, questions: ProtocolEnv(
-            medrag=MedragContext(models=scripted_models(), retriever=Retriever())
+            medrag=MedragContext(models=scripted_models(), retriever=fake_retriever())
         )
 
     monkeypatch.setattr(eval_run, "_env_factory", env_factory)

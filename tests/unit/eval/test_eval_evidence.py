@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +15,8 @@ from disputatio.eval.question import Question
 from disputatio.eval.results import ResultsLog
 from disputatio.eval.runner import Plan, run_eval
 from disputatio.nodes.medrag.context import MedragContext
-from disputatio.state.retrieval import RetrievalResult, Section
-from disputatio.testing import ScriptedChatModel
+from disputatio.state.retrieval import Section
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 
 from .logprob_fakes import lp_reply
 
@@ -42,17 +41,9 @@ def sections() -> list[Section]:
     return [Section(id=f"s{i}", text=t, score=1.0 - i / 10) for i, t in enumerate(texts)]
 
 
-class Ranked:
-    """Returns the first ``k`` sections of a fixed ranking; records the k asked."""
-
-    def __init__(self) -> None:
-        self.asked: list[int | None] = []
-        self.lock = threading.Lock()
-
-    def search(self, query: str, *, k: int | None = None, **_: Any) -> RetrievalResult:
-        with self.lock:
-            self.asked.append(k)
-        return RetrievalResult(query=query, sections=sections()[: k or 2], best_score=1.0)
+def ranked() -> FakeRetriever:
+    """Returns the first ``k`` (2 unless asked) sections of :func:`sections` for any query."""
+    return FakeRetriever(sections(), k=2, match_all=True)
 
 
 def questions() -> list[Question]:
@@ -125,7 +116,7 @@ def test_rag_found_never_shows_the_questions_own_snippets_and_records_recall(
     tmp_path: Path, config: EvalConfig
 ) -> None:
     model = ScriptedChatModel(script=["Maybe. \\boxed{yes}"], repeat_last=True)
-    retriever = Ranked()
+    retriever = ranked()
     (record,) = run(config, tmp_path, ("rag_found",), model, retriever, questions()[:1])
     shown = prompt(model)
     assert OTHERS[0] in shown and OTHERS[1] in shown
@@ -134,7 +125,7 @@ def test_rag_found_never_shows_the_questions_own_snippets_and_records_recall(
     assert evidence["recall_at_k"] == pytest.approx(1 / 3)  # s0 of the unfiltered top 2
     assert evidence["gold_found"] == [0] and evidence["removed"] == ["s0", "s2"]
     assert evidence["removed_in_top_k"] == 1 and evidence["shown"] == 2
-    assert retriever.asked == [2 + len(OWN)]  # k plus one per own snippet
+    assert [k for _, k in retriever.calls] == [2 + len(OWN)]  # k plus one per own snippet
     (log,) = record["log"]["retrieval"]
     assert log["ids"] == ["s1", "s3"] and log["candidates"][:3] == ["s0", "s1", "s2"]
 
@@ -143,19 +134,19 @@ def test_rag_found_answers_questions_without_context_unfiltered(
     tmp_path: Path, config: EvalConfig
 ) -> None:
     model = ScriptedChatModel(script=["\\boxed{A}"], repeat_last=True)
-    retriever = Ranked()
+    retriever = ranked()
     kb = dataclasses.replace(config, corpus="kb")  # the oracle corpus skips such questions
     (record,) = run(kb, tmp_path, ("rag_found",), model, retriever, questions()[1:])
     assert record["answer"] == "A"
     assert record["evidence"]["recall_at_k"] is None and record["evidence"]["removed"] == []
-    assert retriever.asked == [2]
+    assert [k for _, k in retriever.calls] == [2]
 
 
 def test_the_rag_verdicts_read_the_same_leak_free_evidence(
     tmp_path: Path, config: EvalConfig
 ) -> None:
     model = ScriptedChatModel(script=[lp_reply({"Yes": 0.6, "No": 0.4})], repeat_last=True)
-    (record,) = run(config, tmp_path, ("rag_logprob",), model, Ranked(), questions()[:1])
+    (record,) = run(config, tmp_path, ("rag_logprob",), model, ranked(), questions()[:1])
     documents = prompt(model).split("<question>")[0]
     assert OTHERS[0] in documents and "BRCA1" not in documents
     assert record["evidence"]["removed"] == ["s0", "s2"]
@@ -166,13 +157,13 @@ def test_rag_read_gives_the_model_the_questions_own_context_only_where_there_is_
     tmp_path: Path, config: EvalConfig
 ) -> None:
     model = ScriptedChatModel(script=["\\boxed{yes}"], repeat_last=True)
-    retriever = Ranked()
+    retriever = ranked()
     records = run(config, tmp_path, ("rag_read",), model, retriever)
     assert [(r["protocol"], r["question_id"]) for r in records] == [("rag_read", "b1")]
     shown = prompt(model)
     assert OWN[0] in shown and OWN[1] in shown  # the first k = 2 snippets
     assert OWN[2] not in shown
-    assert retriever.asked == []  # nothing searched
+    assert [k for _, k in retriever.calls] == []  # nothing searched
     assert record_evidence(records) == {"setting": "read", "k": 2, "gold_snippets": 3, "given": 2}
 
 

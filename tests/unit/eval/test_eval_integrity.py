@@ -17,7 +17,7 @@ from disputatio.eval import runner
 from disputatio.eval.config import EvalConfig, tenant_fingerprint
 from disputatio.eval.datasets import DATASETS
 
-from .conftest import Retriever, scripted_models, toy_questions
+from .conftest import fake_retriever, scripted_models, toy_questions
 
 REPO = Path(__file__).resolve().parents[3]
 KB_RUN = REPO / "docs" / "results" / "runs" / "local-qwen2-5-coder-1-5b-kb-163b7012f64e"
@@ -87,7 +87,7 @@ def test_a_changed_tenant_corpus_gets_a_new_run_id(
         from disputatio.nodes.medrag.context import MedragContext
 
         def env_for(dataset: str, questions: Any) -> ProtocolEnv:
-            ctx = MedragContext(models=scripted_models(), retriever=Retriever(), k=config.k)
+            ctx = MedragContext(models=scripted_models(), retriever=fake_retriever(), k=config.k)
             return ProtocolEnv(medrag=ctx)
 
         return env_for

@@ -19,7 +19,7 @@ from disputatio.eval import mirage, mirage_build
 from disputatio.eval.datasets import DATASETS, expand_names, load_all, load_questions
 from disputatio.eval.runner import draw
 
-from .conftest import Retriever, scripted_models
+from .conftest import fake_retriever, scripted_models
 
 COUNTS = {"mmlu": 1089, "medqa": 1273, "medmcqa": 4183, "pubmedqa": 500, "bioasq": 618}
 ID_FORMATS = {
@@ -221,7 +221,7 @@ def test_eval_run_takes_mirage_all(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         def env_for(dataset: str, questions: Any) -> ProtocolEnv:
             seen[dataset] = len(questions)
             return ProtocolEnv(
-                medrag=MedragContext(models=scripted_models(), retriever=Retriever())
+                medrag=MedragContext(models=scripted_models(), retriever=fake_retriever())
             )
 
         return env_for

@@ -202,16 +202,16 @@ def test_the_hierarchical_protocols_run_through_the_graph(
     from disputatio.nodes.medrag.context import MedragContext
     from disputatio.settings import load_settings
 
-    from .conftest import Retriever
+    from .conftest import fake_retriever
 
     settings = load_settings(models={"chat": "openai:never-called"})
     worker = ScriptedChatModel(script=["Verdict: A. See [S1]. Answer Choice: A"], repeat_last=True)
     models: dict[str, Any] = {k: worker for k in ("worker", "reviewer", "summarizer", "aggregator")}
     models["orchestrator"] = ScriptedChatModel(script=['{"subquestions": []}'], repeat_last=True)
-    retrievers: list[Retriever] = []
+    retrievers: list[Any] = []
 
     def env_for(_d: str, _q: Any) -> ProtocolEnv:
-        retrievers.append(Retriever())
+        retrievers.append(fake_retriever())
         return ProtocolEnv(
             medrag=MedragContext(models=models, settings=settings),
             hier=DebateContext(models=models, retriever=retrievers[-1], settings=settings),
@@ -305,13 +305,13 @@ def test_a_changed_configuration_never_resumes_another_s_debate_checkpoints(
     from disputatio.eval.protocols import ProtocolEnv
     from disputatio.nodes.medrag.context import MedragContext
 
-    from .conftest import Retriever
+    from .conftest import fake_retriever
 
     saver = InMemorySaver()
 
     def env(models: dict[str, Any]) -> Any:
         return lambda _d, _q: ProtocolEnv(
-            medrag=MedragContext(models=models, retriever=Retriever(), k=2), checkpointer=saver
+            medrag=MedragContext(models=models, retriever=fake_retriever(), k=2), checkpointer=saver
         )
 
     first = run_eval(config, plan(("medrag",), n=2), env(scripted_models()), out_root=tmp_path)
@@ -338,7 +338,7 @@ def test_a_debate_resumed_after_a_kill_is_flagged_as_resumed(
     from disputatio.eval.protocols import ProtocolEnv
     from disputatio.nodes.medrag.context import MedragContext
 
-    from .conftest import Retriever
+    from .conftest import fake_retriever
 
     saver = InMemorySaver()
     models = scripted_models()
@@ -347,7 +347,7 @@ def test_a_debate_resumed_after_a_kill_is_flagged_as_resumed(
 
     def env(_d: str, _q: Any) -> ProtocolEnv:
         return ProtocolEnv(
-            medrag=MedragContext(models=models, retriever=Retriever(), k=2), checkpointer=saver
+            medrag=MedragContext(models=models, retriever=fake_retriever(), k=2), checkpointer=saver
         )
 
     first = run_eval(config, plan(("medrag",), n=2), env, out_root=tmp_path)
@@ -454,7 +454,7 @@ def test_the_no_rag_ablation_never_searches(tmp_path: Path, config: EvalConfig) 
     from disputatio.nodes.medrag.context import MedragContext
     from disputatio.settings import load_settings
 
-    from .conftest import Retriever
+    from .conftest import fake_retriever
 
     settings = load_settings(models={"chat": "openai:never-called"})
     worker = ScriptedChatModel(script=["Verdict: A. See [S1]. Answer Choice: A"], repeat_last=True)
@@ -462,9 +462,9 @@ def test_the_no_rag_ablation_never_searches(tmp_path: Path, config: EvalConfig) 
     models["orchestrator"] = ScriptedChatModel(script=['{"subquestions": []}'], repeat_last=True)
     searched: dict[str, int] = {}
     for protocol in ("hier_norag", "hier"):
-        retriever = Retriever()
+        retriever = fake_retriever()
 
-        def env_for(_d: str, _q: Any, r: Retriever = retriever) -> ProtocolEnv:
+        def env_for(_d: str, _q: Any, r: Any = retriever) -> ProtocolEnv:
             return ProtocolEnv(
                 medrag=MedragContext(models=models, settings=settings),
                 hier=DebateContext(models=models, retriever=r, settings=settings),
@@ -508,7 +508,7 @@ def test_gsm8k_takes_the_numeric_medrag_debate_and_sc_matches_its_actual_calls(
     """``medrag_norag`` debates numbers on GSM8K; ``sc`` is matched to it, before ``hier_norag``."""
     from disputatio.eval.question import Question
 
-    from .conftest import Retriever
+    from .conftest import fake_retriever
 
     qs = [Question(id="g1", dataset="gsm8k", question="12 * 5?", options=[], gold="60")]
     models = {
@@ -519,7 +519,7 @@ def test_gsm8k_takes_the_numeric_medrag_debate_and_sc_matches_its_actual_calls(
         "verifier": ScriptedChatModel(script=["12 * 5 is 60. \\boxed{60.00}"], repeat_last=True),
         "baseline": ScriptedChatModel(script=["\\boxed{60}"], repeat_last=True),
     }
-    retriever = Retriever()
+    retriever = fake_retriever()
     summary = run_eval(
         config,
         plan(("medrag", "medrag_norag", "sc"), questions=qs),

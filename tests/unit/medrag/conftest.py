@@ -2,40 +2,30 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from disputatio.graphs.medrag_debate import MedragContext, graph
-from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.state.retrieval import Section
+from disputatio.testing import FakeRetriever
 
 MC_OPTIONS = {"A": "Aspirin", "B": "Metformin", "C": "Insulin", "D": "Warfarin"}
 QUESTION = "Which drug is a biguanide used first-line in type 2 diabetes?"
 
 
-class RecordingRetriever:
-    """Returns ``k`` numbered sections and records every ``(query, k)``."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, int | None]] = []
-        self._lock = threading.Lock()
-
-    def search(self, query: str, *, k: int | None = None, **_: Any) -> RetrievalResult:
-        with self._lock:
-            self.calls.append((query, k))
-        n = k or 3
-        sections = [
-            Section(id=f"sec-{i}", text=f"Evidence {i} about biguanides.", score=1.0 - i / 10)
-            for i in range(n)
-        ]
-        return RetrievalResult(query=query, sections=sections, best_score=1.0)
+#: What the retriever returns for every query: the first ``k`` (3 unless asked) of these.
+RANKING = [
+    Section(id=f"sec-{i}", text=f"Evidence {i} about biguanides.", score=1.0 - i / 10)
+    for i in range(10)
+]
 
 
 @pytest.fixture
-def retriever() -> RecordingRetriever:
-    return RecordingRetriever()
+def retriever() -> FakeRetriever:
+    """Returns the first ``k`` sections of :data:`RANKING` and records every search."""
+    return FakeRetriever(RANKING, k=3, match_all=True)
 
 
 @pytest.fixture
@@ -45,7 +35,7 @@ def mc_options() -> dict[str, str]:
 
 @pytest.fixture
 def run_debate(
-    retriever: RecordingRetriever,
+    retriever: FakeRetriever,
 ) -> Callable[..., tuple[dict[str, Any], list[Any]]]:
     """Run the debate on scripted models; returns ``(output, custom_events)``."""
 

@@ -7,36 +7,34 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
-from disputatio.retrievers.base import RetrievalFilters
-from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.state.retrieval import Section
+from disputatio.testing import FakeRetriever
 
 SECTIONS = [
     Section(
-        id="sec-brucella-1", source="notes/brucellosis.md", text="Brucellosis follows raw dairy."
+        id="sec-brucella-1",
+        source="notes/brucellosis.md",
+        text="Brucellosis follows raw dairy.",
+        score=0.9,
     ),
-    Section(id="sec-still-1", source="notes/still.md", text="AOSD: ferritin often above 3000."),
-    Section(id="sec-qfever-1", source="notes/qfever.md", text="Q fever: Coxiella, livestock."),
+    Section(
+        id="sec-still-1",
+        source="notes/still.md",
+        text="AOSD: ferritin often above 3000.",
+        score=0.9,
+    ),
+    Section(
+        id="sec-qfever-1", source="notes/qfever.md", text="Q fever: Coxiella, livestock.", score=0.9
+    ),
 ]
 
 
-class FixedRetriever:
-    """Returns the same sections for every query and records the queries."""
+class FixedRetriever(FakeRetriever):
+    """Returns the same sections for every query (all unless ``k`` is asked); records queries."""
 
     def __init__(self, sections: list[Section] | None = None) -> None:
-        self.sections = SECTIONS if sections is None else sections
-        self.queries: list[str] = []
-
-    def search(
-        self,
-        query: str,
-        *,
-        k: int | None = None,
-        threshold: float | None = None,
-        filters: RetrievalFilters | None = None,
-    ) -> RetrievalResult:
-        self.queries.append(query)
-        chosen = self.sections[: k or len(self.sections)]
-        return RetrievalResult(query=query, sections=chosen, best_score=0.9, threshold=0.25)
+        chosen = SECTIONS if sections is None else sections
+        super().__init__(chosen, k=len(chosen), threshold=0.25, match_all=True)
 
 
 def case_data() -> dict[str, Any]:

@@ -10,7 +10,7 @@ from disputatio.argumentation import entropy_nats, rank_tests, rare_disease_case
 from disputatio.graphs.rdc import RdcContext, graph
 from disputatio.settings import Settings
 from disputatio.storage.ledger import InMemoryLedger
-from disputatio.testing import ScriptedChatModel
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 
 from .builders import FixedRetriever, ballot, case_data, claim, move
 
@@ -212,13 +212,6 @@ def test_cross_examination_is_pointed_at_the_graphs_hotspots(unit_settings: Sett
     assert "t1.infectious.x (cycle)" in cross[0] and "t1.infectious.y (cycle)" in cross[0]
 
 
-class _DownRetriever:
-    """A corpus whose database is down."""
-
-    def search(self, query: str, **_: Any) -> Any:
-        raise ConnectionError("corpus database is down")
-
-
 def test_a_failing_corpus_search_costs_the_turn_its_sections_not_the_debate(
     unit_settings: Settings,
 ) -> None:
@@ -233,7 +226,7 @@ def test_a_failing_corpus_search_costs_the_turn_its_sections_not_the_debate(
     ledger = InMemoryLedger()
     ctx = RdcContext(
         models=models,
-        retriever=_DownRetriever(),
+        retriever=FakeRetriever(fails_with=ConnectionError("corpus database is down")),
         settings=unit_settings,
         specialists=list(scripts),
         ledger=ledger,

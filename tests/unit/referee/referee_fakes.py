@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from disputatio.graphs.referee import RefereeContext
-from disputatio.state.retrieval import RetrievalResult, Section
-from disputatio.testing import ScriptedChatModel
+from disputatio.state.retrieval import Section
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 
 CORPUS = {
     "pg-1": "pgvector adds vector similarity search to PostgreSQL with HNSW and IVFFlat indexes.",
@@ -28,23 +27,10 @@ SCORES = {
 }
 
 
-class KeywordRetriever:
-    """Returns the sections sharing the most words with the query (never refuses)."""
-
-    def __init__(self, corpus: dict[str, str] | None = None) -> None:
-        self.corpus = corpus or CORPUS
-        self.queries: list[str] = []
-
-    def search(self, query: str, *, k: int | None = None, **_: Any) -> RetrievalResult:
-        self.queries.append(query)
-        words = set(re.findall(r"\w+", query.lower()))
-        scored = [
-            (len(words & set(re.findall(r"\w+", text.lower()))), sid, text)
-            for sid, text in self.corpus.items()
-        ]
-        hits = [s for s in sorted(scored, key=lambda x: (-x[0], x[1])) if s[0] > 0][: k or 3]
-        sections = [Section(id=sid, text=text, score=n / 10) for n, sid, text in hits]
-        return RetrievalResult(query=query, sections=sections, best_score=1.0 if hits else 0.0)
+def keyword_retriever(corpus: dict[str, str] | None = None) -> FakeRetriever:
+    """The sections sharing the most words with the query (3 unless asked; ties by id)."""
+    texts = corpus or CORPUS
+    return FakeRetriever([Section(id=sid, text=texts[sid]) for sid in sorted(texts)], k=3)
 
 
 def plan_reply(options: list[str], axes: list[tuple[str, int]], **extra: Any) -> dict[str, Any]:
@@ -104,7 +90,7 @@ def context(models: dict[str, ScriptedChatModel], **kwargs: Any) -> RefereeConte
     An agent without a script falls back to an empty per-role script, so it fails at once
     (never reaching for a real model).
     """
-    kwargs.setdefault("retriever", KeywordRetriever())
+    kwargs.setdefault("retriever", keyword_retriever())
     kwargs.setdefault("structured_retries", 0)
     fallbacks = {r: ScriptedChatModel(script=[], name=f"unscripted-{r}") for r in ROLES}
     return RefereeContext(models={**fallbacks, **models}, **kwargs)

@@ -17,15 +17,16 @@ from disputatio.nodes.referee.guard import classify
 from disputatio.reports import render_referee_markdown
 from disputatio.settings import Settings
 from disputatio.state.referee import ErrorCode, RefereeResult
+from disputatio.testing import FakeRetriever
 from disputatio.tools.web_search import TavilyWebSearch, web_search_from_settings
 
 from .referee_fakes import (
     AXIS_NAMES,
     SCORES,
-    KeywordRetriever,
     advocate_reply,
     context,
     happy_models,
+    keyword_retriever,
     plan_reply,
     ruling_reply,
 )
@@ -115,15 +116,14 @@ def test_a_rejected_key_is_not_retried() -> None:
     assert (result.error.code, result.error.retryable) == ("API_KEY_INVALID", False)
 
 
-class BrokenRetriever:
-    def search(self, query: str, **_: Any) -> Any:
-        raise ConnectionError("corpus database is down")
-
-
 def test_a_failing_search_does_not_stop_the_run() -> None:
     """Every agent searches; a failing corpus search is a warning and a noted limitation."""
     models = happy_models()
-    result = _run(context(models, retriever=BrokenRetriever()))
+    result = _run(
+        context(
+            models, retriever=FakeRetriever(fails_with=ConnectionError("corpus database is down"))
+        )
+    )
     assert result.status == "ok"
     assert result.completed_phases == ["plan", "advocacy", "cross_examination", "verdict"]
     agents = {w.agent for w in result.warnings}
@@ -274,7 +274,7 @@ def test_ambiguous_names_are_sent_back_to_the_referee() -> None:
 
 
 def test_advocates_evidence_reaches_the_report_with_citations() -> None:
-    retriever = KeywordRetriever(
+    retriever = keyword_retriever(
         {
             "inc-7": "Incident report: Dyneema line abraded through on a deep mooring chafe point.",
             "poly-1": "Polyester line stretches more but resists abrasion on moorings.",

@@ -40,7 +40,7 @@ from disputatio.state.referee_keys import (
 )
 
 from . import referee_agents as ra
-from .referee_fakes import KeywordRetriever, context, plan_reply
+from .referee_fakes import context, keyword_retriever, plan_reply
 
 RUNS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 OPTION_POOL = ["pgvector", "FAISS", "Neo4j", "Milvus"]
@@ -126,7 +126,7 @@ def run(s: Scenario) -> Run:
     models["referee"] = s.referee.model(s.fill_rounds)
     ctx = context(
         models,
-        retriever=KeywordRetriever(),
+        retriever=keyword_retriever(),
         max_claims_checked=s.claims_cap,
         max_fill_rounds=s.fill_rounds,
         max_clarifications=0,
