@@ -64,6 +64,15 @@ _VERDICT_RE = re.compile(
 #: "Yes, the protein is secreted.": a yes/no verdict restating the question, a conclusion the
 #: supported claims after it must carry (dropped when none is supported).
 _YESNO_VERDICT_RE = re.compile(r"^\s*(?:yes|no|maybe)\s*[,:;]\s*\S", re.I)
+#: "This information is found in the section about the CTD-40 spares.": a sentence pointing at
+#: the documents states nothing about the world (a judge may still find it "supported").
+_POINTER_RE = re.compile(
+    r"^\W*(?:this|that|it|these|the (?:answer|information|details?))(?:\s+(?:information|"
+    r"answer|detail|fact)s?)?\s+(?:is|are|can be|was|were)\s+(?:also\s+)?(?:found|stated|"
+    r"mentioned|given|described|specified|explained|listed|shown|provided|detailed|covered|"
+    r"written)\b(?!\s+that\b)",
+    re.I,
+)
 _SPACE_RE = re.compile(r"[ \t]{2,}")
 _TAG_RE = re.compile(r"</?(?:section|sections|documents?|question|options|sub_answers?)\b[^>]*>")
 _SPACE_PUNCT_RE = re.compile(r"[ \t]+([.,;:!?)])")
@@ -217,6 +226,9 @@ def check_answer(
             if _REFUSAL_RE.search(piece):  # what it cites is no evidence of anything
                 claim.verdict, claim.reason = "not_found", "says the documents do not answer"
                 claim.citations = []
+            elif _POINTER_RE.match(piece):  # cites a section, says nothing: not shown
+                claim.verdict, claim.factual, claim.dropped = None, False, True
+                claim.reason = "points at the documents, states nothing"
             elif not _is_factual(piece):
                 claim.verdict, claim.factual, claim.reason = None, False, "states nothing to check"
             else:

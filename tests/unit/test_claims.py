@@ -259,3 +259,18 @@ def test_a_verdict_making_a_statement_is_judged_and_markup_is_no_prose() -> None
     assert "</section>" not in report.answer
     short = check_answer("Verdict: B\nBrucellosis is confirmed by blood culture [s].", secs)
     assert [c.factual for c in short.claims] == [False, True]
+
+
+def test_a_sentence_pointing_at_the_documents_is_no_claim() -> None:
+    """g014: "This information is found in the section…" passed a lenient judge as supported."""
+    from disputatio.testing import FakeEmbeddings
+    from disputatio.validators.support import JudgedSupport
+
+    yes = JudgedSupport(FakeEmbeddings().embed_documents, lambda c, w, x: 1.0)
+    pointer = "This information is found in the section about the travel policy [sec-travel]."
+    report = check_answer(pointer, SECTIONS, checker=yes)
+    assert (report.claims[0].verdict, report.claims[0].factual) == (None, False)
+    assert report.not_found and report.answer == NOT_FOUND_ANSWER
+    stated = "It is stated that the daily allowance in Bergen is 910 NOK [sec-travel]."
+    (claim,) = check_answer(stated, SECTIONS).claims
+    assert claim.factual and claim.verdict == "supported"
