@@ -16,7 +16,9 @@
 #      evidence-found (own snippets removed, gold recall@k recorded) / evidence-read pair;
 #   3. >= 50 per set: self-consistency at the debate's budget and the MedRAG debate;
 #   4. GSM8K >= 200: CoT, Du et al.'s 3x2 debate, self-consistency at its 6 calls;
-#   5. >= 20 per set: the hierarchical debate (~15 min of CPU a MedQA question).
+#   5. >= 20 per set: the hierarchical debate (~15 min of CPU a MedQA question);
+#   6. 50 per set of each calibration split (mirage:<set>@calibration), for the fitted
+#      confidence of `disputatio eval calibrate-confidence` (never drawn by steps 1-5).
 # The run yields the CPU: its own session (setsid), autogroup nice 19, each command at nice 19.
 set -euo pipefail
 if [[ -z ${MIRAGE_RUN_SESSION:-} ]] && command -v setsid > /dev/null; then
@@ -61,9 +63,12 @@ step4() {
 step5() {
   ev -d "$SETS" -p hier -n 20
 }
+step6() {  # calibration splits: what the fitted confidence is fitted on (eval calibrate-confidence)
+  ev -d mirage:all@calibration -p cot_logprob,rag_logprob,medrag -n 50
+}
 
 steps=("$@")
-[[ ${#steps[@]} -gt 0 ]] || steps=(1 2 3 4 5)
+[[ ${#steps[@]} -gt 0 ]] || steps=(1 2 3 4 5 6)
 for s in "${steps[@]}"; do
   echo "== step $s ($(date -u +%FT%TZ))"
   "step$s"

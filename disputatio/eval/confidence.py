@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from disputatio.eval.mirage import is_calibration
+from disputatio.eval.mirage import base_name, is_calibration
 from disputatio.validators.calibrated import features as claim_features
 
 Split = Literal["calibration", "test"]
@@ -180,7 +180,11 @@ def usable(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     for record in records:
         if record.get("error"):
             continue
-        key = (str(record["dataset"]), str(record["protocol"]), str(record["question_id"]))
+        key = (
+            base_name(str(record["dataset"])),
+            str(record["protocol"]),
+            str(record["question_id"]),
+        )
         if key not in seen:
             seen.add(key)
             out.append(record)
@@ -193,5 +197,7 @@ def by_group(
     """Records by ``(dataset, protocol)``, in the order first seen."""
     out: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for record in records:
-        out.setdefault((str(record["dataset"]), str(record["protocol"])), []).append(record)
+        out.setdefault((base_name(str(record["dataset"])), str(record["protocol"])), []).append(
+            record
+        )
     return out

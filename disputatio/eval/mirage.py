@@ -16,8 +16,11 @@ name                   questions   ids                         options
 ``mirage:bioasq``      618         BioASQ id (24 hex)          yes / no
 =====================  ==========  ==========================  ================
 
-``mirage:all`` names the five (:func:`expand`). Each set is split once and for all by a hash
-of ``"<data set>:<id>"`` (:func:`~disputatio.eval.retrieval_data.split_of`, share
+``mirage:all`` names the five (:func:`expand`); ``mirage:<set>@calibration`` (and
+``mirage:all@calibration``) names a set's calibration split, run on purpose to fit what is fitted
+(a confidence, :mod:`disputatio.eval.confidence_fit`): its records are calibration records
+(:func:`is_calibration`) of the set (:func:`base_name`). Each set is split once and for all by a
+hash of ``"<data set>:<id>"`` (:func:`~disputatio.eval.retrieval_data.split_of`, share
 :data:`CALIBRATION_SHARE`): the calibration questions are never part of a test draw
 (the ``test`` split leaves them out), so a baseline chosen on them is not chosen on the
 questions it is compared with.
@@ -44,6 +47,15 @@ NAMES = tuple(PREFIX + s for s in SETS)
 ALL = PREFIX + "all"
 #: Share of each set held out for calibration (baselines, thresholds).
 CALIBRATION_SHARE = 0.2
+#: Suffix naming a set's calibration split as a data set of its own.
+CALIBRATION_SUFFIX = "@calibration"
+#: The five calibration splits as data sets.
+CALIBRATION_NAMES = tuple(n + CALIBRATION_SUFFIX for n in NAMES)
+
+
+def base_name(name: str) -> str:
+    """The set a data set name belongs to (``mirage:bioasq@calibration`` → ``mirage:bioasq``)."""
+    return name.removesuffix(CALIBRATION_SUFFIX)
 
 
 def is_mirage(name: str) -> bool:
@@ -55,7 +67,10 @@ def expand(names: Iterable[str]) -> tuple[str, ...]:
     """``mirage:all`` replaced by the five set names; order kept, repeats dropped."""
     out: list[str] = []
     for name in names:
-        out += NAMES if name == ALL else (name,)
+        if name == ALL + CALIBRATION_SUFFIX:
+            out += CALIBRATION_NAMES
+        else:
+            out += NAMES if name == ALL else (name,)
     return tuple(dict.fromkeys(out))
 
 
@@ -102,7 +117,12 @@ def load_all(name: str, root: Path | None = None) -> list[Question]:
 
 
 def is_calibration(dataset: str, question_id: str) -> bool:
-    """Whether a question belongs to the calibration split (a hash of ``dataset:id``)."""
+    """Whether a question belongs to the calibration split (a hash of ``dataset:id``).
+
+    Every question of a ``…@calibration`` data set does.
+    """
+    if dataset.endswith(CALIBRATION_SUFFIX):
+        return True
     return split_of(f"{dataset}:{question_id}", CALIBRATION_SHARE) == "calibration"
 
 

@@ -189,3 +189,16 @@ def test_calibrate_confidence_writes_the_model_the_report_then_reads(tmp_path: P
     assert f"kept in `{MODEL_FILE}` (by protocol)" in (tmp_path / "r" / "report.md").read_text()
     bad = CliRunner().invoke(cli, ["calibrate-confidence", str(run), "--by", "question"])
     assert bad.exit_code == 2
+
+
+def test_records_of_a_calibration_run_fit_the_model_of_their_set() -> None:
+    records = overconfident_records(300)
+    test = [r for r in records if split_of_record(r) == "test"]
+    # the same questions' calibration counterparts, run as "toy@calibration"
+    calib = [
+        {**r, "dataset": "toy@calibration", "question_id": f"c{i}"} for i, r in enumerate(test)
+    ]
+    assert {split_of_record(r) for r in calib} == {"calibration"}
+    model = find_model(fit_models(test + calib), "toy", "rag_logprob")
+    assert model is not None and model["fitted"]
+    assert len(model["calibration_ids"]) == len(calib)

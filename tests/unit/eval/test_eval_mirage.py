@@ -240,3 +240,13 @@ def test_eval_run_takes_mirage_all(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert sorted({r["dataset"] for r in records}) == sorted(mirage.NAMES)
     for record in records:
         assert not mirage.is_calibration(record["dataset"], record["question_id"])
+
+
+def test_a_calibration_split_runs_as_a_data_set_of_its_own() -> None:
+    calib = load_all("mirage:bioasq@calibration")
+    assert [q.id for q in calib] == [q.id for q in mirage.calibration_questions("mirage:bioasq")]
+    assert not {q.id for q in calib} & {q.id for q in load_all("mirage:bioasq")}
+    assert all(mirage.is_calibration("mirage:bioasq@calibration", q.id) for q in calib)
+    assert mirage.base_name("mirage:bioasq@calibration") == "mirage:bioasq"
+    assert expand_names(["mirage:all@calibration"]) == mirage.CALIBRATION_NAMES
+    assert all(name in DATASETS for name in mirage.CALIBRATION_NAMES)
