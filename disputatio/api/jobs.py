@@ -12,38 +12,19 @@ jobs only; the CLI, an operator's tool, sees every tenant's.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from disputatio.api import store
 from disputatio.api.errors import ApiError, invalid
 from disputatio.api.http import services, tenant
 from disputatio.settings import Settings
-from disputatio.storage import queue
+from disputatio.storage import api_queue, queue
+from disputatio.storage.api_queue import RetryOutcome
 
 _KINDS = {queue.TASK_INGEST: "ingest", queue.TASK_DEBATE: "debate"}
-
-_SELECT = (
-    "SELECT q.id, q.task_name, q.status::text AS state, q.attempts, q.scheduled_at,"
-    " q.args->>'tenant' AS tenant, a.id::text AS ingestion_job_id, a.file_name,"
-    " r.id::text AS case_id, r.protocol, coalesce(a.error, r.error) AS error"
-    " FROM procrastinate_jobs q"
-    " LEFT JOIN api_jobs a ON q.task_name = %(ingest)s AND a.id::text = q.args->>'job_id'"
-    " LEFT JOIN api_runs r ON q.task_name = %(debate)s AND r.id::text = q.args->>'run_id'"
-    " WHERE q.queue_name = %(queue)s"
-)
-
-
-def _params(settings: Settings, **extra: Any) -> dict[str, Any]:
-    return {
-        "ingest": queue.TASK_INGEST,
-        "debate": queue.TASK_DEBATE,
-        "queue": settings.server.queue_name,
-        **extra,
-    }
 
 
 def _body(row: dict[str, Any], settings: Settings) -> dict[str, Any]:
@@ -76,22 +57,8 @@ def list_queue_jobs(
     """
     if state is not None and state not in queue.STATES:
         raise ValueError(f"state must be one of {', '.join(queue.STATES)}")
-    queue.ensure_schema(settings)
-    sql = _SELECT
-    if tenant is not None:
-        sql += " AND q.args->>'tenant' = %(tenant)s"
-    if state is not None:
-        sql += " AND q.status::text = %(state)s"
-    sql += " ORDER BY q.id DESC LIMIT %(limit)s"
-    with store.db(settings) as conn:
-        rows = conn.execute(
-            sql,  # composed of constants only
-            _params(settings, tenant=tenant, state=state, limit=limit),
-        ).fetchall()
+    rows = api_queue.list_tasks(settings, tenant, state, limit)
     return [{**_body(r, settings), "tenant": r["tenant"]} for r in rows]
-
-
-RetryOutcome = Literal["queued", "missing", "forbidden", "not_failed"]
 
 
 def retry_queue_job(settings: Settings, job_id: int, tenant: str | None) -> RetryOutcome:
@@ -102,25 +69,7 @@ def retry_queue_job(settings: Settings, job_id: int, tenant: str | None) -> Retr
         job_id: The queue job's id.
         tenant: The caller's tenant (None: an operator, any tenant).
     """
-    queue.ensure_schema(settings)
-    with store.db(settings) as conn:
-        row = conn.execute(
-            _SELECT + " AND q.id = %(id)s FOR UPDATE OF q",
-            _params(settings, id=job_id),
-        ).fetchone()
-        if row is None:
-            return "missing"
-        if tenant is not None and row["tenant"] != tenant:
-            return "forbidden"
-        if not queue.retry(conn, job_id):
-            return "not_failed"
-        if row["case_id"] is not None:
-            conn.execute(
-                "UPDATE api_runs SET status = 'queued', error = NULL, finished_at = NULL"
-                " WHERE id = %s",
-                (row["case_id"],),
-            )
-    return "queued"
+    return api_queue.retry_task(settings, job_id, tenant)
 
 
 async def list_jobs(request: Request) -> JSONResponse:

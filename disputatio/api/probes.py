@@ -28,6 +28,7 @@ from disputatio.api.http import services, tenant
 from disputatio.api.services import Services
 from disputatio.models import local
 from disputatio.settings import Settings
+from disputatio.storage import pg_info
 
 #: Headers of every probe answer: a probe is never cached.
 _NO_STORE = {"Cache-Control": "no-store"}
@@ -50,8 +51,7 @@ def _timed(fn: Callable[[], Any]) -> dict[str, Any]:
 
 def _check_database(settings: Settings) -> str:
     with store.db(settings) as conn:
-        row = conn.execute("SELECT current_setting('server_version') AS v").fetchone()
-    return f"PostgreSQL {row['v'] if row else '?'}"
+        return f"PostgreSQL {pg_info.server_version(conn)}"
 
 
 def check_model(settings: Settings, injected: bool) -> str:

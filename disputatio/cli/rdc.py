@@ -332,17 +332,14 @@ def ledger_verify(
     Exit 0 when intact, 1 when tampered, truncated, rewritten or missing.
     """
     from disputatio.storage.db import connect
-    from disputatio.storage.ledger import verify
+    from disputatio.storage.ledger import count_entries, verify
 
     anchor = _verdict_anchor(thread_id)
     if head is not None:
         anchor = (anchor[0] if anchor else -1, head)
     with connect(get_settings()) as conn:
         if anchor is not None and anchor[0] < 0:
-            entries = conn.execute(
-                "SELECT count(*) FROM ledger WHERE thread_id = %s", (thread_id,)
-            ).fetchone()
-            anchor = (int(entries[0]) - 1 if entries else 0, anchor[1])
+            anchor = (count_entries(conn, thread_id) - 1, anchor[1])
         result = verify(conn, thread_id, anchor=anchor)
     where = "chain, head table and verdict anchor" if anchor else "chain and head table"
     if result.ok:

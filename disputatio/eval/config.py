@@ -170,12 +170,9 @@ def tenant_fingerprint(conn: Any, tenant: str, collection: str | None = None) ->
         tenant: The tenant searched.
         collection: The collection searched (None: every collection of the tenant).
     """
-    sql = "SELECT sha256 FROM documents WHERE tenant = %s"
-    params: list[Any] = [tenant]
-    if collection is not None:
-        sql += " AND collection = %s"
-        params.append(collection)
-    hashes = sorted(str(row[0]) for row in conn.execute(sql, params).fetchall())
+    from disputatio.storage.document_reads import document_hashes
+
+    hashes = sorted(document_hashes(conn, tenant, collection))
     digest = hashlib.sha256()
     if collection is not None:
         digest.update(f"collection={collection}\n".encode())

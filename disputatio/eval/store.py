@@ -1,8 +1,9 @@
-"""Benchmark rows in Postgres (tables of migrations 0001 and 0007).
+"""Benchmark rows in Postgres: question logs flattened into the evaluation's tables.
 
 ``experiments``, ``experiment_runs``, ``agent_messages`` and ``tool_calls``; messages and tool
 calls point at their ``experiment_runs`` row (``run_id``) and name their sub-question. One
-transaction per question, so a run killed halfway keeps the questions it finished.
+transaction per question, so a run killed halfway keeps the questions it finished. The SQL is
+in :mod:`disputatio.storage.experiments`; this module turns a protocol's log into its rows.
 """
 
 from __future__ import annotations
@@ -13,24 +14,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import psycopg
-from psycopg.types.json import Jsonb
 
+from disputatio.storage import experiments
+from disputatio.storage.experiments import AgentMessageRow, ToolCallRow, create_experiment
 from disputatio.tools.retrieval import TOOL_NAME
 
+__all__ = ["create_experiment", "messages_of", "save_eval_record", "save_run", "tool_calls_of"]
+
 logger = logging.getLogger(__name__)
-
-
-def create_experiment(
-    conn: psycopg.Connection[Any], name: str, protocol: str, config: Mapping[str, Any]
-) -> str:
-    """Insert (and commit) an ``experiments`` row and return its id."""
-    row = conn.execute(
-        "INSERT INTO experiments (name, protocol, config) VALUES (%s, %s, %s) RETURNING id",
-        (name, protocol, Jsonb(dict(config))),
-    ).fetchone()
-    conn.commit()
-    assert row is not None
-    return str(row[0])
 
 
 def _content(entry: Mapping[str, Any]) -> str:
@@ -132,65 +123,44 @@ def _insert_run(
     metrics: Mapping[str, Any],
 ) -> str:
     log = record.get("log") or {}
-    row = conn.execute(
-        "INSERT INTO experiment_runs (experiment_id, thread_id, question_id, question, answer,"
-        " gold, correct, consensus_type, metrics, log, finished_at)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now()) RETURNING id",
-        (
-            experiment_id,
-            thread_id,
-            question["id"],
-            question["question"],
-            record.get("answer"),
-            question["gold"],
-            bool(metrics.get("correct")),
-            record.get("consensus_type"),
-            Jsonb(dict(metrics)),
-            Jsonb({**log, "error": record.get("error")}),
-        ),
-    ).fetchone()
-    assert row is not None
-    run_id = str(row[0])
-    with conn.cursor() as cur:
-        cur.executemany(
-            "INSERT INTO agent_messages (thread_id, run_id, sub_question, agent, role, round,"
-            " content, tokens_in, tokens_out, latency_ms, metadata)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-            [
-                (
-                    thread_id,
-                    run_id,
-                    m["sub_question"],
-                    m["agent"],
-                    m["role"],
-                    m["round"],
-                    m["content"],
-                    int(m["usage"].get("input_tokens", 0)),
-                    int(m["usage"].get("output_tokens", 0)),
-                    float(m["usage"].get("latency_ms", 0.0)),
-                    Jsonb(m["metadata"]),
-                )
-                for m in messages_of(log, record.get("usage"))
-            ],
+    messages = [
+        AgentMessageRow(
+            sub_question=m["sub_question"],
+            agent=m["agent"],
+            role=m["role"],
+            round=m["round"],
+            content=m["content"],
+            tokens_in=int(m["usage"].get("input_tokens", 0)),
+            tokens_out=int(m["usage"].get("output_tokens", 0)),
+            latency_ms=float(m["usage"].get("latency_ms", 0.0)),
+            metadata=m["metadata"],
         )
-        cur.executemany(
-            "INSERT INTO tool_calls (thread_id, run_id, sub_question, agent, tool, arguments,"
-            " result, latency_ms) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-            [
-                (
-                    thread_id,
-                    run_id,
-                    t["sub_question"],
-                    t["agent"],
-                    TOOL_NAME,
-                    Jsonb(t["arguments"]),
-                    Jsonb(t["result"]) if t["result"] is not None else None,
-                    t["latency_ms"],
-                )
-                for t in tool_calls_of(log)
-            ],
+        for m in messages_of(log, record.get("usage"))
+    ]
+    calls = [
+        ToolCallRow(
+            sub_question=t["sub_question"],
+            agent=t["agent"],
+            tool=TOOL_NAME,
+            arguments=t["arguments"],
+            result=t["result"],
+            latency_ms=t["latency_ms"],
         )
-    return run_id
+        for t in tool_calls_of(log)
+    ]
+    run = experiments.RunRow(
+        experiment_id=experiment_id,
+        thread_id=thread_id,
+        question_id=question["id"],
+        question=question["question"],
+        answer=record.get("answer"),
+        gold=question["gold"],
+        correct=bool(metrics.get("correct")),
+        consensus_type=record.get("consensus_type"),
+        metrics=dict(metrics),
+        log={**log, "error": record.get("error")},
+    )
+    return experiments.insert_run(conn, run, messages, calls)
 
 
 def save_run(
@@ -225,29 +195,6 @@ def save_run(
     return run_id
 
 
-def ensure_experiment(
-    conn: psycopg.Connection[Any], run_key: str, dataset: str, protocol: str, config: Any
-) -> str:
-    """The ``experiments`` row of (eval run, data set, protocol), created once.
-
-    Runs inside the caller's transaction, serialised by an advisory lock.
-    """
-    conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{run_key}/{dataset}/{protocol}",))
-    row = conn.execute(
-        "SELECT id FROM experiments WHERE run_key = %s AND dataset = %s AND protocol = %s",
-        (run_key, dataset, protocol),
-    ).fetchone()
-    if row is not None:
-        return str(row[0])
-    row = conn.execute(
-        "INSERT INTO experiments (name, protocol, config, run_key, dataset)"
-        " VALUES (%s, %s, %s, %s, %s) RETURNING id",
-        (f"{run_key}/{dataset}/{protocol}", protocol, Jsonb(config), run_key, dataset),
-    ).fetchone()
-    assert row is not None
-    return str(row[0])
-
-
 def save_eval_record(conn: psycopg.Connection[Any], config: Any, record: Mapping[str, Any]) -> bool:
     """Mirror one ``eval run`` record into the experiment tables, once.
 
@@ -260,19 +207,15 @@ def save_eval_record(conn: psycopg.Connection[Any], config: Any, record: Mapping
         Whether a row was written (False: an error-free row was there already).
     """
     with conn.transaction():
-        experiment_id = ensure_experiment(
+        experiment_id = experiments.ensure_experiment(
             conn,
             config.run_id,
             record["dataset"],
             record["protocol"],
             {"run_id": config.run_id, "identity": config.identity()},
         )
-        exists = conn.execute(
-            "SELECT 1 FROM experiment_runs WHERE experiment_id = %s AND question_id = %s"
-            " AND NOT (log ? 'error' AND log->>'error' IS NOT NULL)",
-            (experiment_id, record["question_id"]),
-        ).fetchone()
-        if exists is not None and not record.get("error"):
+        exists = experiments.has_clean_run(conn, experiment_id, record["question_id"])
+        if exists and not record.get("error"):
             return False
         from disputatio.eval.analysis import question_metrics
 

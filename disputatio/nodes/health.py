@@ -41,15 +41,13 @@ def summarize(state: HealthState) -> dict[str, Any]:
 
 
 def _check_database(_: HealthContext) -> str:
+    from disputatio.storage import pg_info
     from disputatio.storage.db import connect
 
     with connect() as conn:
-        row = conn.execute(
-            "SELECT version(), (SELECT extversion FROM pg_extension WHERE extname = 'vector')"
-        ).fetchone()
+        server, vector = pg_info.versions(conn)
         where = f"{conn.info.host}:{conn.info.port}/{conn.info.dbname}"
-    assert row is not None
-    return f"{row[0].split(' on ')[0]}, pgvector {row[1]} at {where}"
+    return f"{server.split(' on ')[0]}, pgvector {vector} at {where}"
 
 
 def _check_model(context: HealthContext) -> str:

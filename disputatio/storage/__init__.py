@@ -1,4 +1,9 @@
-"""Storage: the embedded PostgreSQL server, connections, migrations and checkpoints."""
+"""Storage: the embedded PostgreSQL server, connections, migrations and checkpoints.
+
+It holds the SQL too, one module per table or group of tables (``api_jobs``, ``api_runs``,
+``api_events``, ``api_queue``, ``document_reads``, ``documents``, ``experiments``, ``ledger``,
+``queue``...); the rest of the package calls their typed functions.
+"""
 
 from disputatio.storage.db import connect, database_url, embedded_server, get_pool
 

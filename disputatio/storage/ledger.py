@@ -170,6 +170,12 @@ def head_of(conn: Connection[Any], thread_id: str) -> tuple[int, str] | None:
     return None if row is None else (int(row[0]), str(row[1]))
 
 
+def count_entries(conn: Connection[Any], thread_id: str) -> int:
+    """Return how many entries ``thread_id`` has (0 when none)."""
+    row = conn.execute("SELECT count(*) FROM ledger WHERE thread_id = %s", (thread_id,)).fetchone()
+    return int(row[0]) if row else 0
+
+
 def verify(
     conn: Connection[Any], thread_id: str, *, anchor: tuple[int, str] | None = None
 ) -> VerifyResult:

@@ -1,0 +1,72 @@
+"""Reads of ``documents`` and ``parent_chunks`` by tenant, for the API and the evaluation.
+
+Ingestion writes these tables (:mod:`disputatio.storage.documents`); the functions here only
+read them, and every one takes the owner ``tenant`` so a query never returns another tenant's
+row. The API's take ``settings`` and return dict rows; :func:`document_hashes` reads on the
+caller's connection.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from disputatio.settings import Settings
+from disputatio.storage.api_db import Conn, db
+
+
+def document_for_hash(settings: Settings, tenant: str, sha256: str) -> str | None:
+    """Id of the tenant's document with this content hash, if already ingested."""
+    with db(settings) as conn:
+        row = conn.execute(
+            "SELECT id::text AS id FROM documents WHERE tenant = %s AND sha256 = %s",
+            (tenant, sha256),
+        ).fetchone()
+    return row["id"] if row else None
+
+
+def list_documents(settings: Settings, tenant: str, limit: int) -> list[dict[str, Any]]:
+    """The tenant's documents, newest first (no text)."""
+    with db(settings) as conn:
+        return conn.execute(
+            "SELECT id::text AS document_id, title, source_uri, collection, kind, tags,"
+            " metadata, n_pages, created_at FROM documents WHERE tenant = %s"
+            " ORDER BY created_at DESC LIMIT %s",
+            (tenant, limit),
+        ).fetchall()
+
+
+def get_document(settings: Settings, tenant: str, document_id: str) -> dict[str, Any] | None:
+    """One of the tenant's documents with its text (``markdown``), or None."""
+    with db(settings) as conn:
+        return conn.execute(
+            "SELECT id::text AS document_id, title, source_uri, collection, kind, tags, metadata,"
+            " n_pages, markdown FROM documents WHERE id = %s AND tenant = %s",
+            (document_id, tenant),
+        ).fetchone()
+
+
+def get_parent_chunk(settings: Settings, tenant: str, chunk_id: str) -> dict[str, Any] | None:
+    """One of the tenant's parent sections (the source of a citation), or None."""
+    with db(settings) as conn:
+        return conn.execute(
+            "SELECT p.id AS parent_chunk_id, p.document_id::text AS document_id, p.text,"
+            " p.page, p.heading_path, d.title, d.source_uri FROM parent_chunks p"
+            " JOIN documents d ON d.id = p.document_id WHERE p.id = %s AND p.tenant = %s",
+            (chunk_id, tenant),
+        ).fetchone()
+
+
+def document_hashes(conn: Conn, tenant: str, collection: str | None = None) -> list[str]:
+    """Content hashes (``documents.sha256``) of the tenant's documents, in no given order.
+
+    Args:
+        conn: An open connection returning tuple rows (``disputatio.storage.db.connect``).
+        tenant: The tenant.
+        collection: Only this collection's documents (None: every collection of the tenant).
+    """
+    sql = "SELECT sha256 FROM documents WHERE tenant = %s"
+    params: list[Any] = [tenant]
+    if collection is not None:
+        sql += " AND collection = %s"
+        params.append(collection)
+    return [str(row[0]) for row in conn.execute(sql, params).fetchall()]
