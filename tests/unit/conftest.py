@@ -26,4 +26,3 @@ def _lexical_checker(
     yield
     monkeypatch.undo()
     get_settings.cache_clear()
-
