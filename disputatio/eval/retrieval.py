@@ -13,7 +13,8 @@ recall@32 is defined for every stage; everything else is the configured funnel. 
 channel's row is its own time; ``fused`` is plan + the slowest channel + fusion (the funnel
 runs channels in parallel); ``reranked`` adds reranking. Refusal follows the funnel's rule
 (best rerank score below ``retrieval.rerank_threshold``), on the labelled questions and on
-off-topic ones.
+off-topic ones. Beside the stages, the public path: each question through the call users get,
+``search(q, k=32)`` of the default funnel (:mod:`disputatio.eval.retrieval_public`).
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ class EvalOptions:
         reranker: Reranker string (default: ``settings.models.reranker``).
         baselines: Compute the plain peers on the same texts.
         peer_cache: ``.npz`` cache of the peers' document vectors.
+        public: Also run the public path, ``search(q, k=32)`` of the default funnel
+            (:mod:`disputatio.eval.retrieval_public`).
     """
 
     depth: int = 32
@@ -60,6 +63,7 @@ class EvalOptions:
     reranker: str | None = None
     baselines: bool = True
     peer_cache: Path | None = None
+    public: bool = True
 
 
 @dataclass
@@ -136,6 +140,17 @@ class RetrievalEvaluation:
             ).fetchall()
         return {str(r[0]): self.labels.get(str(r[1]), "") for r in rows}
 
+    def labels_of_sections(self, section_ids: Sequence[str]) -> dict[str, str]:
+        """Parent section id → label of its document (ids not stored are left out)."""
+        if not section_ids:
+            return {}
+        with self.funnel.backend.pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT id, document_id FROM parent_chunks WHERE id = ANY(%s)",
+                (list(section_ids),),
+            ).fetchall()
+        return {str(r[0]): self.labels[str(r[1])] for r in rows if str(r[1]) in self.labels}
+
     def _section_labels(self, sections: Sequence[Section]) -> list[str]:
         return dedupe(self.labels.get(s.document_id) or label_of(s.source) for s in sections)
 
@@ -178,7 +193,9 @@ class RetrievalEvaluation:
         }
         ranks["fused"] = self._section_labels(sections)
         ranks["reranked"] = self._section_labels(reranked)
-        best = reranked[0].score if reranked else 0.0
+        # the funnel's rule: the best score, not the first section's (local:hybrid at blend 0
+        # orders by fusion, so the first is not always the best)
+        best = max((s.score for s in reranked), default=0.0)
         return ranks, times, best, failed
 
     def run(self, queries: Sequence[str], tick: Tick | None = None, phase: str = "") -> _Rankings:
@@ -239,6 +256,7 @@ def evaluate(
         stages[stage] = row
     steps = {stage: percentiles(got.times.get(stage, [])) for stage in ("plan", "fuse", "rerank")}
     peers = _peers(ev, queries, relevant, options, tick) if options.baselines else {}
+    public = _public(ev, queries, relevant, tick) if options.public else {}
     threshold = ev.config.threshold
     refusal: dict[str, Any] = {"threshold": threshold, "reranker": _reranker_name(ev, options)}
     if options.rerank:
@@ -275,6 +293,7 @@ def evaluate(
         "stages": stages,
         "steps": steps,
         "peers": peers,
+        "public": public,
         "refusal": refusal,
         "per_query": per_query,
     }
@@ -294,6 +313,24 @@ def _refusals(best: Sequence[float], threshold: float) -> dict[str, Any]:
         "rate": refused / len(best) if best else None,
         "mean_best_score": sum(best) / len(best) if best else None,
     }
+
+
+def _public(
+    ev: RetrievalEvaluation,
+    queries: Sequence[LabelledQuery],
+    relevant: Sequence[frozenset[str]],
+    tick: Tick | None,
+) -> dict[str, Any]:
+    """The public path: each question through ``search(q, k=32)`` of the default funnel."""
+    from disputatio.eval.retrieval_public import public_rows, run_public
+    from disputatio.retrievers.postgres import PostgresFunnel
+
+    # what `default_retriever` builds (settings' models, calibration and funnel defaults), over
+    # the evaluation's scope; its own embeddings object, so its query vectors are not the
+    # stage rows' cached ones (the call's time includes embedding the question)
+    retriever = PostgresFunnel(ev.settings, default_filters=ev.filters)
+    run = run_public(retriever, [q.query for q in queries], ev.labels_of_sections, tick=tick)
+    return public_rows(run, relevant)
 
 
 def _peers(

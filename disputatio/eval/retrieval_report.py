@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from disputatio.eval.retrieval_public import AFTER, BEFORE
+
 #: Columns of the results table: (key in a row, header).
 COLUMNS = (
     ("recall@10", "recall@10"),
@@ -19,10 +21,15 @@ COLUMNS = (
 
 
 def rows(result: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
-    """``(label, cells)`` per funnel stage then per plain peer."""
+    """``(label, cells)`` per funnel stage, then the public path, then per plain peer."""
     out = []
-    for group, prefix in (("stages", "funnel: "), ("peers", "peer: ")):
-        for name, row in result.get(group, {}).items():
+    groups = {
+        "funnel: ": result.get("stages", {}),
+        "public: ": result.get("public", {}).get("rows", {}),
+        "peer: ": result.get("peers", {}),
+    }
+    for prefix, group in groups.items():
+        for name, row in group.items():
             cells = [_fmt(row.get(key), key) for key, _ in COLUMNS]
             label = prefix + name + (f" ({row['failed']} failed)" if row.get("failed") else "")
             out.append((label, cells))
@@ -30,9 +37,9 @@ def rows(result: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
 
 
 def refusal_lines(result: Mapping[str, Any]) -> list[str]:
-    """One line per refusal measurement."""
+    """One line per refusal measurement, then the public path's trim and refusals."""
     refusal = result.get("refusal", {})
-    lines = []
+    lines: list[str] = []
     for key, what in (("on_topic", "labelled (on-topic)"), ("off_topic", "off-topic (GSM8K)")):
         got = refusal.get(key)
         if got:
@@ -44,7 +51,25 @@ def refusal_lines(result: Mapping[str, Any]) -> list[str]:
         lines.insert(
             0, f"refusal threshold {refusal['threshold']} on reranker `{refusal['reranker']}`:"
         )
-    return lines
+    return lines + trim_lines(result)
+
+
+def trim_lines(result: Mapping[str, Any]) -> list[str]:
+    """What the public path's trim keeps, costs and gains (none without a public row)."""
+    public = result.get("public") or {}
+    if not public:
+        return []
+    trim, after, before = public["trim"], public["rows"][AFTER], public["rows"][BEFORE]
+    back, ranked = trim["returned"], trim["reranked"]
+    n = after["n"]
+    return [
+        f"public `{public['call']}`: {back['mean']:.1f} sections returned per question"
+        f" (min {back['min']}, max {back['max']}) of {ranked['mean']:.1f} reranked;"
+        f" refused {trim['refused']}/{n}",
+        f"trim: recall@32 {before['recall@32']:.3f} → {after['recall@32']:.3f},"
+        f" nDCG@10 {before['ndcg@10']:.3f} → {after['ndcg@10']:.3f},"
+        f" precision {before['precision']:.3f} → {after['precision']:.3f}",
+    ]
 
 
 def to_markdown(result: Mapping[str, Any]) -> str:

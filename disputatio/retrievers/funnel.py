@@ -117,7 +117,8 @@ class FunnelConfig:
         calibrated_threshold: Calibrated (conformal) trim threshold, when there is one.
         relevance_platt: Platt parameters of the stored-vector relevance.
         rerank_platt: Platt parameters of a model reranker's scores.
-        rerank_candidates: Sections reranked at most.
+        rerank_candidates: Sections reranked at most (a search asking for more raises it to
+            its ``k``).
         children_per_parent: Matched children of a section the reranker scores.
         channel_timeout_s: Deadline of each channel (None: none).
         channels: Name → :class:`~disputatio.retrievers.channels.ChannelSpec`, in fusion order.
@@ -282,6 +283,13 @@ def fuse_and_expand(
     return out
 
 
+def for_k(cfg: FunnelConfig, k: int | None) -> FunnelConfig:
+    """``cfg`` for a search asking for up to ``k`` sections: at least ``k`` candidates reranked."""
+    if k is not None and k > cfg.rerank_candidates:
+        return replace(cfg, rerank_candidates=k)
+    return cfg
+
+
 def trim_threshold(sections: Sequence[Section], cfg: FunnelConfig) -> float:
     """The calibrated threshold when there is one, else ``α · s_max``."""
     if cfg.calibrated_threshold is not None:
@@ -304,6 +312,7 @@ def run_funnel(
     """Run the whole funnel and return sections (or a refusal) with a trace."""
     trace = RetrievalTrace()
     threshold = cfg.threshold if threshold is None else threshold
+    cfg = for_k(cfg, k)
     with _timed(trace, "plan"):
         plan = planner(query)
     if any(cfg.channels[name].embeds_query for name in cfg.active_channels):
