@@ -11,6 +11,7 @@ from langgraph.types import Send
 from disputatio.nodes.context import context_of
 from disputatio.nodes.rag.context import RagContext
 from disputatio.retrievers.funnel import (
+    for_k,
     fuse_and_expand,
     run_channel_with_deadline,
     trim_threshold,
@@ -81,7 +82,7 @@ def fuse(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     hits = {
         name: [(c, float(s)) for c, s in pairs] for name, pairs in state.get("hits", {}).items()
     }
-    sections = fuse_and_expand(funnel.backend, hits, funnel.config)
+    sections = fuse_and_expand(funnel.backend, hits, for_k(funnel.config, state.get("k")))
     return {
         "candidates": [s.model_dump() for s in sections],
         "timings_ms": {"fuse": (time.perf_counter() - t0) * 1000},
@@ -98,7 +99,7 @@ def rerank(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
         funnel.reranker,
         state["question"],
         sections,
-        funnel.config,
+        for_k(funnel.config, state.get("k")),  # a search asking for k reranks at least k
         funnel.embeddings,
     )
     return {
