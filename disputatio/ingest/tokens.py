@@ -75,6 +75,16 @@ def count_tokens(text: str) -> int:
     tokenizer = _load_tokenizer()
     if tokenizer is None:
         return len(_FALLBACK_PATTERN.findall(text))
+    return _wordpiece_count(tokenizer, text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _wordpiece_count(tokenizer: Any, text: str) -> int:
+    """WordPiece count of ``text``, remembered.
+
+    Chunking counts a short document's text several times (as a block, as a child span, as the
+    parent); the answer cannot change.
+    """
     return len(tokenizer.encode(text, add_special_tokens=False).ids)
 
 

@@ -12,7 +12,9 @@
 ``google_genai:gemini-embedding-001``   Gemini, with ``output_dimensionality=embedding_dim``
 ``openai:<model>``                      OpenAI (``dimensions=embedding_dim`` when truncating)
 ``vllm:<model>@<base_url>``             an OpenAI-compatible ``/embeddings`` endpoint
-                                        (vLLM pooling models, TEI, llama.cpp)
+                                        (vLLM pooling models, TEI, llama.cpp), called in
+                                        batches, concurrently up to a cap, with retries
+                                        (:class:`RemoteEmbeddings`)
 ======================================  =======================================================
 
 With ``models.embedding_truncate`` the vectors are cut to ``models.embedding_dim`` and
@@ -141,6 +143,76 @@ class LocalEmbeddings(Embeddings):
         return self.embed_documents([text])[0]
 
 
+class RemoteEmbeddings(Embeddings):
+    """An OpenAI-compatible ``/embeddings`` server (vLLM, TEI, llama.cpp) called at scale.
+
+    Texts go in batches of ``batch_size``, with at most ``concurrency`` requests in flight and
+    retries on 429, 5xx and timeouts (:class:`~disputatio.models.remote_batches.RemoteBatcher`).
+    Vectors come back in input order (by each item's ``index``).
+
+    Args:
+        base_url: Server root, e.g. ``http://127.0.0.1:8080/v1`` (``/embeddings`` is appended).
+        model: Model name sent with each request.
+        api_key: Bearer token, if the server needs one.
+        batch_size: Texts per request.
+        concurrency: Requests in flight at once.
+        attempts: Tries per request.
+        timeout_s: Timeout of one request.
+        backoff_s: First wait between tries.
+        transport: httpx transport (tests).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        batch_size: int = 64,
+        concurrency: int = 4,
+        attempts: int = 3,
+        timeout_s: float = 60.0,
+        backoff_s: float = 0.2,
+        transport: Any = None,
+    ) -> None:
+        from disputatio.models.remote_batches import RemoteBatcher
+
+        self.model = model
+        self.batcher = RemoteBatcher(
+            base_url.rstrip("/") + "/embeddings",
+            "embedding server",
+            headers={"Authorization": f"Bearer {api_key}"} if api_key else None,
+            batch_size=batch_size,
+            concurrency=concurrency,
+            attempts=attempts,
+            timeout_s=timeout_s,
+            backoff_s=backoff_s,
+            transport=transport,
+        )
+
+    def _parse(self, answer: Any, batch: list[str]) -> list[list[float]]:
+        data = answer.get("data") if isinstance(answer, dict) else None
+        if not isinstance(data, list):
+            raise ModelError(f"embedding server at {self.batcher.url} answered no 'data' list")
+        try:
+            ordered = sorted(data, key=lambda item: int(item.get("index", 0)))
+            return [[float(x) for x in item["embedding"]] for item in ordered]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ModelError(
+                f"embedding server at {self.batcher.url} answered a malformed item: {exc}"
+            ) from exc
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed ``texts`` (batched, concurrent, retried)."""
+        return self.batcher.map(
+            texts, lambda batch: {"model": self.model, "input": batch}, self._parse
+        )
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed one query."""
+        return self.embed_documents([text])[0]
+
+
 class TruncatedEmbeddings(Embeddings):
     """Matryoshka truncation: keep the first ``dim`` components and re-normalise.
 
@@ -200,27 +272,27 @@ def get_embeddings(spec: str | None = None, *, settings: Settings | None = None)
             model=name if "/" in name else f"models/{name}",
             output_dimensionality=cfg.embedding_dim,
         )
-    elif provider in ("openai", "vllm"):
+    elif provider == "vllm":
+        name, at, base_url = name.rpartition("@")
+        if not at or not base_url.startswith(("http://", "https://")):
+            raise ConfigError(f"unknown embedding model string {spec!r}: use vllm:<model>@<url>")
+        model = RemoteEmbeddings(
+            base_url,
+            name,
+            api_key=os.environ.get("VLLM_API_KEY"),
+            batch_size=cfg.remote_batch_size,
+            concurrency=cfg.remote_concurrency,
+            attempts=cfg.remote_attempts,
+            timeout_s=cfg.remote_timeout_s,
+        )
+    elif provider == "openai":
         from langchain_openai import OpenAIEmbeddings
 
-        kwargs: dict[str, Any] = {}
-        if provider == "vllm":
-            name, at, base_url = name.rpartition("@")
-            if not at:
-                raise ConfigError(
-                    f"unknown embedding model string {spec!r}: use vllm:<model>@<url>"
-                )
-            kwargs = {
-                "base_url": base_url,
-                "api_key": os.environ.get("VLLM_API_KEY", "EMPTY"),
-                "check_embedding_ctx_length": False,
-                "tiktoken_enabled": False,
-            }
-        elif not os.environ.get("OPENAI_API_KEY"):
+        if not os.environ.get("OPENAI_API_KEY"):
             raise ConfigError(f"embedding model {spec} needs OPENAI_API_KEY")
-        elif cfg.embedding_truncate:
+        if cfg.embedding_truncate:
             return OpenAIEmbeddings(model=name, dimensions=cfg.embedding_dim)
-        model = OpenAIEmbeddings(model=name, **kwargs)
+        model = OpenAIEmbeddings(model=name)
     else:
         raise ConfigError(
             f"unknown embedding model string {spec!r}: provider must be local, openai, "

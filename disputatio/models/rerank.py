@@ -39,6 +39,7 @@ from langchain_core.embeddings import Embeddings
 from pydantic import ConfigDict
 
 from disputatio.errors import ConfigError, ModelError
+from disputatio.models.remote_batches import RemoteBatcher
 from disputatio.settings import Settings, get_settings
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -162,38 +163,67 @@ class NoReranker:
 class RemoteReranker:
     """A ``/rerank`` endpoint: vLLM, Jina and Cohere shapes, or Hugging Face TEI.
 
+    Passages go in batches of ``batch_size`` (each with the query), at most ``concurrency``
+    requests in flight, each retried on 429, 5xx and timeouts
+    (:class:`~disputatio.models.remote_batches.RemoteBatcher`).
+
     Args:
         base_url: Server root, e.g. ``http://127.0.0.1:8000/v1`` (``/rerank`` is appended).
         model: Model name sent in the request (ignored by TEI).
         api_key: Bearer token, if the server needs one.
         timeout_s: Request timeout.
+        batch_size: Passages per request.
+        concurrency: Requests in flight at once.
+        attempts: Tries per request.
+        backoff_s: First wait between tries.
+        transport: httpx transport (tests).
     """
 
     def __init__(
-        self, base_url: str, model: str, api_key: str | None = None, timeout_s: float = 60.0
+        self,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        timeout_s: float = 60.0,
+        *,
+        batch_size: int = 64,
+        concurrency: int = 4,
+        attempts: int = 3,
+        backoff_s: float = 0.2,
+        transport: httpx.BaseTransport | None = None,
     ) -> None:
         self.url = base_url.rstrip("/") + "/rerank"
         self.model = model
         self.name = f"remote:{model}"
-        self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self.timeout_s = timeout_s
+        self.batcher = RemoteBatcher(
+            self.url,
+            "reranker",
+            headers={"Authorization": f"Bearer {api_key}"} if api_key else None,
+            batch_size=batch_size,
+            concurrency=concurrency,
+            attempts=attempts,
+            timeout_s=timeout_s,
+            backoff_s=backoff_s,
+            transport=transport,
+        )
 
     def score(self, query: str, texts: Sequence[str]) -> list[float]:
         """Score ``texts`` against ``query`` on the server."""
-        if not texts:
-            return []
-        body = {"model": self.model, "query": query, "documents": list(texts), "texts": list(texts)}
-        try:
-            resp = httpx.post(self.url, json=body, headers=self.headers, timeout=self.timeout_s)
-            resp.raise_for_status()
-            data = resp.json()
-        except (httpx.HTTPError, ValueError) as exc:
-            raise ModelError(f"reranker at {self.url} failed: {exc}") from exc
+        return self.batcher.map(
+            list(texts),
+            lambda batch: {"model": self.model, "query": query, "documents": batch, "texts": batch},
+            self._parse,
+        )
+
+    def _parse(self, data: Any, batch: list[str]) -> list[float]:
         items = data.get("results", data) if isinstance(data, dict) else data
-        scores = [0.0] * len(texts)
-        for item in items:
-            raw = item.get("relevance_score", item.get("score"))
-            scores[int(item["index"])] = _squash(float(raw))
+        scores = [0.0] * len(batch)
+        try:
+            for item in items:
+                raw = item.get("relevance_score", item.get("score"))
+                scores[int(item["index"])] = _squash(float(raw))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise ModelError(f"reranker at {self.url} answered a malformed item: {exc}") from exc
         return scores
 
 
@@ -248,7 +278,16 @@ def get_reranker(spec: str | None = None, *, settings: Settings | None = None) -
     if kind == "remote":
         model, at, base_url = rest.rpartition("@")
         if at and base_url.startswith(("http://", "https://")):
-            return RemoteReranker(base_url, model, api_key=os.environ.get("RERANK_API_KEY"))
+            cfg = settings.models
+            return RemoteReranker(
+                base_url,
+                model,
+                api_key=os.environ.get("RERANK_API_KEY"),
+                timeout_s=cfg.remote_timeout_s,
+                batch_size=cfg.remote_batch_size,
+                concurrency=cfg.remote_concurrency,
+                attempts=cfg.remote_attempts,
+            )
     if kind == "cross-encoder" and rest:
         return CrossEncoderReranker(rest)
     raise ConfigError(

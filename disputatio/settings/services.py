@@ -36,6 +36,21 @@ class ModelSettings(BaseModel):
         False, description="Matryoshka: truncate embeddings to embedding_dim and renormalise."
     )
     embedding_batch_size: int = Field(64, ge=1, description="Texts per embedding batch.")
+    remote_batch_size: int = Field(
+        64, ge=1, description="Texts per request to a remote embedding or rerank server."
+    )
+    remote_concurrency: int = Field(
+        4, ge=1, description="Requests in flight at once to one remote embedding/rerank server."
+    )
+    remote_attempts: int = Field(
+        3,
+        ge=1,
+        le=20,
+        description="Tries per remote embedding/rerank request (429, 5xx, timeouts).",
+    )
+    remote_timeout_s: float = Field(
+        60.0, gt=0, description="Timeout of one remote embedding/rerank request."
+    )
     reranker: str = Field(
         "local:hybrid",
         description="Reranker: 'local:hybrid', 'local:embedding', 'none', "

@@ -1,9 +1,9 @@
 """Assembly of the ingestion graph.
 
-``discover → screen → (load → entities → embed → index)* → summarize``: ``screen`` hashes every
-file and settles unchanged ones before any parsing; the loop then takes ``ingest.batch_size``
-files per turn, so spaCy and the embedding model see whole batches while every document is
-still written in its own transaction. The loop ends when the queue is empty or after
+``discover → screen → (load → (entities ‖ embed) → index)* → summarize``: ``screen`` hashes
+every file and settles unchanged ones before any parsing; the loop then takes
+``ingest.batch_size`` files per turn, so spaCy and the embedding model see whole batches (side
+by side) while no document is ever half-written. The loop ends when the queue is empty or after
 ``ingest.max_batches`` batches.
 """
 
@@ -18,7 +18,7 @@ from disputatio.nodes.ingest import batch, pipeline
 from disputatio.nodes.ingest.context import IngestContext
 from disputatio.state.ingest import IngestInput, IngestOutput, IngestState
 
-#: Supersteps one batch takes (load, entities, embed, index).
+#: Supersteps one batch takes at most (load, entities and embed side by side, index).
 STEPS_PER_BATCH = 4
 
 #: Recursion limit that lets the loop run to ``ingest.max_batches`` at its upper bound
@@ -45,9 +45,10 @@ def build_graph() -> StateGraph[Any, Any, Any, Any]:
     builder.add_edge(START, "discover")
     builder.add_edge("discover", "screen")
     builder.add_conditional_edges("screen", batch.route, ["load", "summarize"])
+    # spaCy and the embedding model run side by side on the same batch
     builder.add_edge("load", "entities")
-    builder.add_edge("entities", "embed")
-    builder.add_edge("embed", "index")
+    builder.add_edge("load", "embed")
+    builder.add_edge(["entities", "embed"], "index")
     builder.add_conditional_edges("index", batch.route, ["load", "summarize"])
     builder.add_edge("summarize", END)
     return builder

@@ -1,12 +1,14 @@
-"""The batch loop: load → entities → embed → index, over batches of files.
+"""The batch loop: load → (entities ‖ embed) → index, over batches of files.
 
 Models see whole batches: spaCy pipes the child chunks of every document in the batch at once
 and the embedding model gets one call for all of them (it batches internally by
 ``models.embedding_batch_size``, after sorting by length: the larger the batch, the less
-padding). A batch takes up to ``ingest.batch_size`` files and stops at ``ingest.batch_chunks``
-child chunks. Writes stay one transaction per document (:func:`index`), so a
-failure leaves nothing of that document, and the rest of the batch goes on. A failure inside a
-batch-wide step is retried document by document, so only the culprit fails.
+padding); the two run side by side. A batch takes up to ``ingest.batch_size`` files and stops
+at ``ingest.batch_chunks`` child chunks. The batch's new documents are written in one
+transaction (:func:`_write_new`: a few statements per batch, one commit); if that fails, or for
+documents that replace or repeat stored content, each document gets its own transaction
+(:func:`_write`), so a failure leaves nothing of that document and the rest goes on. A failure
+inside a batch-wide step is retried document by document, so only the culprit fails.
 """
 
 from __future__ import annotations
@@ -32,6 +34,12 @@ from disputatio.storage.documents import (
     lock_content,
     previous_versions,
     write_document,
+)
+from disputatio.storage.documents_batch import (
+    NewDocument,
+    lock_batch,
+    previous_by_item,
+    write_new_documents,
 )
 from disputatio.storage.jobs import JobRecord, finish_jobs, new_job_id, record_jobs
 
@@ -112,7 +120,10 @@ def _per_item(batch: list[WorkItem], step: str, run: Callable[[list[WorkItem]], 
 
 
 def entities(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]:
-    """Find entities, mentions and relations in every child chunk of the batch."""
+    """Find entities, mentions and relations in every child chunk of the batch.
+
+    Runs beside :func:`embed` (same superstep): spaCy and the embedding model share the cores.
+    """
     extractor = context_of(runtime, IngestContext).get_entity_extractor()
     batch = state.get("batch", [])
     if extractor is None:
@@ -128,7 +139,7 @@ def entities(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, A
             item.graph = (list(ents), list(mentions), list(relations))
 
     _per_item(batch, "entities", run)
-    return {"batch": batch}
+    return {}  # the work items are filled in place (embed runs beside this node)
 
 
 def embedding_text(heading_path: tuple[str, ...], text: str) -> str:
@@ -158,7 +169,7 @@ def embed(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]
             item.embeddings[child.id] = vector
 
     _per_item(batch, "embed", run)
-    return {"batch": batch}
+    return {}  # the work items are filled in place (entities runs beside this node)
 
 
 def index(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]:
@@ -177,7 +188,11 @@ def index(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]
     results: list[FileResult] = []
     failed: list[JobRecord] = []
     with connect(settings) as conn:
+        written = _write_new(conn, state, ctx, batch, tenant, collection, store)
         for item in batch:
+            if item.job_id in written:
+                results.append(written[item.job_id])
+                continue
             if item.error is None:
                 try:
                     results.append(_write(conn, state, ctx, item, tenant, collection, store))
@@ -212,20 +227,8 @@ def _write(
     store: Any,
 ) -> FileResult:
     """One document's transaction; returns its result."""
-    doc = item.document
     ents, mentions, relations = item.graph
-    record = DocumentRecord(
-        tenant=tenant,
-        collection=collection,
-        sha256=item.sha256,
-        source_uri=str(Path(item.path).resolve()),
-        title=doc.title,
-        kind=doc.source_kind,
-        tags=tuple(state.get("tags") or []),
-        metadata={**doc.metadata, **(state.get("metadata") or {}), "warnings": list(doc.warnings)},
-        markdown=doc.markdown,
-        n_pages=len(doc.pages) or None,
-    )
+    record = _record(state, item, tenant, collection)
     with conn.transaction():
         with conn.pipeline():  # one round trip for the three
             if not ctx.get_settings().ingest.synchronous_commit:
@@ -254,16 +257,7 @@ def _write(
                 for doc_id, _ in previous:
                     enqueue_delete(conn, tenant, doc_id)
                 enqueue_write(conn, tenant, document_id, ents, mentions, relations)
-            result = file_result(
-                item.path,
-                "replaced" if previous else "new",
-                document_id=document_id,
-                chunks=len(item.children),
-                parents=len(item.parents),
-                entities=len(ents),
-                warnings=list(doc.warnings),
-                seconds=time.monotonic() - item.started,
-            )
+            result = _stored(item, "replaced" if previous else "new", document_id)
             status, stats = "succeeded", dict(result)
         finish_jobs(
             conn,
@@ -275,3 +269,101 @@ def _write(
             ],
         )  # fmt: skip
     return result
+
+
+def _record(state: IngestState, item: WorkItem, tenant: str, collection: str) -> DocumentRecord:
+    """The document row of a work item."""
+    doc = item.document
+    return DocumentRecord(
+        tenant=tenant,
+        collection=collection,
+        sha256=item.sha256,
+        source_uri=str(Path(item.path).resolve()),
+        title=doc.title,
+        kind=doc.source_kind,
+        tags=tuple(state.get("tags") or []),
+        metadata={**doc.metadata, **(state.get("metadata") or {}), "warnings": list(doc.warnings)},
+        markdown=doc.markdown,
+        n_pages=len(doc.pages) or None,
+    )
+
+
+def _stored(item: WorkItem, status: str, document_id: str) -> FileResult:
+    """The result of a document that was written (``new`` or ``replaced``)."""
+    return file_result(
+        item.path,
+        status,
+        document_id=document_id,
+        chunks=len(item.children),
+        parents=len(item.parents),
+        entities=len(item.graph[0]),
+        warnings=list(item.document.warnings),
+        seconds=time.monotonic() - item.started,
+    )
+
+
+def _write_new(
+    conn: Any,
+    state: IngestState,
+    ctx: IngestContext,
+    batch: list[WorkItem],
+    tenant: str,
+    collection: str,
+    store: Any,
+) -> dict[str, FileResult]:
+    """Write the batch's new documents in one transaction; their results by job id.
+
+    Under the content locks of the whole batch, documents that replace nothing (and are the
+    first of their content in the batch) are written together (:func:`write_new_documents`)
+    with their jobs. The others (replacements, same content twice, a concurrent writer's
+    content) are left to :func:`_write`, one transaction each. If the batch transaction fails,
+    nothing of it is stored and every document goes through :func:`_write`, so only a
+    culprit fails.
+    """
+    live = _live(batch)
+    if len(live) < 2:
+        return {}
+    try:
+        with conn.transaction():
+            with conn.pipeline():
+                if not ctx.get_settings().ingest.synchronous_commit:
+                    conn.execute("SET LOCAL synchronous_commit = off")
+                lock_batch(conn, tenant, [item.sha256 for item in live])
+                records = [_record(state, item, tenant, collection) for item in live]
+                previous = previous_by_item(
+                    conn, tenant, collection, [(r.sha256, r.source_uri) for r in records]
+                )
+            fresh: list[tuple[WorkItem, DocumentRecord]] = []
+            seen: set[str] = set()
+            for item, record, older in zip(live, records, previous, strict=True):
+                if not older and item.sha256 not in seen:
+                    fresh.append((item, record))
+                seen.add(item.sha256)
+            docs = [
+                NewDocument(record, item.parents, item.embeddings, *item.graph)
+                for item, record in fresh
+            ]
+            ids = write_new_documents(conn, tenant, docs)
+            results: dict[str, FileResult] = {}
+            jobs: list[JobRecord] = []
+            for (item, _), document_id in zip(fresh, ids, strict=True):
+                if store is not None:
+                    from disputatio.retrievers.graph_outbox import enqueue_write
+
+                    enqueue_write(conn, tenant, document_id, *item.graph)
+                result = results[item.job_id] = _stored(item, "new", document_id)
+                jobs.append(
+                    JobRecord(
+                        item.job_id, tenant, collection, item.path, "succeeded", item.sha256,
+                        document_id=document_id, stats=dict(result),
+                    )
+                )  # fmt: skip
+            finish_jobs(conn, jobs)
+    except Exception:
+        logger.warning(
+            "writing a batch of %d documents together failed; writing them one by one",
+            len(live),
+            exc_info=True,
+        )
+        return {}
+    return results
