@@ -78,6 +78,12 @@ def start_server(
     return LiveServer(f"http://127.0.0.1:{port}", settings, fakes, server, thread, services)
 
 
+def unserved(settings: Settings) -> Settings:
+    """``settings`` whose queue no worker serves: a run or job a test records is not also run."""
+    server = settings.server.model_copy(update={"queue_name": "recorded-by-tests"})
+    return settings.model_copy(update={"server": server})
+
+
 @pytest.fixture(scope="session")
 def api_settings(settings: Settings, db_url: str) -> Settings:
     return settings.model_copy(update={"server": server_settings()})

@@ -16,7 +16,7 @@ import pytest
 from disputatio.api import store
 from disputatio.api.schemas import DebateVerdict, QueryAnswer
 
-from .conftest import KEY_A, KEY_B, TENANT_A, LiveServer, read_sse
+from .conftest import KEY_A, KEY_B, TENANT_A, LiveServer, read_sse, unserved
 from .fakes import UNSUPPORTED_CLAIM as UNSUPPORTED
 from .fakes import restating
 
@@ -90,7 +90,7 @@ def test_a_verdict_stored_before_claims_answers_an_empty_list(live: LiveServer) 
     case_id = str(uuid.uuid4())
     run = {"id": case_id, "tenant": TENANT_A, "protocol": "hierarchical",
            "question": "q?", "request": {"question": "q?"}}  # fmt: skip
-    store.create_run(live.settings, run)
+    store.create_run(unserved(live.settings), run)  # recorded: no worker runs it
     old = {"question": "q?", "answer": "An old answer [s1].", "citations": [{"id": "s1"}],
            "confidence": 0.5, "notes": []}  # fmt: skip
     store.update_run(live.settings, case_id, status="done", result=old)

@@ -20,7 +20,7 @@ from disputatio.api import store
 from disputatio.api.auth import hash_key
 from disputatio.settings import Settings
 
-from .conftest import free_port, read_sse
+from .conftest import free_port, read_sse, unserved
 from .fakes import KEY_A, KEY_B, TENANT_A, TENANT_B
 
 #: A tenant of this module only (its document must not reach the other modules' tenants).
@@ -116,7 +116,7 @@ def test_custom_routes_and_auth_under_langgraph_dev(lg_dev: str, api_settings: S
         # a debate of tenant A (recorded directly: no model runs here) is A's alone
         case_id = str(uuid.uuid4())
         store.create_run(
-            api_settings,
+            unserved(api_settings),
             {"id": case_id, "tenant": TENANT_A, "protocol": "hierarchical", "question": "q",
              "request": {"question": "q"}},
         )  # fmt: skip
@@ -151,7 +151,7 @@ def test_ingest_jobs_documents_and_streams_under_langgraph_dev(
         # GET /debate/{id}/stream through the server: events in order, resumable by id
         case_id = str(uuid.uuid4())
         store.create_run(
-            api_settings,
+            unserved(api_settings),
             {"id": case_id, "tenant": TENANT_C, "protocol": "hierarchical", "question": "q",
              "request": {"question": "q"}},
         )  # fmt: skip

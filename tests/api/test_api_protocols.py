@@ -75,7 +75,7 @@ def test_rdc_debate_graph_verdict_and_ledger(live: LiveServer) -> None:
         # checked against the head the verdict anchored, not only the head table
         assert ledger["anchored"] is True
         assert len(ledger["entries"]) == verdict["ledger"]["entries"]
-        assert client.get(f"/debate/{case_id}/graph?format=png").status_code == 400
+        assert client.get(f"/debate/{case_id}/graph?format=png").status_code == 422
         # the specialists' private diaries went to the LangGraph store (seed §9), per tenant
         with open_store(live.settings) as long_term:
             for agent in ("infectious", "autoimmune"):

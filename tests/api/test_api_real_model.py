@@ -37,10 +37,13 @@ def test_query_answers_with_the_real_model(
         assert set(body["citations"]) <= ids  # only sections it was shown survive
         assert body["trace"]["usage"]["answerer"]["calls"] >= 1  # the model really answered
         # the claims: every one kept in the answer is supported by a sentence of a shown section
-        kept = [c for c in body["claims"] if c["factual"] and not c["dropped"]]
-        assert kept or body["not_found"], body["claims"]
-        for claim in kept:
-            assert claim["verdict"] == "supported", claim
+        claims = body["claims"]
+        assert claims and all(c["verdict"] or not c["factual"] for c in claims), claims
+        kept = [c for c in claims if c["factual"] and not c["dropped"]]
+        stated = [c for c in kept if c["verdict"] != "not_found"]
+        assert stated or body["not_found"], claims  # an answer, or "the documents do not say"
+        for claim in stated:
+            assert claim["verdict"] == "supported", claims
             evidence = claim["evidence"]
             assert evidence["section_id"] in ids
             assert evidence["sentence"] and evidence["end"] > evidence["start"]

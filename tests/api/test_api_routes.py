@@ -18,7 +18,16 @@ import pytest
 
 from disputatio.api import store
 
-from .conftest import KEY_A, KEY_B, TENANT_A, TENANT_B, LiveServer, read_sse, wait_job
+from .conftest import (
+    KEY_A,
+    KEY_B,
+    TENANT_A,
+    TENANT_B,
+    LiveServer,
+    read_sse,
+    unserved,
+    wait_job,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -438,10 +447,10 @@ def _race_to_the_limit(live: LiveServer, kind: str, *, tenant_name: str) -> None
         if kind == "runs":
             run = {"id": row_id, "tenant": tenant_name, "protocol": "hierarchical",
                    "question": "q", "request": {}}  # fmt: skip
-            return store.create_run(live.settings, run, limit=limit)
+            return store.create_run(unserved(live.settings), run, limit=limit)
         job = {"id": row_id, "tenant": tenant_name, "collection": "c", "file_name": "f.txt",
                "path": "/nowhere/f.txt", "sha256": "0" * 64, "request": {}}  # fmt: skip
-        return store.create_job(live.settings, job, limit=limit)
+        return store.create_job(unserved(live.settings), job, limit=limit)
 
     table = "api_runs" if kind == "runs" else "api_jobs"
     try:
