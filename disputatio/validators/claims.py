@@ -231,6 +231,7 @@ def check_answer(
                 claim.reason = "points at the documents, states nothing"
             elif not _is_factual(piece):
                 claim.verdict, claim.factual, claim.reason = None, False, "states nothing to check"
+                claim.citations = []  # unchecked: what states nothing cites nothing
             else:
                 _judge(claim, windows, checker, attribute, list(sections))
                 claim.dropped = claim.verdict != "supported" and not keep_unsupported

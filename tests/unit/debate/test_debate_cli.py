@@ -57,10 +57,10 @@ def test_make_context_passes_model_and_settings() -> None:
 
 def test_run_protocol_streams_moves_and_result_renders() -> None:
     models = {
-        "worker-root-0": scripted("w0", "COX-1 [s-aspirin]."),
+        "worker-root-0": scripted("w0", "Aspirin irreversibly inhibits COX-1 [s-aspirin]."),
         "worker-root-1": scripted("w1", "No idea."),
         "reviewer-root": scripted("r", "Worker 0 is supported."),
-        "summarizer-root": scripted("s", "COX-1 [s-aspirin]."),
+        "summarizer-root": scripted("s", "Aspirin irreversibly inhibits COX-1 [s-aspirin]."),
     }
     graph = ask.load_builder("hierarchical").compile(checkpointer=InMemorySaver())
     config: RunnableConfig = {"configurable": {"thread_id": "cli"}}
@@ -80,7 +80,7 @@ def test_run_protocol_streams_moves_and_result_renders() -> None:
     console.print(board.render())
     ask.render_result(values, show_transcript=True, console=console)
     text = console.export_text()
-    assert "reviewer-root" in text and "COX-1 [s-aspirin]." in text
+    assert "reviewer-root" in text and "inhibits COX-1 [s-aspirin]." in text
     assert "s-aspirin" in text and "pharma.md" in text  # citations table
     assert "usage: 4 agents, 4 calls" in text
 

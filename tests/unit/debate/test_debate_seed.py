@@ -138,9 +138,9 @@ def test_a_summary_citing_nothing_gives_way_to_the_best_grounded_worker_answer()
     }
     ctx = context(models, flat=True, workers=2, rounds=1, max_tool_calls=0, review_searches=0)
     out, _, _ = run("Is aspirin safe?", ctx)
-    assert out["answer"].startswith("Verdict: risky") and [c["id"] for c in out["citations"]] == [
-        "s-aspirin"
-    ]
+    # worker 1's answer; no claim of it is supported, so the id its verdict line cited is shown
+    # nowhere: a verdict line states nothing the checker could verify
+    assert out["answer"].startswith("Verdict: risky") and out["citations"] == []
     assert any("summary cited no section" in n and "worker-root-1" in n for n in out["notes"])
     summary = next(m for m in out["transcript"] if m["kind"] == "summary")
     assert summary["content"] == loop  # what the summarizer said stays in the transcript
