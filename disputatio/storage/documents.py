@@ -215,28 +215,49 @@ def write_document(
                 [p.token_count for p in parents],
             ),
         )
-        cur.execute(
-            _INSERT_CHILDREN,
-            (
-                document_id,
-                doc.tenant,
-                doc.collection,
-                list(doc.tags),
-                [c.id for c in children],
-                [c.parent_id for c in children],
-                [c.ordinal for c in children],
-                [c.text for c in children],
-                [json.dumps(list(c.heading_path)) for c in children],
-                [" > ".join(c.heading_path) for c in children],
-                [c.page for c in children],
-                [c.char_start for c in children],
-                [c.char_end for c in children],
-                [c.token_count for c in children],
-                [_vector(embeddings[c.id]) for c in children],
-            ),
-        )
+        insert_children(cur, document_id, doc, children, embeddings)
         _write_graph_rows(cur, doc.tenant, document_id, entities, mentions, relations)
     return document_id
+
+
+def insert_children(
+    cur: psycopg.Cursor[Any],
+    document_id: str,
+    doc: Any,
+    children: Sequence[Any],
+    embeddings: Mapping[str, Sequence[float]],
+) -> None:
+    """Insert a document's child chunks with their vectors, in one statement.
+
+    One statement per document, so the BM25 trigger scores them as it always has.
+
+    Args:
+        cur: Cursor of the writing transaction.
+        document_id: The document's id.
+        doc: Its record (``tenant``, ``collection``, ``tags``).
+        children: Its child chunks.
+        embeddings: Child id → vector.
+    """
+    cur.execute(
+        _INSERT_CHILDREN,
+        (
+            document_id,
+            doc.tenant,
+            doc.collection,
+            list(doc.tags),
+            [c.id for c in children],
+            [c.parent_id for c in children],
+            [c.ordinal for c in children],
+            [c.text for c in children],
+            [json.dumps(list(c.heading_path)) for c in children],
+            [" > ".join(c.heading_path) for c in children],
+            [c.page for c in children],
+            [c.char_start for c in children],
+            [c.char_end for c in children],
+            [c.token_count for c in children],
+            [_vector(embeddings[c.id]) for c in children],
+        ),
+    )
 
 
 def _vector(values: Sequence[float]) -> Any:

@@ -30,10 +30,9 @@ import psycopg
 
 from disputatio.ingest.types import Entity, Mention, ParentChunk, Relation
 from disputatio.storage.documents import (
-    _INSERT_CHILDREN,
     DocumentRecord,
-    _vector,
     document_uuid,
+    insert_children,
 )
 
 
@@ -210,28 +209,8 @@ def write_new_documents(
 
 def _insert_children(cur: psycopg.Cursor[Any], doc_id: str, doc: NewDocument) -> None:
     """One statement per document: the BM25 trigger fires as it would one by one."""
-    rec = doc.record
     children = [c for p in doc.parents for c in p.children]
-    cur.execute(
-        _INSERT_CHILDREN,
-        (
-            doc_id,
-            rec.tenant,
-            rec.collection,
-            list(rec.tags),
-            [c.id for c in children],
-            [c.parent_id for c in children],
-            [c.ordinal for c in children],
-            [c.text for c in children],
-            [json.dumps(list(c.heading_path)) for c in children],
-            [" > ".join(c.heading_path) for c in children],
-            [c.page for c in children],
-            [c.char_start for c in children],
-            [c.char_end for c in children],
-            [c.token_count for c in children],
-            [_vector(doc.embeddings[c.id]) for c in children],
-        ),
-    )
+    insert_children(cur, doc_id, doc.record, children, doc.embeddings)
 
 
 def _write_graph(
