@@ -111,7 +111,9 @@ class Windows:
             joined = " ".join(win[2] for _, (_, win) in parts)
             ctx = " ".join(self.context[sid] for sid, _ in parts)
             (score,) = checker.score_many(claim, [joined], [ctx])
-            if confirm is not None:
+            if confirm is not None and score.score >= checker.threshold:
+                # the judge may veto a join, never lift one: it was measured on one passage,
+                # not on sentences of different documents put side by side
                 score = confirm(claim, joined, ctx, score)
             if score.score >= checker.threshold:
                 return [_evidence(sid, win, score.score) for sid, (_, win) in parts], ""

@@ -133,3 +133,21 @@ def test_default_checker_builds_the_judged_checker() -> None:
     assert checker.name == "judged"
     with pytest.raises(ValueError, match="judge"):
         default_checker(EMBED, "judged")
+
+
+def test_the_judge_never_lifts_sentences_of_two_sections_joined() -> None:
+    asked: list[str] = []
+
+    def joins_only(claim: str, window: str, context: str) -> float:
+        asked.append(window)
+        return 1.0 if window.count(".") >= 2 else 0.0  # yes to a join, no to one sentence
+
+    checker = JudgedSupport(EMBED, joins_only)
+    sections = {
+        "a": {"text": "Passwords are changed every year."},
+        "b": {"text": "The VPN client must be updated monthly."},
+    }
+    claim = "Passwords are changed yearly and VPN clients updated each month."
+    judged = check_answer(f"{claim} [a] [b]", sections, checker=checker).claims[0]
+    assert judged.verdict == "unsupported"
+    assert all(w.count(".") < 2 for w in asked)  # the join was never put to it
