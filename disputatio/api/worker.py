@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 import socket
 import threading
 import time
@@ -114,25 +115,25 @@ class Worker:
         server = self.settings.server
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
+        if install_signal_handlers:  # ours, not procrastinate's: its worker is restarted
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._loop.add_signal_handler(sig, self._stop.set)
         app = self._app()
         async with app.open_async():
-            worker = asyncio.create_task(
-                app.run_worker_async(
-                    queues=[server.queue_name],
-                    name=self.name,
-                    concurrency=self.concurrency,
-                    fetch_job_polling_interval=server.queue_poll_s,
-                    abort_job_polling_interval=server.queue_poll_s,
-                    update_heartbeat_interval=server.worker_heartbeat_s,
-                    stalled_worker_timeout=server.worker_stalled_s,
-                    shutdown_graceful_timeout=server.worker_heartbeat_s,
-                    install_signal_handlers=install_signal_handlers,
-                )
-            )
             side = [asyncio.create_task(self._reaper(app))] if self.reap else []
             self._started.set()
             stop = asyncio.create_task(self._stop.wait())
-            await asyncio.wait([worker, stop], return_when=asyncio.FIRST_COMPLETED)
+            while True:
+                worker = asyncio.create_task(self._procrastinate_worker(app))
+                await asyncio.wait([worker, stop], return_when=asyncio.FIRST_COMPLETED)
+                if stop.done():
+                    break
+                # procrastinate stops its worker when a side task fails (a dropped LISTEN
+                # connection, a heartbeat that could not be written): a server must not be
+                # left without one, so it starts again
+                failure = None if worker.cancelled() else worker.exception()
+                logger.error("the queue worker stopped (%s); starting it again", failure)
+                await asyncio.sleep(min(server.worker_heartbeat_s, 5.0))
             for task in side:
                 task.cancel()
             if not worker.done():
@@ -140,8 +141,22 @@ class Worker:
             results: list[Any] = await asyncio.gather(worker, *side, return_exceptions=True)
             stop.cancel()
             for result in results[:1]:
-                if isinstance(result, Exception):
+                if isinstance(result, Exception) and not isinstance(result, asyncio.CancelledError):
                     raise result
+
+    async def _procrastinate_worker(self, app: App) -> None:
+        server = self.settings.server
+        await app.run_worker_async(
+            queues=[server.queue_name],
+            name=self.name,
+            concurrency=self.concurrency,
+            fetch_job_polling_interval=server.queue_poll_s,
+            abort_job_polling_interval=server.queue_poll_s,
+            update_heartbeat_interval=server.worker_heartbeat_s,
+            stalled_worker_timeout=server.worker_stalled_s,
+            shutdown_graceful_timeout=server.worker_heartbeat_s,
+            install_signal_handlers=False,
+        )
 
     def run(self) -> None:
         """Run in the foreground until SIGINT/SIGTERM."""
