@@ -30,6 +30,7 @@ import psycopg
 
 from disputatio.ingest.types import Entity, Mention, ParentChunk, Relation
 from disputatio.storage.documents import (
+    _UPSERT_ENTITIES,
     DocumentRecord,
     document_uuid,
     insert_children,
@@ -123,13 +124,6 @@ _INSERT_PARENTS = (
     " %s::text[], %s::int[], %s::int[], %s::int[], %s::int[]) WITH ORDINALITY"
     " AS t(id, doc, tenant, collection, ordinal, text, heading, page, cs, ce, tokens, n)"
     " ORDER BY t.n"
-)
-
-_UPSERT_ENTITIES = (
-    "INSERT INTO entities (tenant, key, name, label)"
-    " SELECT %s, t.key, t.name, t.label"
-    " FROM unnest(%s::text[], %s::text[], %s::text[]) AS t(key, name, label) ORDER BY t.key"
-    " ON CONFLICT (tenant, key) DO UPDATE SET name = entities.name WHERE false"
 )
 
 _INSERT_MENTIONS = (
