@@ -98,12 +98,11 @@ class Windows:
                     if sid not in per_section or cov > per_section[sid][0]:
                         per_section[sid] = (cov, win)
         confirm = getattr(checker, "confirm", None)  # a judged checker's last word
+        vetoed = ""  # the judge's reason when it vetoed the best window
         if best is not None and confirm is not None:
             sid, win = best[1], best[2]
             final = confirm(claim, win[2], self.context[sid], SupportScore(best[0]))
-            best = (final.score, sid, win)
-            if final.reason:
-                reasons.insert(0, final.reason)
+            best, vetoed = (final.score, sid, win), final.reason
         if best is not None and best[0] >= checker.threshold:
             return [_evidence(best[1], best[2], best[0])], ""
         if len(per_section) >= 2:
@@ -117,8 +116,8 @@ class Windows:
                 score = confirm(claim, joined, ctx, score)
             if score.score >= checker.threshold:
                 return [_evidence(sid, win, score.score) for sid, (_, win) in parts], ""
-        if confirm is not None and reasons and reasons[0].startswith("the judge"):
-            return [], reasons[0]
+        if vetoed:
+            return [], vetoed
         if best is not None and best[0] > 0:
             return [], f"best sentence scores {best[0]:.2f} < {checker.threshold:.2f}"
         return [], (reasons[0] if reasons else "no sentence shares its words")
