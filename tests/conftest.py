@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from disputatio.settings import Settings, get_settings, load_settings
 
@@ -23,6 +24,14 @@ TEST_MODEL = "local:qwen2.5-coder-0.5b"
 #: none is scripted); the tests about grounding with the real model ask for it themselves
 #: (``judged_checker``). Unit tests narrow it to ``lexical`` (tests/unit/conftest.py).
 SUITE_CHECKER = os.environ.setdefault("DISPUTATIO_GROUNDING__CHECKER", "hybrid")
+
+
+# Property tests draw new examples on every local run (to find what no one thought of); CI
+# (``.ci/run`` sets ``HYPOTHESIS_PROFILE=ci``) draws the same ones every time, so a red CI is
+# a change's doing, never the luck of the draw. A failure prints how to reproduce it.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+hypothesis_settings.register_profile("dev", print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 @pytest.fixture

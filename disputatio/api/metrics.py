@@ -166,26 +166,41 @@ class HttpMetrics:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Time the request until its last byte, labelled once the router has matched it."""
+        """Time the request until its last byte, labelled once the router has matched it.
+
+        The observation is made *before* the last byte is passed on, so a client that has read
+        the whole response finds its request in ``/metrics`` (an outer middleware may still be
+        running this one's call when the client already has the response).
+        """
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         t0 = time.perf_counter()
         status = 500
+        recorded = False
+
+        def observe() -> None:
+            nonlocal recorded
+            if recorded:
+                return
+            recorded = True
+            route = route_template(scope)
+            method = str(scope.get("method", "GET"))
+            HTTP_LATENCY.labels(method=method, route=route).observe(time.perf_counter() - t0)
+            HTTP_REQUESTS.labels(method=method, route=route, status=str(status)).inc()
 
         async def record(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = int(message["status"])
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                observe()
             await send(message)
 
         try:
             await self.app(scope, receive, record)
         finally:
-            route = route_template(scope)
-            method = str(scope.get("method", "GET"))
-            HTTP_LATENCY.labels(method=method, route=route).observe(time.perf_counter() - t0)
-            HTTP_REQUESTS.labels(method=method, route=route, status=str(status)).inc()
+            observe()  # no last byte: an error, a disconnect
 
 
 async def metrics(request: Request) -> Response:

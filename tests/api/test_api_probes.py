@@ -187,11 +187,12 @@ def test_metrics_and_probes_when_mounted_in_the_langgraph_server(lg_dev: str) ->
         while True:  # the sampler's first read happens as the app starts
             text = anon.get("/metrics").text
             found = _families(text)
-            if "disputatio_queue_depth" in found or time.monotonic() > deadline:
+            latency = found.get("disputatio_http_request_duration_seconds")
+            routes = {dict(s.labels).get("route") for s in latency.samples} if latency else set()
+            done = "disputatio_queue_depth" in found and "/debate/{case_id}" in routes
+            if done or time.monotonic() > deadline:
                 break
             time.sleep(0.5)
     assert case not in text
-    latency = found["disputatio_http_request_duration_seconds"]
-    routes = {dict(s.labels).get("route") for s in latency.samples}
     assert {"/livez", "/debate/{case_id}"} <= routes
     assert "disputatio_queue_depth" in found

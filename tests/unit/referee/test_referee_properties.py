@@ -17,7 +17,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
@@ -401,8 +401,26 @@ def test_p10_keys_inside_text_round_trip(parts: list[Any]) -> None:
     assert render_text(split_keys(text)) == text
 
 
+# A weighted score of exactly half a hundredth (3.375) is shown rounded to two places (3.38):
+# the drawn case that found the comparison below needing float slack.
+HALF_HUNDREDTH = Scenario(
+    options=["pgvector", "FAISS"],
+    axes=[("latency", 5), ("operations", 0), ("cost", 10)],
+    fixed=[],
+    cover=[False],
+    cite=False,
+    verdicts=["confirmed"],
+    answer_every=1,
+    claims_cap=1,
+    referee=ra.RefereeScript(first=[True], score=[3, 9], recommend=0, fills=False),
+    fill_rounds=0,
+    constraints={},
+)
+
+
 @RUNS
 @given(scenarios())
+@example(HALF_HUNDREDTH)
 def test_p10_the_referee_output_carries_its_keys(s: Scenario) -> None:
     """P10: the ruling's ``rendered`` text parses to a poll of the weighted scores, one score
     key per scored axis with the cells' scores, and the comparison table; ``keys`` is its
@@ -422,7 +440,8 @@ def test_p10_the_referee_output_carries_its_keys(s: Scenario) -> None:
     }
     totals = {t.option: t.weighted_score for t in ruling.totals}
     for poll in [k for k in keys if isinstance(k, PollKey)]:
-        assert all(abs(v.value - totals[v.name]) <= 0.005 for v in poll.values)
+        # shown to two places: off by at most half a hundredth (plus float error)
+        assert all(abs(v.value - totals[v.name]) <= 0.005 + 1e-9 for v in poll.values)
     (table,) = [k for k in keys if isinstance(k, TableKey)]
     assert table.rows[0] == ["Axis", "Weight", *[o.name for o in result.plan.options]]
 
