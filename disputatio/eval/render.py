@@ -3,7 +3,8 @@
 ``write_report(run_dirs, out)`` reads each run's ``results.jsonl``, computes
 :func:`~disputatio.eval.analysis.analyse` (MIRAGE sets: with their calibration split, where
 the majority baseline and chance are taken) and writes ``report.md``, ``report.json``,
-``accuracy.png`` and ``accuracy_vs_tokens.png`` (:mod:`disputatio.eval.plots`), and the
+``accuracy.png`` and ``accuracy_vs_tokens.png`` (:mod:`disputatio.eval.plots`), the MIRAGE
+table of MIRAGE records (:mod:`disputatio.eval.render_mirage`), and the
 confidence section (:mod:`disputatio.eval.confidence_report`: ECE, Brier, reliability and
 risk-coverage of the raw and the fitted confidence, ``reliability.png`` and
 ``risk_coverage.png``). With several
@@ -27,6 +28,7 @@ from disputatio.eval.confidence_report import (
 from disputatio.eval.mirage import calibration_questions, is_mirage
 from disputatio.eval.plots import confidence_plots, plot
 from disputatio.eval.question import Question
+from disputatio.eval.render_mirage import mirage_table
 from disputatio.eval.results import ResultsLog, read_manifest
 
 __all__ = ["load_runs", "markdown", "plot", "summary_table", "write_report"]
@@ -187,6 +189,7 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
             "only the data sets' own gold snippets, an upper bound, not a retrieval result.",
         ]
     lines += summary_table(analysis)
+    lines += mirage_table(analysis)
     for dataset, data in analysis.items():
         base = data["baseline"]
         lines += ["", f"## {dataset} ({data['questions']} questions)", "", _baseline_line(data), ""]
