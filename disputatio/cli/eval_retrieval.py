@@ -34,6 +34,7 @@ from rich.table import Table
 from disputatio.cli.options import AS_JSON, COLLECTION, TENANT
 
 if TYPE_CHECKING:
+    from disputatio.eval.retrieval import EvalOptions
     from disputatio.eval.retrieval_data import LabelledSet
     from disputatio.settings import Settings
 
@@ -41,55 +42,71 @@ out = Console()
 err = Console(stderr=True)
 
 
+# the options of `eval retrieval` whose help takes more than a line
+_QUERIES = typer.Option(
+    None, "--queries", help="JSONL of {query, relevant_ids} (default: BioASQ yes/no)."
+)
+_CORPUS = typer.Option(
+    None, "--corpus", help="Folder to ingest before evaluating (with --queries)."
+)
+_CALIBRATION_SHARE = typer.Option(
+    0.3, "--calibration-share", help="Share of questions in the calibration split."
+)
+_LIMIT_DOCS = typer.Option(
+    None, "--limit-docs", help="BioASQ: first N snippets and the questions they answer."
+)
+_LIMIT_QUESTIONS = typer.Option(None, "--limit-questions", help="At most N questions of the split.")
+_RERANKER = typer.Option(
+    None, "--reranker", help="Reranker string (default: settings.models.reranker)."
+)
+_BASELINES = typer.Option(
+    True, "--baselines/--no-baselines", help="bm25s, exact cosine and their RRF."
+)
+_OFF_TOPIC = typer.Option(
+    100, "--off-topic", help="Off-topic (GSM8K) questions for the refusal rate (0: none)."
+)
+_PUBLIC = typer.Option(
+    True,
+    "--public/--no-public",
+    help="The public path's row: search(q, k=32) of the default funnel, as users get it.",
+)
+_OUT = typer.Option(
+    None, "--out", "-o", help="Results JSON (a .md beside it); default under <home>/eval."
+)
+
+
 def retrieval(
-    queries: Path | None = typer.Option(
-        None, "--queries", help="JSONL of {query, relevant_ids} (default: BioASQ yes/no)."
-    ),
-    corpus: Path | None = typer.Option(
-        None, "--corpus", help="Folder to ingest before evaluating (with --queries)."
-    ),
+    queries: Path | None = _QUERIES,
+    corpus: Path | None = _CORPUS,
     tenant: str | None = TENANT,
     collection: str | None = COLLECTION,
     split: str = typer.Option("all", "--split", help="calibration, test or all."),
-    calibration_share: float = typer.Option(
-        0.3, "--calibration-share", help="Share of questions in the calibration split."
-    ),
-    limit_docs: int | None = typer.Option(
-        None, "--limit-docs", help="BioASQ: first N snippets and the questions they answer."
-    ),
-    limit_questions: int | None = typer.Option(
-        None, "--limit-questions", help="At most N questions of the split."
-    ),
+    calibration_share: float = _CALIBRATION_SHARE,
+    limit_docs: int | None = _LIMIT_DOCS,
+    limit_questions: int | None = _LIMIT_QUESTIONS,
     depth: int = typer.Option(32, "--depth", help="Minimum per-channel k and fused candidates."),
     rerank: bool = typer.Option(True, "--rerank/--no-rerank", help="Run the reranking stage."),
-    reranker: str | None = typer.Option(
-        None, "--reranker", help="Reranker string (default: settings.models.reranker)."
-    ),
-    baselines: bool = typer.Option(
-        True, "--baselines/--no-baselines", help="bm25s, exact cosine and their RRF."
-    ),
-    off_topic: int = typer.Option(
-        100, "--off-topic", help="Off-topic (GSM8K) questions for the refusal rate (0: none)."
-    ),
+    reranker: str | None = _RERANKER,
+    baselines: bool = _BASELINES,
+    off_topic: int = _OFF_TOPIC,
+    public: bool = _PUBLIC,
     ingest: bool = typer.Option(True, "--ingest/--no-ingest", help="Ingest the corpus first."),
-    out_file: Path | None = typer.Option(
-        None, "--out", "-o", help="Results JSON (a .md beside it); default under <home>/eval."
-    ),
+    out_file: Path | None = _OUT,
     as_json: bool = AS_JSON,
 ) -> None:
-    """Evaluate retrieval on a labelled set: each channel, the fused and reranked funnel, peers."""
-    from disputatio.errors import ConfigError
+    """Evaluate retrieval on a labelled set: each channel, the fused and reranked funnel, peers.
+
+    With --public (the default) also the public path's row: each question through
+    search(q, k=32), the call that the tools, the API and the LangChain retriever make.
+    """
     from disputatio.eval import retrieval_data as data
-    from disputatio.eval.retrieval import EvalOptions, evaluate
+    from disputatio.eval.retrieval import evaluate
     from disputatio.eval.retrieval_report import write_outputs
     from disputatio.retrievers.base import RetrievalFilters
     from disputatio.settings import get_settings
 
     settings = get_settings()
-    if split not in ("calibration", "test", "all"):
-        raise ConfigError(f"--split must be calibration, test or all, not {split!r}")
-    if corpus is not None and queries is None:
-        raise ConfigError("--corpus needs --queries (the labels of that corpus)")
+    _check_arguments(split, queries, corpus)
     with _progress(as_json) as progress:
         phases = _Phases(progress)
         labelled, tenant, scope, name = _labelled_set(
@@ -101,30 +118,23 @@ def retrieval(
             calibration_share=calibration_share,
             limit=limit_questions,
         )
-        spec = hashlib.sha1(settings.models.embeddings.encode()).hexdigest()[:8]
-        options = EvalOptions(
+        options = _eval_options(
+            settings,
+            name,
             depth=depth,
             rerank=rerank,
             reranker=reranker,
             baselines=baselines,
-            peer_cache=settings.home / "eval" / name / f"peer-vectors-{spec}.npz",
+            public=public,
         )
-        far = data.off_topic_questions(off_topic) if rerank and off_topic else []
-        argv = sys.argv[1:] if Path(sys.argv[0]).name == "disputatio" else []
-        meta = {
-            "command": shlex.join(["disputatio", *argv]) if argv else "",
-            "dataset": name,
-            "split": split,
-            "calibration_share": calibration_share,
-        }
         result = evaluate(
             settings,
             RetrievalFilters(tenant=tenant, collections=scope or None),
             chosen,
             options=options,
-            off_topic=far,
+            off_topic=data.off_topic_questions(off_topic) if rerank and off_topic else [],
             tick=phases.tick,
-            meta=meta,
+            meta=_meta(name, split, calibration_share),
         )
     target = out_file or settings.home / "eval" / f"retrieval-{name}-{split}.json"
     json_path, md_path = write_outputs(result, target)
@@ -133,6 +143,55 @@ def retrieval(
         return
     _print_result(result, name, split)
     out.print(f"results: {json_path} and {md_path}", highlight=False)
+
+
+def _check_arguments(split: str, queries: Path | None, corpus: Path | None) -> None:
+    """Reject a split that does not exist and a corpus without its labels.
+
+    Raises:
+        ConfigError: Naming the option at fault.
+    """
+    from disputatio.errors import ConfigError
+
+    if split not in ("calibration", "test", "all"):
+        raise ConfigError(f"--split must be calibration, test or all, not {split!r}")
+    if corpus is not None and queries is None:
+        raise ConfigError("--corpus needs --queries (the labels of that corpus)")
+
+
+def _eval_options(
+    settings: Settings,
+    name: str,
+    *,
+    depth: int,
+    rerank: bool,
+    reranker: str | None,
+    baselines: bool,
+    public: bool,
+) -> EvalOptions:
+    """The evaluation's knobs; the peers' vectors are cached per data set and embedding model."""
+    from disputatio.eval.retrieval import EvalOptions
+
+    spec = hashlib.sha1(settings.models.embeddings.encode()).hexdigest()[:8]
+    return EvalOptions(
+        depth=depth,
+        rerank=rerank,
+        reranker=reranker,
+        baselines=baselines,
+        peer_cache=settings.home / "eval" / name / f"peer-vectors-{spec}.npz",
+        public=public,
+    )
+
+
+def _meta(name: str, split: str, calibration_share: float) -> dict[str, Any]:
+    """What the results record of the run: the command line, the data set and its split."""
+    argv = sys.argv[1:] if Path(sys.argv[0]).name == "disputatio" else []
+    return {
+        "command": shlex.join(["disputatio", *argv]) if argv else "",
+        "dataset": name,
+        "split": split,
+        "calibration_share": calibration_share,
+    }
 
 
 class _Phases:
@@ -220,6 +279,7 @@ def _print_result(result: dict[str, Any], name: str, split: str) -> None:
 
 
 def _progress(quiet: bool) -> Progress:
+    """The progress bars on stderr (none when ``quiet``)."""
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),

@@ -151,6 +151,120 @@ def _db(save_db: bool, ctx: MedragContext) -> Iterator[Any]:
         yield conn
 
 
+def _questions(
+    dataset: str | Sequence[Question], n: int | None, seed: int, data_root: Path | None
+) -> tuple[list[Question], str]:
+    """The questions drawn (``n`` of them, ``seed``) and the data set's name."""
+    if isinstance(dataset, str):
+        return load_questions(dataset, n, seed, data_root), dataset
+    questions = list(dataset)[: n if n is not None else None]
+    return questions, questions[0].dataset if questions else "custom"
+
+
+def _with_corpus(
+    ctx: MedragContext, corpus: str, questions: Sequence[Question], dataset_name: str
+) -> MedragContext:
+    """``ctx`` searching ``corpus``: its own retriever (``default``) or BM25 over the gold snippets.
+
+    Raises:
+        ConfigError: Unknown corpus, or ``gold`` for a data set without gold snippets.
+    """
+    if corpus == "default":
+        return ctx
+    if corpus != "gold":
+        raise ConfigError(f"unknown corpus {corpus!r}; known: default, gold")
+    sections = gold_corpus(questions)
+    if not sections:
+        raise ConfigError(f"data set {dataset_name} ships no gold snippets; use corpus=default")
+    return dataclasses.replace(ctx, retriever=InMemoryRetriever(sections))
+
+
+def _experiment(
+    ctx: MedragContext,
+    *,
+    name: str,
+    dataset_name: str,
+    protocol: str,
+    n: int,
+    seed: int,
+    ablations: Mapping[str, Any] | None,
+    corpus: str,
+    sc_samples: int | None,
+    out_dir: Path | None,
+) -> dict[str, Any]:
+    """The experiment's record: its arguments, model, resolved config and config hash.
+
+    Its name becomes ``<name>-<hash>`` when ``out_dir`` holds ``name`` from another
+    configuration (:func:`unique_name`).
+    """
+    cfg = resolve(ctx)
+    experiment: dict[str, Any] = {
+        "name": name,
+        "dataset": dataset_name,
+        "protocol": protocol,
+        "n": n,
+        "seed": seed,
+        "ablations": dict(ablations or {}),
+        "corpus": corpus,
+        "model": ctx.model or ctx.get_settings().models.chat,
+        "config": dataclasses.asdict(cfg),
+    }
+    experiment["config_hash"] = config_hash(experiment, sc_samples)
+    if out_dir is not None:
+        experiment["name"] = unique_name(out_dir, name, experiment["config_hash"])
+    return experiment
+
+
+def _save(
+    conn: Any, experiment_id: Any, thread_id: str, question: Question, record: dict[str, Any]
+) -> None:
+    """Write one finished question (its run, messages and tool calls) to the database."""
+    from disputatio.eval.store import save_run
+
+    save_run(
+        conn,
+        experiment_id=experiment_id,
+        thread_id=thread_id,
+        question={"id": question.id, "question": question.question, "gold": question.gold},
+        record=record,
+        metrics=_question_metrics(record, question.gold),
+    )
+
+
+def _run_all(
+    run: Callable[..., dict[str, Any]],
+    questions: Sequence[Question],
+    ctx: MedragContext,
+    experiment: dict[str, Any],
+    *,
+    save_db: bool,
+    checkpointer: BaseCheckpointSaver[Any] | None,
+    on_question: Callable[[int, dict[str, Any]], None] | None,
+) -> list[dict[str, Any]]:
+    """Run every question on its own thread; with ``save_db``, store each as it finishes.
+
+    With ``save_db`` the experiment is created first and ``experiment["id"]`` set.
+    """
+    name, digest = experiment["name"], experiment["config_hash"]
+    records: list[dict[str, Any]] = []
+    with _db(save_db, ctx) as conn:
+        experiment_id = None
+        if conn is not None:
+            from disputatio.eval.store import create_experiment
+
+            experiment_id = create_experiment(conn, name, experiment["protocol"], experiment)
+            experiment["id"] = experiment_id
+        for i, question in enumerate(questions):
+            thread_id = f"bench:{name}:{digest}:{question.id}"
+            record = _run_one(run, question, ctx, thread_id, checkpointer)
+            records.append(record)
+            if conn is not None and experiment_id is not None:
+                _save(conn, experiment_id, thread_id, question, record)
+            if on_question is not None:
+                on_question(i, record)
+    return records
+
+
 def run_benchmark(
     dataset: str | Sequence[Question],
     protocol: str = "debate",
@@ -196,67 +310,31 @@ def run_benchmark(
     """
     if protocol not in PROTOCOLS:
         raise ConfigError(f"unknown protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
-    if isinstance(dataset, str):
-        questions = load_questions(dataset, n, seed, data_root)
-        dataset_name = dataset
-    else:
-        questions = list(dataset)[: n if n is not None else None]
-        dataset_name = questions[0].dataset if questions else "custom"
+    questions, dataset_name = _questions(dataset, n, seed, data_root)
     ctx = apply_ablations(context or MedragContext(), ablations)
-    if corpus == "gold":
-        sections = gold_corpus(questions)
-        if not sections:
-            raise ConfigError(f"data set {dataset_name} ships no gold snippets; use corpus=default")
-        ctx = dataclasses.replace(ctx, retriever=InMemoryRetriever(sections))
-    elif corpus != "default":
-        raise ConfigError(f"unknown corpus {corpus!r}; known: default, gold")
-    cfg = resolve(ctx)
+    ctx = _with_corpus(ctx, corpus, questions, dataset_name)
     suffix = "".join(f"-{k}={v}" for k, v in sorted((ablations or {}).items()))
-    name = name or f"{dataset_name}-{protocol}-n{len(questions)}-s{seed}{suffix}"
-    experiment: dict[str, Any] = {
-        "name": name,
-        "dataset": dataset_name,
-        "protocol": protocol,
-        "n": len(questions),
-        "seed": seed,
-        "ablations": dict(ablations or {}),
-        "corpus": corpus,
-        "model": ctx.model or ctx.get_settings().models.chat,
-        "config": dataclasses.asdict(cfg),
-    }
-    experiment["config_hash"] = config_hash(experiment, sc_samples)
-    if out_dir is not None:
-        name = experiment["name"] = unique_name(out_dir, name, experiment["config_hash"])
-    run = PROTOCOLS[protocol](sc_samples)
-    records: list[dict[str, Any]] = []
-    with _db(save_db, ctx) as conn:
-        experiment_id = None
-        if conn is not None:
-            from disputatio.eval.store import create_experiment
-
-            experiment_id = create_experiment(conn, name, protocol, experiment)
-            experiment["id"] = experiment_id
-        for i, question in enumerate(questions):
-            thread_id = f"bench:{name}:{experiment['config_hash']}:{question.id}"
-            record = _run_one(run, question, ctx, thread_id, checkpointer)
-            records.append(record)
-            if conn is not None and experiment_id is not None:
-                from disputatio.eval.store import save_run
-
-                save_run(
-                    conn,
-                    experiment_id=experiment_id,
-                    thread_id=thread_id,
-                    question={
-                        "id": question.id,
-                        "question": question.question,
-                        "gold": question.gold,
-                    },
-                    record=record,
-                    metrics=_question_metrics(record, question.gold),
-                )
-            if on_question is not None:
-                on_question(i, record)
+    experiment = _experiment(
+        ctx,
+        name=name or f"{dataset_name}-{protocol}-n{len(questions)}-s{seed}{suffix}",
+        dataset_name=dataset_name,
+        protocol=protocol,
+        n=len(questions),
+        seed=seed,
+        ablations=ablations,
+        corpus=corpus,
+        sc_samples=sc_samples,
+        out_dir=out_dir,
+    )
+    records = _run_all(
+        PROTOCOLS[protocol](sc_samples),
+        questions,
+        ctx,
+        experiment,
+        save_db=save_db,
+        checkpointer=checkpointer,
+        on_question=on_question,
+    )
     result = {
         "experiment": experiment,
         "metrics": summarize(records, [q.gold for q in questions]),

@@ -139,35 +139,34 @@ def _phase_extra(state: RdcState, graph: DebateGraph, cfg: RdcConfig) -> str:
     return "\n".join(lines)
 
 
-def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
-    """Run the pending speaker's turn and return the updated graph, differential and records."""
-    ctx = context_of(runtime, RdcContext)
-    cfg = ctx.config()
-    case = load_case(state["case"])
-    spec = find_spec(state, state["speaker"])
-    phase, round_, turn = state["phase"], state["round"], state["turns"] + 1
-    key = f"{state['run_id']}:t{turn}"
-    graph = DebateGraph.from_dict(state["graph"])
-    sections, new_ids, tool_call, shown = _retrieve(ctx, cfg, case, spec)
-    seen = list(dict.fromkeys([*new_ids, *state.get("retrieved_ids", [])]))
+Usage = dict[str, dict[str, Any]]
+
+
+def _argue(
+    ctx: RdcContext,
+    cfg: RdcConfig,
+    state: RdcState,
+    case: Case,
+    spec: SpecialistSpec,
+    graph: DebateGraph,
+    messages: list[Any],
+    seen: list[str],
+) -> tuple[SpecialistMove | None, Usage, DebateGraph, TurnOutcome]:
+    """Ask the speaker for its move and apply the move to the graph.
+
+    A model that gives no valid move forfeits the turn: the graph is left as it was and the
+    outcome holds one rejected ``move``.
+
+    Returns:
+        ``(move or None, usage, graph after the turn, what the turn changed)``.
+    """
+    turn = state["turns"] + 1
     case_ids = [e.id for e in case.evidence]
-    messages = turn_messages(
-        case,
-        spec,
-        phase,
-        graph,
-        state["posterior"],
-        sections,
-        [*seen, *case_ids],
-        cfg.graph_lines,
-        extra=_phase_extra(state, graph, cfg),
-        semantics=cfg.semantics,
-    )
     llm = ctx.chat_model(
         spec.name, role="specialist", temperature=cfg.temperature, max_tokens=cfg.max_tokens
     )
     move: SpecialistMove | None = None
-    usage: dict[str, dict[str, Any]] = {}
+    usage: Usage = {}
     try:
         move, usage = structured_invoke(
             llm, SpecialistMove, messages, agent=spec.name, role="specialist", retries=cfg.retries
@@ -191,36 +190,94 @@ def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
                 g, cfg.quality_alpha, cfg.semantics, cfg.label_consistency
             )[1],
         )
-        outcome = turned.move
     except ModelError as exc:
         logger.warning("rdc: %s forfeits turn %d: %s", spec.name, turn, exc.message)
-        outcome = MoveOutcome(rejected=[{"what": "move", "reason": exc.message}])
-        turned = TurnOutcome(outcome)
+        turned = TurnOutcome(MoveOutcome(rejected=[{"what": "move", "reason": exc.message}]))
+    return move, usage, graph, turned
+
+
+def _bandit_after(state: RdcState, usage: Usage, entropy: float) -> dict[str, Any] | None:
+    """The speaker bandit with this turn's reward observed, or None when no pull is pending.
+
+    The reward weighs the entropy the turn removed against the tokens it spent
+    (:func:`~disputatio.nodes.rdc.speakers.turn_reward`).
+    """
+    pending = state["bandit"].get("pending")
+    if not pending:
+        return None
+    tokens = sum(u.get("input_tokens", 0) + u.get("output_tokens", 0) for u in usage.values())
+    reward = speakers.turn_reward(state["entropy"], entropy, tokens)
+    bandit = speakers.with_observation(
+        state["bandit"], pending["arm"], pending["context"], reward, state["entropy"] - entropy
+    )
+    return {k: v for k, v in bandit.items() if k != "pending"}
+
+
+def _move_record(
+    where: dict[str, Any],
+    move: SpecialistMove | None,
+    turned: TurnOutcome,
+    entropy_before: float,
+    entropy_after: float,
+) -> dict[str, Any]:
+    """The turn's entry in ``moves`` (and its stream event): what was said and what it changed."""
+    return {
+        **where,
+        "summary": move.summary if move else "",
+        "nodes": [n["id"] for n in turned.move.nodes],
+        "edges": turned.move.edges,
+        "hypotheses": turned.hypotheses,
+        "tests": turned.tests,
+        "entropy_before": entropy_before,
+        "entropy_after": entropy_after,
+    }
+
+
+def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
+    """Run the pending speaker's turn and return the updated graph, differential and records.
+
+    The steps: retrieve (:func:`_retrieve`), prompt (:func:`~.render.turn_messages`), argue
+    and apply the move (:func:`_argue`), judge the accepted claims (:func:`_judged_claims`),
+    recompute the differential, and reward the speaker bandit (:func:`_bandit_after`).
+    """
+    ctx = context_of(runtime, RdcContext)
+    cfg = ctx.config()
+    case = load_case(state["case"])
+    spec = find_spec(state, state["speaker"])
+    turn = state["turns"] + 1
+    graph = DebateGraph.from_dict(state["graph"])
+    sections, new_ids, tool_call, shown = _retrieve(ctx, cfg, case, spec)
+    seen = list(dict.fromkeys([*new_ids, *state.get("retrieved_ids", [])]))
+    messages = turn_messages(
+        case,
+        spec,
+        state["phase"],
+        graph,
+        state["posterior"],
+        sections,
+        [*seen, *(e.id for e in case.evidence)],
+        cfg.graph_lines,
+        extra=_phase_extra(state, graph, cfg),
+        semantics=cfg.semantics,
+    )
+    move, usage, graph, turned = _argue(ctx, cfg, state, case, spec, graph, messages, seen)
+    outcome = turned.move
     if turned.case is not None:
         case = turned.case
-    where = {"speaker": spec.name, "phase": phase, "round": round_, "turn": turn}
+    where = {"speaker": spec.name, "phase": state["phase"], "round": state["round"], "turn": turn}
     rejected = [{**where, **r} for r in outcome.rejected]
     claims = _judged_claims(ctx, move, outcome, shown, case, where) if move else []
     _, posterior = differential(graph, cfg.quality_alpha, cfg.semantics, cfg.label_consistency)
     entropy = entropy_nats(posterior)
-    eig = best_eig(posterior, candidate_tests(case), cfg.max_risk)
-    record = {
-        **where,
-        "summary": move.summary if move else "",
-        "nodes": [n["id"] for n in outcome.nodes],
-        "edges": outcome.edges,
-        "hypotheses": turned.hypotheses,
-        "tests": turned.tests,
-        "entropy_before": state["entropy"],
-        "entropy_after": entropy,
-    }
+    record = _move_record(where, move, turned, state["entropy"], entropy)
+    key = f"{state['run_id']}:t{turn}"
     update: dict[str, Any] = {
         **({"case": case.model_dump(mode="json")} if turned.case is not None else {}),
         "graph": graph.to_dict(),
         "turns": turn,
         "posterior": posterior,
         "entropy": entropy,
-        "best_eig": eig,
+        "best_eig": best_eig(posterior, candidate_tests(case), cfg.max_risk),
         "retrieved_ids": [i for i in new_ids if i not in state.get("retrieved_ids", [])],
         "moves": [record],
         "rejected": rejected,
@@ -228,14 +285,9 @@ def specialist(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
         "usage": usage,
         "outbox": _ledger_entries(key, where, messages, tool_call, move, outcome, rejected),
     }
-    pending = state["bandit"].get("pending")
-    if pending:
-        tokens = sum(u.get("input_tokens", 0) + u.get("output_tokens", 0) for u in usage.values())
-        reward = speakers.turn_reward(state["entropy"], entropy, tokens)
-        bandit = speakers.with_observation(
-            state["bandit"], pending["arm"], pending["context"], reward, state["entropy"] - entropy
-        )
-        update["bandit"] = {k: v for k, v in bandit.items() if k != "pending"}
+    bandit = _bandit_after(state, usage, entropy)
+    if bandit is not None:
+        update["bandit"] = bandit
     runtime.stream_writer({"event": "move", **record, "rejected": rejected})
     return update
 
@@ -249,6 +301,7 @@ def _ledger_entries(
     outcome: MoveOutcome,
     rejected: list[dict[str, Any]],
 ) -> list[dict[str, Any]]:
+    """The turn's ledger entries: the prompt's hash, the tool call, the move, the graph delta."""
     entries = [entry(f"{key}:prompt", "prompt", {**where, "sha256": prompt_sha256(messages)})]
     if tool_call is not None:
         entries.append(entry(f"{key}:tool", "tool_call", {**where, **tool_call}))

@@ -1,4 +1,4 @@
-"""Option matching, weighted totals and the ruling's rules (computed in code, not by the model).
+"""Weighted totals and the ruling's rules (computed in code, not by the model).
 
 For option ``o`` with scores ``s[o][a]`` on axes ``a`` of weight ``w[a]``::
 
@@ -9,17 +9,20 @@ An option missing a score is marked ``complete=False`` and its weighted score us
 it has. The leader is the best weighted score among complete options (none on a tie). The
 recommendation follows the leader unless the referee names the user constraint that
 overrides the totals (:func:`build_ruling`). Scores that are degenerate, or totals too close
-to call, give no recommendation (:mod:`disputatio.nodes.referee.soundness`).
+to call, give no recommendation (:mod:`disputatio.nodes.referee.soundness`). The model's
+option and constraint names are matched to the plan's in :mod:`~.names`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from difflib import SequenceMatcher
 
-from disputatio.errors import DisputatioError
+from disputatio.nodes.referee.names import (
+    AmbiguousOptionError,
+    match_option,
+    named_constraint,
+)
 from disputatio.nodes.referee.planning import match_axis
 from disputatio.nodes.referee.rendering import render_ruling, ruling_keys
 from disputatio.nodes.referee.soundness import (
@@ -37,81 +40,8 @@ from disputatio.state.referee import (
     Plan,
     Ruling,
     RulingDraft,
+    TradeOff,
 )
-
-#: Least :class:`difflib.SequenceMatcher` ratio for a best-overlap match.
-OVERLAP_MIN = 0.8
-#: A best-overlap match must beat the runner-up by this much, else it is ambiguous.
-OVERLAP_MARGIN = 0.05
-_WORD_RE = re.compile(r"[a-z0-9+#]+")
-
-
-class AmbiguousOptionError(DisputatioError):
-    """A name matches several options equally well (the judge is asked to fix it).
-
-    Attributes:
-        name: The name as the model wrote it.
-        candidates: The options it could mean.
-    """
-
-    code = "referee.ambiguous_option"
-
-    def __init__(self, name: str, candidates: list[str]) -> None:
-        super().__init__(f"{name!r} could be any of {', '.join(candidates)}")
-        self.name = name
-        self.candidates = candidates
-
-
-def words(name: str) -> list[str]:
-    """Lower-case words of ``name`` (letters, digits, ``+`` and ``#``)."""
-    return _WORD_RE.findall(name.casefold())
-
-
-def _contains(seq: list[str], sub: list[str]) -> bool:
-    n = len(sub)
-    return n > 0 and any(seq[i : i + n] == sub for i in range(len(seq) - n + 1))
-
-
-def match_option(name: str, options: list[str]) -> str | None:
-    """The plan's spelling of option ``name``, or None when it names none of them.
-
-    1. exact: the same words (case and punctuation ignored; ``"pg vector"`` = ``"pgvector"``);
-    2. whole word: the option's words appear as consecutive whole words of ``name`` (or
-       ``name``'s in the option's): ``"Preact JS"`` → Preact, never React; ``"Google Cloud
-       Run"`` contains no word ``go``; the longest such option wins;
-    3. best overlap: the most similar option by :class:`difflib.SequenceMatcher` ratio, if at
-       least :data:`OVERLAP_MIN` (``"Postgres"`` → PostgreSQL).
-
-    Raises:
-        AmbiguousOptionError: Two options tie at the deciding step.
-    """
-    key = words(name)
-    if not key:
-        return None
-    forms = {o: words(o) for o in options}
-    exact = [o for o, w in forms.items() if w == key or "".join(w) == "".join(key)]
-    if len(exact) == 1:
-        return exact[0]
-    if exact:
-        raise AmbiguousOptionError(name, exact)
-    whole = [(len(w), o) for o, w in forms.items() if _contains(key, w) or _contains(w, key)]
-    if whole:
-        best = max(n for n, _ in whole)
-        top = [o for n, o in whole if n == best]
-        if len(top) > 1:
-            raise AmbiguousOptionError(name, top)
-        return top[0]
-    joined = " ".join(key)
-    ratios = sorted(
-        ((SequenceMatcher(None, joined, " ".join(w)).ratio(), o) for o, w in forms.items()),
-        reverse=True,
-    )
-    if not ratios or ratios[0][0] < OVERLAP_MIN:
-        return None
-    close = [o for r, o in ratios if ratios[0][0] - r < OVERLAP_MARGIN]
-    if len(close) > 1:
-        raise AmbiguousOptionError(name, close)
-    return ratios[0][1]
 
 
 @dataclass
@@ -206,38 +136,6 @@ def leader(totals: list[OptionTotal]) -> str | None:
     return top[0] if len(top) == 1 else None
 
 
-#: Words that name nothing on their own: ``"in"`` must not name ``avoid: vendor lock-in``.
-_FILLER = frozenset(
-    "a an the of to in on at by for and or is are be it its as with from this that".split()
-)
-
-
-def _content(seq: list[str]) -> list[str]:
-    return [w for w in seq if w not in _FILLER]
-
-
-def named_constraint(text: str, constraints: list[str]) -> str | None:
-    """The user constraint (one of ``Constraints.items()``) that ``text`` names, if any.
-
-    Filler words (articles, prepositions...) are ignored on both sides. ``text`` names a
-    constraint when either contains the other's words in order, or when it shares at least
-    half of the constraint's words; a text of filler words only names none.
-    """
-    key = _content(words(text))
-    if not key:
-        return None
-    best: tuple[float, str] | None = None
-    for line in constraints:
-        w = _content(words(line))
-        body = _content(words(line.split(":", 1)[-1]))
-        if _contains(key, body) or _contains(w, key):
-            return line
-        share = len(set(key) & set(body)) / max(len(set(body)), 1)
-        if share >= 0.5 and (best is None or share > best[0]):
-            best = (share, line)
-    return best[1] if best else None
-
-
 _ORDER: dict[str, int] = {"low": 0, "medium": 1, "high": 2}
 
 
@@ -278,6 +176,105 @@ def _recommend(
     return top, confidence, None, [caveat]
 
 
+def _matched(name: str, options: list[str]) -> str | None:
+    """:func:`match_option`, None when the name is ambiguous."""
+    try:
+        return match_option(name, options)
+    except AmbiguousOptionError:
+        return None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the recommendation rule and the soundness checks decide.
+
+    Attributes:
+        recommendation: The option recommended ("" for none).
+        confidence: The confidence before the checks of missing and uncited cells.
+        overridden_by: The user constraint that overrides the totals, if any.
+        notes: Caveats of the recommendation rule.
+        headline: The first caveat: why there is no verdict or no clear winner ("" if none).
+        degenerate: Why the scores are degenerate ("" if they are not).
+        close: Whether the best complete options are too close to call.
+    """
+
+    recommendation: str
+    confidence: Confidence
+    overridden_by: str | None
+    notes: list[str]
+    headline: str = ""
+    degenerate: str = ""
+    close: bool = False
+
+
+def decide(
+    plan: Plan,
+    draft: RulingDraft,
+    cells: Cells,
+    totals: list[OptionTotal],
+    top: str | None,
+    *,
+    margin: float,
+    rescored: bool,
+) -> Verdict:
+    """The recommendation: the rule (:func:`_recommend`), then degenerate scores or a close race.
+
+    Degenerate scores give no recommendation; best complete options within ``margin`` of each
+    other give none unless a named user constraint decides. Both set the confidence to ``low``.
+    """
+    options = [o.name for o in plan.options]
+    named = _matched(draft.recommendation, options) if draft.recommendation else None
+    problem = cells.degenerate(plan)
+    close = [] if problem else close_race(totals, margin)
+    recommendation, confidence, overridden_by, notes = _recommend(
+        plan, draft, named, top, bool(close)
+    )
+    if problem:
+        again = " even when asked again" if rescored else ""
+        headline = f"No verdict: the scores are degenerate{again} ({problem})."
+        return Verdict("", "low", None, notes, headline, degenerate=problem)
+    if close:
+        decided = f"; {recommendation} because of '{overridden_by}'" if overridden_by else ""
+        headline = f"No clear winner: {race_text(close, margin)}{decided}."
+        return Verdict(recommendation, "low", overridden_by, notes, headline, close=True)
+    return Verdict(recommendation, confidence, overridden_by, notes)
+
+
+def gap_caveats(
+    totals: list[OptionTotal],
+    missing: list[tuple[str, str]],
+    ambiguous: dict[str, list[str]],
+) -> list[str]:
+    """One caveat per option with unscored cells, then one per ambiguous option name."""
+    caveats = []
+    for t in totals:
+        if not t.complete:
+            gaps = ", ".join(a for o, a in missing if o == t.option)
+            caveats.append(f"{t.option} was not scored on: {gaps}; its total is partial.")
+    for name, candidates in ambiguous.items():
+        caveats.append(f"The referee's option {name!r} is ambiguous ({', '.join(candidates)}).")
+    return caveats
+
+
+def uncited_cells(plan: Plan, cells: Cells) -> list[str]:
+    """``option / axis`` of every scored cell that cites no evidence, in plan order."""
+    return [
+        f"{o.name} / {a.name}"
+        for o in plan.options
+        for a in plan.axes
+        if (o.name, a.name) in cells.scores and not cells.scores[(o.name, a.name)].evidence
+    ]
+
+
+def canonical_trade_offs(trade_offs: list[TradeOff], options: list[str]) -> list[TradeOff]:
+    """The trade-offs with ``choose`` in the plan's spelling (kept as written if unmatched)."""
+    out = []
+    for trade in trade_offs:
+        choose = _matched(trade.choose, options)
+        out.append(trade.model_copy(update={"choose": choose}) if choose else trade)
+    return out
+
+
 def build_ruling(
     plan: Plan,
     draft: RulingDraft,
@@ -313,70 +310,41 @@ def build_ruling(
     scores = list(cells.scores.values())
     totals = compute_totals(plan.axes, options, scores)
     top = leader(totals)
-    caveats = [c for c in draft.caveats if c.strip()]
     missing = cells.missing(plan)
-    for t in totals:
-        if not t.complete:
-            gaps = ", ".join(a for o, a in missing if o == t.option)
-            caveats.append(f"{t.option} was not scored on: {gaps}; its total is partial.")
-    for name, candidates in cells.ambiguous.items():
-        caveats.append(f"The referee's option {name!r} is ambiguous ({', '.join(candidates)}).")
-    try:
-        named = match_option(draft.recommendation, options) if draft.recommendation else None
-    except AmbiguousOptionError:
-        named = None
-    problem = cells.degenerate(plan)
-    close = [] if problem else close_race(totals, margin)
-    recommendation, confidence, overridden_by, notes = _recommend(
-        plan, draft, named, top, bool(close)
-    )
-    caveats += notes
-    if problem:
-        recommendation, overridden_by, confidence = "", None, "low"
-        again = " even when asked again" if rescored else ""
-        caveats.insert(0, f"No verdict: the scores are degenerate{again} ({problem}).")
-    elif close:
-        confidence = "low"
-        decided = f"; {recommendation} because of '{overridden_by}'" if overridden_by else ""
-        caveats.insert(0, f"No clear winner: {race_text(close, margin)}{decided}.")
-    uncited = [
-        f"{o} / {a.name}"
-        for o in options
-        for a in plan.axes
-        if (o, a.name) in cells.scores and not cells.scores[(o, a.name)].evidence
-    ]
+    verdict = decide(plan, draft, cells, totals, top, margin=margin, rescored=rescored)
+    uncited = uncited_cells(plan, cells)
+    confidence = verdict.confidence
     if uncited:
         confidence = _cap(confidence, "medium")
+    if missing:
+        confidence = "low"
+    caveats = [c for c in draft.caveats if c.strip()]
+    caveats += gap_caveats(totals, missing, cells.ambiguous)
+    caveats += verdict.notes
+    if verdict.headline:
+        caveats.insert(0, verdict.headline)
+    if uncited:
         caveats.append(
             f"{len(uncited)} of {len(scores)} scores cite no evidence: {', '.join(uncited)}."
         )
     if cells.unknown_evidence:
         caveats.append(f"Cited ids no case holds, dropped: {', '.join(cells.unknown_evidence)}.")
-    if missing:
-        confidence = "low"
-    trade_offs = []
-    for trade in draft.trade_offs:
-        try:
-            choose = match_option(trade.choose, options)
-        except AmbiguousOptionError:
-            choose = None
-        trade_offs.append(trade.model_copy(update={"choose": choose}) if choose else trade)
     ruling = Ruling(
         scores=scores,
-        trade_offs=trade_offs,
-        recommendation=recommendation,
+        trade_offs=canonical_trade_offs(draft.trade_offs, options),
+        recommendation=verdict.recommendation,
         override_constraint=draft.override_constraint,
         confidence=confidence,
         caveats=caveats,
         totals=totals,
         leader=top,
-        overridden_by=overridden_by,
+        overridden_by=verdict.overridden_by,
         missing_cells=[f"{o} / {a}" for o, a in missing],
         fill_rounds=fill_rounds,
         uncited_cells=uncited,
         rescored=rescored,
-        degenerate=problem or "",
-        no_clear_winner=bool(close),
+        degenerate=verdict.degenerate,
+        no_clear_winner=verdict.close,
     )
     ruling.rendered = render_ruling(plan, ruling)
     ruling.keys = [k.model_dump(mode="json") for k in ruling_keys(plan, ruling)]
