@@ -140,7 +140,7 @@ def _is_factual(text: str) -> bool:
     ("Verdict: B", "Answer: 300 hours"); one that makes a statement ("Verdict: Brucellosis is
     diagnosed by blood cultures") is a claim like any other.
     """
-    if text.lstrip().startswith("#") or text.rstrip().endswith("?"):
+    if text.lstrip().startswith("#") or text.rstrip(" \t\"'\u201d\u2019\u00bb)]*").endswith("?"):
         return False
     if _YESNO_VERDICT_RE.match(text):  # a conclusion: it stands on the claims after it
         return False

@@ -116,6 +116,20 @@ def test_refusal_and_verdict_lines_are_not_judged_as_facts() -> None:
     assert report.answer.startswith("Answer: B")
 
 
+def test_a_quoted_question_is_no_claim() -> None:
+    """'The question "...?"' restates what was asked (grounding run 4, g020): not judged."""
+    report = check_answer(
+        'The question "How often must the CTD-41 be calibrated?" is answered in [sec-ctd]. '
+        "The CTD-41 must be calibrated every 18 months [sec-ctd].",
+        SECTIONS,
+    )
+    asked, said = report.claims[0], report.claims[-1]
+    assert asked.text.startswith("The question") and asked.text.endswith('?"')
+    assert asked.verdict is None and not asked.factual and asked.citations == []
+    assert said.verdict == "supported"
+    assert [c.text for c in report.claims if c.verdict == "supported"] == [said.text]
+
+
 def test_nothing_supported_keeps_the_verdict_line_and_says_not_found() -> None:
     report = check_answer("Answer: C\nThe battery lasts 30 hours.", SECTIONS)
     assert report.answer == f"Answer: C\n{NOT_FOUND_ANSWER}"
