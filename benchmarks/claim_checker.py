@@ -101,6 +101,7 @@ def judged(rows: list[dict], hybrid: HybridSupport, model: str) -> dict:
 
     judge = SupportJudge(get_chat_model(model))
     floors, cuts, vetoes = (0.4, 0.5, 0.6, 0.7), (0.5, 0.7, 0.9), (None, 0.3, 0.5)
+    trusts = (None, 0.99, 0.97, 0.95)  # a near-verbatim copy is not judged
     best: list[tuple[float, float | None]] = []  # (hybrid score, P(yes) when judged)
     t0 = time.perf_counter()
     for r in rows:
@@ -111,15 +112,29 @@ def judged(rows: list[dict], hybrid: HybridSupport, model: str) -> dict:
         best.append((scores[i].score, judge(r["claim"], ws[i], "") if judged_here else None))
     seconds = time.perf_counter() - t0
 
-    def verdicts(floor: float, cut: float, veto: float | None) -> list[float]:
+    def verdicts(
+        floor: float, cut: float, veto: float | None, trust: float | None = None
+    ) -> list[float]:
         t = hybrid.threshold
-        return [1.0 if decide(s, p, t, floor, cut, veto) else 0.0 for s, p in best]
+        return [1.0 if decide(s, p, t, floor, cut, veto, trust=trust) else 0.0 for s, p in best]
+
+    def calls(floor: float, cut: float, veto: float | None, trust: float | None) -> int:
+        """Judge calls the setting makes on the calibration pairs."""
+        rule = (hybrid.threshold, floor, cut, veto)
+        return sum(
+            1
+            for i in cal
+            if best[i][1] is not None and decide(best[i][0], None, *rule, trust=trust) is None
+        )
 
     cal = [i for i, r in enumerate(rows) if r["split"] == "calibration"]
-    grid = [(f, c, v) for f in floors for c in cuts for v in vetoes]
+    grid = [(f, c, v, u) for f in floors for c in cuts for v in vetoes for u in trusts]
     cal_rows = [rows[i] for i in cal]
-    # on a tie, the higher floor: it asks the judge less
-    choice = max(grid, key=lambda g: (fit_f05([verdicts(*g)[i] for i in cal], cal_rows), g[0]))
+    # on a tie, the setting that asks the judge least (then the higher floor)
+    choice = max(
+        grid,
+        key=lambda g: (fit_f05([verdicts(*g)[i] for i in cal], cal_rows), -calls(*g), g[0]),
+    )
     test = [i for i, r in enumerate(rows) if r["split"] == "test"]
     chosen = verdicts(*choice)
     result = metrics([rows[i] for i in test], [chosen[i] for i in test], 0.5)
@@ -127,14 +142,21 @@ def judged(rows: list[dict], hybrid: HybridSupport, model: str) -> dict:
         grey_floor=choice[0],
         judge_threshold=choice[1],
         veto=choice[2],
+        trust=choice[3],
+        calibration_judge_calls=calls(*choice),
         judge_model=model,
         judge_calls=judge.calls,
         seconds_per_judge_call=round(seconds / max(judge.calls, 1), 2),
     )
     grey_only = verdicts(choice[0], choice[1], None)
+    untrusting = (*choice[:3], None)
+    result["judging_every_supported"] = metrics(
+        [rows[i] for i in test], [verdicts(*untrusting)[i] for i in test], 0.5
+    )
+    result["judging_every_supported"]["calibration_judge_calls"] = calls(*untrusting)
     result["without_veto"] = metrics([rows[i] for i in test], [grey_only[i] for i in test], 0.5)
     print(
-        f"judged    floor={choice[0]} cut={choice[1]} veto={choice[2]}  "
+        f"judged    floor={choice[0]} cut={choice[1]} veto={choice[2]} trust={choice[3]}  "
         f"P={result['precision']:.3f} R={result['recall']:.3f} F1={result['f1']:.3f}  "
         f"{judge.calls} judge calls"
     )

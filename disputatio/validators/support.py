@@ -257,7 +257,7 @@ class JudgedSupport(HybridSupport):
     * a window that passed the guards with a hybrid score in the grey zone ``[grey,
       threshold)`` is supported when P(yes) >= ``judge_threshold``;
     * a window the hybrid score supports is vetoed when P(yes) < ``veto`` (``None``: never
-      asked).
+      asked), unless its score reaches ``trust`` (a near-verbatim copy: not asked).
 
     A window a guard rejected is never judged: the judge never overrules a guard. Defaults are
     chosen on the calibration pairs (F0.5), measured on the test pairs (docs/grounding.md).
@@ -270,6 +270,8 @@ class JudgedSupport(HybridSupport):
         judge_threshold: P(yes) from which a grey window is supported.
         veto: P(yes) below which a supported window is not (None: supported windows are not
             judged).
+        trust: Hybrid score from which a supported window is not judged (None: every
+            supported window is, when ``veto`` is set).
     """
 
     name = "judged"
@@ -282,22 +284,23 @@ class JudgedSupport(HybridSupport):
         grey: float = 0.5,
         judge_threshold: float = 0.5,
         veto: float | None = 0.5,
+        trust: float | None = None,
     ) -> None:
         super().__init__(embed, threshold)
         self.judge = judge
         self.grey = grey
         self.judge_threshold = judge_threshold
         self.veto = veto
+        self.trust = trust
 
     def confirm(self, claim: str, window: str, context: str, score: SupportScore) -> SupportScore:
         """The final score of ``claim``'s best ``window``, after the judge where it is asked."""
-        asks = decide(score.score, None, self.threshold, self.grey, self.judge_threshold, self.veto)
+        rule = (self.threshold, self.grey, self.judge_threshold, self.veto)
+        asks = decide(score.score, None, *rule, trust=self.trust)
         if score.reason or asks is not None:
             return score
         p = self.judge(claim, window, context)
-        supported = decide(
-            score.score, p, self.threshold, self.grey, self.judge_threshold, self.veto
-        )
+        supported = decide(score.score, p, *rule, trust=self.trust)
         if supported:
             lift = (p - self.judge_threshold) / max(1.0 - self.judge_threshold, 1e-9)
             return SupportScore(max(score.score, self.threshold + (1.0 - self.threshold) * lift))
@@ -315,6 +318,8 @@ def decide(
     grey: float,
     judge_threshold: float,
     veto: float | None,
+    *,
+    trust: float | None = None,
 ) -> bool | None:
     """The judged checker's rule: is a window of hybrid ``score`` and judge's ``p`` supporting?
 
@@ -322,7 +327,7 @@ def decide(
         True or False; None when the rule needs the judge and ``p`` is None (ask it).
     """
     if score >= threshold:
-        if veto is None:
+        if veto is None or (trust is not None and score >= trust):
             return True
         return None if p is None else p >= veto
     if score < grey:

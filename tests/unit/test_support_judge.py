@@ -96,6 +96,20 @@ def test_decide_asks_only_where_the_rule_needs_the_judge() -> None:
     assert decide(0.6, None, 0.83, 0.5, 0.5, 0.5) is None
     assert decide(0.6, 0.7, 0.83, 0.5, 0.5, 0.5) is True
     assert decide(0.4, None, 0.83, 0.5, 0.5, 0.5) is False
+    # a near-verbatim copy (score >= trust) is not judged; below it the veto still asks
+    assert decide(0.99, None, 0.83, 0.5, 0.5, 0.5, trust=0.97) is True
+    assert decide(0.9, None, 0.83, 0.5, 0.5, 0.5, trust=0.97) is None
+
+
+def test_a_trusted_copy_is_not_judged_and_the_rest_still_is() -> None:
+    """With ``trust``, a claim copying its sentence costs no judge call; a paraphrase does."""
+    judge = CountingJudge(0.1)
+    trusting = JudgedSupport(EMBED, judge, trust=0.97)
+    copied = check_answer(f"{SENTENCE} [pw]", SECTIONS, checker=trusting).claims[0]
+    assert copied.verdict == "supported" and judge.asked == []
+    untrusting = JudgedSupport(EMBED, judge)
+    vetoed = check_answer(f"{SENTENCE} [pw]", SECTIONS, checker=untrusting).claims[0]
+    assert vetoed.verdict != "supported" and len(judge.asked) == 1
 
 
 def test_judge_reads_p_yes_from_log_probabilities() -> None:
