@@ -205,6 +205,9 @@ def main() -> None:
     parser.add_argument("--model", default="local:qwen2.5-coder-1.5b")
     parser.add_argument("--systems", default="plain,project")
     parser.add_argument("--limit", type=int, default=0, help="first N questions only")
+    parser.add_argument(
+        "--split", choices=["calibration", "test"], help="only this split's questions"
+    )
     parser.add_argument("--report", type=Path, help="print the table of a records file")
     parser.add_argument(
         "--bioasq", type=int, default=0, help="N BioASQ yes/no questions instead (gold snippets)"
@@ -224,6 +227,8 @@ def main() -> None:
         questions = [
             json.loads(x) for x in (DATA / "questions.jsonl").read_text().splitlines() if x
         ]
+    if args.split:
+        questions = [q for q in questions if q["split"] == args.split]
     if args.limit:
         questions = questions[: args.limit]
     done = set()

@@ -18,7 +18,9 @@ Everything is registered in ``prometheus_client``'s default registry. Standalone
 server (``langgraph.json`` ``http.app``), ``/metrics`` is the server's own route (it cannot be
 shadowed), and it renders the same default registry: these metrics appear there beside the
 server's, the HTTP middleware sees the server's routes too (the app's middleware becomes the
-server's), and :class:`QueueSampler` keeps the queue depth fresh without a request.
+server's), and :class:`QueueSampler` keeps the queue depth fresh without a request. A
+standalone ``disputatio worker --metrics-port N`` serves its own process's metrics
+(:func:`serve_worker_metrics`).
 """
 
 from __future__ import annotations
@@ -127,6 +129,21 @@ class QueueSampler:
                 failing = True
             if self._stop.wait(self.every_s):
                 return
+
+
+def serve_worker_metrics(port: int, host: str = "127.0.0.1") -> None:
+    """Serve this process's metrics at ``http://host:port/metrics`` (a standalone worker).
+
+    A ``disputatio worker`` counts its tasks' latency, retries and dead letters in its own
+    process; this serves them for Prometheus to scrape, from a daemon thread for the life of the
+    process. Start a :class:`QueueSampler` beside it for the queue depth.
+
+    Raises:
+        OSError: The port cannot be bound (in use, not permitted).
+    """
+    from prometheus_client import start_http_server
+
+    start_http_server(port, addr=host)
 
 
 # --- task runner hooks ----------------------------------------------------------------------
