@@ -10,6 +10,7 @@ from disputatio.ingest.entities import EntityExtractor, normalize_entity_name
 from disputatio.ingest.extract import extract, sha256_file
 from disputatio.ingest.llm_entities import LlmEntityExtractor
 from disputatio.ingest.ocr import OcrEngine, RapidOcrEngine, RemoteVisionOcr
+from disputatio.ingest.ocr_parser import OcrBlobParser, OcrInput
 from disputatio.ingest.spacy_entities import SpacyEntityExtractor
 from disputatio.ingest.tokens import count_tokens
 from disputatio.ingest.types import (
@@ -29,7 +30,9 @@ __all__ = [
     "ExtractedDocument",
     "LlmEntityExtractor",
     "Mention",
+    "OcrBlobParser",
     "OcrEngine",
+    "OcrInput",
     "PageSpan",
     "ParentChunk",
     "RapidOcrEngine",

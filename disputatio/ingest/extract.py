@@ -4,21 +4,29 @@ The format is chosen from the extension and checked against the content's magic 
 named ``.pdf`` must start like a PDF, a ``.docx`` must be a ZIP package, an image must carry an
 image signature. When the content clearly is another supported binary format, the content wins
 (with a warning). Every failure a user can cause raises :class:`IngestError` with a one-line
-message that names the file.
+message that names the file. Images and PDF pages without a text layer are read by an OCR blob
+parser (:mod:`disputatio.ingest.ocr_parser`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import logging
 from pathlib import Path
 from typing import Literal
 
+from langchain_core.document_loaders import BaseBlobParser, Blob
+
 from disputatio.errors import IngestError
-from disputatio.ingest.ocr import OcrEngine
+from disputatio.ingest.ocr_parser import (
+    IMAGE_SIGNATURES,
+    OcrInput,
+    as_ocr_parser,
+    image_mime_type,
+    read_blob,
+)
 from disputatio.ingest.pdf import extract_pdf
-from disputatio.ingest.text_formats import extract_html, extract_plain, normalize_newlines
+from disputatio.ingest.text_formats import extract_html, extract_plain
 from disputatio.ingest.types import ExtractedDocument, PageSpan
 from disputatio.ingest.util import one_line
 from disputatio.ingest.word import extract_docx
@@ -83,7 +91,7 @@ def sniff(head: bytes) -> Kind | None:
         return "pdf"
     if head.startswith(b"PK\x03\x04"):
         return "docx"
-    if head.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*")):
+    if head.startswith(tuple(IMAGE_SIGNATURES)):
         return "image"
     lowered = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if lowered.startswith((b"<!doctype html", b"<html")):
@@ -110,17 +118,11 @@ def _choose_kind(path: Path, head: bytes, warnings: list[str]) -> Kind:
     return announced
 
 
-def _extract_image(data: bytes, path: Path, ocr: OcrEngine | None) -> ExtractedDocument:
-    from PIL import Image, ImageSequence, UnidentifiedImageError
-
+def _extract_image(data: bytes, path: Path, ocr: BaseBlobParser | None) -> ExtractedDocument:
     if ocr is None:
         raise IngestError(f"{path}: image files need OCR, but no OCR engine is configured")
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            frames = [frame.convert("RGB") for frame in ImageSequence.Iterator(image)]
-    except (UnidentifiedImageError, OSError, ValueError) as exc:
-        raise IngestError(f"{path}: unreadable image ({one_line(exc)})") from exc
-    texts = [normalize_newlines(ocr.ocr_image(frame)).strip() for frame in frames]
+    blob = Blob.from_data(data, mime_type=image_mime_type(data), path=str(path))
+    texts = read_blob(ocr, blob)  # one text per page (frame)
     spans: list[PageSpan] = []
     offset = 0
     for number, text in enumerate(texts, start=1):
@@ -134,18 +136,20 @@ def _extract_image(data: bytes, path: Path, ocr: OcrEngine | None) -> ExtractedD
         source_kind="image",
         pages=tuple(spans),
         ocr_used=True,
-        metadata={"page_count": len(frames)},
+        metadata={"page_count": len(texts)},
     )
 
 
 def extract(
-    path: Path, *, ocr: OcrEngine | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+    path: Path, *, ocr: OcrInput | None = None, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> ExtractedDocument:
     """Extract a document's text as markdown.
 
     Args:
         path: The file to read (txt, md, html, pdf, docx, png, jpg, tiff).
-        ocr: OCR engine for images and PDF pages without a text layer; None disables OCR.
+        ocr: OCR for images and PDF pages without a text layer: a LangChain blob parser, or an
+            OCR engine (read through an :class:`~disputatio.ingest.ocr_parser.OcrBlobParser`);
+            None disables OCR.
         max_bytes: Larger files are refused.
 
     Returns:
@@ -154,8 +158,10 @@ def extract(
     Raises:
         IngestError: The file is missing, empty, too large, unsupported, corrupt, encrypted,
             binary where text was expected, or yields no text at all.
+        TypeError: ``ocr`` is neither a blob parser nor an OCR engine.
     """
     path = Path(path)
+    parser = as_ocr_parser(ocr)
     if not path.is_file():
         reason = "not a regular file" if path.exists() else "no such file"
         raise IngestError(f"{path}: {reason}")
@@ -179,11 +185,11 @@ def extract(
     elif kind == "html":
         doc = extract_html(data, path)
     elif kind == "pdf":
-        doc = extract_pdf(data, path, ocr)
+        doc = extract_pdf(data, path, parser)
     elif kind == "docx":
         doc = extract_docx(data, path)
     else:
-        doc = _extract_image(data, path, ocr)
+        doc = _extract_image(data, path, parser)
     if not doc.markdown.strip():
         hint = " (scanned? configure OCR)" if kind in ("pdf", "image") and ocr is None else ""
         raise IngestError(f"{path}: no text could be extracted{hint}")

@@ -3,9 +3,13 @@
 Two engines implement :class:`OcrEngine`:
 
 * :class:`RapidOcrEngine` runs RapidOCR (PaddleOCR models on onnxruntime) locally; its models ship
-  inside the ``rapidocr-onnxruntime`` wheel, so it works offline.
+  inside the ``rapidocr-onnxruntime`` wheel, so it works offline. It also scores its readings
+  (:class:`ScoringOcrEngine`).
 * :class:`RemoteVisionOcr` sends the image to an OpenAI-compatible ``/chat/completions`` endpoint
   serving a vision model (for example DeepSeek-OCR under vLLM).
+
+Ingestion does not call an engine directly: it reads images through a LangChain blob parser,
+:class:`~disputatio.ingest.ocr_parser.OcrBlobParser` wraps an engine into one.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import base64
 import io
 import logging
 import threading
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import httpx
@@ -45,6 +50,36 @@ class OcrEngine(Protocol):
 
         Returns:
             The recognised text, lines separated by newlines ("" when there is none).
+        """
+        ...
+
+
+@dataclass(frozen=True)
+class OcrReading:
+    """What an engine read on one image.
+
+    Attributes:
+        text: The recognised text, lines separated by newlines ("" when there is none).
+        confidence: Mean recognition score (0-1) of the text boxes kept, or None when the engine
+            gives no scores or kept no box.
+    """
+
+    text: str
+    confidence: float | None = None
+
+
+@runtime_checkable
+class ScoringOcrEngine(OcrEngine, Protocol):
+    """An :class:`OcrEngine` that also says how sure it is of what it read."""
+
+    def recognize(self, image: Image.Image) -> OcrReading:
+        """Recognise the text in ``image`` with its mean confidence.
+
+        Args:
+            image: A Pillow image (any mode).
+
+        Returns:
+            The text (as :meth:`ocr_image` returns it) and its mean confidence.
         """
         ...
 
@@ -81,6 +116,9 @@ class RapidOcrEngine:
         **options: Extra keyword arguments for ``RapidOCR()`` (e.g. ``intra_op_num_threads``).
     """
 
+    name = "rapidocr"
+    """The engine's name in the metadata of parsed documents."""
+
     def __init__(self, min_score: float = 0.5, **options: Any) -> None:
         self.min_score = min_score
         self.options = options
@@ -98,6 +136,32 @@ class RapidOcrEngine:
                 self._engine = RapidOCR(**self.options)
             return self._engine
 
+    def recognize(self, image: Image.Image) -> OcrReading:
+        """Recognise the text in ``image`` with RapidOCR.
+
+        Args:
+            image: A Pillow image (converted to RGB).
+
+        Returns:
+            Recognised lines in reading order ("" when nothing was found) and the mean score of
+            the boxes kept (None when none was).
+        """
+        import numpy as np
+
+        engine = self._get_engine()
+        result, _elapsed = engine(np.asarray(image.convert("RGB")))
+        boxes: list[tuple[float, float, float, str]] = []
+        scores: list[float] = []
+        for points, text, score in result or []:
+            if float(score) < self.min_score or not str(text).strip():
+                continue
+            ys = [float(p[1]) for p in points]
+            xs = [float(p[0]) for p in points]
+            boxes.append((min(ys), max(ys), min(xs), str(text).strip()))
+            scores.append(float(score))
+        confidence = sum(scores) / len(scores) if scores else None
+        return OcrReading(_join_boxes(boxes), confidence)
+
     def ocr_image(self, image: Image.Image) -> str:
         """Recognise the text in ``image`` with RapidOCR.
 
@@ -107,18 +171,7 @@ class RapidOcrEngine:
         Returns:
             Recognised lines in reading order, or "" when nothing was found.
         """
-        import numpy as np
-
-        engine = self._get_engine()
-        result, _elapsed = engine(np.asarray(image.convert("RGB")))
-        boxes: list[tuple[float, float, float, str]] = []
-        for points, text, score in result or []:
-            if float(score) < self.min_score or not str(text).strip():
-                continue
-            ys = [float(p[1]) for p in points]
-            xs = [float(p[0]) for p in points]
-            boxes.append((min(ys), max(ys), min(xs), str(text).strip()))
-        return _join_boxes(boxes)
+        return self.recognize(image).text
 
 
 class RemoteVisionOcr:
@@ -149,6 +202,7 @@ class RemoteVisionOcr:
         self.prompt = prompt
         self.timeout = timeout
         self.max_tokens = max_tokens
+        self.name = f"remote:{model}"
 
     def _payload(self, image: Image.Image) -> dict[str, Any]:
         buffer = io.BytesIO()

@@ -3,7 +3,7 @@
 Lines set in a noticeably larger font than the document's body text become markdown headings
 (the largest size ``#``, the next ``##``, the rest ``###``). Pages are joined with a blank line and
 each page's span in the markdown is recorded. A page without a text layer is rendered and passed
-to the OCR engine when one is given; otherwise it is skipped with a warning.
+to the OCR parser as a PNG blob when one is given; otherwise it is skipped with a warning.
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from disputatio.errors import IngestError
-from disputatio.ingest.ocr import OcrEngine
-from disputatio.ingest.text_formats import normalize_newlines
+from disputatio.ingest.ocr_parser import OcrInput, as_ocr_parser, png_blob, read_blob
 from disputatio.ingest.types import ExtractedDocument, PageSpan
 from disputatio.ingest.util import one_line
 
@@ -116,13 +115,14 @@ def _open(data: bytes, path: Path) -> Any:
         raise IngestError(f"{path}: corrupt or truncated PDF ({one_line(exc)})") from exc
 
 
-def extract_pdf(data: bytes, path: Path, ocr: OcrEngine | None) -> ExtractedDocument:
+def extract_pdf(data: bytes, path: Path, ocr: OcrInput | None) -> ExtractedDocument:
     """Extract a PDF's text layer (and OCR image-only pages) as markdown.
 
     Args:
         data: The raw file content.
         path: The file, for messages.
-        ocr: Engine for pages without a text layer, or None to skip them with a warning.
+        ocr: OCR blob parser (or engine) for pages without a text layer, or None to skip them
+            with a warning.
 
     Returns:
         The extracted document with one :class:`PageSpan` per page that yielded text.
@@ -130,6 +130,7 @@ def extract_pdf(data: bytes, path: Path, ocr: OcrEngine | None) -> ExtractedDocu
     Raises:
         IngestError: The PDF is encrypted, corrupt or truncated.
     """
+    parser = as_ocr_parser(ocr)
     pdf = _open(data, path)
     try:
         page_lines: list[list[_Line]] = []
@@ -146,12 +147,13 @@ def extract_pdf(data: bytes, path: Path, ocr: OcrEngine | None) -> ExtractedDocu
         for index, lines in enumerate(page_lines):
             text = _render_page(lines, levels)
             if not text.strip():
-                if ocr is None:
+                if parser is None:
                     warnings.append(f"{path.name}: page {index + 1} has no text layer (no OCR)")
                 else:
                     scale = OCR_RENDER_DPI / 72
                     image = pdf[index].render(scale=scale).to_pil()
-                    text = normalize_newlines(ocr.ocr_image(image)).strip()
+                    blob = png_blob(image, source=str(path), page=index + 1)
+                    text = "\n".join(t for t in read_blob(parser, blob) if t)
                     ocr_pages.append(index + 1)
                     if not text:
                         warnings.append(f"{path.name}: page {index + 1}: OCR found no text")

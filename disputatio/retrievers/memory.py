@@ -42,7 +42,7 @@ from typing import Any, Literal
 from langchain_core.embeddings import Embeddings
 
 from disputatio.errors import IngestError
-from disputatio.ingest import EntityExtractor, OcrEngine, chunk_document, extract, sha256_file
+from disputatio.ingest import EntityExtractor, OcrInput, chunk_document, extract, sha256_file
 from disputatio.ingest.extract import EXTENSIONS
 from disputatio.ingest.text_formats import first_heading, normalize_newlines
 from disputatio.ingest.types import ExtractedDocument, ParentChunk
@@ -96,7 +96,7 @@ class InMemoryFunnel:
         embeddings: Embeddings | None = None,
         reranker: Reranker | None = None,
         entity_extractor: EntityExtractor | Literal[False] | None = None,
-        ocr: OcrEngine | None = None,
+        ocr: OcrInput | None = None,
         config: FunnelConfig | None = None,
         tenant: str | None = None,
         collection: str | None = None,

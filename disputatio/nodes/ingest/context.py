@@ -16,7 +16,8 @@ class IngestContext:
         settings: Settings (default: process settings).
         embeddings: LangChain ``Embeddings``.
         entity_extractor: An ``EntityExtractor`` (``False`` disables entity extraction).
-        ocr: An ``OcrEngine`` (``False`` disables OCR).
+        ocr: An ``OcrEngine`` or a LangChain ``BaseBlobParser`` (one Document per page;
+            ``False`` disables OCR).
         graph_store: Extra graph store (e.g. Neo4j), fed through the outbox that each
             document's transaction writes (``False`` disables it; ``None`` = from settings:
             Neo4j when ``NEO4J_URI`` is set). Postgres is always written inside the document
