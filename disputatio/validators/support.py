@@ -271,7 +271,8 @@ class JudgedSupport(HybridSupport):
         veto: P(yes) below which a supported window is not (None: supported windows are not
             judged).
         trust: Hybrid score from which a supported window is not judged (None: every
-            supported window is, when ``veto`` is set).
+            supported window is, when ``veto`` is set). 0.97: on the calibration pairs it
+            ties F0.5 with 28% fewer judge calls (docs/grounding.md).
     """
 
     name = "judged"
@@ -284,7 +285,7 @@ class JudgedSupport(HybridSupport):
         grey: float = 0.5,
         judge_threshold: float = 0.5,
         veto: float | None = 0.5,
-        trust: float | None = None,
+        trust: float | None = 0.97,
     ) -> None:
         super().__init__(embed, threshold)
         self.judge = judge

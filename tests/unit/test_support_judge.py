@@ -67,7 +67,7 @@ def test_grey_claim_stays_unsupported_when_the_judge_says_no() -> None:
 
 def test_supported_claim_is_vetoed_when_the_judge_says_no() -> None:
     judge = CountingJudge(0.1)
-    claim = _check(SENTENCE, judge)
+    claim = _check(SENTENCE, judge, trust=None)  # the verbatim copy is judged too
     assert claim.verdict == "unsupported" and "judge" in claim.reason
     assert len(judge.asked) == 1
     unvetoed = CountingJudge(0.1)
@@ -104,10 +104,10 @@ def test_decide_asks_only_where_the_rule_needs_the_judge() -> None:
 def test_a_trusted_copy_is_not_judged_and_the_rest_still_is() -> None:
     """With ``trust``, a claim copying its sentence costs no judge call; a paraphrase does."""
     judge = CountingJudge(0.1)
-    trusting = JudgedSupport(EMBED, judge, trust=0.97)
+    trusting = JudgedSupport(EMBED, judge)  # trust 0.97 by default
     copied = check_answer(f"{SENTENCE} [pw]", SECTIONS, checker=trusting).claims[0]
     assert copied.verdict == "supported" and judge.asked == []
-    untrusting = JudgedSupport(EMBED, judge)
+    untrusting = JudgedSupport(EMBED, judge, trust=None)
     vetoed = check_answer(f"{SENTENCE} [pw]", SECTIONS, checker=untrusting).claims[0]
     assert vetoed.verdict != "supported" and len(judge.asked) == 1
 
