@@ -208,6 +208,12 @@ def main() -> None:
     parser.add_argument(
         "--split", choices=["calibration", "test"], help="only this split's questions"
     )
+    parser.add_argument(
+        "--answer-system",
+        type=Path,
+        help="an experiment: the quick path's answerer gets this file's text as its system "
+        "prompt (instead of ANSWER_SECTIONS_SYSTEM)",
+    )
     parser.add_argument("--report", type=Path, help="print the table of a records file")
     parser.add_argument(
         "--bioasq", type=int, default=0, help="N BioASQ yes/no questions instead (gold snippets)"
@@ -229,6 +235,10 @@ def main() -> None:
         ]
     if args.split:
         questions = [q for q in questions if q["split"] == args.split]
+    if args.answer_system:
+        import disputatio.nodes.rag.answer as answer_node
+
+        answer_node.ANSWER_SECTIONS_SYSTEM = args.answer_system.read_text().strip()
     if args.limit:
         questions = questions[: args.limit]
     done = set()
