@@ -60,9 +60,9 @@ def part_found(part: dict[str, Any], answer: str) -> bool:
 
 
 def is_refusal(answer: str) -> bool:
-    from disputatio.validators.claims import _REFUSAL_RE
+    from disputatio.validators.claim_kinds import REFUSAL_RE
 
-    return bool(_REFUSAL_RE.search(answer)) or "not found" in answer.casefold()
+    return bool(REFUSAL_RE.search(answer)) or "not found" in answer.casefold()
 
 
 def score(q: dict[str, Any], answer: str, claims: list[dict], shown: dict, fabricated: int) -> dict:

@@ -32,10 +32,15 @@ from typing import Any
 from disputatio.state.claims import VERDICTS, Claim, ClaimReport
 from disputatio.validators.base import ValidationContext, ValidationResult
 from disputatio.validators.citations import group_ids
+from disputatio.validators.claim_kinds import (
+    POINTER_RE,
+    REFUSAL_RE,
+    YESNO_VERDICT_RE,
+    is_factual,
+    split_compound,
+)
 from disputatio.validators.sentences import (
     Span,
-    content_words,
-    numbers_with_units,
     split_sentences,
 )
 from disputatio.validators.support import LexicalSupport, SupportChecker
@@ -45,34 +50,6 @@ from disputatio.validators.windows import Windows
 NOT_FOUND_ANSWER = "The documents do not answer this question."
 
 _GROUP_RE = re.compile(r"\s*\[([^\[\]\n]{1,120})\](?!\()")
-_REFUSAL_RE = re.compile(
-    r"\b(?:(?:do|does|did|could|can)\s*(?:not|n't)|cannot|no)\b[^.]{0,60}?\b(?:contain|mention|"
-    r"say|state|specify|provide|answer|include|information|describe|address|cover|give|list|"
-    r"detail|discuss|found|support)|\bnot (?:found|mentioned|specified|stated|provided|covered|"
-    r"available|given|listed)\b|\bno (?:information|mention|data|details|answer|section)\b|"
-    r"NO_SUITABLE_CONTEXT|\binsufficient (?:information|evidence)\b|"
-    r"\bnone of the (?:provided |given |shown )?(?:sections|documents|passages|sources)\b",
-    re.I,
-)
-_VERDICT_RE = re.compile(
-    r"^\W*(?:final\s+)?(?:answer|verdict|option|choice|recommendation)\W*(?:is\b)?\s*[:=\-]"
-    r"|^\W*(?:final\s+)?(?:answer|verdict|option|choice)\W*(?:is\b)?\s*\(?[A-Ja-j]\)?\W*$"
-    r"|^\s*(?:yes|no|maybe)\s*[.!]?\s*$"
-    r"|^\s*(?:yes|no|maybe)\s*[,:;]",
-    re.I,
-)
-#: "Yes, the protein is secreted.": a yes/no verdict restating the question, a conclusion the
-#: supported claims after it must carry (dropped when none is supported).
-_YESNO_VERDICT_RE = re.compile(r"^\s*(?:yes|no|maybe)\s*[,:;]\s*\S", re.I)
-#: "This information is found in the section about the CTD-40 spares.": a sentence pointing at
-#: the documents states nothing about the world (a judge may still find it "supported").
-_POINTER_RE = re.compile(
-    r"^\W*(?:this|that|it|these|the (?:answer|information|details?))(?:\s+(?:information|"
-    r"answer|detail|fact)s?)?\s+(?:is|are|can be|was|were)\s+(?:also\s+)?(?:found|stated|"
-    r"mentioned|given|described|specified|explained|listed|shown|provided|detailed|covered|"
-    r"written)\b(?!\s+that\b)",
-    re.I,
-)
 _SPACE_RE = re.compile(r"[ \t]{2,}")
 _TAG_RE = re.compile(r"</?(?:section|sections|documents?|question|options|sub_answers?)\b[^>]*>")
 _SPACE_PUNCT_RE = re.compile(r"[ \t]+([.,;:!?)])")
@@ -95,7 +72,7 @@ def _read_citations(
         raw = match.group(1)
         ids = group_ids(raw)
         if ids is None:
-            if len(raw.split()) <= 8 and not _REFUSAL_RE.search(raw):
+            if len(raw.split()) <= 8 and not REFUSAL_RE.search(raw):
                 fabricated.append(raw.strip())
                 return ""
             return match.group(0)
@@ -131,53 +108,6 @@ def _answer_sentences(answer: str) -> list[Span]:
             continue
         merged.append(span)
     return merged
-
-
-def _is_factual(text: str) -> bool:
-    """Whether ``text`` states something to check (not a verdict line, heading or question).
-
-    A verdict line is not judged when it names an option, a yes/no or a short answer
-    ("Verdict: B", "Answer: 300 hours"); one that makes a statement ("Verdict: Brucellosis is
-    diagnosed by blood cultures") is a claim like any other.
-    """
-    if text.lstrip().startswith("#") or text.rstrip(" \t\"'\u201d\u2019\u00bb)]*").endswith("?"):
-        return False
-    if _YESNO_VERDICT_RE.match(text):  # a conclusion: it stands on the claims after it
-        return False
-    head = _VERDICT_RE.match(text)
-    if head:
-        rest = text[head.end() :].strip(" *.:")
-        if _OPTION_RE.match(rest) or len(content_words(rest)) < 3:
-            return False
-    return len(content_words(text)) >= 2 or bool(numbers_with_units(text))
-
-
-_OPTION_RE = re.compile(r"^\(?[A-Ja-j]\)?(?:[.):]|\s|$)|^(?:yes|no|maybe)\b", re.I)
-
-
-_COMPOUND_RE = re.compile(r";\s+|,\s+and\s+|,\s+but\s+|,\s+while\s+")
-
-
-def split_compound(text: str) -> list[str]:
-    """A sentence joining independent facts (``…, and …``, ``…; …``) as one claim per fact.
-
-    Each part must have at least four words, else the sentence stays whole ("red, and blue").
-    A part that is not the last gets a full stop; one that is not the first a capital.
-
-    Returns:
-        The parts (the text itself when it does not split).
-    """
-    parts = [p.strip() for p in _COMPOUND_RE.split(text) if p.strip()]
-    if len(parts) < 2 or any(len(p.split()) < 4 for p in parts):
-        return [text] if text else []
-    out = []
-    for i, part in enumerate(parts):
-        if i:
-            part = part[0].upper() + part[1:]
-        if i < len(parts) - 1 and part[-1] not in ".!?":
-            part += "."
-        out.append(part)
-    return out
 
 
 def check_answer(
@@ -223,13 +153,13 @@ def check_answer(
         fabricated.extend(f for f in fake if f not in fabricated)
         for i, piece in enumerate(split_compound(text)):
             claim = Claim(text=piece, citations=cited, part=part)
-            if _REFUSAL_RE.search(piece):  # what it cites is no evidence of anything
+            if REFUSAL_RE.search(piece):  # what it cites is no evidence of anything
                 claim.verdict, claim.reason = "not_found", "says the documents do not answer"
                 claim.citations = []
-            elif _POINTER_RE.match(piece):  # cites a section, says nothing: not shown
+            elif POINTER_RE.match(piece):  # cites a section, says nothing: not shown
                 claim.verdict, claim.factual, claim.dropped = None, False, True
                 claim.reason = "points at the documents, states nothing"
-            elif not _is_factual(piece):
+            elif not is_factual(piece):
                 claim.verdict, claim.factual, claim.reason = None, False, "states nothing to check"
                 claim.citations = []  # unchecked: what states nothing cites nothing
             else:
@@ -294,7 +224,7 @@ def _report(
     refusals = [c for _, c in kept if c.verdict == "not_found"]
     if not facts:  # a yes/no verdict stands only on supported claims
         for _, c in kept:
-            if not c.factual and _YESNO_VERDICT_RE.match(c.text):
+            if not c.factual and YESNO_VERDICT_RE.match(c.text):
                 c.dropped, c.reason = True, "a yes/no verdict no supported claim carries"
         kept = [(sep, c) for sep, c in kept if not c.dropped]
     if not facts and not refusals:

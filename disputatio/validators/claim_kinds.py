@@ -1,0 +1,91 @@
+"""What kind of sentence an answer's sentence is, before any evidence is looked at.
+
+The claim checker (:mod:`disputatio.validators.claims`) judges only *factual* sentences. This
+module tells the others apart from the text alone: a sentence saying the documents do not
+answer (:data:`REFUSAL_RE`), one pointing at the documents (:data:`POINTER_RE`), a verdict line
+(``Answer: B``, ``Yes, …``), a heading or a question (:func:`is_factual`); and it splits a
+sentence joining independent facts into one claim per fact (:func:`split_compound`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from disputatio.validators.sentences import content_words, numbers_with_units
+
+#: A sentence saying the documents do not answer ("not found", "the sections do not say").
+REFUSAL_RE = re.compile(
+    r"\b(?:(?:do|does|did|could|can)\s*(?:not|n't)|cannot|no)\b[^.]{0,60}?\b(?:contain|mention|"
+    r"say|state|specify|provide|answer|include|information|describe|address|cover|give|list|"
+    r"detail|discuss|found|support)|\bnot (?:found|mentioned|specified|stated|provided|covered|"
+    r"available|given|listed)\b|\bno (?:information|mention|data|details|answer|section)\b|"
+    r"NO_SUITABLE_CONTEXT|\binsufficient (?:information|evidence)\b|"
+    r"\bnone of the (?:provided |given |shown )?(?:sections|documents|passages|sources)\b",
+    re.I,
+)
+_VERDICT_RE = re.compile(
+    r"^\W*(?:final\s+)?(?:answer|verdict|option|choice|recommendation)\W*(?:is\b)?\s*[:=\-]"
+    r"|^\W*(?:final\s+)?(?:answer|verdict|option|choice)\W*(?:is\b)?\s*\(?[A-Ja-j]\)?\W*$"
+    r"|^\s*(?:yes|no|maybe)\s*[.!]?\s*$"
+    r"|^\s*(?:yes|no|maybe)\s*[,:;]",
+    re.I,
+)
+#: "Yes, the protein is secreted.": a yes/no verdict restating the question, a conclusion the
+#: supported claims after it must carry (dropped when none is supported).
+YESNO_VERDICT_RE = re.compile(r"^\s*(?:yes|no|maybe)\s*[,:;]\s*\S", re.I)
+#: "This information is found in the section about the CTD-40 spares.": a sentence pointing at
+#: the documents states nothing about the world (a judge may still find it "supported").
+POINTER_RE = re.compile(
+    r"^\W*(?:this|that|it|these|the (?:answer|information|details?))(?:\s+(?:information|"
+    r"answer|detail|fact)s?)?\s+(?:is|are|can be|was|were)\s+(?:also\s+)?(?:found|stated|"
+    r"mentioned|given|described|specified|explained|listed|shown|provided|detailed|covered|"
+    r"written)\b(?!\s+that\b)",
+    re.I,
+)
+
+
+def is_factual(text: str) -> bool:
+    """Whether ``text`` states something to check (not a verdict line, heading or question).
+
+    A verdict line is not judged when it names an option, a yes/no or a short answer
+    ("Verdict: B", "Answer: 300 hours"); one that makes a statement ("Verdict: Brucellosis is
+    diagnosed by blood cultures") is a claim like any other.
+    """
+    if text.lstrip().startswith("#") or text.rstrip(" \t\"'\u201d\u2019\u00bb)]*").endswith("?"):
+        return False
+    if YESNO_VERDICT_RE.match(text):  # a conclusion: it stands on the claims after it
+        return False
+    head = _VERDICT_RE.match(text)
+    if head:
+        rest = text[head.end() :].strip(" *.:")
+        if _OPTION_RE.match(rest) or len(content_words(rest)) < 3:
+            return False
+    return len(content_words(text)) >= 2 or bool(numbers_with_units(text))
+
+
+_OPTION_RE = re.compile(r"^\(?[A-Ja-j]\)?(?:[.):]|\s|$)|^(?:yes|no|maybe)\b", re.I)
+
+
+_COMPOUND_RE = re.compile(r";\s+|,\s+and\s+|,\s+but\s+|,\s+while\s+")
+
+
+def split_compound(text: str) -> list[str]:
+    """A sentence joining independent facts (``…, and …``, ``…; …``) as one claim per fact.
+
+    Each part must have at least four words, else the sentence stays whole ("red, and blue").
+    A part that is not the last gets a full stop; one that is not the first a capital.
+
+    Returns:
+        The parts (the text itself when it does not split).
+    """
+    parts = [p.strip() for p in _COMPOUND_RE.split(text) if p.strip()]
+    if len(parts) < 2 or any(len(p.split()) < 4 for p in parts):
+        return [text] if text else []
+    out = []
+    for i, part in enumerate(parts):
+        if i:
+            part = part[0].upper() + part[1:]
+        if i < len(parts) - 1 and part[-1] not in ".!?":
+            part += "."
+        out.append(part)
+    return out
