@@ -36,6 +36,8 @@ from disputatio.retrievers.base import RetrievalFilters
 from disputatio.retrievers.funnel import fuse_and_expand, rerank_sections, run_channel
 from disputatio.settings import Settings
 from disputatio.state.retrieval import Section
+from disputatio.storage.chunk_reads import child_documents, parent_documents
+from disputatio.storage.document_reads import document_sources
 
 #: Rows of the report, in order: the channels, the funnel after fusion and after reranking.
 FUNNEL_STAGES = ("lexical", "semantic", "graph", "fused", "reranked")
@@ -120,36 +122,26 @@ class RetrievalEvaluation:
 
     def _documents(self) -> tuple[dict[str, str], dict[str, str]]:
         """Document uuid → label, and label → text, for the documents in scope."""
-        sql = "SELECT id, source_uri, markdown FROM documents WHERE tenant = %s"
-        params: list[Any] = [self.filters.tenant]
-        if self.filters.collections:
-            sql += " AND collection = ANY(%s)"
-            params.append(list(self.filters.collections))
         with self.funnel.backend.pool.connection() as conn:
-            rows = conn.execute(sql + " ORDER BY source_uri", params).fetchall()
-        labels = {str(r[0]): label_of(str(r[1])) for r in rows}
-        texts = {label_of(str(r[1])): str(r[2]) for r in rows}
+            rows = document_sources(conn, self.filters.tenant, self.filters.collections)
+        labels = {doc_id: label_of(source) for doc_id, source, _ in rows}
+        texts = {label_of(source): text for _, source, text in rows}
         return labels, texts
 
     def _child_labels(self, child_ids: Sequence[str]) -> dict[str, str]:
         if not child_ids:
             return {}
         with self.funnel.backend.pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT id, document_id FROM child_chunks WHERE id = ANY(%s)", (list(child_ids),)
-            ).fetchall()
-        return {str(r[0]): self.labels.get(str(r[1]), "") for r in rows}
+            documents = child_documents(conn, child_ids)
+        return {child: self.labels.get(doc, "") for child, doc in documents.items()}
 
     def labels_of_sections(self, section_ids: Sequence[str]) -> dict[str, str]:
         """Parent section id → label of its document (ids not stored are left out)."""
         if not section_ids:
             return {}
         with self.funnel.backend.pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT id, document_id FROM parent_chunks WHERE id = ANY(%s)",
-                (list(section_ids),),
-            ).fetchall()
-        return {str(r[0]): self.labels[str(r[1])] for r in rows if str(r[1]) in self.labels}
+            documents = parent_documents(conn, section_ids)
+        return {s: self.labels[doc] for s, doc in documents.items() if doc in self.labels}
 
     def _section_labels(self, sections: Sequence[Section]) -> list[str]:
         return dedupe(self.labels.get(s.document_id) or label_of(s.source) for s in sections)

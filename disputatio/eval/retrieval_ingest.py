@@ -104,10 +104,7 @@ def ingest_blocks(
 def documents_per_collection(settings: Settings, tenant: str) -> dict[str, int]:
     """Documents stored per collection of ``tenant``."""
     from disputatio.storage.db import get_pool
+    from disputatio.storage.document_reads import documents_per_collection as per_collection
 
     with get_pool(settings).connection() as conn:
-        rows = conn.execute(
-            "SELECT collection, count(*) FROM documents WHERE tenant = %s GROUP BY collection",
-            (tenant,),
-        ).fetchall()
-    return {str(r[0]): int(r[1]) for r in rows}
+        return per_collection(conn, tenant)

@@ -36,6 +36,8 @@ from disputatio.retrievers.fusion import conformal_threshold
 from disputatio.retrievers.relevance import platt
 from disputatio.settings import Settings, get_settings
 from disputatio.state.retrieval import Section
+from disputatio.storage.calibrations import insert_calibration
+from disputatio.storage.chunk_reads import sample_children
 from disputatio.storage.db import connect
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -72,10 +74,7 @@ def load_examples(path: Path) -> list[tuple[str, set[str]]]:
 def synthetic_examples(settings: Settings, tenant: str, n: int) -> list[tuple[str, set[str]]]:
     """Sample ``n`` chunks (deterministically) and use a sentence of each as its query."""
     with connect(settings) as conn:
-        rows = conn.execute(
-            "SELECT text, parent_id FROM child_chunks WHERE tenant = %s ORDER BY md5(id) LIMIT %s",
-            (tenant, n),
-        ).fetchall()
+        rows = sample_children(conn, tenant, n)
     examples = []
     for text, parent_id in rows:
         sentences = [s for s in _SENTENCE.split(text.replace("\n", " ")) if len(s.split()) >= 6]
@@ -205,9 +204,5 @@ def calibrate(
         "n_candidates": len(flat),
     }
     with connect(settings) as conn:
-        conn.execute(
-            "INSERT INTO calibrations (tenant, reranker, alpha, threshold, n, details)"
-            " VALUES (%s, %s, %s, %s, %s, %s)",
-            (tenant, record["reranker"], alpha, trim, len(examples), json.dumps(details)),
-        )
+        insert_calibration(conn, tenant, record["reranker"], alpha, trim, len(examples), details)
     return record

@@ -19,10 +19,9 @@ from typing import Any
 from disputatio.ingest.types import Entity, Mention, Relation
 from disputatio.retrievers.graphstore import GraphStore
 from disputatio.settings import Settings
+from disputatio.storage import graph_outbox as outbox_sql
 
 logger = logging.getLogger(__name__)
-
-_OUTBOX_LOCK = 0x6F75_7462  # "outb": one replayer at a time keeps the id order
 
 
 def enqueue_write(
@@ -41,18 +40,12 @@ def enqueue_write(
             [r.source, r.target, r.type, r.weight, r.evidence_chunk_id] for r in relations
         ],
     }
-    conn.execute(
-        "INSERT INTO graph_outbox (tenant, document_id, op, payload) VALUES (%s, %s, 'write', %s)",
-        (tenant, document_id, json.dumps(payload)),
-    )
+    outbox_sql.enqueue_write(conn, tenant, document_id, json.dumps(payload))
 
 
 def enqueue_delete(conn: Any, tenant: str, document_id: str) -> None:
     """Append the removal of a document's graph to the outbox (in the caller's transaction)."""
-    conn.execute(
-        "INSERT INTO graph_outbox (tenant, document_id, op) VALUES (%s, %s, 'delete')",
-        (tenant, document_id),
-    )
+    outbox_sql.enqueue_delete(conn, tenant, document_id)
 
 
 def _apply(store: GraphStore, tenant: str, document_id: str, op: str, payload: Any) -> None:
@@ -87,25 +80,16 @@ def replay_outbox(settings: Settings, store: GraphStore, *, limit: int = 1000) -
     applied, error = 0, None
     with connect(settings) as conn:
         with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_OUTBOX_LOCK,))
-            rows = conn.execute(
-                "SELECT id, tenant, document_id, op, payload FROM graph_outbox"
-                " ORDER BY id LIMIT %s",
-                (limit,),
-            ).fetchall()
-            for row_id, tenant, document_id, op, payload in rows:
+            outbox_sql.lock_replay(conn)
+            for row_id, tenant, document_id, op, payload in outbox_sql.pending(conn, limit):
                 try:
                     _apply(store, tenant, str(document_id), op, payload)
                 except Exception as exc:
                     error = f"{type(exc).__name__}: {exc}".splitlines()[0]
                     logger.warning("graph outbox row %s (%s) not applied: %s", row_id, op, error)
-                    conn.execute(
-                        "UPDATE graph_outbox SET attempts = attempts + 1, last_error = %s"
-                        " WHERE id = %s",
-                        (error, row_id),
-                    )
+                    outbox_sql.record_failure(conn, row_id, error)
                     break
-                conn.execute("DELETE FROM graph_outbox WHERE id = %s", (row_id,))
+                outbox_sql.delete_row(conn, row_id)
                 applied += 1
-        found = conn.execute("SELECT count(*) FROM graph_outbox").fetchone()
-    return {"applied": applied, "pending": int(found[0]) if found else 0, "error": error}
+        left = outbox_sql.count_pending(conn)
+    return {"applied": applied, "pending": left, "error": error}

@@ -2,8 +2,8 @@
 
 A :class:`GraphStore` keeps, per tenant, the entities found at ingestion, the chunks mentioning
 them and the relations between them, and expands query seeds into scored chunk ids. Every store
-scores like the SQL graph channel (:data:`disputatio.retrievers.pg_channels.GRAPH_SQL`, see
-:func:`disputatio.retrievers.pg_channels.graph`):
+scores like the SQL graph channel (:data:`disputatio.storage.retrieval_channels.GRAPH_SQL`,
+see :func:`disputatio.retrievers.pg_channels.graph`):
 
 * seeds are whole entity keys (the query's NER entities and its n-grams equal to a key); a seed
   weighs ``1 / ln(2 + chunks mentioning it)``, so rare entities count more;
@@ -26,7 +26,7 @@ import os
 import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from disputatio.errors import RetrievalError
 from disputatio.ingest.types import Entity, Mention, Relation
@@ -234,22 +234,23 @@ class PostgresGraphStore:
         """Replace the document's graph rows (its chunks must already be stored)."""
         from disputatio.storage.db import connect
         from disputatio.storage.documents import write_graph
+        from disputatio.storage.graph_tables import delete_graph_rows
 
         with connect(self.settings) as conn, conn.transaction():
-            _delete_graph_rows(conn, document_id)
+            delete_graph_rows(conn, document_id)
             write_graph(conn, tenant, document_id, entities, mentions, relations)
 
     def delete_document(self, document_id: str) -> None:
         """Delete the document's mentions and relations, then the tenant's orphan entities."""
         from disputatio.storage.db import connect
         from disputatio.storage.documents import delete_orphan_entities
+        from disputatio.storage.graph_tables import delete_graph_rows, document_tenant
 
         with connect(self.settings) as conn, conn.transaction():
-            row = conn.execute("SELECT tenant FROM documents WHERE id = %s", (document_id,))
-            found = row.fetchone()
-            _delete_graph_rows(conn, document_id)
-            if found:
-                delete_orphan_entities(conn, found[0])
+            tenant = document_tenant(conn, document_id)
+            delete_graph_rows(conn, document_id)
+            if tenant is not None:
+                delete_orphan_entities(conn, tenant)
 
     def expand(
         self, tenant: str, seeds: Sequence[str], hops: int, k: int
@@ -262,11 +263,6 @@ class PostgresGraphStore:
         check_hops(hops)
         with get_pool(self.settings).connection() as conn:
             return pg_channels.graph(conn, seeds, RetrievalFilters(tenant=tenant), k, hops)
-
-
-def _delete_graph_rows(conn: Any, document_id: str) -> None:
-    conn.execute("DELETE FROM relations WHERE document_id = %s", (document_id,))
-    conn.execute("DELETE FROM entity_mentions WHERE document_id = %s", (document_id,))
 
 
 def graph_store_from_settings(settings: Settings) -> GraphStore | None:

@@ -1,6 +1,9 @@
-"""The three Postgres channels: BM25, pgvector, and the entity graph — all SQL.
+"""The three Postgres channels: BM25, pgvector, and the entity graph, over a search's filters.
 
 Each channel returns ``(child_id, score)`` best first, honouring tenant/collection/tag filters.
+Their SQL is in :mod:`disputatio.storage.retrieval_channels`; this module turns a search's
+:class:`~disputatio.retrievers.base.RetrievalFilters` into its scope and holds the channels'
+defaults.
 """
 
 from __future__ import annotations
@@ -11,76 +14,12 @@ from typing import Any
 import psycopg
 
 from disputatio.retrievers.base import RetrievalFilters
-
-_SCOPE = (
-    " c.tenant = %(tenant)s"
-    " AND (%(collections)s::text[] IS NULL OR c.collection = ANY(%(collections)s))"
-    " AND (%(tags)s::text[] IS NULL OR c.tags @> %(tags)s)"
-)
+from disputatio.storage import retrieval_channels as sql
 
 
-def scope_params(filters: RetrievalFilters) -> dict[str, Any]:
+def scope_params(filters: RetrievalFilters) -> sql.Scope:
     """SQL parameters of a filter scope."""
-    return {
-        "tenant": filters.tenant,
-        "collections": list(filters.collections) if filters.collections else None,
-        "tags": list(filters.tags) if filters.tags else None,
-    }
-
-
-LEXICAL_SQL = (
-    """
-WITH cf AS (
-    -- the query's language's configuration, else every one the tenant's chunks use
-    SELECT bm25_regconfig(%(language)s::text) AS config WHERE %(language)s::text IS NOT NULL
-    UNION
-    SELECT config FROM bm25_configs WHERE tenant = %(tenant)s AND %(language)s::text IS NULL
-), qt AS (
-    SELECT DISTINCT u.lexeme AS term
-    FROM cf, unnest(to_tsvector(cf.config, bm25_unaccent(%(q)s))) u
-), st AS (
-    SELECT greatest(sum(n_docs), 1)::float8 AS n,
-           greatest(sum(total_len)::float8 / greatest(sum(n_docs), 1), 1.0) AS avgdl
-    FROM bm25_stats WHERE tenant = %(tenant)s
-), tw AS (
-    SELECT qt.term, ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5)) AS idf
-    FROM qt CROSS JOIN st
-    CROSS JOIN LATERAL (
-        SELECT count(*) AS df FROM bm25_postings p
-        WHERE p.tenant = %(tenant)s AND p.term = qt.term
-    ) d
-    WHERE d.df > 0
-), hits AS MATERIALIZED (
-    -- each term's best postings by impact (bounded), scored exactly
-    SELECT h.chunk_id, tw.idf * h.tf * (%(k1)s + 1)
-           / (h.tf + %(k1)s * (1 - %(b)s + %(b)s * h.dl / st.avgdl)) AS part
-    FROM tw CROSS JOIN st
-    CROSS JOIN LATERAL (
-        SELECT p.chunk_id, p.tf, p.dl FROM bm25_postings p
-        WHERE p.tenant = %(tenant)s AND p.term = tw.term
-          AND (%(collections)s::text[] IS NULL OR p.collection = ANY(%(collections)s))
-        ORDER BY p.impact DESC
-        LIMIT %(per_term)s
-    ) h
-), approx AS (
-    SELECT chunk_id, sum(part) AS score FROM hits GROUP BY chunk_id
-    ORDER BY score DESC, chunk_id LIMIT %(rescore)s
-)
--- exact BM25 of the best candidates: every query term, also where its list was cut
-SELECT a.chunk_id, sum(tw.idf * p.tf * (%(k1)s + 1)
-       / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.dl / st.avgdl))) AS score
-FROM approx a
-JOIN child_chunks c ON c.id = a.chunk_id
-CROSS JOIN tw CROSS JOIN st
-JOIN bm25_postings p ON p.chunk_id = a.chunk_id AND p.term = tw.term
-WHERE"""
-    + _SCOPE
-    + """
-GROUP BY a.chunk_id
-ORDER BY score DESC, a.chunk_id
-LIMIT %(k)s
-"""
-)
+    return sql.scope(filters.tenant, filters.collections, filters.tags)
 
 
 def lexical(
@@ -95,13 +34,9 @@ def lexical(
 ) -> list[tuple[str, float]]:
     """BM25 channel over the in-database index of migration 0003.
 
-    ``score(d) = Σ_t idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·dl/avgdl))`` with
-    ``idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5))`` (Lucene's), over the tenant's chunks. The
-    query is analysed like the chunks: unaccent, then the text-search configuration of
-    ``filters.language`` when given, else every configuration the tenant uses. Candidates are
-    each term's ``per_term`` highest-impact postings (the index is ordered by impact, so no
-    query scores every match); the best ``max(4k, 200)`` of them are then scored exactly with
-    all query terms.
+    The query is analysed with the text-search configuration of ``filters.language`` when
+    given, else every configuration the tenant uses; the best ``max(4k, 200)`` candidates are
+    scored exactly (the formula: :func:`disputatio.storage.retrieval_channels.bm25`).
 
     Args:
         conn: A connection.
@@ -115,90 +50,24 @@ def lexical(
     text = " ".join(keywords).strip()
     if not text:
         return []
-    rows = conn.execute(
-        LEXICAL_SQL,
-        {
-            "q": text,
-            "k": k,
-            "k1": k1,
-            "b": b,
-            "per_term": per_term,
-            "rescore": max(4 * k, 200),
-            "language": filters.language,
-            **scope_params(filters),
-        },
-    ).fetchall()
-    return [(r[0], float(r[1])) for r in rows]
+    return sql.bm25(
+        conn,
+        text,
+        scope_params(filters),
+        k,
+        language=filters.language,
+        k1=k1,
+        b=b,
+        per_term=per_term,
+        rescore=max(4 * k, 200),
+    )
 
 
 def semantic(
     conn: psycopg.Connection[Any], vector: Sequence[float], filters: RetrievalFilters, k: int
 ) -> list[tuple[str, float]]:
     """Vector channel: HNSW cosine search (iterative scan so filters don't starve it)."""
-    import numpy as np
-
-    with conn.transaction():
-        conn.execute(f"SET LOCAL hnsw.ef_search = {max(40, 2 * k)}")
-        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        rows = conn.execute(
-            "SELECT c.id, 1 - (c.embedding <=> %(v)s) AS score FROM child_chunks c"
-            " WHERE" + _SCOPE + " ORDER BY c.embedding <=> %(v)s LIMIT %(k)s",
-            {"v": np.asarray(vector, dtype=np.float32), "k": k, **scope_params(filters)},
-        ).fetchall()
-    return [(r[0], float(r[1])) for r in rows]
-
-
-GRAPH_SQL = (
-    """
-WITH seed AS MATERIALIZED (
-    -- whole-key matches only: the query's entities (NER) and its word n-grams equal to a key
-    SELECT e.id, 1.0 / ln(2.0 + (SELECT count(DISTINCT m.chunk_id) FROM entity_mentions m
-                                 WHERE m.entity_id = e.id)) AS w
-    FROM entities e
-    WHERE e.tenant = %(tenant)s AND e.key = ANY(%(seeds)s::text[])
-), edge AS (
-    -- de-duplicated edges with their counts, the strongest per seed (neighbour cap)
-    SELECT s.id AS seed_id, s.w AS seed_w, x.other, x.n,
-           row_number() OVER (PARTITION BY s.id ORDER BY x.n DESC, x.other) AS rk
-    FROM seed s
-    CROSS JOIN LATERAL (
-        SELECT y.other, count(*) AS n FROM (
-            SELECT r.target_id AS other FROM relations r
-            WHERE r.source_id = s.id AND r.tenant = %(tenant)s
-            UNION ALL
-            SELECT r.source_id FROM relations r
-            WHERE r.target_id = s.id AND r.tenant = %(tenant)s
-        ) y
-        WHERE y.other NOT IN (SELECT id FROM seed)
-        GROUP BY y.other
-    ) x
-    WHERE %(hops)s >= 1
-), neighbour AS MATERIALIZED (
-    SELECT other AS id, max(seed_w * n / (n + 1.0)) * %(decay)s
-           / ln(2.0 + (SELECT count(DISTINCT m.chunk_id) FROM entity_mentions m
-                       WHERE m.entity_id = other)) AS w
-    FROM edge WHERE rk <= %(cap)s
-    GROUP BY other
-), per_chunk AS (
-    SELECT m.chunk_id,
-           sum(s.w) FILTER (WHERE s.id IS NOT NULL) AS seed_score,
-           max(nb.w) AS neighbour_score
-    FROM (SELECT DISTINCT entity_id, chunk_id FROM entity_mentions
-          WHERE entity_id IN (SELECT id FROM seed UNION ALL SELECT id FROM neighbour)) m
-    LEFT JOIN seed s ON s.id = m.entity_id
-    LEFT JOIN neighbour nb ON nb.id = m.entity_id
-    GROUP BY m.chunk_id
-)
-SELECT c.id, coalesce(p.seed_score, 0) + coalesce(p.neighbour_score, 0) AS score
-FROM per_chunk p
-JOIN child_chunks c ON c.id = p.chunk_id
-WHERE"""
-    + _SCOPE
-    + """
-ORDER BY score DESC, c.id
-LIMIT %(k)s
-"""
-)
+    return sql.nearest(conn, vector, scope_params(filters), k)
 
 
 def graph(
@@ -213,11 +82,9 @@ def graph(
 ) -> list[tuple[str, float]]:
     """Graph channel: whole-key seed entities, one hop over counted edges, back to chunks.
 
-    A seed weighs ``1 / ln(2 + chunks mentioning it)`` (rare entities count more). Each seed
-    keeps its ``neighbour_cap`` neighbours with the most (de-duplicated) relation rows ``n``; a
-    neighbour weighs ``decay · max_seed(w_seed · n/(n+1)) / ln(2 + its chunks)``. A chunk scores
-    the sum of the distinct *seeds* it names (bounded by the query's entities) plus its best
-    neighbour's weight, so naming many entities earns nothing by itself.
+    A chunk scores the sum of the distinct *seeds* it names (bounded by the query's entities)
+    plus its best neighbour's weight, so naming many entities earns nothing by itself (the
+    weights: :func:`disputatio.storage.retrieval_channels.entity_graph`).
 
     Args:
         conn: A connection.
@@ -230,15 +97,6 @@ def graph(
     """
     if not seeds:
         return []
-    rows = conn.execute(
-        GRAPH_SQL,
-        {
-            "seeds": list(seeds),
-            "hops": hops,
-            "k": k,
-            "cap": neighbour_cap,
-            "decay": decay,
-            **scope_params(filters),
-        },
-    ).fetchall()
-    return [(r[0], float(r[1])) for r in rows]
+    return sql.entity_graph(
+        conn, seeds, scope_params(filters), k, hops, neighbour_cap=neighbour_cap, decay=decay
+    )

@@ -22,6 +22,8 @@ from disputatio.retrievers.plan import (
 )
 from disputatio.settings import Settings, get_settings
 from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.storage import chunk_reads, retrieval_channels
+from disputatio.storage.calibrations import latest_calibration
 from disputatio.storage.db import get_pool
 
 
@@ -41,10 +43,9 @@ class PostgresBackend:
 
     @contextmanager
     def _channel_conn(self) -> Iterator[psycopg.Connection[Any]]:
-        timeout = self.retrieval.channel_timeout_s
-        with self.pool.connection() as conn, conn.transaction():
-            if timeout is not None:
-                conn.execute(f"SET LOCAL statement_timeout = {max(1, int(timeout * 1000))}")
+        with retrieval_channels.channel_connection(
+            self.pool, self.retrieval.channel_timeout_s
+        ) as conn:
             yield conn
 
     def lexical(
@@ -82,51 +83,22 @@ class PostgresBackend:
     def child_vectors(self, child_ids: Sequence[str]) -> dict[str, Sequence[float]]:
         """Child id → stored embedding (for the rerank stage; nothing is embedded again)."""
         with self.pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT id, embedding FROM child_chunks WHERE id = ANY(%s)"
-                " AND embedding IS NOT NULL",
-                (list(child_ids),),
-            ).fetchall()
-        return {r[0]: r[1] for r in rows}
+            return chunk_reads.child_vectors(conn, child_ids)
 
     def parents_of(self, child_ids: Sequence[str]) -> dict[str, str]:
         """Child id → parent id."""
         with self.pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT id, parent_id FROM child_chunks WHERE id = ANY(%s)", (list(child_ids),)
-            ).fetchall()
-        return {r[0]: r[1] for r in rows}
+            return chunk_reads.parents_of(conn, child_ids)
 
     def sections(self, parent_ids: Sequence[str]) -> dict[str, Section]:
         """Parent sections with their document provenance."""
         with self.pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT p.id, p.document_id, d.source_uri, d.title, p.page, p.heading_path,"
-                " p.text FROM parent_chunks p JOIN documents d ON d.id = p.document_id"
-                " WHERE p.id = ANY(%s)",
-                (list(parent_ids),),
-            ).fetchall()
-        return {
-            r[0]: Section(
-                id=r[0],
-                document_id=str(r[1]),
-                source=r[2],
-                title=r[3],
-                page=r[4],
-                heading_path=list(r[5] or []),
-                text=r[6],
-            )
-            for r in rows
-        }
+            return chunk_reads.sections(conn, parent_ids)
 
     def child_texts(self, child_ids: Sequence[str]) -> dict[str, str]:
         """Child id → text (with its heading, as embedded)."""
         with self.pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT id, heading, text FROM child_chunks WHERE id = ANY(%s)",
-                (list(child_ids),),
-            ).fetchall()
-        return {r[0]: f"{r[1]}\n{r[2]}" if r[1] else r[2] for r in rows}
+            return chunk_reads.child_texts(conn, child_ids)
 
     def calibration(self, tenant: str, reranker: str, alpha: float) -> dict[str, Any] | None:
         """The latest calibration of this tenant/reranker/α, if any.
@@ -136,14 +108,11 @@ class PostgresBackend:
             parameters (``relevance_platt``, ``rerank_platt``).
         """
         with self.pool.connection() as conn:
-            row = conn.execute(
-                "SELECT threshold, details FROM calibrations WHERE tenant = %s AND reranker = %s"
-                " AND abs(alpha - %s) < 1e-6 ORDER BY created_at DESC, id DESC LIMIT 1",
-                (tenant, reranker, alpha),
-            ).fetchone()
-        if row is None:
+            found = latest_calibration(conn, tenant, reranker, alpha)
+        if found is None:
             return None
-        return {"trim_threshold": float(row[0]), **(row[1] or {})}
+        threshold, details = found
+        return {"trim_threshold": threshold, **(details or {})}
 
     def calibrated_threshold(self, tenant: str, reranker: str, alpha: float) -> float | None:
         """The latest conformal trim threshold for this tenant/reranker/α, if calibrated."""

@@ -2,12 +2,13 @@
 
 Ingestion writes these tables (:mod:`disputatio.storage.documents`); the functions here only
 read them, and every one takes the owner ``tenant`` so a query never returns another tenant's
-row. The API's take ``settings`` and return dict rows; :func:`document_hashes` reads on the
-caller's connection.
+row. The API's take ``settings`` and return dict rows; :func:`document_hashes`,
+:func:`documents_per_collection` and :func:`document_sources` read on the caller's connection.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from disputatio.settings import Settings
@@ -70,3 +71,31 @@ def document_hashes(conn: Conn, tenant: str, collection: str | None = None) -> l
         sql += " AND collection = %s"
         params.append(collection)
     return [str(row[0]) for row in conn.execute(sql, params).fetchall()]
+
+
+def documents_per_collection(conn: Conn, tenant: str) -> dict[str, int]:
+    """Documents stored per collection of ``tenant`` (tuple rows)."""
+    rows = conn.execute(
+        "SELECT collection, count(*) FROM documents WHERE tenant = %s GROUP BY collection",
+        (tenant,),
+    ).fetchall()
+    return {str(r[0]): int(r[1]) for r in rows}
+
+
+def document_sources(
+    conn: Conn, tenant: str | None, collections: Sequence[str] | None = None
+) -> list[tuple[str, str, str]]:
+    """``(id, source_uri, markdown)`` of the tenant's documents, by source (tuple rows).
+
+    Args:
+        conn: An open connection returning tuple rows.
+        tenant: The tenant (None matches no document).
+        collections: Only these collections (None or empty: every collection of the tenant).
+    """
+    sql = "SELECT id, source_uri, markdown FROM documents WHERE tenant = %s"
+    params: list[Any] = [tenant]
+    if collections:
+        sql += " AND collection = ANY(%s)"
+        params.append(list(collections))
+    rows = conn.execute(sql + " ORDER BY source_uri", params).fetchall()
+    return [(str(r[0]), str(r[1]), str(r[2])) for r in rows]

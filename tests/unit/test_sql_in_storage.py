@@ -1,8 +1,7 @@
 """SQL lives in ``disputatio/storage/``, one module per table (or group of tables).
 
 A module outside ``storage/`` that writes a SQL statement fails this test, which names it and
-the line; the fix is a typed function in the ``storage`` module of its table. The files listed
-in ``NOT_YET_MOVED`` held SQL before the rule and are being moved; none may be added.
+the line; the fix is a typed function in the ``storage`` module of its table.
 """
 
 from __future__ import annotations
@@ -20,17 +19,6 @@ SQL = re.compile(
     r"""CREATE\s+TABLE\s|ALTER\s+TABLE\s|WITH\s+\w+\s+AS\s*\()"""
 )
 
-#: Files that held SQL before the rule (retrieval's own queries); they shrink, never grow.
-NOT_YET_MOVED = {
-    "eval/retrieval.py",
-    "eval/retrieval_ingest.py",
-    "retrievers/calibration.py",
-    "retrievers/graph_outbox.py",
-    "retrievers/graphstore.py",
-    "retrievers/pg_channels.py",
-    "retrievers/postgres.py",
-}
-
 
 def sql_lines(text: str) -> list[int]:
     """Line numbers (1-based) of ``text`` where a string starts a SQL statement."""
@@ -38,11 +26,11 @@ def sql_lines(text: str) -> list[int]:
 
 
 def offenders(root: Path) -> dict[str, list[int]]:
-    """Modules of ``root`` outside ``storage/`` (and not yet moved) holding SQL, with lines."""
+    """Modules of ``root`` outside ``storage/`` holding SQL, with lines."""
     found: dict[str, list[int]] = {}
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root).as_posix()
-        if rel.startswith("storage/") or rel in NOT_YET_MOVED:
+        if rel.startswith("storage/"):
             continue
         if lines := sql_lines(path.read_text(encoding="utf-8")):
             found[rel] = lines
