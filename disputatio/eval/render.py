@@ -191,86 +191,7 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
     lines += summary_table(analysis)
     lines += mirage_table(analysis)
     for dataset, data in analysis.items():
-        base = data["baseline"]
-        lines += ["", f"## {dataset} ({data['questions']} questions)", "", _baseline_line(data), ""]
-        lines += [
-            f"| protocol | n | accuracy | 95% CI | always `{base['label']}` | unanswered | calls/q "
-            "| tok in/q | tok out/q | p50 s | p95 s | rounds | tool calls/q | cited/q | converged "
-            "| c→w | w→c | w→w |",
-            "|" + "---|" * 18,
-        ]
-        for name, s in data["protocols"].items():
-            ch = s["change"] or {}
-            conv = s["convergence_rate"]
-            lines.append(
-                f"| {name} | {s['n']} | {_f(s['accuracy'])} | {_f(s['ci_low'])}–{_f(s['ci_high'])}"
-                f" | {_f(s.get('majority'))}"
-                f" | {s['unanswered']} | {_f(s['calls_per_q'], '.1f')}"
-                f" | {_f(s['input_tokens_per_q'], '.0f')} | {_f(s['output_tokens_per_q'], '.0f')}"
-                f" | {_f(s['wall_p50_s'], '.1f')} | {_f(s['wall_p95_s'], '.1f')}"
-                f" | {_f(s['rounds_mean'], '.2f')} | {_f(s['tool_calls_per_q'], '.1f')}"
-                f" | {_f(s['sections_cited_per_q'], '.1f')} | {_f(conv, '.2f')}"
-                f" | {_f(ch.get('correct_to_wrong'), '')} | {_f(ch.get('wrong_to_correct'), '')}"
-                f" | {_f(ch.get('wrong_to_wrong'), '')} |"
-            )
-        resumed = {n: s["resumed"] for n, s in data["protocols"].items() if s["resumed"]}
-        if resumed:
-            lines += [
-                "",
-                "Left out of p50/p95 (resumed after a kill: only the resumed part was timed): "
-                + ", ".join(f"{name} {k}" for name, k in resumed.items())
-                + ".",
-            ]
-        plans = {n: s["decomposed"] for n, s in data["protocols"].items() if s["decomposed"]}
-        if plans:
-            lines += ["", "Hierarchical plans:", ""]
-            lines += [
-                f"- {name}: {d['decomposed']} of {d['questions']} questions decomposed"
-                f" ({_f(d['sub_questions_mean'], '.1f')} sub-questions on average);"
-                f" {d['with_debate']} with a debated leaf"
-                for name, d in plans.items()
-            ]
-        budgets = {n: s["budget"] for n, s in data["protocols"].items() if s["budget"]}
-        if budgets:
-            lines += ["", "Self-consistency budget (matched to the debate's actual use):", ""]
-            for name, b in budgets.items():
-                own = data["protocols"][name]
-                sc_tokens = (own["input_tokens_per_q"] or 0) + (own["output_tokens_per_q"] or 0)
-                lines.append(
-                    f"- {name}: {b['matched']}/{own['n']} matched; debate "
-                    f"{_f(b['target_calls_per_q'], '.1f')} calls, "
-                    f"{_f(b['target_tokens_per_q'], '.0f')} tokens per question; SC "
-                    f"{_f(own['calls_per_q'], '.1f')} calls, "
-                    f"{_f(sc_tokens, '.0f')}"
-                    " tokens per question"
-                )
-        lines += ["", "Tokens per question by role (in / out):", ""]
-        for name, s in data["protocols"].items():
-            roles = ", ".join(
-                f"{role} {_f(v.get('input_tokens'), '.0f')}/{_f(v.get('output_tokens'), '.0f')}"
-                for role, v in s["tokens_by_role"].items()
-            )
-            lines.append(f"- {name}: {roles or '–'}")
-        lines += [
-            "",
-            "Answers given (final answers; the gold answers of the same questions; balanced "
-            "accuracy, the mean of the per-gold-answer accuracies, 0.5 for a constant yes/no; "
-            "the debaters' first answers to the question itself, by role):",
-            "",
-        ]
-        for name, s in data["protocols"].items():
-            line = (
-                f"- {name}: {_counts(s['answers'])} (gold: {_counts(s['gold_answers'])}); "
-                f"balanced accuracy {_f(s['balanced_accuracy'])}"
-            )
-            first = s["first_answers_by_role"]
-            if first:
-                line += "; first answers: " + "; ".join(
-                    f"{role} {_counts(counts)}" for role, counts in first.items()
-                )
-            lines.append(line)
-        if data["pairs"]:
-            lines += _pairs_table(data["pairs"])
+        lines += _dataset_section(dataset, data)
     lines += [
         "",
         "Change of answer (debates): the final answer differs from every initial answer; "
@@ -278,6 +199,110 @@ def markdown(manifests: Sequence[Mapping[str, Any]], analysis: Mapping[str, Any]
         "",
     ]
     return "\n".join(lines)
+
+
+def _dataset_section(dataset: str, data: Mapping[str, Any]) -> list[str]:
+    """One data set's section: its protocol table, notes, tokens, answers and paired tests."""
+    lines = ["", f"## {dataset} ({data['questions']} questions)", "", _baseline_line(data), ""]
+    lines += _protocol_table(data)
+    lines += _protocol_notes(data)
+    lines += ["", "Tokens per question by role (in / out):", ""]
+    for name, s in data["protocols"].items():
+        roles = ", ".join(
+            f"{role} {_f(v.get('input_tokens'), '.0f')}/{_f(v.get('output_tokens'), '.0f')}"
+            for role, v in s["tokens_by_role"].items()
+        )
+        lines.append(f"- {name}: {roles or '–'}")
+    lines += _answers_given(data)
+    if data["pairs"]:
+        lines += _pairs_table(data["pairs"])
+    return lines
+
+
+def _protocol_table(data: Mapping[str, Any]) -> list[str]:
+    """One row per protocol: accuracy, its interval, the baseline, cost, rounds, changes."""
+    base = data["baseline"]
+    lines = [
+        f"| protocol | n | accuracy | 95% CI | always `{base['label']}` | unanswered | calls/q "
+        "| tok in/q | tok out/q | p50 s | p95 s | rounds | tool calls/q | cited/q | converged "
+        "| c→w | w→c | w→w |",
+        "|" + "---|" * 18,
+    ]
+    for name, s in data["protocols"].items():
+        ch = s["change"] or {}
+        conv = s["convergence_rate"]
+        lines.append(
+            f"| {name} | {s['n']} | {_f(s['accuracy'])} | {_f(s['ci_low'])}–{_f(s['ci_high'])}"
+            f" | {_f(s.get('majority'))}"
+            f" | {s['unanswered']} | {_f(s['calls_per_q'], '.1f')}"
+            f" | {_f(s['input_tokens_per_q'], '.0f')} | {_f(s['output_tokens_per_q'], '.0f')}"
+            f" | {_f(s['wall_p50_s'], '.1f')} | {_f(s['wall_p95_s'], '.1f')}"
+            f" | {_f(s['rounds_mean'], '.2f')} | {_f(s['tool_calls_per_q'], '.1f')}"
+            f" | {_f(s['sections_cited_per_q'], '.1f')} | {_f(conv, '.2f')}"
+            f" | {_f(ch.get('correct_to_wrong'), '')} | {_f(ch.get('wrong_to_correct'), '')}"
+            f" | {_f(ch.get('wrong_to_wrong'), '')} |"
+        )
+    return lines
+
+
+def _protocol_notes(data: Mapping[str, Any]) -> list[str]:
+    """Resumed runs left out of the latencies, hierarchical plans, self-consistency budgets."""
+    lines: list[str] = []
+    resumed = {n: s["resumed"] for n, s in data["protocols"].items() if s["resumed"]}
+    if resumed:
+        lines += [
+            "",
+            "Left out of p50/p95 (resumed after a kill: only the resumed part was timed): "
+            + ", ".join(f"{name} {k}" for name, k in resumed.items())
+            + ".",
+        ]
+    plans = {n: s["decomposed"] for n, s in data["protocols"].items() if s["decomposed"]}
+    if plans:
+        lines += ["", "Hierarchical plans:", ""]
+        lines += [
+            f"- {name}: {d['decomposed']} of {d['questions']} questions decomposed"
+            f" ({_f(d['sub_questions_mean'], '.1f')} sub-questions on average);"
+            f" {d['with_debate']} with a debated leaf"
+            for name, d in plans.items()
+        ]
+    budgets = {n: s["budget"] for n, s in data["protocols"].items() if s["budget"]}
+    if budgets:
+        lines += ["", "Self-consistency budget (matched to the debate's actual use):", ""]
+        for name, b in budgets.items():
+            own = data["protocols"][name]
+            sc_tokens = (own["input_tokens_per_q"] or 0) + (own["output_tokens_per_q"] or 0)
+            lines.append(
+                f"- {name}: {b['matched']}/{own['n']} matched; debate "
+                f"{_f(b['target_calls_per_q'], '.1f')} calls, "
+                f"{_f(b['target_tokens_per_q'], '.0f')} tokens per question; SC "
+                f"{_f(own['calls_per_q'], '.1f')} calls, "
+                f"{_f(sc_tokens, '.0f')}"
+                " tokens per question"
+            )
+    return lines
+
+
+def _answers_given(data: Mapping[str, Any]) -> list[str]:
+    """The answers each protocol gave, beside the gold ones, with balanced accuracy."""
+    lines = [
+        "",
+        "Answers given (final answers; the gold answers of the same questions; balanced "
+        "accuracy, the mean of the per-gold-answer accuracies, 0.5 for a constant yes/no; "
+        "the debaters' first answers to the question itself, by role):",
+        "",
+    ]
+    for name, s in data["protocols"].items():
+        line = (
+            f"- {name}: {_counts(s['answers'])} (gold: {_counts(s['gold_answers'])}); "
+            f"balanced accuracy {_f(s['balanced_accuracy'])}"
+        )
+        first = s["first_answers_by_role"]
+        if first:
+            line += "; first answers: " + "; ".join(
+                f"{role} {_counts(counts)}" for role, counts in first.items()
+            )
+        lines.append(line)
+    return lines
 
 
 def _baseline_line(data: Mapping[str, Any]) -> str:
