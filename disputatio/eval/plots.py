@@ -30,13 +30,21 @@ def plot(analysis: Mapping[str, Any], out: Path) -> list[Path]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
-    from matplotlib.ticker import FuncFormatter, SymmetricalLogLocator
 
     datasets = list(analysis)
     protocols = sorted({p for d in analysis.values() for p in d["protocols"]}, key=protocol_order)
     if not datasets or not protocols:
         return []
+    return [
+        _accuracy_bars(plt, analysis, datasets, protocols, out / "accuracy.png"),
+        _accuracy_vs_tokens(plt, analysis, datasets, protocols, out / "accuracy_vs_tokens.png"),
+    ]
+
+
+def _accuracy_bars(
+    plt: Any, analysis: Mapping[str, Any], datasets: list[str], protocols: list[str], path: Path
+) -> Path:
+    """Accuracy bars with intervals, each bar's own majority line and each set's chance."""
     fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(datasets) * len(protocols) / 2), 4))
     width = 0.8 / len(protocols)
     for j, name in enumerate(protocols):
@@ -67,9 +75,18 @@ def plot(analysis: Mapping[str, Any], out: Path) -> list[Path]:
     )
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
-    acc_path = out / "accuracy.png"
-    fig.savefig(acc_path, dpi=120)
+    fig.savefig(path, dpi=120)
     plt.close(fig)
+    return path
+
+
+def _accuracy_vs_tokens(
+    plt: Any, analysis: Mapping[str, Any], datasets: list[str], protocols: list[str], path: Path
+) -> Path:
+    """Accuracy against tokens per question: a panel per data set, a colour per protocol."""
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import FuncFormatter, SymmetricalLogLocator
+
     # accuracy vs tokens: one panel per data set, one colour per protocol (as in the bars);
     # points are labelled where few enough not to overlap, the legend names them all
     colour = {name: f"C{j % 10}" for j, name in enumerate(protocols)}
@@ -111,10 +128,9 @@ def plot(analysis: Mapping[str, Any], out: Path) -> list[Path]:
     ]
     axes[0][-1].legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     fig.tight_layout()
-    tok_path = out / "accuracy_vs_tokens.png"
-    fig.savefig(tok_path, dpi=120)
+    fig.savefig(path, dpi=120)
     plt.close(fig)
-    return [acc_path, tok_path]
+    return path
 
 
 def _panels(plt: Any, count: int) -> tuple[Any, Any]:
