@@ -33,7 +33,7 @@ from disputatio.argumentation.fusion import (
 )
 from disputatio.argumentation.graph import DebateGraph
 from disputatio.argumentation.schema import EdgeKind, Node, NodeKind
-from disputatio.argumentation.voi import CandidateTest, expected_information_gain
+from disputatio.argumentation.voi import CandidateTest, node_for_test
 
 __all__ = ["BRUCELLOSIS", "Q_FEVER", "STILL", "DiagnosticCase", "rare_disease_case"]
 
@@ -93,18 +93,7 @@ class DiagnosticCase:
             graph.add_edge(item.id, item.hypothesis, kind, llr=item.llr)
         post = self.posteriors(alpha)
         for test in self.tests:
-            eig = expected_information_gain(post, test)
-            graph.add_node(
-                Node(
-                    test.id,
-                    NodeKind.TEST,
-                    label=test.label,
-                    cost=test.cost,
-                    risk=test.risk,
-                    latency=test.latency,
-                    discriminative_power=eig,
-                )
-            )
+            graph.add_node(node_for_test(test, post))
             for h in self.priors:
                 if _confirms(test, h):
                     graph.add_edge(h, test.id, EdgeKind.SUGGESTS_TEST)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from disputatio.argumentation.fusion import entropy_nats, softmax
+from disputatio.argumentation.schema import Node, NodeKind
 from disputatio.argumentation.sensitivity import (
     DEFAULT_TOL,
     CounterEvidenceSet,
@@ -45,6 +46,7 @@ __all__ = [
     "expected_utility",
     "flip_table",
     "minimal_counter_evidence",
+    "node_for_test",
     "odds_shift_to_flip",
     "outcome_flips",
     "outcome_probabilities",
@@ -156,6 +158,19 @@ def expected_information_gain(prior: Mapping[str, float], test: CandidateTest) -
         p * entropy_nats(posterior_given_outcome(prior, test, o)) for o, p in p_out.items() if p > 0
     )
     return max(entropy_nats(prior) - expected_posterior_entropy, 0.0)
+
+
+def node_for_test(test: CandidateTest, prior: Mapping[str, float]) -> Node:
+    """The graph node of ``test``: its costs, and its expected information gain under ``prior``."""
+    return Node(
+        test.id,
+        NodeKind.TEST,
+        label=test.label,
+        cost=test.cost,
+        risk=test.risk,
+        latency=test.latency,
+        discriminative_power=expected_information_gain(prior, test),
+    )
 
 
 def expected_utility(

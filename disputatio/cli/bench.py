@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,17 +37,6 @@ def parse_ablations(items: list[str] | None) -> dict[str, Any]:
         except json.JSONDecodeError:
             result[key.strip()] = value
     return result
-
-
-@contextlib.contextmanager
-def _checkpointer(enabled: bool) -> Iterator[Any]:
-    if not enabled:
-        yield None
-        return
-    from disputatio.storage.checkpoint import open_checkpointer
-
-    with open_checkpointer() as saver:
-        yield saver
 
 
 def bench(
@@ -111,7 +98,9 @@ def bench(
             line += f" error: {record['error']}"
         console.print(f"{mark} {escape(line)}")
 
-    with _checkpointer(checkpoint) as saver:
+    from disputatio.storage.checkpoint import optional_checkpointer
+
+    with optional_checkpointer(checkpoint) as saver:
         result = run_benchmark(
             dataset,
             protocol,

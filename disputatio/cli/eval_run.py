@@ -14,11 +14,10 @@ running the same command again resumes it. Its tables and plots: ``disputatio ev
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -174,17 +173,6 @@ def _env_factory(config: Any, settings: Any, checkpointer: Any) -> Any:
     return env_for
 
 
-@contextlib.contextmanager
-def _checkpointer(enabled: bool) -> Iterator[Any]:
-    if not enabled:
-        yield None
-        return
-    from disputatio.storage.checkpoint import open_checkpointer
-
-    with open_checkpointer() as saver:
-        yield saver
-
-
 def _corpus_scope(
     settings: Any, corpus: str, tenant: str | None, kb_limit: int | None
 ) -> tuple[str | None, str | None]:
@@ -250,7 +238,9 @@ def _run_with_progress(
         TimeRemainingColumn(),
         TextColumn("{task.fields[last]}", markup=False),
     )
-    with Progress(*columns, console=console) as progress, _checkpointer(db) as saver:
+    from disputatio.storage.checkpoint import optional_checkpointer
+
+    with Progress(*columns, console=console) as progress, optional_checkpointer(db) as saver:
         task = progress.add_task("eval", total=None, last="")
 
         def on_start(pending: int, finished: int) -> None:

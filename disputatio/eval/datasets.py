@@ -162,8 +162,32 @@ def question_text(doc: Mapping[str, Any]) -> str:
     return text.strip()
 
 
+def _doc(group: list[Mapping[str, Any]]) -> Mapping[str, Any]:
+    """The ``doc`` of a request group (the same on every request of it)."""
+    return group[0].get("doc") or {}
+
+
+def _question(
+    group: list[Mapping[str, Any]],
+    dataset: str,
+    options: dict[str, str] | list[str],
+    gold: str,
+    *,
+    context: tuple[str, ...] = (),
+) -> Question:
+    """The question of a request group: its record id and the bare text of its ``doc``."""
+    return Question(
+        id=_record_id(group[0]),
+        dataset=dataset,
+        question=question_text(_doc(group)),
+        options=options,
+        gold=gold,
+        context=context,
+    )
+
+
 def _choice_texts(group: list[Mapping[str, Any]]) -> list[str]:
-    doc = group[0].get("doc") or {}
+    doc = _doc(group)
     choices = doc.get("choices")
     if (
         isinstance(choices, list)
@@ -177,7 +201,7 @@ def _choice_texts(group: list[Mapping[str, Any]]) -> list[str]:
 
 
 def _gold_index(group: list[Mapping[str, Any]]) -> int:
-    doc = group[0].get("doc") or {}
+    doc = _doc(group)
     for value in (group[0].get("label"), doc.get("gold"), doc.get("cop"), doc.get("answer_idx")):
         if isinstance(value, int) and not isinstance(value, bool):
             return value
@@ -195,16 +219,7 @@ def mc_questions(records: Iterable[Mapping[str, Any]], dataset: str) -> list[Que
         gold = _gold_index(group)
         if not 0 <= gold < len(texts):
             raise ValueError(f"gold index {gold} out of range in {_doc_key(group[0])}")
-        doc = group[0].get("doc") or {}
-        out.append(
-            Question(
-                id=_record_id(group[0]),
-                dataset=dataset,
-                question=question_text(doc),
-                options=options,
-                gold=string.ascii_uppercase[gold],
-            )
-        )
+        out.append(_question(group, dataset, options, string.ascii_uppercase[gold]))
     return out
 
 
@@ -226,17 +241,8 @@ def yesno_questions(
         gold = texts[_gold_index(group)]
         if gold not in labels:
             raise ValueError(f"gold {gold!r} of {_record_id(group[0])} is not one of {labels}")
-        doc = group[0].get("doc") or {}
-        out.append(
-            Question(
-                id=_record_id(group[0]),
-                dataset=dataset,
-                question=question_text(doc),
-                options=list(labels),
-                gold=gold,
-                context=_snippets(doc.get("context")),
-            )
-        )
+        context = _snippets(_doc(group).get("context"))
+        out.append(_question(group, dataset, list(labels), gold, context=context))
     return out
 
 
@@ -247,7 +253,7 @@ def numeric_questions(records: Iterable[Mapping[str, Any]], dataset: str) -> lis
     """
     out = []
     for group in group_requests(records):
-        doc = group[0].get("doc") or {}
+        doc = _doc(group)
         out.append(
             Question(
                 id=f"{dataset}:{_record_id(group[0])}",

@@ -44,16 +44,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from disputatio.eval.mmlu import MMLU_MED_SUBJECTS
+
 #: Where the built files go (the package's data folder).
 DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "mirage"
-MMLU_SUBJECTS = (
-    "anatomy",
-    "clinical_knowledge",
-    "college_biology",
-    "college_medicine",
-    "medical_genetics",
-    "professional_medicine",
-)
+#: MIRAGE's six medical MMLU subjects (the ones ``mmlu_med`` reads).
+MMLU_SUBJECTS = MMLU_MED_SUBJECTS
 #: Questions per set, as MIRAGE counts them.
 EXPECTED = {"mmlu": 1089, "medqa": 1273, "medmcqa": 4183, "pubmedqa": 500, "bioasq": 618}
 #: Licence files of the raw folder → their name next to the built files.

@@ -158,11 +158,16 @@ def balanced_accuracy(correct: Sequence[bool], golds: Sequence[str]) -> float | 
     """
     if not golds:
         return None
+    right, counts = _per_label(correct, golds)
+    return sum(right[g] / counts[g] for g in counts) / len(counts)
+
+
+def _per_label(correct: Sequence[bool], golds: Sequence[str]) -> tuple[Counter[str], Counter[str]]:
+    """Questions answered right per gold label, and questions per gold label."""
     right: Counter[str] = Counter()
     for ok, gold in zip(correct, golds, strict=True):
         right[gold] += bool(ok)
-    counts = Counter(golds)
-    return sum(right[g] / counts[g] for g in counts) / len(counts)
+    return right, Counter(golds)
 
 
 def balanced_accuracy_interval(
@@ -181,10 +186,7 @@ def balanced_accuracy_interval(
     """
     if not golds:
         return None
-    right: Counter[str] = Counter()
-    for ok, gold in zip(correct, golds, strict=True):
-        right[gold] += bool(ok)
-    counts = Counter(golds)
+    right, counts = _per_label(correct, golds)
     n = np.array([counts[g] for g in counts], dtype=float)
     p = np.array([right[g] for g in counts], dtype=float) / n
     rng = np.random.default_rng(seed)

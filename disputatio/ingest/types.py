@@ -74,8 +74,8 @@ class ExtractedDocument:
 
 
 @dataclass(frozen=True)
-class ChildChunk:
-    """A small (~200 token) retrieval unit inside a parent chunk.
+class Chunk:
+    """A span of a document's markdown: what child and parent chunks share.
 
     Attributes:
         id: Stable id derived from the document key and the character span.
@@ -85,8 +85,7 @@ class ChildChunk:
         page: The page containing ``char_start`` (None for documents without pages).
         heading_path: Headings in effect at ``char_start``, outermost first.
         token_count: Tokens in ``text`` under the embedding model's tokenizer.
-        ordinal: 0-based position among all children of the document.
-        parent_id: Id of the enclosing :class:`ParentChunk`.
+        ordinal: 0-based position among the document's chunks of the same kind.
     """
 
     id: str
@@ -97,33 +96,31 @@ class ChildChunk:
     heading_path: tuple[str, ...]
     token_count: int
     ordinal: int
+
+
+@dataclass(frozen=True)
+class ChildChunk(Chunk):
+    """A small (~200 token) retrieval unit inside a parent chunk.
+
+    Besides :class:`Chunk`'s attributes (``ordinal``: among all children of the document):
+
+    Attributes:
+        parent_id: Id of the enclosing :class:`ParentChunk`.
+    """
+
     parent_id: str
 
 
 @dataclass(frozen=True)
-class ParentChunk:
+class ParentChunk(Chunk):
     """A large (~800-1000 token) context unit returned to the model after retrieval.
 
+    Besides :class:`Chunk`'s attributes (``ordinal``: among the document's parents):
+
     Attributes:
-        id: Stable id derived from the document key and the character span.
-        text: Exactly ``markdown[char_start:char_end]``.
-        char_start: Start offset in the document markdown.
-        char_end: End offset (exclusive) in the document markdown.
-        page: The page containing ``char_start`` (None for documents without pages).
-        heading_path: Headings in effect at ``char_start``, outermost first.
-        token_count: Tokens in ``text`` under the embedding model's tokenizer.
-        ordinal: 0-based position among the document's parents.
         children: The child chunks inside this parent, in document order.
     """
 
-    id: str
-    text: str
-    char_start: int
-    char_end: int
-    page: int | None
-    heading_path: tuple[str, ...]
-    token_count: int
-    ordinal: int
     children: tuple[ChildChunk, ...] = ()
 
 

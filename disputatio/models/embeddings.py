@@ -39,6 +39,7 @@ from disputatio.models.embeddings_packaged import (
     ensure_model_folder,
     packaged_model,
 )
+from disputatio.models.remote_batches import RemoteModel
 from disputatio.settings import Settings, get_settings
 
 _st_cache: dict[str, Any] = {}
@@ -143,63 +144,29 @@ class LocalEmbeddings(Embeddings):
         return self.embed_documents([text])[0]
 
 
-class RemoteEmbeddings(Embeddings):
+class RemoteEmbeddings(RemoteModel, Embeddings):
     """An OpenAI-compatible ``/embeddings`` server (vLLM, TEI, llama.cpp) called at scale.
 
     Texts go in batches of ``batch_size``, with at most ``concurrency`` requests in flight and
     retries on 429, 5xx and timeouts (:class:`~disputatio.models.remote_batches.RemoteBatcher`).
-    Vectors come back in input order (by each item's ``index``).
-
-    Args:
-        base_url: Server root, e.g. ``http://127.0.0.1:8080/v1`` (``/embeddings`` is appended).
-        model: Model name sent with each request.
-        api_key: Bearer token, if the server needs one.
-        batch_size: Texts per request.
-        concurrency: Requests in flight at once.
-        attempts: Tries per request.
-        timeout_s: Timeout of one request.
-        backoff_s: First wait between tries.
-        transport: httpx transport (tests).
+    Vectors come back in input order (by each item's ``index``). The arguments are
+    :class:`~disputatio.models.remote_batches.RemoteModel`'s (``/embeddings`` is appended to
+    ``base_url``).
     """
 
-    def __init__(
-        self,
-        base_url: str,
-        model: str,
-        *,
-        api_key: str | None = None,
-        batch_size: int = 64,
-        concurrency: int = 4,
-        attempts: int = 3,
-        timeout_s: float = 60.0,
-        backoff_s: float = 0.2,
-        transport: Any = None,
-    ) -> None:
-        from disputatio.models.remote_batches import RemoteBatcher
-
-        self.model = model
-        self.batcher = RemoteBatcher(
-            base_url.rstrip("/") + "/embeddings",
-            "embedding server",
-            headers={"Authorization": f"Bearer {api_key}"} if api_key else None,
-            batch_size=batch_size,
-            concurrency=concurrency,
-            attempts=attempts,
-            timeout_s=timeout_s,
-            backoff_s=backoff_s,
-            transport=transport,
-        )
+    endpoint = "/embeddings"
+    what = "embedding server"
 
     def _parse(self, answer: Any, batch: list[str]) -> list[list[float]]:
         data = answer.get("data") if isinstance(answer, dict) else None
         if not isinstance(data, list):
-            raise ModelError(f"embedding server at {self.batcher.url} answered no 'data' list")
+            raise ModelError(f"embedding server at {self.url} answered no 'data' list")
         try:
             ordered = sorted(data, key=lambda item: int(item.get("index", 0)))
             return [[float(x) for x in item["embedding"]] for item in ordered]
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ModelError(
-                f"embedding server at {self.batcher.url} answered a malformed item: {exc}"
+                f"embedding server at {self.url} answered a malformed item: {exc}"
             ) from exc
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
@@ -273,18 +240,10 @@ def get_embeddings(spec: str | None = None, *, settings: Settings | None = None)
             output_dimensionality=cfg.embedding_dim,
         )
     elif provider == "vllm":
-        name, at, base_url = name.rpartition("@")
-        if not at or not base_url.startswith(("http://", "https://")):
+        remote = RemoteEmbeddings.from_target(name, cfg, "VLLM_API_KEY")
+        if remote is None:
             raise ConfigError(f"unknown embedding model string {spec!r}: use vllm:<model>@<url>")
-        model = RemoteEmbeddings(
-            base_url,
-            name,
-            api_key=os.environ.get("VLLM_API_KEY"),
-            batch_size=cfg.remote_batch_size,
-            concurrency=cfg.remote_concurrency,
-            attempts=cfg.remote_attempts,
-            timeout_s=cfg.remote_timeout_s,
-        )
+        model = remote
     elif provider == "openai":
         from langchain_openai import OpenAIEmbeddings
 

@@ -7,6 +7,8 @@ for one endpoint object (whoever calls it, from however many threads), and each 
 retried with exponential backoff (tenacity) on what is worth retrying: timeouts, connection
 errors, HTTP 429 and 5xx. Other 4xx answers fail at once. A request that fails after
 ``attempts`` tries raises :class:`~disputatio.errors.ModelError` naming the URL.
+:class:`RemoteModel` is what both remote models share: the endpoint's URL, the bearer key and
+the batcher.
 
 The knobs are settings (``models.remote_batch_size``, ``remote_concurrency``,
 ``remote_attempts``, ``remote_timeout_s``).
@@ -14,10 +16,11 @@ The knobs are settings (``models.remote_batch_size``, ``remote_concurrency``,
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Self, TypedDict, TypeVar, Unpack
 
 import httpx
 from tenacity import (
@@ -29,6 +32,7 @@ from tenacity import (
 )
 
 from disputatio.errors import ModelError
+from disputatio.settings import ModelSettings
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -160,3 +164,70 @@ class RemoteBatcher:
                 self._pool.shutdown(wait=False)
                 self._pool = None
         self._client.close()
+
+
+class BatcherOptions(TypedDict, total=False):
+    """The knobs of a :class:`RemoteBatcher` (its keyword arguments but ``headers``)."""
+
+    batch_size: int
+    concurrency: int
+    attempts: int
+    timeout_s: float
+    backoff_s: float
+    transport: httpx.BaseTransport | None
+
+
+class RemoteModel:
+    """A model served at ``<base_url><endpoint>``, called through a :class:`RemoteBatcher`.
+
+    Subclasses name their ``endpoint`` (e.g. ``"/embeddings"``) and ``what`` (for messages).
+
+    Args:
+        base_url: Server root, e.g. ``http://127.0.0.1:8080/v1`` (``endpoint`` is appended).
+        model: Model name sent with each request.
+        api_key: Bearer token, if the server needs one.
+        **options: The batcher's knobs (:class:`BatcherOptions`: ``batch_size``,
+            ``concurrency``, ``attempts``, ``timeout_s``, ``backoff_s``, ``transport``).
+    """
+
+    endpoint: ClassVar[str]
+    what: ClassVar[str]
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        **options: Unpack[BatcherOptions],
+    ) -> None:
+        self.model = model
+        self.url = base_url.rstrip("/") + self.endpoint
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else None
+        self.batcher = RemoteBatcher(self.url, self.what, headers=headers, **options)
+
+    @classmethod
+    def from_target(cls, target: str, models: ModelSettings, key_env: str) -> Self | None:
+        """The model named by ``<model>@<http(s) base_url>``, with the settings' remote knobs.
+
+        Args:
+            target: What follows the model string's ``provider:``.
+            models: ``settings.models`` (``remote_batch_size``, ``remote_concurrency``,
+                ``remote_attempts``, ``remote_timeout_s``).
+            key_env: Environment variable holding the bearer token, if any.
+
+        Returns:
+            The model, or None when ``target`` is not of that form.
+        """
+        name, at, base_url = target.rpartition("@")
+        if not at or not base_url.startswith(("http://", "https://")):
+            return None
+        return cls(
+            base_url,
+            name,
+            api_key=os.environ.get(key_env),
+            batch_size=models.remote_batch_size,
+            concurrency=models.remote_concurrency,
+            attempts=models.remote_attempts,
+            timeout_s=models.remote_timeout_s,
+        )

@@ -32,14 +32,13 @@ import re
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-import httpx
 from langchain_core.callbacks import Callbacks
 from langchain_core.documents import BaseDocumentCompressor, Document
 from langchain_core.embeddings import Embeddings
 from pydantic import ConfigDict
 
 from disputatio.errors import ConfigError, ModelError
-from disputatio.models.remote_batches import RemoteBatcher
+from disputatio.models.remote_batches import RemoteModel
 from disputatio.settings import Settings, get_settings
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -160,52 +159,23 @@ class NoReranker:
         return [1.0] * len(texts)
 
 
-class RemoteReranker:
+class RemoteReranker(RemoteModel):
     """A ``/rerank`` endpoint: vLLM, Jina and Cohere shapes, or Hugging Face TEI.
 
     Passages go in batches of ``batch_size`` (each with the query), at most ``concurrency``
     requests in flight, each retried on 429, 5xx and timeouts
-    (:class:`~disputatio.models.remote_batches.RemoteBatcher`).
-
-    Args:
-        base_url: Server root, e.g. ``http://127.0.0.1:8000/v1`` (``/rerank`` is appended).
-        model: Model name sent in the request (ignored by TEI).
-        api_key: Bearer token, if the server needs one.
-        timeout_s: Request timeout.
-        batch_size: Passages per request.
-        concurrency: Requests in flight at once.
-        attempts: Tries per request.
-        backoff_s: First wait between tries.
-        transport: httpx transport (tests).
+    (:class:`~disputatio.models.remote_batches.RemoteBatcher`). The arguments are
+    :class:`~disputatio.models.remote_batches.RemoteModel`'s (``/rerank`` is appended to
+    ``base_url``; ``model`` is ignored by TEI).
     """
 
-    def __init__(
-        self,
-        base_url: str,
-        model: str,
-        api_key: str | None = None,
-        timeout_s: float = 60.0,
-        *,
-        batch_size: int = 64,
-        concurrency: int = 4,
-        attempts: int = 3,
-        backoff_s: float = 0.2,
-        transport: httpx.BaseTransport | None = None,
-    ) -> None:
-        self.url = base_url.rstrip("/") + "/rerank"
-        self.model = model
-        self.name = f"remote:{model}"
-        self.batcher = RemoteBatcher(
-            self.url,
-            "reranker",
-            headers={"Authorization": f"Bearer {api_key}"} if api_key else None,
-            batch_size=batch_size,
-            concurrency=concurrency,
-            attempts=attempts,
-            timeout_s=timeout_s,
-            backoff_s=backoff_s,
-            transport=transport,
-        )
+    endpoint = "/rerank"
+    what = "reranker"
+
+    @property
+    def name(self) -> str:
+        """``remote:<model>``."""
+        return f"remote:{self.model}"
 
     def score(self, query: str, texts: Sequence[str]) -> list[float]:
         """Score ``texts`` against ``query`` on the server."""
@@ -276,18 +246,9 @@ def get_reranker(spec: str | None = None, *, settings: Settings | None = None) -
         blend = settings.retrieval.rerank_blend if rest == "hybrid" else 1.0
         return StoredVectorReranker(blend, get_embeddings(settings=settings), name=spec)
     if kind == "remote":
-        model, at, base_url = rest.rpartition("@")
-        if at and base_url.startswith(("http://", "https://")):
-            cfg = settings.models
-            return RemoteReranker(
-                base_url,
-                model,
-                api_key=os.environ.get("RERANK_API_KEY"),
-                timeout_s=cfg.remote_timeout_s,
-                batch_size=cfg.remote_batch_size,
-                concurrency=cfg.remote_concurrency,
-                attempts=cfg.remote_attempts,
-            )
+        remote = RemoteReranker.from_target(rest, settings.models, "RERANK_API_KEY")
+        if remote is not None:
+            return remote
     if kind == "cross-encoder" and rest:
         return CrossEncoderReranker(rest)
     raise ConfigError(

@@ -1,8 +1,9 @@
 """LangGraph checkpoints and the long-term store in the same Postgres.
 
-Use :func:`open_checkpointer` (sync) or :func:`open_async_checkpointer` (async) around a graph
-run; they set the checkpoint tables up on first use. A crashed run resumes by invoking the graph
-again with ``None`` as input on the same ``thread_id``.
+Use :func:`open_checkpointer` (sync; :func:`optional_checkpointer` where checkpoints are a
+choice) or :func:`open_async_checkpointer` (async) around a graph run; they set the checkpoint
+tables up on first use. A crashed run resumes by invoking the graph again with ``None`` as
+input on the same ``thread_id``.
 
 :func:`open_store` yields the LangGraph long-term store (``langgraph.store.postgres
 .PostgresStore``, from ``langgraph-checkpoint-postgres``) that keeps data across threads, e.g.
@@ -52,6 +53,18 @@ def open_checkpointer(settings: Settings | None = None) -> Iterator[PostgresSave
         if url not in _setup_done:
             saver.setup()
             _setup_done.add(url)
+        yield saver
+
+
+@contextmanager
+def optional_checkpointer(
+    enabled: bool, settings: Settings | None = None
+) -> Iterator[PostgresSaver | None]:
+    """Yield :func:`open_checkpointer`'s saver when ``enabled``, else None (no database)."""
+    if not enabled:
+        yield None
+        return
+    with open_checkpointer(settings) as saver:
         yield saver
 
 

@@ -7,9 +7,12 @@ would reach every test of the session).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from langgraph.checkpoint.memory import InMemorySaver
 
 from disputatio.settings import Settings, get_settings
 
@@ -26,3 +29,16 @@ def _lexical_checker(
     yield
     monkeypatch.undo()
     get_settings.cache_clear()
+
+
+@pytest.fixture
+def memory_saver(monkeypatch: pytest.MonkeyPatch) -> InMemorySaver:
+    """Commands checkpoint in one in-memory saver (returned) instead of Postgres."""
+    saver = InMemorySaver()
+
+    @contextlib.contextmanager
+    def open_checkpointer(settings: Any = None) -> Iterator[InMemorySaver]:
+        yield saver
+
+    monkeypatch.setattr("disputatio.storage.checkpoint.open_checkpointer", open_checkpointer)
+    return saver

@@ -6,9 +6,7 @@ models, so these tests need no database and no model server.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,15 +25,9 @@ SECTION = Section(
 
 
 @pytest.fixture
-def wired(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+def wired(monkeypatch: pytest.MonkeyPatch, memory_saver: InMemorySaver) -> dict[str, Any]:
     """Route ``ask`` to one in-memory saver and scripted models; record the contexts built."""
-    saver = InMemorySaver()
     built: dict[str, Any] = {"contexts": [], "models": {}}
-
-    @contextlib.contextmanager
-    def open_checkpointer(settings: Any) -> Iterator[InMemorySaver]:
-        yield saver
-
     real = ask.make_context
 
     def make_context(builder: Any, **kwargs: Any) -> Any:
@@ -45,7 +37,6 @@ def wired(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
             ctx, models=built["models"], retriever=FakeRetriever([SECTION], match_all=True)
         )
 
-    monkeypatch.setattr("disputatio.storage.checkpoint.open_checkpointer", open_checkpointer)
     monkeypatch.setattr(ask, "make_context", make_context)
     return built
 

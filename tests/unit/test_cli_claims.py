@@ -9,10 +9,8 @@ models, an in-memory checkpointer and in-memory retrievers: no database, no mode
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -71,21 +69,14 @@ def _retriever() -> FakeRetriever:
 
 
 @pytest.fixture
-def models(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+def models(monkeypatch: pytest.MonkeyPatch, memory_saver: InMemorySaver) -> dict[str, Any]:
     """``ask`` on one in-memory saver, the fake retriever and these scripted models."""
-    saver = InMemorySaver()
     scripted: dict[str, Any] = {}
-
-    @contextlib.contextmanager
-    def open_checkpointer(settings: Any) -> Iterator[InMemorySaver]:
-        yield saver
-
     real = ask.make_context
 
     def make_context(builder: Any, **kwargs: Any) -> Any:
         return dataclasses.replace(real(builder, **kwargs), models=scripted, retriever=_retriever())
 
-    monkeypatch.setattr("disputatio.storage.checkpoint.open_checkpointer", open_checkpointer)
     monkeypatch.setattr(ask, "make_context", make_context)
     return scripted
 

@@ -37,7 +37,7 @@ def _move(summary: str, claims: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 @pytest.fixture
-def in_memory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def in_memory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, memory_saver: InMemorySaver) -> None:
     """``rdc run`` with one scripted specialist and nothing stored outside the process."""
     claim = {"id": "c1", "text": "raw dairy", "provenance": [SECTION.id], "quality": 0.8,
              "bearings": [{"hypothesis": "brucellosis", "llr": 0.7}]}  # fmt: skip
@@ -55,18 +55,13 @@ def in_memory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         models = {"infectious": ScriptedChatModel(script=script)}
         return real(models=models, retriever=FakeRetriever([SECTION], match_all=True), **kwargs)
 
-    saver, store = InMemorySaver(), InMemoryStore()
-
-    @contextlib.contextmanager
-    def open_checkpointer(settings: Any) -> Iterator[InMemorySaver]:
-        yield saver
+    store = InMemoryStore()
 
     @contextlib.contextmanager
     def open_store(settings: Any) -> Iterator[InMemoryStore]:
         yield store
 
     monkeypatch.setattr(rdc_graph, "RdcContext", context)
-    monkeypatch.setattr("disputatio.storage.checkpoint.open_checkpointer", open_checkpointer)
     monkeypatch.setattr("disputatio.storage.checkpoint.open_store", open_store)
     monkeypatch.setattr("disputatio.storage.ledger.PostgresLedger", lambda settings: None)
 

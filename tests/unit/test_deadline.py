@@ -16,7 +16,7 @@ from disputatio.retrievers.funnel import (
     run_funnel,
 )
 from disputatio.retrievers.plan import deterministic_plan
-from disputatio.state.retrieval import Section
+from disputatio.state.retrieval import RetrievalResult, Section
 from disputatio.testing import FakeEmbeddings, ScriptedReranker
 
 
@@ -63,11 +63,13 @@ def backend() -> Iterator[SlowLexicalBackend]:
     slow.release.set()  # let the abandoned worker finish
 
 
-def test_late_channel_is_dropped_and_recorded(backend: SlowLexicalBackend) -> None:
+def _search(backend: SlowLexicalBackend, channel_timeout_s: float) -> RetrievalResult:
+    """The funnel over the lexical and semantic channels, each with ``channel_timeout_s``."""
     cfg = FunnelConfig(
-        channel_timeout_s=0.2, weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0}
+        channel_timeout_s=channel_timeout_s,
+        weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0},
     )
-    result = run_funnel(
+    return run_funnel(
         "q fever diagnosis",
         backend,  # type: ignore[arg-type]
         FakeEmbeddings(),
@@ -76,6 +78,10 @@ def test_late_channel_is_dropped_and_recorded(backend: SlowLexicalBackend) -> No
         RetrievalFilters(tenant="t"),
         threshold=0.0,
     )
+
+
+def test_late_channel_is_dropped_and_recorded(backend: SlowLexicalBackend) -> None:
+    result = _search(backend, channel_timeout_s=0.2)
     assert result.trace.channels_used == ["semantic"]
     assert result.trace.failed_channels["lexical"].startswith("deadline")
     assert [s.id for s in result.sections] == ["p-c1"]  # the late channel's hit is not there
@@ -85,18 +91,7 @@ def test_late_channel_is_dropped_and_recorded(backend: SlowLexicalBackend) -> No
 
 def test_channel_in_time_is_kept(backend: SlowLexicalBackend) -> None:
     backend.release.set()
-    cfg = FunnelConfig(
-        channel_timeout_s=30.0, weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0}
-    )
-    result = run_funnel(
-        "q fever diagnosis",
-        backend,  # type: ignore[arg-type]
-        FakeEmbeddings(),
-        NoReranker(),
-        cfg,
-        RetrievalFilters(tenant="t"),
-        threshold=0.0,
-    )
+    result = _search(backend, channel_timeout_s=30.0)
     assert result.trace.channels_used == ["lexical", "semantic"]
     assert not result.trace.failed_channels
 

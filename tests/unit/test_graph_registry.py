@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import asyncio
-import contextlib
 import dataclasses
 import json
 import subprocess
@@ -141,20 +140,7 @@ def test_the_toy_is_missing_from_langgraph_json_until_a_user_adds_it(
     assert registry.check_langgraph(config) == []
 
 
-@pytest.fixture
-def in_memory(monkeypatch: pytest.MonkeyPatch) -> InMemorySaver:
-    """``ask`` checkpoints in memory instead of Postgres."""
-    saver = InMemorySaver()
-
-    @contextlib.contextmanager
-    def open_checkpointer(settings: Any) -> Iterator[InMemorySaver]:
-        yield saver
-
-    monkeypatch.setattr("disputatio.storage.checkpoint.open_checkpointer", open_checkpointer)
-    return saver
-
-
-def test_ask_runs_the_toy_protocol(toy: registry.GraphSpec, in_memory: InMemorySaver) -> None:
+def test_ask_runs_the_toy_protocol(toy: registry.GraphSpec, memory_saver: InMemorySaver) -> None:
     from disputatio.cli import ask
     from disputatio.cli.app import app
 
@@ -170,7 +156,7 @@ def test_ask_runs_the_toy_protocol(toy: registry.GraphSpec, in_memory: InMemoryS
     assert "Echo: Why?" in shown.output and "Answer: A" in shown.output
 
 
-def test_ask_refuses_the_toy_once_unregistered(in_memory: InMemorySaver) -> None:
+def test_ask_refuses_the_toy_once_unregistered(memory_saver: InMemorySaver) -> None:
     from disputatio.cli.app import app
     from disputatio.errors import ConfigError
 

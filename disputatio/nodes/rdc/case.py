@@ -24,7 +24,7 @@ from disputatio.argumentation import (
     EvidenceItem,
     Node,
     NodeKind,
-    expected_information_gain,
+    node_for_test,
 )
 from disputatio.errors import ConfigError
 from disputatio.nodes.rdc.analysis import differential
@@ -167,15 +167,5 @@ def seed_graph(
         add_claim_edges(graph, e.id, e.llr)
     _, posterior = differential(graph, alpha, semantics)
     for test in candidate_tests(case):
-        graph.add_node(
-            Node(
-                test.id,
-                NodeKind.TEST,
-                label=test.label,
-                cost=test.cost,
-                risk=test.risk,
-                latency=test.latency,
-                discriminative_power=expected_information_gain(posterior, test),
-            )
-        )
+        graph.add_node(node_for_test(test, posterior))
     return graph

@@ -11,30 +11,13 @@ from disputatio.eval.analysis import analyse, change_category, question_metrics
 from disputatio.eval.render import write_report
 from disputatio.eval.results import ResultsLog, write_manifest
 
+from .run_files import record, report_of
+
 
 def rec(protocol: str, qid: str, answer: str | None, gold: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "dataset": "toy",
-        "protocol": protocol,
-        "question_id": qid,
-        "answer": answer,
-        "gold": gold,
-        "correct": answer == gold,
-        "error": None,
-        "wall_ms": 1000.0,
-        "usage": {"a": {"role": "debater", "calls": 2, "input_tokens": 100, "output_tokens": 10}},
-        **extra,
-    }
-
-
-def report_of(tmp_path: Path, records: list[dict[str, Any]]) -> str:
-    """The Markdown report of one run (corpus kb) holding ``records``."""
-    run = tmp_path / "run"
-    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
-    log = ResultsLog(run / "results.jsonl")
-    for record in records:
-        log.append(record)
-    return write_report([run], tmp_path / "report")["markdown"].read_text()
+    """A toy record whose one debater made two calls (``extra`` adds or replaces keys)."""
+    usage = {"a": {"role": "debater", "calls": 2, "input_tokens": 100, "output_tokens": 10}}
+    return record(protocol, qid, answer, gold, **{"usage": usage, **extra})
 
 
 def test_change_of_answer_follows_the_seed_definition() -> None:

@@ -11,8 +11,6 @@ import pytest
 
 from disputatio.eval import mirage
 from disputatio.eval.analysis import analyse
-from disputatio.eval.render import write_report
-from disputatio.eval.results import ResultsLog, write_manifest
 from disputatio.eval.stats import (
     balanced_accuracy,
     balanced_accuracy_interval,
@@ -20,31 +18,10 @@ from disputatio.eval.stats import (
     holm,
 )
 
+from .run_files import record as rec
+from .run_files import report_of
+
 YES_NO = ["yes", "no"]
-
-
-def rec(protocol: str, qid: str, answer: str | None, gold: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "dataset": "toy",
-        "protocol": protocol,
-        "question_id": qid,
-        "answer": answer,
-        "gold": gold,
-        "correct": answer == gold,
-        "error": None,
-        "wall_ms": 1000.0,
-        "usage": {},
-        **extra,
-    }
-
-
-def report_of(tmp_path: Path, records: list[dict[str, Any]]) -> str:
-    run = tmp_path / "run"
-    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
-    log = ResultsLog(run / "results.jsonl")
-    for record in records:
-        log.append(record)
-    return write_report([run], tmp_path / "report")["markdown"].read_text()
 
 
 def test_holm_on_a_known_example() -> None:

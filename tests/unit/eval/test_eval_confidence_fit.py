@@ -17,7 +17,8 @@ from disputatio.eval.confidence import agreement, raw_confidence, signals, split
 from disputatio.eval.confidence_fit import MODEL_FILE, find_model, fit_models, fitted_confidence
 from disputatio.eval.confidence_metrics import ece
 from disputatio.eval.render import write_report
-from disputatio.eval.results import ResultsLog, write_manifest
+
+from .run_files import write_run
 
 
 def rec(qid: str, right: bool, protocol: str = "rag_logprob", **extra: Any) -> dict[str, Any]:
@@ -145,15 +146,6 @@ def test_a_model_pooled_over_data_sets_scores_each_of_them() -> None:
 def test_too_few_calibration_records_are_not_fitted_and_say_why() -> None:
     model = find_model(fit_models(overconfident_records(20)), "toy", "rag_logprob")
     assert model is not None and not model["fitted"] and "calibration records" in model["reason"]
-
-
-def write_run(tmp_path: Path, records: list[dict[str, Any]]) -> Path:
-    run = tmp_path / "run"
-    write_manifest(run, {"model": "m", "corpus": "kb"}, {})
-    log = ResultsLog(run / "results.jsonl")
-    for record in records:
-        log.append(record)
-    return run
 
 
 def test_the_report_renders_the_confidence_section(tmp_path: Path) -> None:

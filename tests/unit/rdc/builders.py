@@ -1,4 +1,5 @@
-"""Builders of the RDC tests: the bundled case, a fixed retriever, scripted moves and votes."""
+"""Builders of the RDC tests: the bundled case, a fixed retriever, scripted moves and votes,
+and a context over scripted specialists."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
+from disputatio.graphs.rdc import RdcContext
+from disputatio.settings import Settings
 from disputatio.state.retrieval import Section
-from disputatio.testing import FakeRetriever
+from disputatio.storage.ledger import InMemoryLedger
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 
 SECTIONS = [
     Section(
@@ -35,6 +39,29 @@ class FixedRetriever(FakeRetriever):
     def __init__(self, sections: list[Section] | None = None) -> None:
         chosen = SECTIONS if sections is None else sections
         super().__init__(chosen, k=len(chosen), threshold=0.25, match_all=True)
+
+
+def scripted_context(
+    settings: Settings, models: dict[str, ScriptedChatModel], **knobs: Any
+) -> RdcContext:
+    """A context whose specialists are ``models`` (in order), searching a :class:`FixedRetriever`.
+
+    The entropy and value-of-information stops and the appeal are off and the ledger is in
+    memory, unless ``knobs`` (other :class:`RdcContext` fields) say otherwise.
+    """
+    return RdcContext(
+        models=models,
+        retriever=FixedRetriever(),
+        settings=settings,
+        specialists=list(models),
+        **{
+            "entropy_stop": 0.0,
+            "voi_stop": 0.0,
+            "appeal": False,
+            "ledger": InMemoryLedger(),
+            **knobs,
+        },
+    )
 
 
 def case_data() -> dict[str, Any]:

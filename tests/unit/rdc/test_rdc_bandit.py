@@ -10,13 +10,12 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from disputatio.argumentation import LinUCB
-from disputatio.graphs.rdc import RdcContext, build_graph
+from disputatio.graphs.rdc import build_graph
 from disputatio.nodes.rdc import speakers
 from disputatio.settings import Settings
-from disputatio.storage.ledger import InMemoryLedger
 from disputatio.testing import ScriptedChatModel
 
-from .builders import FixedRetriever, ballot, case_data, claim, move
+from .builders import ballot, case_data, claim, move, scripted_context
 
 ARMS = ["infectious", "autoimmune", "epidemiology"]
 
@@ -66,25 +65,20 @@ def _informative() -> list[Any]:
     return [strong] * 12 + [ballot("brucellosis")]
 
 
-def test_linucb_selection_follows_the_replayed_bandit(unit_settings: Settings) -> None:
-    models = {
+def _informative_and_empty() -> dict[str, ScriptedChatModel]:
+    """An informative specialist and one that only says nothing, both voting brucellosis."""
+    return {
         "infectious": ScriptedChatModel(name="infectious", script=_informative()),
         "autoimmune": ScriptedChatModel(
             name="autoimmune", script=[move("nothing", [])] * 12 + [ballot("brucellosis")]
         ),
     }
-    ctx = RdcContext(
-        models=models,
-        retriever=FixedRetriever(),
-        settings=unit_settings,
-        specialists=list(models),
-        speaker_selection="linucb",
-        linucb_alpha=0.1,
-        max_rounds=2,
-        entropy_stop=0.0,
-        voi_stop=0.0,
-        appeal=False,
-        ledger=InMemoryLedger(),
+
+
+def test_linucb_selection_follows_the_replayed_bandit(unit_settings: Settings) -> None:
+    models = _informative_and_empty()
+    ctx = scripted_context(
+        unit_settings, models, speaker_selection="linucb", linucb_alpha=0.1, max_rounds=2
     )
     app = build_graph().compile(checkpointer=InMemorySaver())
     config: Any = {"configurable": {"thread_id": "bandit-1"}}
@@ -118,24 +112,12 @@ def test_linucb_selection_follows_the_replayed_bandit(unit_settings: Settings) -
 
 def test_thompson_sampling_runs_a_debate_and_replays_its_draws(unit_settings: Settings) -> None:
     def run() -> tuple[list[str], Any]:
-        models = {
-            "infectious": ScriptedChatModel(name="infectious", script=_informative()),
-            "autoimmune": ScriptedChatModel(
-                name="autoimmune", script=[move("nothing", [])] * 12 + [ballot("brucellosis")]
-            ),
-        }
-        ctx = RdcContext(
-            models=models,
-            retriever=FixedRetriever(),
-            settings=unit_settings,
-            specialists=list(models),
+        ctx = scripted_context(
+            unit_settings,
+            _informative_and_empty(),
             speaker_selection="thompson",
             seed=11,
             max_rounds=1,
-            entropy_stop=0.0,
-            voi_stop=0.0,
-            appeal=False,
-            ledger=InMemoryLedger(),
         )
         app = build_graph().compile(checkpointer=InMemorySaver())
         config: Any = {"configurable": {"thread_id": "ts"}}

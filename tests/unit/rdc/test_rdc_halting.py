@@ -12,7 +12,7 @@ from disputatio.settings import Settings
 from disputatio.storage.ledger import InMemoryLedger
 from disputatio.testing import FakeRetriever, ScriptedChatModel
 
-from .builders import FixedRetriever, ballot, case_data, claim, move
+from .builders import ballot, case_data, claim, move, scripted_context
 
 SPEAKERS = ["infectious", "autoimmune"]
 EMPTY = move("nothing new", [])
@@ -20,14 +20,7 @@ EMPTY = move("nothing new", [])
 
 def run(settings: Settings, scripts: dict[str, list[Any]], **knobs: Any) -> dict[str, Any]:
     models = {name: ScriptedChatModel(name=name, script=s) for name, s in scripts.items()}
-    ctx = RdcContext(
-        models=models,
-        retriever=FixedRetriever(),
-        settings=settings,
-        specialists=list(scripts),
-        ledger=InMemoryLedger(),
-        **{"entropy_stop": 0.0, "voi_stop": 0.0, "appeal": False, **knobs},
-    )
+    ctx = scripted_context(settings, models, **knobs)
     out = graph.invoke({"case": case_data()}, context=ctx)
     assert ctx.ledger.verify(out["ledger_thread"]).ok
     RECEIVED[out["ledger_thread"]] = models
@@ -164,17 +157,12 @@ def test_voi_is_not_a_criterion_without_admissible_tests(unit_settings: Settings
         name: ScriptedChatModel(name=name, script=[EMPTY] * 3 + [ballot("brucellosis")])
         for name in SPEAKERS
     }
-    ctx = RdcContext(
-        models=models,
-        retriever=FixedRetriever(),
-        settings=unit_settings,
-        specialists=SPEAKERS,
-        ledger=InMemoryLedger(),
-        entropy_stop=0.0,
+    ctx = scripted_context(
+        unit_settings,
+        models,
         voi_stop=10.0,
         max_risk=0.01,  # every test of the case is riskier than this
         max_rounds=1,
-        appeal=False,
     )
     out = graph.invoke({"case": case_data()}, context=ctx)
     assert out["halt_reason"] == "budget_rounds"

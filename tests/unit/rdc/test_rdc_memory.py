@@ -8,13 +8,12 @@ import pytest
 from langgraph.store.memory import InMemoryStore
 
 from disputatio.argumentation import DebateGraph
-from disputatio.graphs.rdc import RdcContext, build_graph
+from disputatio.graphs.rdc import build_graph
 from disputatio.nodes.rdc.memory import NAMESPACE, agent_priors
 from disputatio.settings import Settings
-from disputatio.storage.ledger import InMemoryLedger
 from disputatio.testing import ScriptedChatModel
 
-from .builders import FixedRetriever, ballot, case_data, claim, move
+from .builders import ballot, case_data, claim, move, scripted_context
 
 CLAIM = move("dairy", [claim("c", ["sec-brucella-1"], {"brucellosis": 0.7}, quality=0.8)])
 EMPTY = move("nothing", [])
@@ -29,20 +28,7 @@ def _run(settings: Settings, store: InMemoryStore, votes: dict[str, str], **knob
             name="autoimmune", script=[EMPTY, ballot(votes["autoimmune"])]
         ),
     }
-    ctx = RdcContext(
-        models=models,
-        retriever=FixedRetriever(),
-        settings=settings,
-        specialists=list(models),
-        max_rounds=1,
-        turns_per_phase=1,
-        entropy_stop=0.0,
-        voi_stop=0.0,
-        appeal=False,
-        ledger=InMemoryLedger(),
-        tenant="t1",
-        **knobs,
-    )
+    ctx = scripted_context(settings, models, max_rounds=1, turns_per_phase=1, tenant="t1", **knobs)
     out = build_graph().compile(store=store).invoke({"case": case_data()}, context=ctx)
     seed = ctx.ledger.entries(out["ledger_thread"])[0]
     out["seeded_priors"] = seed.payload["agent_priors"]  # what the run read from the diaries

@@ -13,31 +13,18 @@ from disputatio.argumentation import (
     NodeKind,
     expected_information_gain,
 )
-from disputatio.graphs.rdc import RdcContext, graph
+from disputatio.graphs.rdc import graph
 from disputatio.settings import Settings
-from disputatio.storage.ledger import InMemoryLedger
 from disputatio.testing import ScriptedChatModel
 
-from .builders import FixedRetriever, ballot, case_data, claim, move
+from .builders import ballot, case_data, claim, move, scripted_context
 
 EMPTY = move("nothing", [])
 
 
 def _run(settings: Settings, scripts: dict[str, list[Any]], **knobs: Any) -> tuple[Any, Any]:
     models = {n: ScriptedChatModel(name=n, script=s) for n, s in scripts.items()}
-    ctx = RdcContext(
-        models=models,
-        retriever=FixedRetriever(),
-        settings=settings,
-        specialists=list(scripts),
-        max_rounds=1,
-        turns_per_phase=1,
-        entropy_stop=0.0,
-        voi_stop=0.0,
-        appeal=False,
-        ledger=InMemoryLedger(),
-        **knobs,
-    )
+    ctx = scripted_context(settings, models, max_rounds=1, turns_per_phase=1, **knobs)
     return graph.invoke({"case": case_data()}, context=ctx), models
 
 

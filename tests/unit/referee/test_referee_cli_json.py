@@ -7,9 +7,7 @@ without claims (a run checkpointed before they existed) prints ``claims: []``.
 
 from __future__ import annotations
 
-import contextlib
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -50,22 +48,15 @@ CLAIMS = [
 
 
 @pytest.fixture
-def in_memory(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+def in_memory(monkeypatch: pytest.MonkeyPatch, memory_saver: InMemorySaver) -> dict[str, Any]:
     """The referee command on one in-memory saver and scripted agents; records its state."""
-    saver = InMemorySaver()
     seen: dict[str, Any] = {}
-
-    @contextlib.contextmanager
-    def open_checkpointer(settings: Any) -> Iterator[InMemorySaver]:
-        yield saver
-
     real = cli.run_referee_state
 
     def run_referee_state(*args: Any, **kwargs: Any) -> dict[str, Any]:
         seen["values"] = real(*args, **kwargs)
         return seen["values"]
 
-    monkeypatch.setattr("disputatio.storage.checkpoint.open_checkpointer", open_checkpointer)
     monkeypatch.setattr(cli, "make_context", lambda *a, **k: context(happy_models()))
     monkeypatch.setattr(cli, "run_referee_state", run_referee_state)
     return seen
