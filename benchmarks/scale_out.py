@@ -27,6 +27,12 @@ What it does, in its own DISPUTATIO_HOME (``--home``; its own embedded Postgres)
 5. ``pings``: queue overhead per task: one idle worker; ``--pings`` times in sequence, enqueue
    an empty ``disputatio.ping`` and poll every 2 ms until ``succeeded``: median and p90.
 
+Workers ingest queued jobs in batches (``server.ingest_batch``, 32 by default: one task claims
+that many queued jobs of the tenant and ingests them in one ingestion-graph run; each arm
+records ``graph_runs``, the batches it took); ``--ingest-batch 1`` measures one file per task,
+as before batching. ``--steps`` runs only the steps named (e.g. ``bare_before,workers_1,
+bare_after``).
+
 Each step writes the JSON to ``--out`` as it finishes; ``--resume`` skips the steps already in
 it (same ``--home`` and ``--files``). The summary (ratios worker / bare; the GPU embedding
 server estimate) is computed from whatever steps are there.
@@ -215,6 +221,10 @@ def _ingest_arm(settings: Any, url: str, files: list[Path], workers: int, env: d
         row = conn.execute(
             "SELECT count(*), count(DISTINCT sha256) FROM documents WHERE tenant = %s", (tenant,)
         ).fetchone()
+        # each batch stamps its owner's job id on the jobs it ingested (migration 0009)
+        owners = conn.execute(
+            "SELECT count(DISTINCT claimed_by) FROM api_jobs WHERE tenant = %s", (tenant,)
+        ).fetchone()
     if row is None or not row[0] == row[1] == len(files):
         raise SystemExit(f"{workers} workers: documents {row} for {len(files)} files")
     n = len(files)
@@ -222,6 +232,8 @@ def _ingest_arm(settings: Any, url: str, files: list[Path], workers: int, env: d
         "workers": workers,
         "embedding": "instant random vectors (BENCH_FAKE_ENCODE)" if fake else "all-MiniLM-L6-v2",
         "concurrency": concurrency,
+        "ingest_batch": settings.server.ingest_batch,
+        "graph_runs": int(owners[0]) if owners else None,
         "files": n,
         "failed": counts["failed"] - before["failed"],
         "registered_s": round(registered, 2),
@@ -342,6 +354,10 @@ def summary(res: dict[str, Any], rtt_ms: float) -> dict[str, Any]:
     return out
 
 
+#: The steps, in the order they run.
+STEPS = ("bare_before", "workers_1", "workers_2", "workers_1_no_embedding", "bare_after", "pings")
+
+
 def main() -> None:
     """Run the steps not yet in ``--out``; write the JSON after each."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -352,7 +368,27 @@ def main() -> None:
     parser.add_argument("--home", type=Path, default=Path("/tmp/dh-scale"))
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--resume", action="store_true", help="Skip the steps in --out.")
+    parser.add_argument(
+        "--steps",
+        default=",".join(STEPS),
+        help=f"Comma-separated steps to run, of {', '.join(STEPS)} (default: all).",
+    )
+    parser.add_argument(
+        "--ingest-batch",
+        type=int,
+        default=None,
+        help="server.ingest_batch of the workers: queued jobs one task ingests together "
+        "(default: the setting's, 32; 1 = one file per task, as before batching).",
+    )
     args = parser.parse_args()
+    wanted = [step.strip() for step in args.steps.split(",") if step.strip()]
+    unknown = sorted(set(wanted) - set(STEPS))
+    if unknown:
+        parser.error(f"--steps: unknown {', '.join(unknown)} (known: {', '.join(STEPS)})")
+    if args.ingest_batch is not None:
+        if args.ingest_batch < 1:
+            parser.error("--ingest-batch: must be at least 1")
+        os.environ["DISPUTATIO_SERVER__INGEST_BATCH"] = str(args.ingest_batch)
     args.home.mkdir(parents=True, exist_ok=True)
     os.environ["DISPUTATIO_HOME"] = str(args.home)
     os.environ.setdefault("DISPUTATIO_SERVER__QUEUE_NAME", "bench-scale")
@@ -396,7 +432,7 @@ def main() -> None:
         "pings": lambda: _pings(url, args.pings, env, settings, args.home),
     }
     for name, step in steps.items():
-        if name in res:
+        if name in res or name not in wanted:
             continue
         res[name] = step()
         save()

@@ -1,4 +1,4 @@
-"""What the queue's tasks do: run (or resume) a debate, ingest one uploaded file.
+"""What the queue's tasks do: run (or resume) a debate, ingest uploaded files in batches.
 
 A debate run is one LangGraph thread (``thread_id`` = the case id) compiled against the Postgres
 checkpointer. The protocol's graph, context, input and fields come from its entry in the graph
@@ -11,7 +11,10 @@ since moves are read from the checkpointed state none is lost. Streams read thos
 Both are tasks of the durable queue (:mod:`disputatio.storage.queue`), run by any worker
 (:mod:`disputatio.api.worker`): a task whose worker died is taken up by another, and goes on
 from the run's last checkpoint (a debate) or finds the document already stored under its
-content hash (ingestion), so nothing is written twice.
+content hash (ingestion), so nothing is written twice. An ingestion task claims its job and
+other queued jobs of the tenant (``server.ingest_batch``) in ``api_jobs`` and ingests their files
+in one run of the ingestion graph, the path ``disputatio ingest`` takes, so the models see whole
+batches and the documents are written together (:mod:`disputatio.storage.documents_batch`).
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import ExitStack
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from pathlib import Path
 from typing import Any, cast
 
@@ -30,6 +34,7 @@ from disputatio.api import store
 from disputatio.api.schemas import verdict_body
 from disputatio.api.services import Services
 from disputatio.graphs import registry
+from disputatio.storage import api_jobs
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +61,7 @@ class Engine:
     def __init__(self, services: Services) -> None:
         self.services = services
         self.settings = services.settings
+        self._batch_done = threading.Condition()  # wakes tasks waiting on this worker's batches
 
     # -- debates --------------------------------------------------------------------------
 
@@ -179,65 +185,147 @@ class Engine:
 
     # -- ingestion ------------------------------------------------------------------------
 
-    def ingest_job(self, job_id: str) -> None:
-        """Ingest a job's stored file and record the outcome on its row.
+    def ingest_job(self, job_id: str, gate: AbstractContextManager[Any] | None = None) -> None:
+        """Ingest a job's stored file, with up to ``server.ingest_batch - 1`` other queued jobs.
+
+        Under ``gate`` (the worker's one-ingestion-at-a-time semaphore) the job is claimed
+        together with other queued, unclaimed jobs of its tenant, collection and inputs
+        (:func:`~disputatio.storage.api_jobs.claim_batch`), their files are ingested in one run
+        of the ingestion graph, and every job's outcome is recorded. A job another job's task
+        has claimed is waited for (outside the gate, polling) until that batch records it
+        (then there is nothing to do), releases it (its file failed: ingested alone now) or
+        stops refreshing its claim for ``server.worker_stalled_s`` (its worker died: taken
+        over). A job that failed once is ingested alone.
 
         Raises:
-            IngestFailed: Nothing was ingested (the queue retries, then dead-letters it).
+            IngestFailed: This job's file was not ingested (the queue retries, then
+                dead-letters it); the other jobs of its batch are recorded first.
         """
-        job = store.load_job(self.settings, job_id)
-        if job is None:
-            return  # its row is gone: nothing to ingest
+        server = self.settings.server
+        while True:
+            with gate or nullcontext():
+                state, jobs = api_jobs.claim_batch(
+                    self.settings, job_id, server.ingest_batch, server.worker_stalled_s
+                )
+                if state == "done":
+                    return
+                if state == "claimed":
+                    try:
+                        self._ingest_batch(job_id, jobs)
+                    finally:
+                        with self._batch_done:
+                            self._batch_done.notify_all()
+                    return
+            with self._batch_done:  # a batch of this worker wakes it at once, another's polls
+                self._batch_done.wait(CLAIM_POLL_S)
+
+    def _ingest_batch(self, owner: str, jobs: list[dict[str, Any]]) -> None:
+        """Ingest the claimed ``jobs`` (``owner``'s first) in one graph run; record outcomes."""
+        ids = [job["id"] for job in jobs]
+        stop = threading.Event()
+        beat = threading.Thread(
+            target=self._refresh, args=(owner, ids, stop), name="ingest-claims", daemon=True
+        )
+        beat.start()
         try:
-            result = self._ingest_file(
-                job["tenant"], job["collection"], job["path"], dict(job["request"] or {})
-            )
-        except Exception as exc:
+            results = self._ingest_files(jobs)
+        except Exception as exc:  # the run itself failed: every job of the batch failed
+            stop.set()
+            beat.join()  # no refresh races the release below
             message = f"{type(exc).__name__}: {exc}".splitlines()[0][:500]
-            store.update_job(self.settings, job_id, error=message)
+            api_jobs.finish_batch(self.settings, owner, [{"id": i, "error": message} for i in ids])
             raise
-        status = {"new": "succeeded", "replaced": "succeeded", "skipped": "skipped"}.get(
-            str(result.get("status"))
-        )
-        error = result.get("error")
-        if status is None:
-            message = str(error or f"ingestion ended {result.get('status')!r}")[:500]
-            store.update_job(self.settings, job_id, error=message, result=result)
-            raise IngestFailed(message)
-        store.update_job(
-            self.settings,
-            job_id,
-            status=status,
-            document_id=result.get("document_id"),
-            error=None,
-            result=result,
-        )
+        finally:
+            stop.set()
+            beat.join()
+        outcomes: list[dict[str, Any]] = []
+        for job, result in zip(jobs, results, strict=True):
+            status = _OUTCOME.get(str(result.get("status")))
+            if status is None:
+                error = result.get("error") or f"ingestion ended {result.get('status')!r}"
+                outcomes.append({"id": job["id"], "error": str(error)[:500], "result": result})
+            else:
+                outcomes.append(
+                    {
+                        "id": job["id"],
+                        "status": status,
+                        "document_id": result.get("document_id"),
+                        "result": result,
+                        "file_meta": _file_meta(job["request"]) if len(jobs) > 1 else None,
+                    }
+                )
+        api_jobs.finish_batch(self.settings, owner, outcomes)
+        if "error" in outcomes[0]:
+            raise IngestFailed(outcomes[0]["error"])
 
-    def _ingest_file(
-        self, tenant: str, collection: str, path: str, request: dict[str, Any]
-    ) -> dict[str, Any]:
-        from disputatio.graphs.ingest import graph
+    def _refresh(self, owner: str, ids: list[str], stop: threading.Event) -> None:
+        """Keep the batch's claims fresh until ``stop`` (its own tasks then keep waiting)."""
+        period = self.settings.server.worker_heartbeat_s
+        while not stop.wait(period):
+            try:
+                api_jobs.refresh_claims(self.settings, owner, ids)
+            except Exception:  # the next beat tries again; a claim left stale is taken over
+                logger.exception("refreshing the claims of batch %s failed", owner)
 
+    def _ingest_files(self, jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """One ingestion-graph run over the jobs' files; one result per job, in order.
+
+        The jobs share tenant, collection, tags and metadata (``claim_batch`` groups them so);
+        the per-file keys (``PER_FILE_KEYS``) go into the run's metadata only for a lone job,
+        and are stamped on a batch's documents afterwards (``finish_batch``).
+        """
+        first = jobs[0]
+        request = dict(first["request"] or {})
         metadata = dict(request.get("metadata") or {})
         tags = list(metadata.pop("tags", None) or [])
         metadata.pop("collection", None)
-        for key in ("language", "mime_type", "file_name", "url"):
-            if request.get(key):
-                metadata[key] = request[key]
+        if len(jobs) == 1:
+            metadata.update(_file_meta(request))
+        elif request.get("language"):  # shared by the batch (the lexical index reads it)
+            metadata["language"] = request["language"]
         inputs = {
-            "paths": [path],
-            "tenant": tenant,
-            "collection": collection,
+            "paths": [job["path"] for job in jobs],
+            "tenant": first["tenant"],
+            "collection": first["collection"],
             "tags": tags,
             "metadata": metadata,
             "force": False,
         }
+        graph = ingest_graph()
         context = self.services.ingest_context
         out = graph.invoke(inputs, context=context) if context else graph.invoke(inputs)
-        results = out.get("results") or []
-        if not results:
-            return {"status": "failed", "error": f"nothing ingested from {Path(path).name}"}
-        return cast(dict[str, Any], _jsonable(results[0]))
+        by_path: dict[str, list[Any]] = {}
+        for result in out.get("results") or []:
+            by_path.setdefault(str(result.get("path")), []).append(result)
+        results = []
+        for job in jobs:
+            found = by_path.get(str(Path(job["path"]).expanduser())) or []
+            if found:
+                results.append(cast(dict[str, Any], _jsonable(found.pop(0))))
+            else:
+                name = Path(job["path"]).name
+                results.append({"status": "failed", "error": f"nothing ingested from {name}"})
+        return results
+
+
+#: Seconds between two looks at a job that another job's batch holds.
+CLAIM_POLL_S = 0.5
+
+_OUTCOME = {"new": "succeeded", "replaced": "succeeded", "skipped": "skipped"}
+
+
+def ingest_graph() -> Any:
+    """The compiled ingestion graph (the one ``disputatio ingest`` runs; tests wrap it)."""
+    from disputatio.graphs.ingest import graph
+
+    return graph
+
+
+def _file_meta(request: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The metadata a job's request gives its one document (``language`` and its file's keys)."""
+    request = request or {}
+    keys = ("language", *(k for k in api_jobs.PER_FILE_KEYS if k != "file_id"))
+    return {key: request[key] for key in keys if request.get(key)}
 
 
 class IngestFailed(Exception):

@@ -6,6 +6,10 @@ Each is a procrastinate worker (:mod:`disputatio.storage.queue`) with the two ta
 against one :class:`~disputatio.api.runs.Engine`, plus a side loop that gives the tasks of dead
 workers (no heartbeat for ``server.worker_stalled_s``) to the living.
 
+Ingestion: the task of one job ingests up to ``server.ingest_batch`` queued jobs of its tenant
+in one run of the ingestion graph (:meth:`~disputatio.api.runs.Engine.ingest_job`); the other
+jobs' tasks then find their job finished and return.
+
 Retries: a task that raises is run again after a backoff (``server.job_retry_base_s``, doubled
 each time, at most ``job_retry_max_s``) until ``server.job_attempts`` runs are spent; then it
 stays ``failed`` (the dead letter) with its error on the job's or run's row.
@@ -71,9 +75,13 @@ class Worker:
 
         @app.task(name=queue.TASK_INGEST, pass_context=True, retry=retry)
         def ingest(context: JobContext, tenant: str, job_id: str) -> None:
-            """Ingest one uploaded file (idempotent: by content hash)."""
-            with gate, _observed("ingest", context.job.attempts + 1 >= attempts):
-                engine.ingest_job(job_id)
+            """Ingest an uploaded file in a batch of queued ones (idempotent: by content hash).
+
+            The gate is taken inside, around the batch: a task whose job another task's batch
+            holds waits outside it.
+            """
+            with _observed("ingest", context.job.attempts + 1 >= attempts):
+                engine.ingest_job(job_id, gate)
 
         @app.task(name=queue.TASK_DEBATE, pass_context=True, retry=retry)
         def debate(context: JobContext, tenant: str, run_id: str) -> None:

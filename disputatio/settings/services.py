@@ -163,6 +163,13 @@ class ServerSettings(BaseModel):
     worker_concurrency: int = Field(
         2, ge=1, description="Tasks one worker runs at once (`disputatio worker --concurrency`)."
     )
+    ingest_batch: int = Field(
+        32,
+        ge=1,
+        description="Queued ingestion jobs (uploads) of one tenant and collection that one task "
+        "ingests together, in one run of the ingestion graph (the models see whole batches). "
+        "1 = each job alone.",
+    )
     worker_heartbeat_s: float = Field(
         5.0, gt=0, description="How often a worker records that it is alive."
     )

@@ -3,7 +3,9 @@
 A job and its queue task (:mod:`disputatio.storage.queue`) are written in one transaction. The
 queue owns the state of a job (queued, running, failed, cancelled: derived from
 ``procrastinate_jobs``, see :data:`JOB_STATUS`); ``api_jobs`` keeps what the API answers besides
-(file, outcome, document, last error). Reads by a client take the owner ``tenant``.
+(file, outcome, document, last error) and, since ``0009``, which job's task holds it in a
+batch (``claimed_by``, ``claimed_at``: :func:`claim_batch`, :func:`finish_batch`). Reads by a
+client take the owner ``tenant``.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from disputatio.storage import queue
 from disputatio.storage.api_db import Conn, db, jsonb, over_limit
 
 #: The API status of an ingestion job, from its queue job ``q`` and its row ``a`` (a row with no
-#: queue job yet, or from before the queue, keeps the status it has).
+#: queue job yet, or from before the queue, keeps the status it has). A job that another job's
+#: task ingested (in its batch) shows its outcome at once, before its own task has run.
 JOB_STATUS = (
-    "CASE q.status::text WHEN 'todo' THEN 'queued' WHEN 'doing' THEN 'running'"
+    "CASE WHEN a.finished_at IS NOT NULL AND a.status IN ('succeeded', 'skipped') THEN a.status"
+    " ELSE CASE q.status::text WHEN 'todo' THEN 'queued' WHEN 'doing' THEN 'running'"
     " WHEN 'failed' THEN 'failed' WHEN 'cancelled' THEN 'cancelled' WHEN 'aborted' THEN"
-    " 'cancelled' ELSE a.status END"
+    " 'cancelled' ELSE a.status END END"
 )
 _JOBS = "api_jobs a LEFT JOIN procrastinate_jobs q ON q.id = a.queue_job_id"
 
@@ -107,3 +111,119 @@ def active_jobs(settings: Settings, tenant: str) -> int:
     """Jobs of the tenant queued or running."""
     with db(settings) as conn:
         return count_active(conn, tenant)
+
+
+# -- batches of queued jobs (migration 0009) -------------------------------------------------
+
+#: Keys of a job's request that describe its one file: they go on its document alone, so jobs
+#: differing only in them can be ingested in one graph run (the rest must be equal).
+PER_FILE_KEYS = ("file_name", "mime_type", "url", "file_id")
+
+_SAME_INPUTS = (
+    "(a.request - %(per_file)s::text[]) = (SELECT j.request - %(per_file)s::text[]"
+    " FROM api_jobs j WHERE j.id = %(id)s)"
+)
+
+#: Up to ``more`` queued, unfinished, never-failed jobs of the tenant, collection and inputs of
+#: job ``id`` whose queue task waits (``todo``), unclaimed or claimed by ``id`` or by a batch
+#: that stopped refreshing its claim (its worker died), skipping rows another transaction holds:
+#: stamped as claimed by ``id``.
+_CLAIM_OTHERS = (
+    "UPDATE api_jobs SET claimed_by = %(id)s, claimed_at = now() WHERE id IN ("
+    " SELECT a.id FROM api_jobs a JOIN procrastinate_jobs q ON q.id = a.queue_job_id"
+    " WHERE a.tenant = %(tenant)s AND a.collection = %(collection)s AND a.id <> %(id)s"
+    " AND (a.claimed_by IS NULL OR a.claimed_by = %(id)s"
+    " OR a.claimed_at < now() - make_interval(secs => %(stalled)s)) AND a.finished_at IS NULL"
+    " AND a.error IS NULL AND a.status = 'queued' AND q.status = 'todo' AND " + _SAME_INPUTS +
+    " ORDER BY a.created_at LIMIT %(more)s FOR UPDATE OF a SKIP LOCKED)"
+    " RETURNING id::text"
+)  # fmt: skip
+
+
+def claim_batch(
+    settings: Settings, job_id: str, size: int, stalled_s: float
+) -> tuple[str, list[dict[str, Any]]]:
+    """Claim job ``job_id`` and up to ``size - 1`` jobs to ingest with it, in one transaction.
+
+    Returns:
+        ``("done", [])`` when the job is gone or finished; ``("wait", [])`` when another job's
+        task holds it (claimed less than ``stalled_s`` ago); else ``("claimed", jobs)``: the
+        claimed jobs as :func:`load_job` reads them, ``job_id``'s first.
+    """
+    with db(settings) as conn, conn.transaction():
+        row = conn.execute(
+            "SELECT tenant, collection, finished_at, error, claimed_by::text,"
+            " claimed_at < now() - make_interval(secs => %s) AS stale"
+            " FROM api_jobs WHERE id = %s FOR UPDATE",
+            (stalled_s, job_id),
+        ).fetchone()
+        if row is None or row["finished_at"] is not None:
+            return "done", []
+        if row["claimed_by"] not in (None, job_id) and not row["stale"]:
+            return "wait", []
+        conn.execute(
+            "UPDATE api_jobs SET claimed_by = %s, claimed_at = now() WHERE id = %s",
+            (job_id, job_id),
+        )
+        ids = [job_id]
+        if size > 1 and row["error"] is None:  # a job that failed once is ingested alone
+            args = {
+                "id": job_id,
+                "tenant": row["tenant"],
+                "collection": row["collection"],
+                "per_file": list(PER_FILE_KEYS),
+                "more": size - 1,
+                "stalled": stalled_s,
+            }
+            ids += [r["id"] for r in conn.execute(_CLAIM_OTHERS, args).fetchall()]
+        rows = conn.execute(
+            "SELECT id::text, tenant, collection, path, request FROM api_jobs"
+            " WHERE id = ANY(%s::uuid[])",
+            (ids,),
+        ).fetchall()
+    order = {job: i for i, job in enumerate(ids)}
+    return "claimed", sorted(rows, key=lambda r: order[r["id"]])
+
+
+def refresh_claims(settings: Settings, owner: str, job_ids: list[str]) -> None:
+    """Stamp the claims ``owner`` still holds on ``job_ids`` as fresh (the batch is alive)."""
+    with db(settings) as conn:
+        conn.execute(
+            "UPDATE api_jobs SET claimed_at = now() WHERE claimed_by = %s AND id = ANY(%s::uuid[])"
+            " AND finished_at IS NULL",
+            (owner, job_ids),
+        )
+
+
+def finish_batch(settings: Settings, owner: str, outcomes: list[dict[str, Any]]) -> None:
+    """Record the outcome of every job of a batch, in one transaction.
+
+    Each of ``outcomes`` holds ``id`` and either ``status`` (succeeded or skipped),
+    ``document_id``, ``result`` and ``file_meta`` (the job's per-file metadata, stamped on the
+    document it wrote; on a skipped one only the keys it lacks, which completes a document
+    written by a batch whose worker died before this step), or ``error`` (the job failed in the
+    batch: its claim is cleared so its own task ingests it alone). Jobs no longer claimed by
+    ``owner`` (taken over by their own task) are left alone.
+    """
+    with db(settings) as conn, conn.transaction():
+        for out in outcomes:
+            if out.get("status") is None:
+                conn.execute(
+                    "UPDATE api_jobs SET claimed_by = NULL, claimed_at = NULL, error = %s,"
+                    " result = %s WHERE id = %s AND claimed_by = %s AND finished_at IS NULL",
+                    (out["error"], jsonb(out.get("result")), out["id"], owner),
+                )
+                continue
+            done = conn.execute(
+                "UPDATE api_jobs SET status = %s, document_id = %s, error = NULL, result = %s,"
+                " finished_at = now() WHERE id = %s AND claimed_by = %s AND finished_at IS NULL"
+                " RETURNING id",
+                (out["status"], out["document_id"], jsonb(out["result"]), out["id"], owner),
+            ).fetchone()
+            meta = out.get("file_meta")
+            if done and meta and out.get("document_id"):
+                merge = "metadata || %s" if out["status"] == "succeeded" else "%s || metadata"
+                conn.execute(
+                    f"UPDATE documents SET metadata = {merge} WHERE id = %s",
+                    (jsonb(meta), out["document_id"]),
+                )

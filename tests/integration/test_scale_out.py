@@ -53,7 +53,7 @@ class Cluster:
             "QUEUE_NAME": self.queue,
             "MAX_JOBS": "100000",
             "JOB_ATTEMPTS": "2",
-            "FAKE_DELAY_S": "0.5",
+            "FAKE_DELAY_S": "1.5",  # so the kill lands mid-debate on a loaded machine
         }
         self.logs = logs
         self.procs: list[subprocess.Popen[bytes]] = []
