@@ -33,7 +33,7 @@ from disputatio.eval.retrieval_ingest import collections_for
 from disputatio.eval.retrieval_metrics import dedupe, quality
 from disputatio.eval.retrieval_public import PUBLIC_K, precision, public_search
 from disputatio.retrievers.base import RetrievalFilters
-from disputatio.retrievers.fusion import alpha_trim
+from disputatio.retrievers.fusion import alpha_trim, demoted
 from disputatio.retrievers.postgres import PostgresFunnel
 from disputatio.settings import get_settings
 
@@ -44,10 +44,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--limit-docs", type=int, default=None)
     parser.add_argument("--split", default="calibration", choices=("calibration", "test", "all"))
     parser.add_argument("--alphas", default="0,0.1,0.2,0.3,0.4,0.5")
+    parser.add_argument(
+        "--demote",
+        default="",
+        help="comma list of demote_alpha values: each alpha's kept list with the sections "
+        "below demote · s_max put after the others (retrieval.demote_alpha)",
+    )
     parser.add_argument("--k", type=int, default=PUBLIC_K)
     parser.add_argument("--tenant", default="bioasq")
     args = parser.parse_args(argv)
     alphas = [float(a) for a in args.alphas.split(",")]
+    demotes: list[float | None] = [None] + [float(d) for d in args.demote.split(",") if d]
 
     settings = get_settings()
     labelled = data.bioasq_set(args.limit_docs)
@@ -77,26 +84,34 @@ def main(argv: list[str] | None = None) -> None:
         f" shipped trim_alpha {shipped.trim_alpha}, calibrated threshold"
         f" {shipped.calibrated_threshold}, rerank_candidates {shipped.rerank_candidates}"
     )
-    print("| trim_alpha | nDCG@10 | recall@32 | precision | sections mean/min/max | refused |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| trim_alpha | demote_alpha | nDCG@10 | recall@32 | precision | sections mean/min/max "
+        "| refused |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for alpha in alphas:
-        rankings, counts, refused = [], [], 0
-        for best, scored in searched:
-            if best < shipped.threshold:
-                refused += 1
-                rankings.append([])
-                counts.append(0)
-                continue
-            cut = alpha_trim([s for _, s in scored], alpha)
-            kept = [label for label, s in scored if s >= cut][: args.k]
-            counts.append(len(kept))
-            rankings.append(dedupe(label for label in kept if label))
-        row = quality(rankings, relevant)
-        print(
-            f"| {alpha} | {row['ndcg@10']:.3f} | {row['recall@32']:.3f} |"
-            f" {precision(rankings, relevant):.3f} |"
-            f" {sum(counts) / len(counts):.1f}/{min(counts)}/{max(counts)} | {refused} |"
-        )
+        for demote in demotes:
+            rankings, counts, refused = [], [], 0
+            for best, scored in searched:
+                if best < shipped.threshold:
+                    refused += 1
+                    rankings.append([])
+                    counts.append(0)
+                    continue
+                cut = alpha_trim([s for _, s in scored], alpha)
+                kept = [(label, s) for label, s in scored if s >= cut]
+                if demote is not None:
+                    low = alpha_trim([s for _, s in kept], demote)
+                    kept = [kept[i] for i in demoted([s for _, s in kept], low)]
+                labels = [label for label, _ in kept][: args.k]
+                counts.append(len(labels))
+                rankings.append(dedupe(label for label in labels if label))
+            row = quality(rankings, relevant)
+            print(
+                f"| {alpha} | {demote if demote is not None else '–'} | {row['ndcg@10']:.3f} |"
+                f" {row['recall@32']:.3f} | {precision(rankings, relevant):.3f} |"
+                f" {sum(counts) / len(counts):.1f}/{min(counts)}/{max(counts)} | {refused} |"
+            )
     ids = list(ev.texts)
     name = "bioasq" + (f"-{args.limit_docs}" if args.limit_docs else "")
     spec = hashlib.sha1(settings.models.embeddings.encode()).hexdigest()[:8]

@@ -29,6 +29,7 @@ from disputatio.retrievers.fusion import (
     aggregate_parents,
     alpha_trim,
     convex_fusion,
+    demoted,
     weighted_rrf,
 )
 from disputatio.retrievers.plan import QueryPlan, deterministic_plan
@@ -115,6 +116,8 @@ class FunnelConfig:
         threshold: Refusal threshold on the best rerank score.
         trim_alpha: Uncalibrated trim: keep sections scoring at least ``alpha · s_max``.
         calibrated_threshold: Calibrated (conformal) trim threshold, when there is one.
+        demote_alpha: Sections the uncalibrated trim keeps but scoring below
+            ``demote_alpha · s_max`` go after the others (None: fusion order kept).
         relevance_platt: Platt parameters of the stored-vector relevance.
         rerank_platt: Platt parameters of a model reranker's scores.
         rerank_candidates: Sections reranked at most (a search asking for more raises it to
@@ -134,8 +137,9 @@ class FunnelConfig:
     graph_hops: int = 1
     parent_rest_share: float = 0.1
     threshold: float = 0.25
-    trim_alpha: float = 0.5
+    trim_alpha: float = 0.1
     calibrated_threshold: float | None = None
+    demote_alpha: float | None = 0.5
     relevance_platt: tuple[float, float] | None = (12.0, -6.0)
     rerank_platt: tuple[float, float] | None = None
     rerank_candidates: int = 24
@@ -193,6 +197,7 @@ class FunnelConfig:
             "parent_rest_share": r.parent_rest_share,
             "threshold": r.rerank_threshold,
             "trim_alpha": r.trim_alpha,
+            "demote_alpha": r.demote_alpha,
             "relevance_platt": (r.relevance_platt_a, r.relevance_platt_b),
             "rerank_candidates": max(3 * r.k_final, 24),
             "channel_timeout_s": r.channel_timeout_s,
@@ -331,7 +336,11 @@ def run_funnel(
             query=query, refused=True, best_score=best, threshold=threshold, trace=trace
         )
     cut = trim_threshold(sections, cfg)
-    kept = [s for s in sections if s.score >= cut][: k or cfg.k_final]
+    kept = [s for s in sections if s.score >= cut]
+    if cfg.demote_alpha is not None and cfg.calibrated_threshold is None:
+        low = alpha_trim([s.score for s in kept], cfg.demote_alpha)
+        kept = [kept[i] for i in demoted([s.score for s in kept], low)]
+    kept = kept[: k or cfg.k_final]
     trace.trimmed = len(sections) - len(kept)
     trace.extra["trim_threshold"] = cut
     return RetrievalResult(

@@ -122,6 +122,17 @@ def alpha_trim(scores: Sequence[float], alpha: float) -> float:
     return alpha * max(scores) if scores else 0.0
 
 
+def demoted(scores: Sequence[float], cut: float) -> list[int]:
+    """Indices of ``scores`` with those at or above ``cut`` first, each group in its order.
+
+    The public search keeps a loosely trimmed list (recall) but puts the sections the reranker
+    scores below ``cut`` after the others (a low-relevance section atop a fusion-ordered list
+    goes down, not out).
+    """
+    above = [i for i, s in enumerate(scores) if s >= cut]
+    return above + [i for i, s in enumerate(scores) if s < cut]
+
+
 def conformal_threshold(relevant_scores: Sequence[float], alpha: float) -> float:
     """Split-conformal score threshold from held-out relevant-section scores.
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from disputatio.retrievers.funnel import FunnelConfig, fuse
-from disputatio.retrievers.fusion import aggregate_parents, convex_fusion, weighted_rrf
+from disputatio.retrievers.fusion import aggregate_parents, convex_fusion, demoted, weighted_rrf
+from disputatio.settings import load_settings
 
 
 def test_convex_fusion_matches_hand_computed_scores() -> None:
@@ -63,3 +66,17 @@ def test_zero_weight_channel_is_left_out_of_the_fusion() -> None:
     cfg = FunnelConfig(fusion="convex", weights={"lexical": 1.0, "semantic": 1.0, "graph": 0.0})
     fused = fuse({"lexical": [("a", 1.0)], "graph": [("g", 9.0)]}, cfg)
     assert [d for d, _ in fused] == ["a"]
+
+
+def test_demoted_puts_the_low_scores_after_the_rest_each_in_its_order() -> None:
+    """A low-relevance section atop a fusion-ordered list goes down, not out."""
+    scores = [0.3, 0.9, 0.1, 0.8, 0.45]
+    order = demoted(scores, 0.4)
+    assert order == [1, 3, 4, 0, 2]
+    assert sorted(order) == list(range(len(scores)))  # nothing dropped
+    assert demoted(scores, 0.0) == list(range(len(scores)))  # no cut: the order unchanged
+
+
+def test_demote_alpha_reaches_the_funnel_from_the_settings(tmp_path: Path) -> None:
+    settings = load_settings(home=tmp_path / "home", retrieval={"demote_alpha": 0.5})
+    assert FunnelConfig.from_settings(settings).demote_alpha == 0.5
