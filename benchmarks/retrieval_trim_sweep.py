@@ -47,8 +47,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--demote",
         default="",
-        help="comma list of demote_alpha values: each alpha's kept list with the sections "
-        "below demote · s_max put after the others (retrieval.demote_alpha)",
+        help="comma list of demotion cuts: each alpha's kept list with the sections "
+        "below demote · s_max put after the others (demote D with trim alpha A is "
+        "trim_alpha D, deep_trim_alpha A for a search deeper than k_final)",
     )
     parser.add_argument("--k", type=int, default=PUBLIC_K)
     parser.add_argument("--tenant", default="bioasq")

@@ -29,7 +29,6 @@ from disputatio.retrievers.fusion import (
     aggregate_parents,
     alpha_trim,
     convex_fusion,
-    demoted,
     weighted_rrf,
 )
 from disputatio.retrievers.plan import QueryPlan, deterministic_plan
@@ -116,8 +115,9 @@ class FunnelConfig:
         threshold: Refusal threshold on the best rerank score.
         trim_alpha: Uncalibrated trim: keep sections scoring at least ``alpha · s_max``.
         calibrated_threshold: Calibrated (conformal) trim threshold, when there is one.
-        demote_alpha: Sections the uncalibrated trim keeps but scoring below
-            ``demote_alpha · s_max`` go after the others (None: fusion order kept).
+        deep_trim_alpha: A search asking for more than ``k_final`` sections also gets, after
+            the trimmed list, the sections scoring at least ``deep_trim_alpha · s_max``
+            (None: the trim alone, at every depth).
         relevance_platt: Platt parameters of the stored-vector relevance.
         rerank_platt: Platt parameters of a model reranker's scores.
         rerank_candidates: Sections reranked at most (a search asking for more raises it to
@@ -137,9 +137,9 @@ class FunnelConfig:
     graph_hops: int = 1
     parent_rest_share: float = 0.1
     threshold: float = 0.25
-    trim_alpha: float = 0.1
+    trim_alpha: float = 0.5
     calibrated_threshold: float | None = None
-    demote_alpha: float | None = 0.5
+    deep_trim_alpha: float | None = 0.1
     relevance_platt: tuple[float, float] | None = (12.0, -6.0)
     rerank_platt: tuple[float, float] | None = None
     rerank_candidates: int = 24
@@ -197,7 +197,7 @@ class FunnelConfig:
             "parent_rest_share": r.parent_rest_share,
             "threshold": r.rerank_threshold,
             "trim_alpha": r.trim_alpha,
-            "demote_alpha": r.demote_alpha,
+            "deep_trim_alpha": r.deep_trim_alpha,
             "relevance_platt": (r.relevance_platt_a, r.relevance_platt_b),
             "rerank_candidates": max(3 * r.k_final, 24),
             "channel_timeout_s": r.channel_timeout_s,
@@ -337,9 +337,11 @@ def run_funnel(
         )
     cut = trim_threshold(sections, cfg)
     kept = [s for s in sections if s.score >= cut]
-    if cfg.demote_alpha is not None and cfg.calibrated_threshold is None:
-        low = alpha_trim([s.score for s in kept], cfg.demote_alpha)
-        kept = [kept[i] for i in demoted([s.score for s in kept], low)]
+    deep = cfg.deep_trim_alpha
+    if (k or cfg.k_final) > cfg.k_final and deep is not None and cfg.calibrated_threshold is None:
+        # a search deeper than the answerer's: what the trim cut follows, down to the deep trim
+        low = alpha_trim([s.score for s in sections], min(deep, cfg.trim_alpha))
+        kept += [s for s in sections if low <= s.score < cut]
     kept = kept[: k or cfg.k_final]
     trace.trimmed = len(sections) - len(kept)
     trace.extra["trim_threshold"] = cut

@@ -162,19 +162,16 @@ class RetrievalSettings(BaseModel):
         "(BioASQ fit 0.25, the grounding set's 0.15; docs/grounding.md).",
     )
     trim_alpha: float = Field(
+        0.5, ge=0, le=1, description="Uncalibrated trim: keep chunks scoring >= alpha * s_max."
+    )
+    deep_trim_alpha: float | None = Field(
         0.1,
         ge=0,
         le=1,
-        description="Uncalibrated trim: keep chunks scoring >= alpha * s_max (0.1 with "
-        "demote_alpha 0.5: the public search at least as good as dense search on BioASQ's "
-        "calibration split; docs/retrieval_quality.md).",
-    )
-    demote_alpha: float | None = Field(
-        0.5,
-        ge=0,
-        le=1,
-        description="Sections the uncalibrated trim keeps but scoring below demote_alpha * "
-        "s_max go after the others (None: fusion order; docs/retrieval_quality.md).",
+        description="A search asking for more than k_final sections also gets, after the "
+        "trimmed list, those scoring >= deep_trim_alpha * s_max (the public search(k=32) at "
+        "least as good as dense search on BioASQ; None: the trim alone; "
+        "docs/retrieval_quality.md).",
     )
     conformal_alpha: float = Field(
         0.1, gt=0, lt=1, description="Miscoverage level of the calibrated (conformal) trim."

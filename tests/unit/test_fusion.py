@@ -77,6 +77,6 @@ def test_demoted_puts_the_low_scores_after_the_rest_each_in_its_order() -> None:
     assert demoted(scores, 0.0) == list(range(len(scores)))  # no cut: the order unchanged
 
 
-def test_demote_alpha_reaches_the_funnel_from_the_settings(tmp_path: Path) -> None:
-    settings = load_settings(home=tmp_path / "home", retrieval={"demote_alpha": 0.5})
-    assert FunnelConfig.from_settings(settings).demote_alpha == 0.5
+def test_deep_trim_alpha_reaches_the_funnel_from_the_settings(tmp_path: Path) -> None:
+    settings = load_settings(home=tmp_path / "home", retrieval={"deep_trim_alpha": 0.2})
+    assert FunnelConfig.from_settings(settings).deep_trim_alpha == 0.2

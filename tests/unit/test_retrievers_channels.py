@@ -62,10 +62,8 @@ QUERY = "brewing beer"
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    # no refusal, no trim, no demotion: the fused order shows
-    return load_settings(
-        home=tmp_path, retrieval={"rerank_threshold": 0.0, "trim_alpha": 0.0, "demote_alpha": None}
-    )
+    # no refusal, no trim: the fused order shows
+    return load_settings(home=tmp_path, retrieval={"rerank_threshold": 0.0, "trim_alpha": 0.0})
 
 
 def make_funnel(settings: Settings, config: FunnelConfig) -> InMemoryFunnel:

@@ -28,3 +28,30 @@ def test_search_returns_k_sections_when_k_exceeds_the_rerank_candidates(tmp_path
     assert len(funnel.search("pancreas insulin", k=10).sections) == 10
     assert len(funnel.search("pancreas insulin", k=3).sections) == 3
     assert len(funnel.search("pancreas insulin").sections) == 4  # k_final 8, 4 candidates
+
+
+def test_the_deep_trim_fills_only_a_search_deeper_than_the_answerers(tmp_path: Path) -> None:
+    """At ``k_final`` the list is what the 0.5 trim keeps; a deeper search gets the sections
+    that trim cut after it, never before."""
+    settings = load_settings(
+        home=tmp_path / "home",
+        retrieval={"fusion": "rrf", "rerank_threshold": -1.0, "k_final": 4},
+    )
+    funnel = InMemoryFunnel(
+        settings=settings,
+        embeddings=FakeEmbeddings(size=256),
+        reranker=NoReranker(),
+        entity_extractor=False,
+    )
+    funnel.config = dataclasses.replace(funnel.config, trim_alpha=0.5, deep_trim_alpha=0.0)
+    funnel.add_texts(
+        [f"The pancreas secretes insulin into the blood, note {i}." for i in range(3)]
+        + [f"Kettles boil water for tea and pancreas soup, story {i}." for i in range(6)]
+    )
+    query = "pancreas secretes insulin"
+    deep = funnel.search(query, k=9).sections
+    cut = 0.5 * max(s.score for s in deep)
+    precise = [s.id for s in deep if s.score >= cut]
+    assert 0 < len(precise) < len(deep)  # some sections are demoted
+    assert [s.id for s in deep][: len(precise)] == precise  # ... after the precise part
+    assert [s.id for s in funnel.search(query).sections] == precise[:4]  # k_final: none of them
