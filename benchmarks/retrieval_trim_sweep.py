@@ -33,7 +33,7 @@ from disputatio.eval.retrieval_ingest import collections_for
 from disputatio.eval.retrieval_metrics import dedupe, quality
 from disputatio.eval.retrieval_public import PUBLIC_K, precision, public_search
 from disputatio.retrievers.base import RetrievalFilters
-from disputatio.retrievers.fusion import alpha_trim, demoted
+from disputatio.retrievers.fusion import alpha_trim, trimmed
 from disputatio.retrievers.postgres import PostgresFunnel
 from disputatio.settings import get_settings
 
@@ -48,8 +48,8 @@ def main(argv: list[str] | None = None) -> None:
         "--demote",
         default="",
         help="comma list of demotion cuts: each alpha's kept list with the sections "
-        "below demote · s_max put after the others (demote D with trim alpha A is "
-        "trim_alpha D, deep_trim_alpha A for a search deeper than k_final)",
+        "below demote · s_max put after the others (the funnel's list for trim_alpha D, "
+        "deep_trim_alpha A, at a depth past k_final)",
     )
     parser.add_argument("--k", type=int, default=PUBLIC_K)
     parser.add_argument("--tenant", default="bioasq")
@@ -99,12 +99,11 @@ def main(argv: list[str] | None = None) -> None:
                     rankings.append([])
                     counts.append(0)
                     continue
-                cut = alpha_trim([s for _, s in scored], alpha)
-                kept = [(label, s) for label, s in scored if s >= cut]
-                if demote is not None:
-                    low = alpha_trim([s for _, s in kept], demote)
-                    kept = [kept[i] for i in demoted([s for _, s in kept], low)]
-                labels = [label for label, _ in kept][: args.k]
+                scores = [s for _, s in scored]
+                # "demote D" is the funnel's deep trim: trim_alpha D, then down to this alpha
+                cut = alpha_trim(scores, alpha if demote is None else max(demote, alpha))
+                low = None if demote is None else alpha_trim(scores, alpha)
+                labels = [scored[i][0] for i in trimmed(scores, cut, low)][: args.k]
                 counts.append(len(labels))
                 rankings.append(dedupe(label for label in labels if label))
             row = quality(rankings, relevant)

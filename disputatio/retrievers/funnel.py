@@ -29,6 +29,7 @@ from disputatio.retrievers.fusion import (
     aggregate_parents,
     alpha_trim,
     convex_fusion,
+    trimmed,
     weighted_rrf,
 )
 from disputatio.retrievers.plan import QueryPlan, deterministic_plan
@@ -336,12 +337,12 @@ def run_funnel(
             query=query, refused=True, best_score=best, threshold=threshold, trace=trace
         )
     cut = trim_threshold(sections, cfg)
-    kept = [s for s in sections if s.score >= cut]
+    scores = [s.score for s in sections]
     deep = cfg.deep_trim_alpha
+    low = None  # a search deeper than the answerer's also gets what the trim cut, down to low
     if (k or cfg.k_final) > cfg.k_final and deep is not None and cfg.calibrated_threshold is None:
-        # a search deeper than the answerer's: what the trim cut follows, down to the deep trim
-        low = alpha_trim([s.score for s in sections], min(deep, cfg.trim_alpha))
-        kept += [s for s in sections if low <= s.score < cut]
+        low = alpha_trim(scores, min(deep, cfg.trim_alpha))
+    kept = [sections[i] for i in trimmed(scores, cut, low)]
     kept = kept[: k or cfg.k_final]
     trace.trimmed = len(sections) - len(kept)
     trace.extra["trim_threshold"] = cut

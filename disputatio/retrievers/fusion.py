@@ -122,15 +122,16 @@ def alpha_trim(scores: Sequence[float], alpha: float) -> float:
     return alpha * max(scores) if scores else 0.0
 
 
-def demoted(scores: Sequence[float], cut: float) -> list[int]:
-    """Indices of ``scores`` with those at or above ``cut`` first, each group in its order.
+def trimmed(scores: Sequence[float], cut: float, low: float | None = None) -> list[int]:
+    """Indices of ``scores`` at or above ``cut``, then (with ``low``) those in ``[low, cut)``.
 
-    The public search keeps a loosely trimmed list (recall) but puts the sections the reranker
-    scores below ``cut`` after the others (a low-relevance section atop a fusion-ordered list
-    goes down, not out).
+    Each group keeps its order. With ``low`` the trim's cut-offs follow the kept ones instead of
+    being dropped (the funnel's deep trim: a search deeper than the answerer's gets them).
     """
-    above = [i for i, s in enumerate(scores) if s >= cut]
-    return above + [i for i, s in enumerate(scores) if s < cut]
+    kept = [i for i, s in enumerate(scores) if s >= cut]
+    if low is None or low >= cut:
+        return kept
+    return kept + [i for i, s in enumerate(scores) if low <= s < cut]
 
 
 def conformal_threshold(relevant_scores: Sequence[float], alpha: float) -> float:

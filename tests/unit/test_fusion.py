@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from disputatio.retrievers.funnel import FunnelConfig, fuse
-from disputatio.retrievers.fusion import aggregate_parents, convex_fusion, demoted, weighted_rrf
+from disputatio.retrievers.fusion import aggregate_parents, convex_fusion, trimmed, weighted_rrf
 from disputatio.settings import load_settings
 
 
@@ -68,13 +68,13 @@ def test_zero_weight_channel_is_left_out_of_the_fusion() -> None:
     assert [d for d, _ in fused] == ["a"]
 
 
-def test_demoted_puts_the_low_scores_after_the_rest_each_in_its_order() -> None:
-    """A low-relevance section atop a fusion-ordered list goes down, not out."""
+def test_trimmed_puts_what_the_trim_cut_after_the_kept_down_to_low() -> None:
+    """A low-relevance section atop a fusion-ordered list goes down, not out (down to low)."""
     scores = [0.3, 0.9, 0.1, 0.8, 0.45]
-    order = demoted(scores, 0.4)
-    assert order == [1, 3, 4, 0, 2]
-    assert sorted(order) == list(range(len(scores)))  # nothing dropped
-    assert demoted(scores, 0.0) == list(range(len(scores)))  # no cut: the order unchanged
+    assert trimmed(scores, 0.4) == [1, 3, 4]  # the plain trim
+    assert trimmed(scores, 0.4, 0.2) == [1, 3, 4, 0]  # 0.1 is below low
+    assert trimmed(scores, 0.4, 0.0) == [1, 3, 4, 0, 2]
+    assert trimmed(scores, 0.4, 0.5) == [1, 3, 4]  # low above the cut: the plain trim
 
 
 def test_deep_trim_alpha_reaches_the_funnel_from_the_settings(tmp_path: Path) -> None:

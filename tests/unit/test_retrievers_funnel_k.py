@@ -13,16 +13,21 @@ from disputatio.testing import FakeEmbeddings
 TEXTS = [f"Note {i}: the pancreas secretes insulin, story number {i}." for i in range(12)]
 
 
-def test_search_returns_k_sections_when_k_exceeds_the_rerank_candidates(tmp_path: Path) -> None:
+def _funnel(tmp_path: Path, **retrieval: object) -> InMemoryFunnel:
+    """An in-memory RRF funnel that never refuses, on fake embeddings, no reranker model."""
     settings = load_settings(
-        home=tmp_path / "home", retrieval={"fusion": "rrf", "rerank_threshold": -1.0}
+        home=tmp_path / "home", retrieval={"fusion": "rrf", "rerank_threshold": -1.0, **retrieval}
     )
-    funnel = InMemoryFunnel(
+    return InMemoryFunnel(
         settings=settings,
         embeddings=FakeEmbeddings(size=256),
         reranker=NoReranker(),
         entity_extractor=False,
     )
+
+
+def test_search_returns_k_sections_when_k_exceeds_the_rerank_candidates(tmp_path: Path) -> None:
+    funnel = _funnel(tmp_path)
     funnel.config = dataclasses.replace(funnel.config, rerank_candidates=4, trim_alpha=0.0)
     funnel.add_texts(TEXTS)
     assert len(funnel.search("pancreas insulin", k=10).sections) == 10
@@ -33,16 +38,7 @@ def test_search_returns_k_sections_when_k_exceeds_the_rerank_candidates(tmp_path
 def test_the_deep_trim_fills_only_a_search_deeper_than_the_answerers(tmp_path: Path) -> None:
     """At ``k_final`` the list is what the 0.5 trim keeps; a deeper search gets the sections
     that trim cut after it, never before."""
-    settings = load_settings(
-        home=tmp_path / "home",
-        retrieval={"fusion": "rrf", "rerank_threshold": -1.0, "k_final": 4},
-    )
-    funnel = InMemoryFunnel(
-        settings=settings,
-        embeddings=FakeEmbeddings(size=256),
-        reranker=NoReranker(),
-        entity_extractor=False,
-    )
+    funnel = _funnel(tmp_path, k_final=4)
     funnel.config = dataclasses.replace(funnel.config, trim_alpha=0.5, deep_trim_alpha=0.0)
     funnel.add_texts(
         [f"The pancreas secretes insulin into the blood, note {i}." for i in range(3)]
@@ -52,6 +48,6 @@ def test_the_deep_trim_fills_only_a_search_deeper_than_the_answerers(tmp_path: P
     deep = funnel.search(query, k=9).sections
     cut = 0.5 * max(s.score for s in deep)
     precise = [s.id for s in deep if s.score >= cut]
-    assert 0 < len(precise) < len(deep)  # some sections are demoted
+    assert 0 < len(precise) < len(deep)  # the trim cut some sections
     assert [s.id for s in deep][: len(precise)] == precise  # ... after the precise part
     assert [s.id for s in funnel.search(query).sections] == precise[:4]  # k_final: none of them
