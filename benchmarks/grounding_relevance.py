@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -49,25 +48,16 @@ def main() -> None:
     from langchain_core.messages import HumanMessage, SystemMessage
 
     from disputatio.models import get_chat_model
-    from disputatio.models.chat import configure_model
-    from disputatio.models.logprobs import (
-        LABEL_MAX_TOKENS,
-        endpoint_of,
-        logprob_model,
-        read_option_logprobs,
-    )
+    from disputatio.validators.judge import SupportJudge
     from disputatio.validators.support import content_words
 
     questions = {
         q["id"]: q for q in map(json.loads, (DATA / "questions.jsonl").read_text().splitlines())
     }
-    base = get_chat_model(args.model, temperature=0.0)
-    model = logprob_model(configure_model(base, temperature=0.0, max_tokens=LABEL_MAX_TOKENS))
+    judge = SupportJudge(get_chat_model(args.model, temperature=0.0))
 
     def p_yes(system: str, user: str) -> float:
-        reply = model.invoke([SystemMessage(system), HumanMessage(user)])
-        s = read_option_logprobs(reply, ["yes", "no"], endpoint=endpoint_of(base))
-        return 1.0 / (1.0 + math.exp(s.logprobs["no"] - s.logprobs["yes"]))
+        return judge.p_yes([SystemMessage(system), HumanMessage(user)])
 
     done = set()
     if args.out.exists():

@@ -62,10 +62,11 @@ class SupportJudge:
         if key not in self._cache:
             if len(self._cache) >= self.cache_size:
                 self._cache.clear()
-            self._cache[key] = self._ask(judge_messages(claim, passage, context))
+            self._cache[key] = self.p_yes(judge_messages(claim, passage, context))
         return self._cache[key]
 
-    def _ask(self, messages: list[BaseMessage]) -> float:
+    def p_yes(self, messages: list[BaseMessage]) -> float:
+        """P(yes) of the model's one-word reply to ``messages`` (any yes/no question)."""
         self.calls += 1
         reply = self._model.invoke(messages)
         try:
