@@ -63,6 +63,14 @@ def start_server(
     # resume_on_startup=False: this in-test server never adopts runs of the servers that
     # test_api_restart.py kills (their restarted successor must be the one that resumes them)
     services = Services(settings=settings, context_overrides=fakes, resume_on_startup=False)
+    url, server, thread = serve_app(services, port)
+    return LiveServer(url, settings, fakes, server, thread, services)
+
+
+def serve_app(
+    services: Services, port: int | None = None
+) -> tuple[str, uvicorn.Server, threading.Thread]:
+    """The API app of ``services`` served by uvicorn in a thread; returns once it listens."""
     port = port or free_port()
     config = uvicorn.Config(
         create_app(services), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
@@ -75,7 +83,7 @@ def start_server(
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the API server did not start")
         time.sleep(0.05)
-    return LiveServer(f"http://127.0.0.1:{port}", settings, fakes, server, thread, services)
+    return f"http://127.0.0.1:{port}", server, thread
 
 
 def unserved(settings: Settings) -> Settings:

@@ -8,7 +8,6 @@ to record the paths of every run; ingestion, the queue and the database are the 
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,12 +18,11 @@ import pytest
 import uvicorn
 
 from disputatio.api import runs
-from disputatio.api.app import create_app
 from disputatio.api.services import Services
 from disputatio.api.worker import Worker
 from disputatio.settings import Settings
 
-from .conftest import free_port, wait_job
+from .conftest import serve_app, wait_job
 from .fakes import KEY_A, server_settings
 from .test_api_jobs import POISON
 
@@ -86,18 +84,8 @@ def _deploy(api_settings: Settings, **server: Any) -> Deployment:
     }
     settings = api_settings.model_copy(update={"server": server_settings(**values)})
     services = Services(settings=settings, resume_on_startup=False, embedded_worker=False)
-    port = free_port()
-    config = uvicorn.Config(
-        create_app(services), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
-    )
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not srv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the API server did not start"
-        time.sleep(0.05)
-    return Deployment(f"http://127.0.0.1:{port}", services, srv, thread)
+    url, srv, thread = serve_app(services)
+    return Deployment(url, services, srv, thread)
 
 
 @pytest.fixture
