@@ -287,6 +287,12 @@ class GroundingSettings(BaseModel):
         description="Keep unsupported and uncited claims in answers, flagged, instead of "
         "dropping them (answers without evidence).",
     )
+    on_question: bool = Field(
+        True,
+        description="Drop supported claims that answer a neighbouring question instead of the "
+        "one asked (another account type, condition or unit; docs/grounding.md). Questions "
+        "asking for a value only; yes/no questions are never checked this way.",
+    )
 
 
 class MedragSettings(BaseModel):

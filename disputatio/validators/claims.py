@@ -39,6 +39,7 @@ from disputatio.validators.claim_kinds import (
     is_factual,
     split_compound,
 )
+from disputatio.validators.relevance import drop_off_question
 from disputatio.validators.sentences import (
     Span,
     split_sentences,
@@ -120,6 +121,7 @@ def check_answer(
     keep_unsupported: bool = False,
     part: str | None = None,
     not_found_answer: str = NOT_FOUND_ANSWER,
+    question: str | None = None,
 ) -> ClaimReport:
     """Judge every claim of ``answer`` against the sections its writer was shown.
 
@@ -134,6 +136,8 @@ def check_answer(
             of dropping them.
         part: The part of the question this answer is for (stored on each claim).
         not_found_answer: The answer when nothing is supported.
+        question: The question answered: supported claims answering a neighbouring question
+            instead are dropped (:func:`~disputatio.validators.relevance.drop_off_question`).
 
     Returns:
         The report; ``report.answer`` is the answer to show.
@@ -167,6 +171,8 @@ def check_answer(
                 claim.dropped = claim.verdict != "supported" and not keep_unsupported
             claims.append(claim)
             pieces.append(("\n" if "\n" in gap and not i else " ", claim))
+    if question:
+        drop_off_question(question, claims, windows.context, keep=keep_unsupported)
     return _report(claims, pieces, fabricated, checker, not_found_answer)
 
 

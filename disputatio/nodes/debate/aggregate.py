@@ -83,6 +83,7 @@ def check_parts(
     children: list[dict[str, Any]],
     sections: dict[str, dict[str, Any]],
     checker: SupportChecker | None = None,
+    on_question: bool = False,
 ) -> list[dict[str, Any]]:
     """Each leaf child's answer checked claim by claim against the sections its workers saw.
 
@@ -94,6 +95,8 @@ def check_parts(
         children: The children as the aggregate task holds them (``allowed_ids`` per child).
         sections: Sections by id (at least every child's allowed ones).
         checker: The support checker (default: the lexical one).
+        on_question: Drop supported claims that answer a neighbouring question instead of the
+            child's (``grounding.on_question``).
 
     Returns:
         The children with ``answer`` and ``citations`` replaced, and ``claims`` added.
@@ -111,6 +114,7 @@ def check_parts(
             part=child["id"],
             not_found_answer=NOT_FOUND_PART,
             keep_unsupported=not shown,
+            question=child.get("question") if on_question else None,
         )
         cited = [i for c in report.claims if not c.dropped for i in c.citations]
         out.append(
@@ -172,7 +176,10 @@ def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str
     node, agent = state["node"], f"aggregator-{state['node']}"
     ctx = context_of(runtime, DebateContext)
     children = check_parts(
-        state["children"], state.get("part_sections") or {}, ctx.support_checker()
+        state["children"],
+        state.get("part_sections") or {},
+        ctx.support_checker(),
+        on_question=ctx.get_settings().grounding.on_question,
     )
     state = {**state, "children": children}
     allowed = list(dict.fromkeys(i for c in children for i in c["citations"]))

@@ -1,0 +1,220 @@
+"""Does a supported claim answer the question asked, or a neighbouring one?
+
+A claim can be true and cited and still not answer: asked for the password interval of
+*service* accounts, a small model answers with the sentence about *standard user* accounts;
+asked what the ROV weighs *in water*, with its weight *in air*; asked how many *days* a course
+lasts, with the *3 months* within which it must be taken. The claim checker supports each of
+them (the sentence says what the claim says), so the quick path would answer a question the
+documents do not answer. This module compares the question with the claims' evidence:
+
+* **contrast**: a word of the question that the evidence lacks, where the evidence puts
+  another word in its place — before the same noun ("*service* accounts" / "*standard user*
+  accounts") or after the same preposition ("in *water*" / "in *air*");
+* **unit**: a question asking "how many days" is not answered by a number of months;
+* **quantity**: a question asking how long, how many, how often (…) is not answered by claims
+  that state no number or frequency.
+
+Pure and lexical (no model call): what it checks is measured on the labelled questions in
+docs/grounding.md ("Refusal of near misses").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from disputatio.state.claims import Claim
+from disputatio.validators.sentences import STOPWORDS, UNITS, stated_numbers, stem, words
+
+#: Prepositions after which a question's word names the condition asked about ("in water").
+PREPOSITIONS = frozenset("in on at for from with during under inside outside into onto".split())
+
+#: Words that may stand between a preposition or modifier and its noun.
+_DETERMINERS = frozenset("the a an its their this these those his her our your".split())
+
+#: Question-form words: they ask for a value, and no evidence repeats them.
+_ASKING = frozenset(
+    stem(w)
+    for w in "often long many much time far old maximum minimum happen which what who whom "
+    "whose when where why how".split()
+)
+
+_QUANTITY_RE = re.compile(
+    r"\bhow\s+(?:many|much|long|often|far|old|heavy|high|deep|fast|frequently)\b"
+    r"|\b(?:at|above|below|under|over|after|within)\s+what\s+(?:rate|speed|load|weight|depth|"
+    r"temperature|interval|age|time|distance|height|pressure|level|intervals)\b",
+    re.I,
+)
+_HOW_MANY_RE = re.compile(r"\bhow\s+many\s+([^\W\d_]+)", re.I)
+_FREQUENCY_RE = re.compile(
+    r"\b(?:every|each|daily|weekly|monthly|yearly|annually|hourly|once|twice|per)\b", re.I
+)
+
+
+_AUXILIARIES = frozenset(
+    "is are was were does do did has have had can could will would should shall must may might "
+    "am isn't aren't doesn't don't".split()
+)
+
+
+def asks_for_value(question: str) -> bool:
+    """Whether ``question`` asks for a value (a wh-question), not for a yes or a no.
+
+    A yes/no question is answered by evidence that may contradict it ("shorter survival" where
+    the abstract says "longer"): its words differing from the evidence are the answer, not a
+    neighbouring question, so :func:`off_question` does not apply to it.
+    """
+    toks = words(question or "")
+    return bool(toks) and toks[0].casefold() not in _AUXILIARIES
+
+
+def asks_quantity(question: str) -> bool:
+    """Whether ``question`` asks for an amount, a duration or a frequency."""
+    return bool(_QUANTITY_RE.search(question or ""))
+
+
+def states_quantity(text: str) -> bool:
+    """Whether ``text`` states a number or a frequency ("every 2 weeks", "monthly")."""
+    return bool(stated_numbers(text)) or bool(_FREQUENCY_RE.search(text or ""))
+
+
+def asked_unit(question: str) -> str | None:
+    """The unit a "how many <unit>" question asks for (canonical, e.g. ``day``), if any."""
+    m = _HOW_MANY_RE.search(question or "")
+    return UNITS.get(m.group(1).casefold()) if m else None
+
+
+def _content(token: str) -> bool:
+    low = token.casefold()
+    return low not in STOPWORDS and not any(ch.isdigit() for ch in low) and len(low) > 1
+
+
+def _next_content(tokens: Sequence[str], i: int, step: int) -> int | None:
+    """The index of the first content word from ``i`` on (skipping determiners), if any."""
+    while 0 <= i < len(tokens):
+        if tokens[i] not in _DETERMINERS:
+            return i if _content(tokens[i]) else None
+        i += step
+    return None
+
+
+def contrast(question: str, evidence: str, context: str = "") -> tuple[str, str] | None:
+    """A word of ``question`` the evidence replaces with another, as ``(asked, found)``.
+
+    Args:
+        question: The question (or one part of it).
+        evidence: The sentence(s) the claims rest on.
+        context: The evidence's section title and headings (words there count as present).
+
+    Returns:
+        ``("service accounts", "user accounts")``-like phrases, or None when the evidence
+        puts no other word where the question has one it lacks.
+    """
+    q = [t.casefold() for t in words(question)]
+    e = [t.casefold() for t in words(evidence)]
+    have = {stem(t) for t in e} | {stem(t.casefold()) for t in words(context)}
+    asked = {stem(t) for t in q}
+    for i, tok in enumerate(q):
+        if not _content(tok) or stem(tok) in have or stem(tok) in _ASKING:
+            continue
+        # "<missing> <noun>" where the evidence says "<other> <noun>"
+        nxt = i + 1 if i + 1 < len(q) and _content(q[i + 1]) else None
+        if nxt is not None and stem(q[nxt]) in have:
+            for j, other in enumerate(e):
+                if j and stem(other) == stem(q[nxt]) and _replaces(e[j - 1], asked):
+                    return f"{tok} {q[nxt]}", f"{e[j - 1]} {other}"
+        # "<preposition> <missing>" where the evidence says "<preposition> <other>"
+        back = i - 1
+        while back >= 0 and q[back] in _DETERMINERS:
+            back -= 1
+        if back >= 0 and q[back] in PREPOSITIONS:
+            for j, other in enumerate(e):
+                if other != q[back]:
+                    continue
+                k = _next_content(e, j + 1, 1)
+                if k is not None and _replaces(e[k], asked):
+                    return f"{q[back]} {tok}", f"{other} {e[k]}"
+    return None
+
+
+def _replaces(word: str, asked: set[str]) -> bool:
+    """Whether an evidence word can stand where the question has another (a content word)."""
+    return _content(word) and stem(word) not in asked
+
+
+def off_question(question: str, claim: str, evidence: str, context: str = "") -> str:
+    """Why a supported claim does not answer ``question`` (``""`` when nothing says so).
+
+    Args:
+        question: The question (or one part of it).
+        claim: The claim's text.
+        evidence: The sentence(s) that support the claim.
+        context: The evidence's section title and headings.
+
+    Returns:
+        A short reason for people, or ``""``.
+    """
+    found = contrast(question, evidence, context)
+    if found:
+        return f"the question asks about {found[0]!r}; the sentence is about {found[1]!r}"
+    unit = asked_unit(question)
+    if unit:
+        units = {u for _, u in stated_numbers(claim) if u is not None}
+        if units and unit not in units:
+            return f"the question asks for {unit}s; the claim gives {', '.join(sorted(units))}"
+    return ""
+
+
+def unanswered(question: str, claims: Iterable[str]) -> str:
+    """Why the claims kept for ``question`` leave it unanswered (``""`` when they may answer).
+
+    A question asking for an amount, a duration or a frequency is not answered by claims that
+    state none.
+    """
+    if asks_quantity(question) and not any(states_quantity(c) for c in claims):
+        return "the question asks for an amount or a frequency; no kept claim states one"
+    return ""
+
+
+def drop_off_question(
+    question: str, claims: Sequence[Claim], context: Mapping[str, str], *, keep: bool = False
+) -> int:
+    """Drop the supported claims of an answer that do not answer ``question``.
+
+    Each supported claim is compared with the question (:func:`off_question`: the evidence
+    and its section's ``context``); when the claims left state no amount for a question
+    asking one (:func:`unanswered`), they go too, and the answer says the documents do not
+    answer. Yes/no questions are left alone (:func:`asks_for_value`). A dropped claim keeps
+    its verdict (the sentence does support it) and says why in ``reason``.
+
+    Args:
+        question: The question the answer is for.
+        claims: The answer's claims, judged.
+        context: Section id → title and headings (``Windows.context``).
+        keep: Keep such claims in the answer, flagged (``grounding.allow_unsupported``).
+
+    Returns:
+        How many claims were found off the question.
+    """
+    if not asks_for_value(question):
+        return 0
+    facts = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
+    left: list[Claim] = []
+    for claim in facts:
+        found = [e for e in (claim.evidence, *claim.more_evidence) if e is not None]
+        evidence = " ".join(e.sentence for e in found)
+        where = " ".join(context.get(e.section_id, "") for e in found)
+        why = off_question(question, claim.text, evidence, where)
+        if why:
+            _set_aside(claim, why, keep)
+        else:
+            left.append(claim)
+    why = unanswered(question, [c.text for c in left]) if left else ""
+    for claim in left if why else []:
+        _set_aside(claim, why, keep)
+    return len(facts) - (0 if why else len(left))
+
+
+def _set_aside(claim: Claim, why: str, keep: bool) -> None:
+    claim.dropped = not keep
+    claim.reason = f"supported, but not what was asked: {why}"

@@ -1,0 +1,111 @@
+"""A supported claim that answers a neighbouring question is set aside, each rule on its own."""
+
+from __future__ import annotations
+
+from disputatio.validators.claims import NOT_FOUND_ANSWER, check_answer
+from disputatio.validators.relevance import (
+    asked_unit,
+    asks_for_value,
+    asks_quantity,
+    contrast,
+    off_question,
+    unanswered,
+)
+
+POLICY = (
+    "Passwords for standard user accounts must be changed every 180 days. "
+    "Administrator passwords must be changed every 90 days."
+)
+ROV = "The Havørn-300 has a depth rating of 3,000 m and weighs 3.8 tonnes in air."
+TRAINING = (
+    "ROV pilots must complete the pilot course, which lasts 5 days, within 6 months of being "
+    "hired. Survey technicians must complete the CTD-41 operator course within 3 months of "
+    "being hired."
+)
+SECTIONS = {
+    "pol": {"text": POLICY, "title": "IT security policy"},
+    "rov": {"text": ROV, "title": "ROV maintenance schedule"},
+    "trn": {"text": TRAINING, "title": "Onboarding and training"},
+}
+
+
+def test_another_modifier_before_the_same_noun_is_a_contrast() -> None:
+    found = contrast("How often must passwords for service accounts be changed?", POLICY)
+    assert found == ("service accounts", "user accounts")
+
+
+def test_another_object_after_the_same_preposition_is_a_contrast() -> None:
+    assert contrast("What does the Havørn-300 ROV weigh in water?", ROV) == ("in water", "in air")
+
+
+def test_the_words_of_the_question_in_the_evidence_are_no_contrast() -> None:
+    assert (
+        contrast("How often must passwords for standard user accounts be changed?", POLICY) is None
+    )
+    assert contrast("What does the Havørn-300 weigh in air?", ROV) is None
+
+
+def test_a_word_of_the_section_title_counts_as_present() -> None:
+    q = "How often must passwords for service accounts be changed?"
+    assert contrast(q, POLICY, context="Service accounts") is None
+
+
+def test_a_question_asking_for_days_is_not_answered_by_months() -> None:
+    assert asked_unit("How many days does the CTD-41 operator course last?") == "day"
+    q = "How many days does the CTD-41 operator course last?"
+    assert off_question(q, "The CTD-41 operator course lasts 3 months.", TRAINING)
+    assert not off_question(q, "The course lasts 5 days.", TRAINING)
+
+
+def test_a_quantity_question_needs_a_claim_stating_one() -> None:
+    assert asks_quantity("How long does the battery last?")
+    assert asks_quantity("Above what weight does a lift need a second signaller?")
+    assert not asks_quantity("Which hardware key are administrators issued?")
+    assert unanswered("How long does the battery last?", ["The sensor is powered by the pack."])
+    assert not unanswered("How long does the battery last?", ["The pack lasts 40 hours."])
+    assert not unanswered("How often are drills held?", ["Drills are held monthly."])
+
+
+def test_yes_no_questions_are_not_asked_for_a_value() -> None:
+    assert not asks_for_value("Is deletion at 6q24.2-26 associated with shorter survival?")
+    assert asks_for_value("How often must passwords for service accounts be changed?")
+
+
+def test_check_answer_refuses_a_neighbours_fact_and_says_why() -> None:
+    question = "How often must passwords for service accounts be changed?"
+    answer = "Passwords for standard user accounts must be changed every 180 days [pol]."
+    plain = check_answer(answer, SECTIONS)
+    assert plain.claims[0].verdict == "supported" and not plain.not_found
+    report = check_answer(answer, SECTIONS, question=question)
+    (claim, refusal) = report.claims
+    assert claim.verdict == "supported" and claim.dropped
+    assert "service accounts" in claim.reason and "user accounts" in claim.reason
+    assert report.not_found and report.answer == NOT_FOUND_ANSWER
+    assert refusal.verdict == "not_found"
+
+
+def test_check_answer_keeps_a_claim_answering_the_question() -> None:
+    question = "How often must passwords for standard user accounts be changed?"
+    answer = "Passwords for standard user accounts must be changed every 180 days [pol]."
+    report = check_answer(answer, SECTIONS, question=question)
+    assert not report.not_found and not report.claims[0].dropped
+
+
+def test_check_answer_keeps_an_off_question_claim_flagged_when_asked() -> None:
+    report = check_answer(
+        "The Havørn-300 weighs 3.8 tonnes in air [rov].",
+        SECTIONS,
+        question="What does the Havørn-300 ROV weigh in water?",
+        keep_unsupported=True,
+    )
+    claim = report.claims[0]
+    assert not claim.dropped and "in water" in claim.reason and not report.not_found
+
+
+def test_a_yes_no_question_is_left_to_the_claims() -> None:
+    report = check_answer(
+        "The Havørn-300 weighs 3.8 tonnes in air [rov].",
+        SECTIONS,
+        question="Does the Havørn-300 weigh 3.8 tonnes in water?",
+    )
+    assert not report.not_found
