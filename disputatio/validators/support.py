@@ -32,12 +32,15 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol, runtime_checkable
 
 from disputatio.validators.sentences import (
+    STOPWORDS,
     content_words,
     has_negation,
     names,
     opposite_words,
     split_sentences,
     stated_numbers,
+    stem,
+    words,
 )
 
 
@@ -133,6 +136,37 @@ def _unbound_numbers(claim: str, window: str) -> str:
         ]
         if holders and not any(_binds(h.casefold(), present) for h in holders):
             return f"the number {number} and the names of the claim are in different sentences"
+    return _borrowed_word(claim, [s.sentence for s in spans])
+
+
+def _borrowed_word(claim: str, sentences: Sequence[str]) -> str:
+    """Why a window lends a claim's number a word that goes with another number.
+
+    "The operator course lasts 3 months" is not supported by "The pilot course, which lasts 5
+    days, ... The operator course must be completed within 3 months.": "lasts" is in the window
+    only beside 5 days, in a sentence that does not hold the claim's number. A word the claim
+    takes from another sentence of the window (its subject, "the pack") is fine when no other
+    number stands within two words of it.
+    """
+    wanted = {n for n, _ in stated_numbers(claim)}
+    if not wanted:
+        return ""
+    holders = [s for s in sentences if wanted & {n for n, _ in stated_numbers(s)}]
+    if not holders:
+        return ""
+    held = frozenset().union(*(content_words(h) for h in holders))
+    asked = content_words(claim)
+    for sentence in sentences:
+        if sentence in holders:
+            continue
+        toks = words(sentence)
+        for i, tok in enumerate(toks):
+            st = stem(tok)
+            if st not in asked or st in held or tok.casefold() in STOPWORDS:
+                continue
+            other = {n for n, _ in stated_numbers(" ".join(toks[max(0, i - 2) : i + 3]))} - wanted
+            if other:
+                return f"{tok!r} goes with {min(other)} in another sentence, not with the claim's"
     return ""
 
 

@@ -77,6 +77,7 @@ class Windows:
             ``(evidence, "")`` with one span per section used, or ``([], reason)``.
         """
         best: tuple[float, str, tuple[int, int, str]] | None = None  # score, section, window
+        scored: list[tuple[float, str, tuple[int, int, str]]] = []  # windows no guard rejected
         reasons: list[str] = []
         # a claim resting on several sections: the window of each that covers it most
         per_section: dict[str, tuple[float, tuple[int, int, str]]] = {}
@@ -90,6 +91,8 @@ class Windows:
             for win, score in zip(wins, scores, strict=True):
                 if score.reason:
                     reasons.append(score.reason)
+                else:
+                    scored.append((score.score, sid, win))
                 # the single sentence wins over the pair on equal scores (pairs come later)
                 if best is None or score.score > best[0]:
                     best = (score.score, sid, win)
@@ -100,9 +103,14 @@ class Windows:
         confirm = getattr(checker, "confirm", None)  # a judged checker's last word
         vetoed = ""  # the judge's reason when it vetoed the best window
         if best is not None and confirm is not None:
-            sid, win = best[1], best[2]
-            final = confirm(claim, win[2], self.context[sid], SupportScore(best[0]))
-            best, vetoed = (final.score, sid, win), final.reason
+            # the best window, then (when it is refused) a near tie of it: see _runner_up
+            for i, (score_, sid, win) in enumerate([best, *_runner_up(best, scored, checker)]):
+                final = confirm(claim, win[2], self.context[sid], SupportScore(score_))
+                if i == 0:
+                    best, vetoed = (final.score, sid, win), final.reason
+                if final.score >= checker.threshold:
+                    best, vetoed = (final.score, sid, win), ""
+                    break
         if best is not None and best[0] >= checker.threshold:
             return [_evidence(best[1], best[2], best[0])], ""
         if len(per_section) >= 2:
@@ -126,3 +134,32 @@ class Windows:
 def _evidence(section_id: str, window: tuple[int, int, str], score: float) -> Evidence:
     start, end, sentence = window
     return Evidence(section_id=section_id, start=start, end=end, sentence=sentence, score=score)
+
+
+#: A grey-zone window whose score is this close to the best one's is judged too when the
+#: best one is refused: the hybrid score cannot tell near ties apart ("Vessel: M/V Sjøstjerne"
+#: 0.616 under a sentence about shackles 0.620), the judge can.
+RUNNER_UP_MARGIN = 0.05
+
+
+def _runner_up(
+    first: tuple[float, str, tuple[int, int, str]],
+    scored: Sequence[tuple[float, str, tuple[int, int, str]]],
+    checker: SupportChecker,
+) -> list[tuple[float, str, tuple[int, int, str]]]:
+    """The best window apart from ``first`` (not overlapping it) within the margin, if any.
+
+    Only in the judge's grey zone (``checker.grey``): a window the score supports needs no
+    second opinion, one below the grey floor gets none.
+    """
+    grey = getattr(checker, "grey", None)
+    if grey is None or first[0] >= checker.threshold:
+        return []
+    start, end = first[2][0], first[2][1]
+    others = [
+        w
+        for w in scored
+        if w[0] >= max(grey, first[0] - RUNNER_UP_MARGIN)
+        and (w[1] != first[1] or w[2][1] <= start or w[2][0] >= end)
+    ]
+    return sorted(others, key=lambda w: -w[0])[:1]

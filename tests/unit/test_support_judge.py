@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import pytest
 from langchain_core.messages import AIMessage
@@ -11,7 +12,13 @@ from disputatio.state.claims import Claim
 from disputatio.testing import FakeEmbeddings, ScriptedChatModel
 from disputatio.validators.claims import check_answer
 from disputatio.validators.judge import SupportJudge, judge_messages
-from disputatio.validators.support import HybridSupport, JudgedSupport, decide, default_checker
+from disputatio.validators.support import (
+    HybridSupport,
+    JudgedSupport,
+    SupportScore,
+    decide,
+    default_checker,
+)
 
 EMBED = FakeEmbeddings().embed_documents
 #: A paraphrase of its sentence that the hybrid score leaves in the grey zone.
@@ -165,3 +172,54 @@ def test_the_judge_never_lifts_sentences_of_two_sections_joined() -> None:
     judged = check_answer(f"{claim} [a] [b]", sections, checker=checker).claims[0]
     assert judged.verdict == "unsupported"
     assert all(w.count(".") < 2 for w in asked)  # the join was never put to it
+
+
+class TiedChecker:
+    """Hybrid-like scores set per window; the judge says yes to ``yes`` only."""
+
+    name = "judged"
+    threshold = 0.83
+    grey = 0.5
+
+    def __init__(self, scores: dict[str, float], yes: str) -> None:
+        self.scores, self.yes = scores, yes
+        self.asked: list[str] = []
+
+    def score_many(
+        self, claim: str, windows: Sequence[str], context: Sequence[str]
+    ) -> list[SupportScore]:
+        return [SupportScore(self.scores.get(w, 0.0)) for w in windows]
+
+    def confirm(self, claim: str, window: str, context: str, score: SupportScore) -> SupportScore:
+        self.asked.append(window)
+        return SupportScore(0.9 if window == self.yes else score.score)
+
+
+REPORT = {"inc": {"text": "Vessel: M/V Sjøstjerne\nAll shackles were inspected.", "title": "x"}}
+
+
+def test_a_near_tie_is_judged_when_the_best_window_is_refused() -> None:
+    checker = TiedChecker(
+        {"All shackles were inspected.": 0.62, "Vessel: M/V Sjøstjerne": 0.616},
+        yes="Vessel: M/V Sjøstjerne",
+    )
+    claim = check_answer("The incident happened on M/V Sjøstjerne.", REPORT, checker=checker)
+    first = claim.claims[0]
+    assert first.verdict == "supported" and first.evidence is not None
+    assert first.evidence.sentence == "Vessel: M/V Sjøstjerne"
+    assert checker.asked == ["All shackles were inspected.", "Vessel: M/V Sjøstjerne"]
+
+
+def test_no_second_judge_call_beyond_the_margin_or_when_the_first_is_supported() -> None:
+    far = TiedChecker(
+        {"All shackles were inspected.": 0.70, "Vessel: M/V Sjøstjerne": 0.60},
+        yes="Vessel: M/V Sjøstjerne",
+    )
+    report = check_answer("The incident happened on M/V Sjøstjerne.", REPORT, checker=far)
+    assert report.claims[0].verdict != "supported" and len(far.asked) == 1
+    first_yes = TiedChecker(
+        {"All shackles were inspected.": 0.62, "Vessel: M/V Sjøstjerne": 0.616},
+        yes="All shackles were inspected.",
+    )
+    check_answer("The shackles were inspected.", REPORT, checker=first_yes)
+    assert first_yes.asked == ["All shackles were inspected."]
