@@ -97,7 +97,7 @@ def run_project(q: dict[str, Any], funnel: Any, model: str) -> dict[str, Any]:
     shown = {s["id"]: s for s in out.get("sections", [])}
     t1 = time.perf_counter()
     if out.get("draft") is not None:  # the check alone, timed again on the same draft
-        check_answer(out["draft"], shown, checker=ctx.support_checker())
+        check_answer(out["draft"], shown, checker=ctx.support_checker(), question=q["question"])
     check_s = time.perf_counter() - t1 if out.get("draft") is not None else 0.0
     claims = out.get("claims", [])
     rec = score(q, out["answer"], claims, shown, len(out.get("invalid_citations", [])))
@@ -137,7 +137,7 @@ def run_plain(q: dict[str, Any], funnel: Any, model: str) -> dict[str, Any]:
 def table(path: Path) -> str:
     recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     rows = []
-    for split in ("calibration", "test", "all"):
+    for split in ("calibration", "test", "heldout", "all"):
         for system in ("plain", "project"):
             rs = [r for r in recs if r["system"] == system and split in (r["split"], "all")]
             if not rs:
@@ -206,7 +206,13 @@ def main() -> None:
     parser.add_argument("--systems", default="plain,project")
     parser.add_argument("--limit", type=int, default=0, help="first N questions only")
     parser.add_argument(
-        "--split", choices=["calibration", "test"], help="only this split's questions"
+        "--split", choices=["calibration", "test", "heldout"], help="only this split's questions"
+    )
+    parser.add_argument(
+        "--questions",
+        type=Path,
+        default=DATA / "questions.jsonl",
+        help="the question file (questions_heldout.jsonl: the set written blind to the rules)",
     )
     parser.add_argument(
         "--answer-system",
@@ -230,9 +236,7 @@ def main() -> None:
     if args.bioasq:
         questions, snippets = bioasq(args.bioasq, args.bioasq_corpus)
     else:
-        questions = [
-            json.loads(x) for x in (DATA / "questions.jsonl").read_text().splitlines() if x
-        ]
+        questions = [json.loads(x) for x in args.questions.read_text().splitlines() if x]
     if args.split:
         questions = [q for q in questions if q["split"] == args.split]
     if args.answer_system:
