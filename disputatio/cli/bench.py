@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,7 @@ def bench(
     another configuration is kept and the new one gets a ``-<config hash>`` suffix.
     """
     from disputatio.eval.harness import run_benchmark
-    from disputatio.eval.report import markdown_table, write_results
+    from disputatio.eval.report import write_results
     from disputatio.nodes.medrag.context import MedragContext
 
     console.print(
@@ -83,6 +84,29 @@ def bench(
         tenant=tenant,
         collection=collection,
     )
+    from disputatio.storage.checkpoint import optional_checkpointer
+
+    with optional_checkpointer(checkpoint) as saver:
+        result = run_benchmark(
+            dataset,
+            protocol,
+            n,
+            seed,
+            context=ctx,
+            ablations=parse_ablations(ablate),
+            corpus=corpus,
+            sc_samples=sc_samples,
+            save_db=save_db,
+            checkpointer=saver,
+            on_question=_progress_printer(),
+        )
+    json_path, md_path = write_results(result, out)
+    _print_result(result)
+    console.print(f"results: {json_path} and {md_path}")
+
+
+def _progress_printer() -> Callable[[int, dict[str, Any]], None]:
+    """A per-question callback printing ✓/✗, the answer, the gold and the running accuracy."""
     counter = {"done": 0, "correct": 0}
 
     def progress(i: int, record: dict[str, Any]) -> None:
@@ -98,23 +122,13 @@ def bench(
             line += f" error: {record['error']}"
         console.print(f"{mark} {escape(line)}")
 
-    from disputatio.storage.checkpoint import optional_checkpointer
+    return progress
 
-    with optional_checkpointer(checkpoint) as saver:
-        result = run_benchmark(
-            dataset,
-            protocol,
-            n,
-            seed,
-            context=ctx,
-            ablations=parse_ablations(ablate),
-            corpus=corpus,
-            sc_samples=sc_samples,
-            save_db=save_db,
-            checkpointer=saver,
-            on_question=progress,
-        )
-    json_path, md_path = write_results(result, out)
+
+def _print_result(result: dict[str, Any]) -> None:
+    """Print the result's summary row (that of its Markdown table) as a metric/value table."""
+    from disputatio.eval.report import markdown_table
+
     table = Table(title=result["experiment"]["name"])
     table.add_column("metric")
     table.add_column("value", justify="right")
@@ -124,4 +138,3 @@ def bench(
     ):
         table.add_row(column, value)
     console.print(table)
-    console.print(f"results: {json_path} and {md_path}")

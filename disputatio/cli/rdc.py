@@ -2,7 +2,8 @@
 
 Register with ``app.add_typer(rdc.rdc_app, name="rdc")`` (``rdc CASE.json`` runs the debate:
 the first argument that is no subcommand name goes to ``run``) and
-``ledger.command("verify")(rdc.ledger_verify)``, ``ledger.command("show")(rdc.ledger_show)``.
+``ledger.command("verify")(rdc.ledger_verify)``, ``ledger.command("show")(rdc.ledger_show)``
+(the ledger commands live in :mod:`disputatio.cli.ledger`; this module re-exports them).
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from disputatio.cli.claims import echo_json, render_case_claims, verdict_json
+from disputatio.cli.ledger import ledger_app as ledger_app  # re-exported (cli.app)
+from disputatio.cli.ledger import ledger_show as ledger_show
+from disputatio.cli.ledger import ledger_verify as ledger_verify
 from disputatio.cli.options import AS_JSON, COLLECTION, MODEL, SHOW_CONTEXT, TENANT, THREAD_ID
 from disputatio.errors import ConfigError
 from disputatio.settings import get_settings
@@ -38,7 +42,6 @@ rdc_app = typer.Typer(
     help="ResearchDebateChain: debate a CASE (rdc CASE.json) or fit its calibration.",
     no_args_is_help=True,
 )
-ledger_app = typer.Typer(help="Inspect the provenance ledger.", no_args_is_help=True)
 
 
 @rdc_app.command("run")
@@ -75,18 +78,13 @@ def rdc(
     """
     import uuid
 
-    from disputatio.graphs.rdc import RdcContext, build_graph, read_case_file
+    from disputatio.graphs.rdc import RdcContext, read_case_file
     from disputatio.nodes.rdc.case import resolve_specialists
-    from disputatio.storage.checkpoint import open_checkpointer, open_store
     from disputatio.storage.ledger import PostgresLedger
 
     settings = get_settings()
     case = read_case_file(case_file)
-    names = None
-    if specialists is not None:
-        names = [s.strip() for s in specialists.split(",") if s.strip()]
-        if not names:
-            raise ConfigError("--specialists names no specialist (e.g. infectious,autoimmune)")
+    names = _specialist_names(specialists)
     thread = thread_id or f"rdc-{uuid.uuid4().hex[:12]}"
     context = RdcContext(
         model=model,
@@ -103,21 +101,9 @@ def rdc(
     )
     context.config()  # bad knobs fail here, in one line, before any database work
     resolve_specialists(case, names)  # so do repeated specialist names
-    config: Any = {"configurable": {"thread_id": thread}}
     screen = Console(stderr=True) if as_json else out  # with --json, stdout is the JSON alone
     screen.print(f"[bold]{case.title or case.id}[/]  thread [cyan]{thread}[/]")
-    with open_checkpointer(settings) as saver, open_store(settings) as store:
-        graph = build_graph().compile(checkpointer=saver, store=store, name="rdc")
-        snapshot = graph.get_state(config)
-        if snapshot.values.get("verdict") and not snapshot.next:
-            raise ConfigError(f"thread {thread} already holds a debate: start a new thread id")
-        inputs = None if snapshot.next else {"case": case.model_dump(mode="json")}
-        for _, chunk in graph.stream(
-            inputs, config, context=context, stream_mode=["updates", "custom"]
-        ):
-            if isinstance(chunk, dict) and "event" in chunk:
-                _print_event(chunk, screen)
-        state = graph.get_state(config).values
+    state = _debate(case, context, thread, settings, screen)
     verdict = state["verdict"]
     if as_json:
         echo_json(verdict_json("rdc", thread, state))
@@ -130,6 +116,44 @@ def rdc(
         write_exports(out_dir, state["graph"], verdict)
         screen.print(f"wrote {out_dir}/debate.jsonld, debate.graphml, verdict.json")
     screen.print(f"verify with: disputatio ledger verify {thread}")
+
+
+def _specialist_names(specialists: str | None) -> list[str] | None:
+    """``--specialists a,b`` → ``["a", "b"]`` (None: the case's own specialists).
+
+    Raises:
+        ConfigError: If the option names no specialist.
+    """
+    if specialists is None:
+        return None
+    names = [s.strip() for s in specialists.split(",") if s.strip()]
+    if not names:
+        raise ConfigError("--specialists names no specialist (e.g. infectious,autoimmune)")
+    return names
+
+
+def _debate(case: Any, context: Any, thread: str, settings: Any, screen: Console) -> Any:
+    """Run (or resume) the debate of ``thread``, printing its events; return its final state.
+
+    Raises:
+        ConfigError: If the thread already holds a finished debate.
+    """
+    from disputatio.graphs.rdc import build_graph
+    from disputatio.storage.checkpoint import open_checkpointer, open_store
+
+    config: Any = {"configurable": {"thread_id": thread}}
+    with open_checkpointer(settings) as saver, open_store(settings) as store:
+        graph = build_graph().compile(checkpointer=saver, store=store, name="rdc")
+        snapshot = graph.get_state(config)
+        if snapshot.values.get("verdict") and not snapshot.next:
+            raise ConfigError(f"thread {thread} already holds a debate: start a new thread id")
+        inputs = None if snapshot.next else {"case": case.model_dump(mode="json")}
+        for _, chunk in graph.stream(
+            inputs, config, context=context, stream_mode=["updates", "custom"]
+        ):
+            if isinstance(chunk, dict) and "event" in chunk:
+                _print_event(chunk, screen)
+        return graph.get_state(config).values
 
 
 @rdc_app.command("calibrate")
@@ -305,79 +329,3 @@ def write_exports(out_dir: Path, graph: dict[str, Any], verdict: dict[str, Any])
     (out_dir / "debate.jsonld").write_text(json.dumps(debate.to_jsonld(), indent=2), "utf-8")
     (out_dir / "debate.graphml").write_text(debate.to_graphml(), "utf-8")
     (out_dir / "verdict.json").write_text(json.dumps(verdict, indent=2), "utf-8")
-
-
-def _verdict_anchor(thread_id: str) -> tuple[int, str] | None:
-    """Return the head the thread's RDC verdict recorded in its checkpoint (None if none)."""
-    from disputatio.storage.checkpoint import open_checkpointer
-
-    with open_checkpointer(get_settings()) as saver:
-        found = saver.get_tuple({"configurable": {"thread_id": thread_id}})
-    values = found.checkpoint.get("channel_values", {}) if found else {}
-    ledger = (values.get("verdict") or {}).get("ledger") or {}
-    if "entries" in ledger and "head_hash" in ledger:
-        return int(ledger["entries"]) - 1, str(ledger["head_hash"])
-    return None
-
-
-@ledger_app.command("verify")
-def ledger_verify(
-    thread_id: str = typer.Argument(..., help="Thread id."),
-    head: str | None = typer.Option(
-        None, "--head", help="Expected head hash (default: the one the thread's verdict recorded)."
-    ),
-) -> None:
-    """Verify a thread: its hash chain, its recorded head, and the head its verdict anchored.
-
-    Exit 0 when intact, 1 when tampered, truncated, rewritten or missing.
-    """
-    from disputatio.storage.db import connect
-    from disputatio.storage.ledger import count_entries, verify
-
-    anchor = _verdict_anchor(thread_id)
-    if head is not None:
-        anchor = (anchor[0] if anchor else -1, head)
-    with connect(get_settings()) as conn:
-        if anchor is not None and anchor[0] < 0:
-            anchor = (count_entries(conn, thread_id) - 1, anchor[1])
-        result = verify(conn, thread_id, anchor=anchor)
-    where = "chain, head table and verdict anchor" if anchor else "chain and head table"
-    if result.ok:
-        typer.echo(f"ok: ledger {thread_id}: {result.reason} ({where})")
-        return
-    typer.echo(f"FAILED: ledger {thread_id}: {result.reason}")
-    raise typer.Exit(1)
-
-
-@ledger_app.command("show")
-def ledger_show(
-    thread_id: str = typer.Argument(..., help="Thread id."),
-    as_json: bool = AS_JSON,
-    full: bool = typer.Option(False, "--full", help="Print whole payloads (default: a summary)."),
-) -> None:
-    """Print the entries of a thread: index, time, kind, hash and payload."""
-    from disputatio.storage.db import connect
-    from disputatio.storage.ledger import read_entries
-
-    with connect(get_settings()) as conn:
-        entries = read_entries(conn, thread_id)
-    if not entries:
-        raise ConfigError(f"no ledger entries for thread {thread_id!r}")
-    if as_json:
-        rows = [
-            {"idx": e.idx, "seq": e.seq, "created_at": e.created_at, "kind": e.kind,
-             "hash": e.hash, "prev_hash": e.prev_hash, "payload": e.payload}
-            for e in entries
-        ]  # fmt: skip
-        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
-        return
-    table = Table(title=f"ledger {thread_id} ({len(entries)} entries)")
-    for col in ("#", "time (UTC)", "kind", "hash", "payload"):
-        table.add_column(col, overflow="fold")
-    for e in entries:
-        payload = json.dumps(e.payload, ensure_ascii=False, sort_keys=True)
-        if not full and len(payload) > 120:
-            payload = payload[:119] + "…"
-        when = (e.created_at or "")[:19].replace("T", " ")
-        table.add_row(str(e.idx), when, e.kind, e.hash[:12], payload)
-    out.print(table)

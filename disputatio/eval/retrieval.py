@@ -24,7 +24,7 @@ import datetime as dt
 import os
 import platform
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -238,35 +238,12 @@ def evaluate(
             f" {next(iter(sorted(stored)))!r}"
         )
     got = ev.run([q.query for q in queries], tick, "questions")
-    stages: dict[str, Any] = {}
-    for stage in FUNNEL_STAGES:
-        if stage == "reranked" and not options.rerank:
-            continue
-        row: dict[str, Any] = quality(got.ranks.get(stage, []), relevant)
-        row |= percentiles(got.times.get(stage, []))
-        row["failed"] = got.failures.get(stage, 0)
-        stages[stage] = row
+    stages = _stage_rows(got, relevant, options)
     steps = {stage: percentiles(got.times.get(stage, [])) for stage in ("plan", "fuse", "rerank")}
     peers = _peers(ev, queries, relevant, options, tick) if options.baselines else {}
     public = _public(ev, queries, relevant, tick) if options.public else {}
-    threshold = ev.config.threshold
-    refusal: dict[str, Any] = {"threshold": threshold, "reranker": _reranker_name(ev, options)}
-    if options.rerank:
-        refusal["on_topic"] = _refusals(got.best, threshold)
-        if off_topic:
-            far = ev.run(list(off_topic), tick, "off-topic")
-            refusal["off_topic"] = _refusals(far.best, threshold)
-    per_query = [
-        {
-            "id": q.id,
-            "ndcg@10": {
-                stage: round(ndcg_at(got.ranks[stage][i], relevant[i], 10), 4)
-                for stage in stages
-                if stage in got.ranks
-            },
-        }
-        for i, q in enumerate(queries)
-    ]
+    refusal = _refusal(ev, got, options, off_topic, tick)
+    per_query = _per_query(got, queries, relevant, stages)
     cfg = dataclasses.asdict(ev.config)
     cfg["weights"] = dict(ev.config.weights)
     return {
@@ -289,6 +266,62 @@ def evaluate(
         "refusal": refusal,
         "per_query": per_query,
     }
+
+
+def _stage_rows(
+    got: _Rankings, relevant: Sequence[frozenset[str]], options: EvalOptions
+) -> dict[str, Any]:
+    """Quality, latency and failures of each funnel stage (no ``reranked`` row without rerank)."""
+    stages: dict[str, Any] = {}
+    for stage in FUNNEL_STAGES:
+        if stage == "reranked" and not options.rerank:
+            continue
+        row: dict[str, Any] = quality(got.ranks.get(stage, []), relevant)
+        row |= percentiles(got.times.get(stage, []))
+        row["failed"] = got.failures.get(stage, 0)
+        stages[stage] = row
+    return stages
+
+
+def _refusal(
+    ev: RetrievalEvaluation,
+    got: _Rankings,
+    options: EvalOptions,
+    off_topic: Sequence[str],
+    tick: Tick | None,
+) -> dict[str, Any]:
+    """The refusal threshold and how often it refuses on- (and off-) topic questions.
+
+    With reranking, the off-topic questions run through the funnel here.
+    """
+    threshold = ev.config.threshold
+    refusal: dict[str, Any] = {"threshold": threshold, "reranker": _reranker_name(ev, options)}
+    if options.rerank:
+        refusal["on_topic"] = _refusals(got.best, threshold)
+        if off_topic:
+            far = ev.run(list(off_topic), tick, "off-topic")
+            refusal["off_topic"] = _refusals(far.best, threshold)
+    return refusal
+
+
+def _per_query(
+    got: _Rankings,
+    queries: Sequence[LabelledQuery],
+    relevant: Sequence[frozenset[str]],
+    stages: Mapping[str, Any],
+) -> list[dict[str, Any]]:
+    """Each question's nDCG@10 at every stage that ranked it."""
+    return [
+        {
+            "id": q.id,
+            "ndcg@10": {
+                stage: round(ndcg_at(got.ranks[stage][i], relevant[i], 10), 4)
+                for stage in stages
+                if stage in got.ranks
+            },
+        }
+        for i, q in enumerate(queries)
+    ]
 
 
 def _reranker_name(ev: RetrievalEvaluation, options: EvalOptions) -> str:

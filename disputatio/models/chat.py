@@ -208,32 +208,7 @@ def get_chat_model(
     if stop:
         common["stop"] = list(stop)
     if parsed.provider in ("local", "vllm", "openai"):
-        from langchain_openai import ChatOpenAI
-
-        body = dict(common.pop("extra_body", None) or {})
-        if parsed.provider in ("local", "vllm"):
-            body.update(penalty_body(repetition_penalty, server=parsed.provider))
-        if parsed.provider == "local":
-            from disputatio.models.local import ensure_server, request_options
-
-            base_url: str | None = ensure_server(parsed.name, settings)
-            api_key = "local"
-            body.update(request_options(settings, slot))
-        elif parsed.provider == "vllm":
-            base_url, api_key = parsed.base_url, os.environ.get("VLLM_API_KEY", "EMPTY")
-        else:
-            base_url, api_key = None, os.environ.get("OPENAI_API_KEY", "")
-            if not api_key:
-                raise ConfigError(f"model openai:{parsed.name} needs OPENAI_API_KEY")
-        return ChatOpenAI(
-            model=parsed.name,
-            base_url=base_url,
-            api_key=SecretStr(api_key),
-            timeout=settings.models.timeout_s,
-            max_retries=settings.models.max_retries,
-            extra_body=body or None,
-            **common,
-        )
+        return _openai_compatible(parsed, settings, common, repetition_penalty, slot)
     if parsed.provider == "google_genai":
         from langchain_google_genai import ChatGoogleGenerativeAI
 
@@ -242,6 +217,57 @@ def get_chat_model(
         return ChatGoogleGenerativeAI(
             model=parsed.name, max_retries=settings.models.max_retries, **common
         )
+    return _init_chat_model(parsed, common)
+
+
+def _openai_compatible(
+    parsed: ModelSpec,
+    settings: Settings,
+    common: dict[str, Any],
+    repetition_penalty: float | None,
+    slot: int | None,
+) -> BaseChatModel:
+    """``ChatOpenAI`` for ``local:`` (llama.cpp, started here), ``vllm:`` and ``openai:``.
+
+    Raises:
+        ConfigError: If ``openai:`` has no ``OPENAI_API_KEY``.
+        ModelError: If a local model cannot be prepared.
+    """
+    from langchain_openai import ChatOpenAI
+
+    body = dict(common.pop("extra_body", None) or {})
+    if parsed.provider in ("local", "vllm"):
+        body.update(penalty_body(repetition_penalty, server=parsed.provider))
+    if parsed.provider == "local":
+        from disputatio.models.local import ensure_server, request_options
+
+        base_url: str | None = ensure_server(parsed.name, settings)
+        api_key = "local"
+        body.update(request_options(settings, slot))
+    elif parsed.provider == "vllm":
+        base_url, api_key = parsed.base_url, os.environ.get("VLLM_API_KEY", "EMPTY")
+    else:
+        base_url, api_key = None, os.environ.get("OPENAI_API_KEY", "")
+        if not api_key:
+            raise ConfigError(f"model openai:{parsed.name} needs OPENAI_API_KEY")
+    return ChatOpenAI(
+        model=parsed.name,
+        base_url=base_url,
+        api_key=SecretStr(api_key),
+        timeout=settings.models.timeout_s,
+        max_retries=settings.models.max_retries,
+        extra_body=body or None,
+        **common,
+    )
+
+
+def _init_chat_model(parsed: ModelSpec, common: dict[str, Any]) -> BaseChatModel:
+    """Any other provider, through ``langchain.chat_models.init_chat_model``.
+
+    Raises:
+        ConfigError: If ``langchain`` is not installed.
+        ModelError: If the provider's integration is missing or rejects the arguments.
+    """
     try:
         from langchain.chat_models import init_chat_model
     except ImportError:

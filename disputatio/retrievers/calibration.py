@@ -148,8 +148,6 @@ def calibrate(
     Raises:
         ConfigError: If there are no examples, or nothing to fit.
     """
-    from disputatio.retrievers.postgres import PostgresFunnel
-
     settings = settings or get_settings()
     tenant = tenant or settings.tenant
     alpha = settings.retrieval.conformal_alpha if alpha is None else alpha
@@ -157,23 +155,9 @@ def calibrate(
     examples = load_examples(file) if file else synthetic_examples(settings, tenant, synthetic)
     if not examples:
         raise ConfigError("no calibration examples: pass --file or --synthetic N")
-    funnel = retriever or PostgresFunnel(
-        settings,
-        default_filters=RetrievalFilters(
-            tenant=tenant, collections=(collection,) if collection else None
-        ),
-        config=FunnelConfig.from_settings(settings),
-    )
-    # raw scores: no Platt, no guard, no trim
-    funnel.config = dataclasses.replace(
-        funnel.config, relevance_platt=None, rerank_platt=None, trim_alpha=0.0,
-        calibrated_threshold=None,
-    )  # fmt: skip
+    funnel = _raw_funnel(retriever, settings, tenant, collection)
     model_scores = not getattr(funnel.reranker, "uses_stored_vectors", False)
-    runs: list[list[tuple[float, bool]]] = []
-    for query, relevant in examples:
-        result = funnel.search(query, threshold=-1.0, k=funnel.config.rerank_candidates)
-        runs.append([(s.score, is_relevant(s, relevant)) for s in result.sections])
+    runs = _scored_runs(funnel, examples)
     flat = [pair for run in runs for pair in run]
     a, b = fit_platt([r for r, _ in flat], [y for _, y in flat])
     best = [max((platt(r, (a, b)) for r, _ in run), default=0.0) for run in runs]
@@ -206,3 +190,36 @@ def calibrate(
     with connect(settings) as conn:
         insert_calibration(conn, tenant, record["reranker"], alpha, trim, len(examples), details)
     return record
+
+
+def _raw_funnel(retriever: Any, settings: Settings, tenant: str, collection: str | None) -> Any:
+    """``retriever`` (default: a Postgres funnel over the scope), set to keep its raw scores.
+
+    No Platt scaling, no refusal guard, no trim: what the calibration fits is the raw score.
+    """
+    from disputatio.retrievers.postgres import PostgresFunnel
+
+    funnel = retriever or PostgresFunnel(
+        settings,
+        default_filters=RetrievalFilters(
+            tenant=tenant, collections=(collection,) if collection else None
+        ),
+        config=FunnelConfig.from_settings(settings),
+    )
+    # raw scores: no Platt, no guard, no trim
+    funnel.config = dataclasses.replace(
+        funnel.config, relevance_platt=None, rerank_platt=None, trim_alpha=0.0,
+        calibrated_threshold=None,
+    )  # fmt: skip
+    return funnel
+
+
+def _scored_runs(
+    funnel: Any, examples: Sequence[tuple[str, set[str]]]
+) -> list[list[tuple[float, bool]]]:
+    """Per example, ``(raw score, relevant?)`` of each candidate section the funnel returns."""
+    runs: list[list[tuple[float, bool]]] = []
+    for query, relevant in examples:
+        result = funnel.search(query, threshold=-1.0, k=funnel.config.rerank_candidates)
+        runs.append([(s.score, is_relevant(s, relevant)) for s in result.sections])
+    return runs

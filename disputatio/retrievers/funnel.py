@@ -5,26 +5,33 @@ child→parent expansion (best child + a small share of the rest) → rerank →
 channels are data (:mod:`disputatio.retrievers.channels`): ``FunnelConfig.channels`` maps each
 name to its query, depth and weight, and nothing below knows a channel by name. The stages are
 plain functions so the ``rag`` graph can run each as a node, while :func:`run_funnel` composes
-them for the retrievers (channels in threads there, each under a deadline). A failing or late
-channel is logged, dropped and recorded in the trace; the others go on.
+them for the retrievers (channels in threads there, each under a deadline:
+:mod:`disputatio.retrievers.funnel_channels`). A failing or late channel is logged, dropped
+and recorded in the trace; the others go on.
 """
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from langchain_core.embeddings import Embeddings
 
-from disputatio.errors import RetrievalError
 from disputatio.models.rerank import Reranker
 from disputatio.retrievers.base import RetrievalFilters
-from disputatio.retrievers.channels import BUILTIN_CHANNELS, ChannelQuery, ChannelSpec, configured
+from disputatio.retrievers.channels import BUILTIN_CHANNELS, ChannelSpec, configured
+
+# the channel runners live in funnel_channels; the rag graph, the eval and the API import them
+# from here
+from disputatio.retrievers.funnel_channels import ChannelDeadlineError as ChannelDeadlineError
+from disputatio.retrievers.funnel_channels import run_channel as run_channel
+from disputatio.retrievers.funnel_channels import (
+    run_channel_with_deadline as run_channel_with_deadline,
+)
+from disputatio.retrievers.funnel_channels import run_channels
 from disputatio.retrievers.fusion import (
     aggregate_parents,
     alpha_trim,
@@ -37,16 +44,10 @@ from disputatio.retrievers.relevance import query_vector, rerank_sections
 from disputatio.settings import Settings
 from disputatio.state.retrieval import RetrievalResult, RetrievalTrace, Section
 
-logger = logging.getLogger(__name__)
-
 #: Names of the built-in channels, in fusion order.
 CHANNELS = tuple(BUILTIN_CHANNELS)
 #: Built-in channels whose ``k`` has an alias field of :class:`FunnelConfig` (``k_<name>``).
 _K_ALIASES = ("lexical", "semantic", "graph")
-
-
-class ChannelDeadlineError(RetrievalError):
-    """A channel did not answer within its deadline (it is dropped from the fusion)."""
 
 
 class FunnelBackend(Protocol):
@@ -207,53 +208,6 @@ class FunnelConfig:
         return cls(**values)
 
 
-def run_channel(
-    name: str,
-    backend: FunnelBackend,
-    plan: QueryPlan,
-    embeddings: Embeddings,
-    filters: RetrievalFilters,
-    cfg: FunnelConfig,
-) -> list[tuple[str, float]]:
-    """Run the channel ``name`` of ``cfg`` (its query, with its ``k``).
-
-    Raises:
-        ValueError: When ``cfg`` has no such channel.
-    """
-    spec = cfg.channels.get(name)
-    if spec is None:
-        raise ValueError(f"unknown channel {name!r} (channels: {', '.join(cfg.channels)})")
-    return spec.run(backend, ChannelQuery(plan, embeddings, filters, spec.k, cfg))
-
-
-def run_channel_with_deadline(
-    name: str,
-    backend: FunnelBackend,
-    plan: QueryPlan,
-    embeddings: Embeddings,
-    filters: RetrievalFilters,
-    cfg: FunnelConfig,
-) -> list[tuple[str, float]]:
-    """:func:`run_channel`, abandoned after ``cfg.channel_timeout_s``.
-
-    Raises:
-        ChannelDeadlineError: When the channel has not answered in time.
-    """
-    if cfg.channel_timeout_s is None:
-        return run_channel(name, backend, plan, embeddings, filters, cfg)
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"channel-{name}")
-    future = pool.submit(run_channel, name, backend, plan, embeddings, filters, cfg)
-    try:
-        done, _ = wait([future], timeout=cfg.channel_timeout_s)
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
-    if not done:
-        raise ChannelDeadlineError(
-            f"deadline: no answer within {cfg.channel_timeout_s * 1000:.0f} ms"
-        )
-    return future.result()
-
-
 def fuse(
     channel_hits: Mapping[str, Sequence[tuple[str, float]]], cfg: FunnelConfig
 ) -> list[tuple[str, float]]:
@@ -325,7 +279,7 @@ def run_funnel(
         # embed before the channels: a cold model load must not count against the deadline
         with _timed(trace, "embed"):
             query_vector(embeddings, plan.semantic_query)
-    hits = _channels(query, backend, plan, embeddings, filters, cfg, trace)
+    hits = run_channels(query, backend, plan, embeddings, filters, cfg, trace)
     with _timed(trace, "fuse"):
         sections = fuse_and_expand(backend, hits, cfg)
     with _timed(trace, "rerank"):
@@ -349,59 +303,6 @@ def run_funnel(
     return RetrievalResult(
         query=query, sections=kept, best_score=best, threshold=threshold, trace=trace
     )
-
-
-def _channels(
-    query: str,
-    backend: FunnelBackend,
-    plan: QueryPlan,
-    embeddings: Embeddings,
-    filters: RetrievalFilters,
-    cfg: FunnelConfig,
-    trace: RetrievalTrace,
-) -> dict[str, list[tuple[str, float]]]:
-    def timed(name: str) -> tuple[str, list[tuple[str, float]] | Exception, float]:
-        # elapsed is taken here, in the worker: pool.map hands results back in channel order,
-        # so timing at hand-back would charge a fast channel with a slower one's time
-        t0 = time.perf_counter()
-        try:
-            got: list[tuple[str, float]] | Exception = run_channel(
-                name, backend, plan, embeddings, filters, cfg
-            )
-        except Exception as exc:  # recorded in the trace; the funnel goes on without it
-            got = exc
-        return name, got, (time.perf_counter() - t0) * 1000
-
-    hits: dict[str, list[tuple[str, float]]] = {}
-    active = cfg.active_channels
-    if not active:
-        return hits
-    pool = ThreadPoolExecutor(max_workers=len(active), thread_name_prefix="channel")
-    futures: dict[Future[Any], str] = {pool.submit(timed, name): name for name in active}
-    try:
-        done, late = wait(futures, timeout=cfg.channel_timeout_s)
-    finally:
-        # never wait for a late channel: its statement_timeout ends it on the database side
-        pool.shutdown(wait=False, cancel_futures=True)
-    for future in late:
-        name = futures[future]
-        limit_ms = (cfg.channel_timeout_s or 0) * 1000
-        logger.warning("channel %s missed its %.0f ms deadline for %r", name, limit_ms, query)
-        trace.failed_channels[name] = f"deadline: no answer within {limit_ms:.0f} ms"
-        trace.timings_ms[name] = limit_ms
-    for future in done:
-        name, got, elapsed_ms = future.result()
-        trace.timings_ms[name] = elapsed_ms
-        if isinstance(got, Exception):
-            logger.warning("channel %s failed for %r: %s", name, query, got)
-            trace.failed_channels[name] = f"{type(got).__name__}: {got}".splitlines()[0]
-            continue
-        hits[name] = got
-        trace.channels[name] = len(got)
-    trace.channels_used = [c for c in active if c in hits]
-    # `done` is a set: hand the hits back in channel order, so fusion's tie order (first seen)
-    # does not depend on which thread finished first
-    return {c: hits[c] for c in trace.channels_used}
 
 
 @contextmanager
