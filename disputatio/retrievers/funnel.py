@@ -119,7 +119,13 @@ class FunnelConfig:
         calibrated_threshold: Calibrated (conformal) trim threshold, when there is one.
         deep_trim_alpha: A search asking for more than ``k_final`` sections also gets, after
             the trimmed list, the sections scoring at least ``deep_trim_alpha · s_max``
-            (None: the trim alone, at every depth).
+            (None: the trim alone, at every depth; at most ``trim_alpha`` is used). Not used
+            once calibrated.
+        calibrated_deep_trim_alpha: With ``calibrated_threshold``, a search asking for more
+            than ``k_final`` sections also gets, after the sections at or above it, those
+            scoring at least ``calibrated_deep_trim_alpha · s_max`` on the same calibrated
+            scores (0: the rest of its reranked list; None: the calibrated list alone). A
+            search at ``k_final`` (the answerer's) keeps the calibrated list alone.
         relevance_platt: Platt parameters of the stored-vector relevance.
         rerank_platt: Platt parameters of a model reranker's scores.
         rerank_candidates: Sections reranked at most (a search asking for more raises it to
@@ -142,6 +148,7 @@ class FunnelConfig:
     trim_alpha: float = 0.5
     calibrated_threshold: float | None = None
     deep_trim_alpha: float | None = 0.1
+    calibrated_deep_trim_alpha: float | None = 0.0
     relevance_platt: tuple[float, float] | None = (12.0, -6.0)
     rerank_platt: tuple[float, float] | None = None
     rerank_candidates: int = 24
@@ -200,6 +207,7 @@ class FunnelConfig:
             "threshold": r.rerank_threshold,
             "trim_alpha": r.trim_alpha,
             "deep_trim_alpha": r.deep_trim_alpha,
+            "calibrated_deep_trim_alpha": r.calibrated_deep_trim_alpha,
             "relevance_platt": (r.relevance_platt_a, r.relevance_platt_b),
             "rerank_candidates": max(3 * r.k_final, 24),
             "channel_timeout_s": r.channel_timeout_s,
@@ -292,10 +300,13 @@ def run_funnel(
         )
     cut = trim_threshold(sections, cfg)
     scores = [s.score for s in sections]
-    deep = cfg.deep_trim_alpha
+    calibrated = cfg.calibrated_threshold is not None
+    deep = cfg.calibrated_deep_trim_alpha if calibrated else cfg.deep_trim_alpha
     low = None  # a search deeper than the answerer's also gets what the trim cut, down to low
-    if (k or cfg.k_final) > cfg.k_final and deep is not None and cfg.calibrated_threshold is None:
-        low = alpha_trim(scores, min(deep, cfg.trim_alpha))
+    if (k or cfg.k_final) > cfg.k_final and deep is not None:
+        # on the trim's own scores (calibrated ones after calibrate); uncalibrated, at most α
+        low = alpha_trim(scores, deep if calibrated else min(deep, cfg.trim_alpha))
+        trace.extra["deep_trim_threshold"] = low
     kept = [sections[i] for i in trimmed(scores, cut, low)]
     kept = kept[: k or cfg.k_final]
     trace.trimmed = len(sections) - len(kept)

@@ -168,10 +168,18 @@ class RetrievalSettings(BaseModel):
         0.1,
         ge=0,
         le=1,
-        description="A search asking for more than k_final sections also gets, after the "
+        description="Uncalibrated: a search for more than k_final sections also gets, after the "
         "trimmed list, those scoring >= deep_trim_alpha * s_max (the public search(k=32) at "
         "least as good as dense search on BioASQ; None: the trim alone; "
         "docs/retrieval_quality.md).",
+    )
+    calibrated_deep_trim_alpha: float | None = Field(
+        0.0,
+        ge=0,
+        le=1,
+        description="Calibrated: a search for more than k_final sections also gets, after the "
+        "conformal list, those scoring >= this * s_max (calibrated scores; 0: the rest of its "
+        "reranked list; None: the conformal list alone; docs/retrieval_quality.md).",
     )
     conformal_alpha: float = Field(
         0.1, gt=0, lt=1, description="Miscoverage level of the calibrated (conformal) trim."
