@@ -2,7 +2,8 @@
 
 Pure Python, no database: :func:`extract` turns a file into an :class:`ExtractedDocument`,
 :func:`chunk_document` cuts it into parent/child chunks, and an :class:`EntityExtractor` finds
-entities, mentions and relations in the children. The indexing code persists the results.
+entities, mentions and relations in the children (a :class:`DocumentGraph`). The indexing
+code persists the results.
 """
 
 from disputatio.ingest.chunking import chunk_document
@@ -15,6 +16,7 @@ from disputatio.ingest.spacy_entities import SpacyEntityExtractor
 from disputatio.ingest.tokens import count_tokens
 from disputatio.ingest.types import (
     ChildChunk,
+    DocumentGraph,
     Entity,
     ExtractedDocument,
     Mention,
@@ -25,6 +27,7 @@ from disputatio.ingest.types import (
 
 __all__ = [
     "ChildChunk",
+    "DocumentGraph",
     "Entity",
     "EntityExtractor",
     "ExtractedDocument",

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from disputatio.ingest.types import ChildChunk, Entity, Mention, Relation
+from disputatio.ingest.types import ChildChunk, DocumentGraph, Entity, Mention, Relation
 
 CO_OCCURS = "co_occurs"
 """Relation type for two entities mentioned in the same sentence (endpoints sorted)."""
@@ -29,21 +29,19 @@ _ARTICLES = frozenset({"the", "a", "an"})
 _POSSESSIVE = re.compile(r"['\u2019\u02bc]s\b")
 _LEADING_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 
-ExtractionResult = tuple[list[Entity], list[Mention], list[Relation]]
-
 
 @runtime_checkable
 class EntityExtractor(Protocol):
     """Anything that finds entities, their mentions and relations in child chunks."""
 
-    def extract(self, chunks: list[ChildChunk]) -> ExtractionResult:
+    def extract(self, chunks: list[ChildChunk]) -> DocumentGraph:
         """Extract entities, mentions and relations.
 
         Args:
             chunks: Child chunks, usually all children of one document.
 
         Returns:
-            ``(entities, mentions, relations)``; entities are unique by key.
+            The chunks' graph; entities are unique by key.
         """
         ...
 
@@ -131,8 +129,8 @@ class GraphAccumulator:
         edge = self.edges.setdefault((source, target, kind), _Edge(0, chunk_id))
         edge.weight += 1
 
-    def build(self) -> ExtractionResult:
-        """Return ``(entities, mentions, relations)``; entities sorted by key."""
+    def build(self) -> DocumentGraph:
+        """Return the graph collected so far; entities sorted by key."""
         entities = [
             Entity(key=key, name=_top(self.names[key]), label=_top(self.labels[key]))
             for key in sorted(self.labels)
@@ -141,7 +139,7 @@ class GraphAccumulator:
             Relation(source, target, kind, edge.weight, edge.evidence_chunk_id)
             for (source, target, kind), edge in self.edges.items()
         ]
-        return entities, list(self.mentions), relations
+        return DocumentGraph.of(entities, self.mentions, relations)
 
 
 def _top(counter: Counter[str]) -> str:

@@ -17,12 +17,11 @@ from pydantic import BaseModel, Field, ValidationError
 
 from disputatio.errors import ModelError
 from disputatio.ingest.entities import (
-    ExtractionResult,
     GraphAccumulator,
     normalize_entity_name,
     relation_type,
 )
-from disputatio.ingest.types import ChildChunk
+from disputatio.ingest.types import ChildChunk, DocumentGraph
 from disputatio.ingest.util import one_line
 
 if TYPE_CHECKING:
@@ -130,14 +129,14 @@ class LlmEntityExtractor:
                     raise ModelError("entity extraction: the chat model broke the schema") from exc
         return graphs
 
-    def extract(self, chunks: list[ChildChunk]) -> ExtractionResult:
+    def extract(self, chunks: list[ChildChunk]) -> DocumentGraph:
         """Extract entities, mentions and relations from child chunks.
 
         Args:
             chunks: Child chunks; mention offsets refer to each chunk's ``text``.
 
         Returns:
-            ``(entities, mentions, relations)``.
+            The chunks' graph.
 
         Raises:
             ModelError: The chat model failed or answered outside the schema.

@@ -19,11 +19,10 @@ from disputatio.errors import ModelError
 from disputatio.ingest.entities import (
     CO_OCCURS,
     ENTITY_LABELS,
-    ExtractionResult,
     GraphAccumulator,
     normalize_entity_name,
 )
-from disputatio.ingest.types import ChildChunk
+from disputatio.ingest.types import ChildChunk, DocumentGraph
 from disputatio.ingest.util import one_line
 
 logger = logging.getLogger(__name__)
@@ -94,29 +93,29 @@ class SpacyEntityExtractor:
         except (OSError, ImportError, ValueError) as exc:
             raise ModelError(f"cannot load spaCy model {self.model!r}: {one_line(exc)}") from exc
 
-    def extract(self, chunks: list[ChildChunk]) -> ExtractionResult:
+    def extract(self, chunks: list[ChildChunk]) -> DocumentGraph:
         """Extract entities, mentions and relations from child chunks.
 
         Args:
             chunks: Child chunks; mention offsets refer to each chunk's ``text``.
 
         Returns:
-            ``(entities, mentions, relations)``.
+            The chunks' graph.
         """
         return self.extract_batch([chunks])[0]
 
-    def extract_batch(self, groups: list[list[ChildChunk]]) -> list[ExtractionResult]:
+    def extract_batch(self, groups: list[list[ChildChunk]]) -> list[DocumentGraph]:
         """Extract each group's graph, piping the chunks of all groups through spaCy at once.
 
         Args:
             groups: Child chunks per document.
 
         Returns:
-            One ``(entities, mentions, relations)`` per group, in order.
+            One graph per group, in order.
         """
         flat = [chunk for group in groups for chunk in group]
         docs = iter(self.nlp.pipe((c.text for c in flat), batch_size=self.batch_size))
-        results: list[ExtractionResult] = []
+        results: list[DocumentGraph] = []
         for group in groups:
             graph = GraphAccumulator()
             for chunk in group:

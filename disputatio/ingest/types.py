@@ -8,7 +8,8 @@ c.text`` holds for every chunk.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import astuple, dataclass, field
 from typing import Any, Literal
 
 SourceKind = Literal["txt", "md", "html", "pdf", "docx", "image"]
@@ -175,3 +176,59 @@ class Relation:
     type: str
     weight: int
     evidence_chunk_id: str
+
+
+@dataclass(frozen=True)
+class DocumentGraph:
+    """One document's entity graph: what an extractor returns and every graph store writes.
+
+    Attributes:
+        entities: The entities found (unique by key when an extractor built them).
+        mentions: Their occurrences in the document's child chunks.
+        relations: Edges between them.
+    """
+
+    entities: tuple[Entity, ...] = ()
+    mentions: tuple[Mention, ...] = ()
+    relations: tuple[Relation, ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        entities: Iterable[Entity] = (),
+        mentions: Iterable[Mention] = (),
+        relations: Iterable[Relation] = (),
+    ) -> DocumentGraph:
+        """Build a graph from any iterables (lists, generators...)."""
+        return cls(tuple(entities), tuple(mentions), tuple(relations))
+
+    def linked(self) -> DocumentGraph:
+        """The graph as stores keep it: what hangs on the entities it names.
+
+        Returns:
+            One entity per key (the last given; keys in order of first appearance), the
+            mentions of those keys and the relations whose both ends are among them.
+        """
+        own = {e.key: e for e in self.entities}
+        return DocumentGraph(
+            tuple(own.values()),
+            tuple(m for m in self.mentions if m.entity_key in own),
+            tuple(r for r in self.relations if r.source in own and r.target in own),
+        )
+
+    def to_payload(self) -> dict[str, list[list[Any]]]:
+        """The graph as JSON-ready lists: each item's fields in declaration order."""
+        return {
+            "entities": [list(astuple(e)) for e in self.entities],
+            "mentions": [list(astuple(m)) for m in self.mentions],
+            "relations": [list(astuple(r)) for r in self.relations],
+        }
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> DocumentGraph:
+        """Rebuild a graph from :meth:`to_payload`'s lists (a missing list is empty)."""
+        return cls.of(
+            (Entity(*e) for e in payload.get("entities", [])),
+            (Mention(*m) for m in payload.get("mentions", [])),
+            (Relation(*r) for r in payload.get("relations", [])),
+        )

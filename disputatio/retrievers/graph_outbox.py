@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
 from typing import Any
 
-from disputatio.ingest.types import Entity, Mention, Relation
+from disputatio.ingest.types import DocumentGraph
 from disputatio.retrievers.graphstore import GraphStore
 from disputatio.settings import Settings
 from disputatio.storage import graph_outbox as outbox_sql
@@ -24,23 +23,9 @@ from disputatio.storage import graph_outbox as outbox_sql
 logger = logging.getLogger(__name__)
 
 
-def enqueue_write(
-    conn: Any,
-    tenant: str,
-    document_id: str,
-    entities: Sequence[Entity],
-    mentions: Sequence[Mention],
-    relations: Sequence[Relation],
-) -> None:
+def enqueue_write(conn: Any, tenant: str, document_id: str, graph: DocumentGraph) -> None:
     """Append a document's graph to the outbox (in the caller's transaction)."""
-    payload = {
-        "entities": [[e.key, e.name, e.label] for e in entities],
-        "mentions": [[m.entity_key, m.chunk_id, m.start, m.end, m.text] for m in mentions],
-        "relations": [
-            [r.source, r.target, r.type, r.weight, r.evidence_chunk_id] for r in relations
-        ],
-    }
-    outbox_sql.enqueue_write(conn, tenant, document_id, json.dumps(payload))
+    outbox_sql.enqueue_write(conn, tenant, document_id, json.dumps(graph.to_payload()))
 
 
 def enqueue_delete(conn: Any, tenant: str, document_id: str) -> None:
@@ -52,13 +37,7 @@ def _apply(store: GraphStore, tenant: str, document_id: str, op: str, payload: A
     if op == "delete":
         store.delete_document(document_id)
         return
-    store.write_document(
-        tenant,
-        document_id,
-        [Entity(*e) for e in payload.get("entities", [])],
-        [Mention(*m) for m in payload.get("mentions", [])],
-        [Relation(*r) for r in payload.get("relations", [])],
-    )
+    store.write_document(tenant, document_id, DocumentGraph.from_payload(payload))
 
 
 def replay_outbox(settings: Settings, store: GraphStore, *, limit: int = 1000) -> dict[str, Any]:

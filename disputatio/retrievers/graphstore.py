@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
 from disputatio.errors import RetrievalError
-from disputatio.ingest.types import Entity, Mention, Relation
+from disputatio.ingest.types import DocumentGraph
 from disputatio.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -48,15 +48,8 @@ NEIGHBOUR_DECAY = 0.5
 class GraphStore(Protocol):
     """Where the entity graph lives, and how the graph channel walks it."""
 
-    def write_document(
-        self,
-        tenant: str,
-        document_id: str,
-        entities: Sequence[Entity],
-        mentions: Sequence[Mention],
-        relations: Sequence[Relation],
-    ) -> None:
-        """Store (or replace) one document's entities, mentions and relations."""
+    def write_document(self, tenant: str, document_id: str, graph: DocumentGraph) -> None:
+        """Store (or replace) one document's graph (its entities, mentions and relations)."""
         ...
 
     def delete_document(self, document_id: str) -> None:
@@ -94,27 +87,18 @@ class InMemoryGraphStore:
         self._relations: dict[str, list[tuple[str, str, str]]] = {}  # doc → (tenant, a, b)
         self._spots: dict[str, list[tuple[tuple[str, str], tuple[str, int]]]] = {}  # doc → spots
 
-    def write_document(
-        self,
-        tenant: str,
-        document_id: str,
-        entities: Sequence[Entity],
-        mentions: Sequence[Mention],
-        relations: Sequence[Relation],
-    ) -> None:
+    def write_document(self, tenant: str, document_id: str, graph: DocumentGraph) -> None:
         """Store (or replace) one document's graph."""
         with self._lock:
             self.delete_document(document_id)
-            known = {e.key for e in entities}
-            for m in mentions:
-                if m.entity_key in known:
-                    node = (tenant, m.entity_key)
-                    self._mentions.setdefault(node, {})
-                    self._tenants.add(tenant)
-                    self._mentions[node][(m.chunk_id, m.start)] = document_id
-                    self._spots.setdefault(document_id, []).append((node, (m.chunk_id, m.start)))
+            for m in graph.linked().mentions:
+                node = (tenant, m.entity_key)
+                self._mentions.setdefault(node, {})
+                self._tenants.add(tenant)
+                self._mentions[node][(m.chunk_id, m.start)] = document_id
+                self._spots.setdefault(document_id, []).append((node, (m.chunk_id, m.start)))
             edges = self._relations.setdefault(document_id, [])
-            for r in relations:
+            for r in graph.relations:
                 if (tenant, r.source) in self._mentions and (tenant, r.target) in self._mentions:
                     self._adjacent.setdefault((tenant, r.source), Counter())[r.target] += 1
                     self._adjacent.setdefault((tenant, r.target), Counter())[r.source] += 1
@@ -223,22 +207,14 @@ class PostgresGraphStore:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
 
-    def write_document(
-        self,
-        tenant: str,
-        document_id: str,
-        entities: Sequence[Entity],
-        mentions: Sequence[Mention],
-        relations: Sequence[Relation],
-    ) -> None:
+    def write_document(self, tenant: str, document_id: str, graph: DocumentGraph) -> None:
         """Replace the document's graph rows (its chunks must already be stored)."""
         from disputatio.storage.db import connect
-        from disputatio.storage.documents import write_graph
-        from disputatio.storage.graph_tables import delete_graph_rows
+        from disputatio.storage.graph_tables import delete_graph_rows, write_graph
 
         with connect(self.settings) as conn, conn.transaction():
             delete_graph_rows(conn, document_id)
-            write_graph(conn, tenant, document_id, entities, mentions, relations)
+            write_graph(conn, tenant, document_id, graph)
 
     def delete_document(self, document_id: str) -> None:
         """Delete the document's mentions and relations, then the tenant's orphan entities."""

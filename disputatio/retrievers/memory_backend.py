@@ -17,8 +17,7 @@ import numpy as np
 from rank_bm25 import BM25Okapi
 
 from disputatio.errors import ConfigError
-from disputatio.ingest.entities import ExtractionResult
-from disputatio.ingest.types import ParentChunk
+from disputatio.ingest.types import DocumentGraph, ParentChunk
 from disputatio.retrievers.base import RetrievalFilters
 from disputatio.retrievers.graphstore import NEIGHBOUR_CAP, InMemoryGraphStore, top_k
 from disputatio.retrievers.plan import STOPWORDS
@@ -113,7 +112,7 @@ class InMemoryBackend:
         section: Section,
         parents: Sequence[ParentChunk],
         embeddings: Mapping[str, Sequence[float]],
-        graph: ExtractionResult,
+        graph: DocumentGraph,
     ) -> None:
         """Add one document's parents and children (``section`` carries its provenance)."""
         vectors = [
@@ -143,8 +142,7 @@ class InMemoryBackend:
             self._pending.extend(vectors)
             self._lexicons.pop(tenant, None)
             self._masks.clear()
-        entities, mentions, relations = graph
-        self.graph_store.write_document(tenant, section.document_id, entities, mentions, relations)
+        self.graph_store.write_document(tenant, section.document_id, graph)
 
     # --- FunnelBackend ------------------------------------------------------------------------
 

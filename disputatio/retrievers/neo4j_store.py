@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from disputatio.errors import DatabaseError
-from disputatio.ingest.types import Entity, Mention, Relation
+from disputatio.ingest.types import DocumentGraph, Entity, Mention, Relation
 from disputatio.retrievers.graphstore import NEIGHBOUR_CAP, NEIGHBOUR_DECAY, check_hops
 
 
@@ -172,22 +172,15 @@ class Neo4jGraphStore:
                 session.run(statement).consume()
         self._schema_ready = True
 
-    def write_document(
-        self,
-        tenant: str,
-        document_id: str,
-        entities: Sequence[Entity],
-        mentions: Sequence[Mention],
-        relations: Sequence[Relation],
-    ) -> None:
+    def write_document(self, tenant: str, document_id: str, graph: DocumentGraph) -> None:
         """Replace the document's graph, in one write transaction."""
         self.ensure_schema()
         doc = {"document_id": document_id}
         scoped = {"tenant": tenant, **doc}
         batches = (
-            (WRITE_ENTITIES_CYPHER, {"entities": [_entity(e) for e in entities], **scoped}),
-            (WRITE_MENTIONS_CYPHER, {"mentions": [_mention(m) for m in mentions], **scoped}),
-            (WRITE_RELATIONS_CYPHER, {"relations": _relations(relations), **scoped}),
+            (WRITE_ENTITIES_CYPHER, {"entities": [_entity(e) for e in graph.entities], **scoped}),
+            (WRITE_MENTIONS_CYPHER, {"mentions": [_mention(m) for m in graph.mentions], **scoped}),
+            (WRITE_RELATIONS_CYPHER, {"relations": _relations(graph.relations), **scoped}),
         )
         statements = [(DELETE_RELATIONS_CYPHER, doc), (DELETE_CHUNKS_CYPHER, doc), *batches]
         with database_errors(f"Neo4j at {self.uri}"), self._session() as session:

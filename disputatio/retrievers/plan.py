@@ -132,7 +132,7 @@ def query_entities(query: str, settings: Settings) -> list[str]:
         parent_id="query",
     )
     try:
-        entities, _, _ = extractor.extract([chunk])
+        entities = extractor.extract([chunk]).entities
     except Exception as exc:  # NER is a seed source, never a reason to fail a search
         logger.warning("query NER failed (%s); graph seeds from whole-key matches only", exc)
         return []

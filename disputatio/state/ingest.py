@@ -53,7 +53,7 @@ class WorkItem:
         started: ``time.monotonic()`` when its batch started.
         document: The extracted document (``ExtractedDocument``).
         parents: Parent chunks with children (``list[ParentChunk]``).
-        graph: Entities, mentions and relations.
+        graph: Its ``DocumentGraph`` (entities, mentions, relations); None until extracted.
         embeddings: Child chunk id → vector.
         error: One-line error; the item is then only recorded as failed.
     """
@@ -64,7 +64,7 @@ class WorkItem:
     started: float = 0.0
     document: Any = None
     parents: list[Any] = field(default_factory=list)
-    graph: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
+    graph: Any = None
     embeddings: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
 

@@ -1,12 +1,14 @@
-"""Writing documents, chunks and their knowledge graph to Postgres — one transaction each.
+"""Writing documents, chunks and their knowledge graph to Postgres, in the caller's transaction.
 
-:func:`write_document` is the only writer: it inserts the document row, its parent and child
-chunks (with embeddings) and the entities, mentions and relations, all in the caller's
-transaction, so a failure anywhere leaves nothing half-written. One document is a fixed handful
-of pipelined statements whatever its size (one network round trip, not one per row): parents and
-children are inserted from arrays (``unnest``), entities are upserted in one statement (sorted by
-key, so concurrent writers lock them in the same order) and mentions and relations are joined
-to their entity ids inside the database.
+:func:`write_new_documents` is the only writer (:func:`write_document` writes one document with
+it): it inserts the document rows, their parent and child chunks (with embeddings) and the
+entities, mentions and relations (:func:`disputatio.storage.graph_tables.write_graph_rows`), all
+in the caller's transaction, so a failure anywhere leaves nothing half-written. A write is a
+fixed handful of pipelined statements whatever its size (one network round trip, not one per
+row): rows are inserted from arrays (``unnest``), entities are upserted in one statement (sorted
+by key, so concurrent writers lock them in the same order) and mentions and relations are joined
+to their entity ids inside the database. Batches of documents (one transaction for many) are
+prepared by :mod:`disputatio.storage.documents_batch`.
 
 Document ids are derived, not drawn: :func:`document_uuid` of (tenant, content hash), so a caller
 knows a document's id before ingesting it (``POST /ingest`` answers it at acceptance) and the
@@ -22,12 +24,13 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
 
-from disputatio.ingest.types import Entity, Mention, ParentChunk, Relation
+from disputatio.ingest.types import DocumentGraph, ParentChunk
+from disputatio.storage.graph_tables import write_graph_rows
 
 
 @dataclass(frozen=True)
@@ -150,74 +153,107 @@ def delete_orphan_entities(conn: psycopg.Connection[Any], tenant: str) -> int:
     return cur.rowcount
 
 
+@dataclass
+class NewDocument:
+    """One document to write, with everything derived from it.
+
+    Attributes:
+        record: The document row.
+        parents: Parent chunks with their children.
+        embeddings: Child chunk id → embedding.
+        graph: The entities found in the children, their mentions and relations.
+        document_id: Id to give the document (None: :func:`document_uuid` of its tenant and
+            content hash).
+    """
+
+    record: DocumentRecord
+    parents: Sequence[ParentChunk]
+    embeddings: Mapping[str, Sequence[float]]
+    graph: DocumentGraph = field(default_factory=DocumentGraph)
+    document_id: str | None = None
+
+    @property
+    def id(self) -> str:
+        """The document's id (given, or derived from its tenant and content hash)."""
+        return self.document_id or document_uuid(self.record.tenant, self.record.sha256)
+
+
+def write_new_documents(
+    conn: psycopg.Connection[Any], tenant: str, docs: Sequence[NewDocument]
+) -> list[str]:
+    """Insert documents that replace nothing, in the caller's transaction; return their ids.
+
+    All documents must belong to ``tenant`` and have distinct content hashes. The statements
+    are pipelined (one round trip); errors surface when the pipeline syncs (at the latest when
+    this function returns). One statement per table for the whole batch, in document order,
+    except children: one statement per document, so the BM25 trigger (statement level) sees
+    the tenant's statistics exactly as it would document by document.
+    """
+    if not docs:
+        return []
+    ids = [d.id for d in docs]
+    with conn.pipeline(), conn.cursor() as cur:
+        recs = [d.record for d in docs]
+        cur.execute(
+            _INSERT_DOCUMENTS,
+            (
+                ids,
+                [r.tenant for r in recs],
+                [r.collection for r in recs],
+                [r.sha256 for r in recs],
+                [r.source_uri for r in recs],
+                [r.title for r in recs],
+                [r.kind for r in recs],
+                [json.dumps(list(r.tags)) for r in recs],
+                [json.dumps(dict(r.metadata)) for r in recs],
+                [r.markdown for r in recs],
+                [r.n_pages for r in recs],
+            ),
+        )
+        parents = [
+            (doc_id, p, d.record) for doc_id, d in zip(ids, docs, strict=True) for p in d.parents
+        ]
+        cur.execute(
+            _INSERT_PARENTS,
+            (
+                [p.id for _, p, _ in parents],
+                [doc_id for doc_id, _, _ in parents],
+                [r.tenant for _, _, r in parents],
+                [r.collection for _, _, r in parents],
+                [p.ordinal for _, p, _ in parents],
+                [p.text for _, p, _ in parents],
+                [json.dumps(list(p.heading_path)) for _, p, _ in parents],
+                [p.page for _, p, _ in parents],
+                [p.char_start for _, p, _ in parents],
+                [p.char_end for _, p, _ in parents],
+                [p.token_count for _, p, _ in parents],
+            ),
+        )
+        for doc_id, d in zip(ids, docs, strict=True):
+            children = [c for p in d.parents for c in p.children]
+            insert_children(cur, doc_id, d.record, children, d.embeddings)
+        write_graph_rows(cur, tenant, [(i, d.graph) for i, d in zip(ids, docs, strict=True)])
+    return ids
+
+
 def write_document(
     conn: psycopg.Connection[Any],
     doc: DocumentRecord,
     parents: Sequence[ParentChunk],
     embeddings: Mapping[str, Sequence[float]],
-    entities: Sequence[Entity],
-    mentions: Sequence[Mention],
-    relations: Sequence[Relation],
+    graph: DocumentGraph,
     *,
     document_id: str | None = None,
 ) -> str:
     """Insert one document and everything derived from it; return the document id.
 
     Must run inside a transaction (``with conn.transaction():``): the caller decides whether the
-    whole write commits. The statements are pipelined; errors surface when the pipeline syncs
-    (at the latest when this function returns).
-
-    Args:
-        conn: Open connection (pgvector registered).
-        doc: The document row.
-        parents: Parent chunks with their children.
-        embeddings: Child chunk id → embedding.
-        entities: Entities found in the children.
-        mentions: Mentions of those entities.
-        relations: Relation between those entities.
-        document_id: Id to give the document (default: :func:`document_uuid` of its tenant and
-            content hash).
+    whole write commits. This is :func:`write_new_documents` of one :class:`NewDocument`, whose
+    attributes the other arguments are (``doc`` is its ``record``); ``conn`` is an open
+    connection with pgvector registered.
     """
-    document_id = document_id or document_uuid(doc.tenant, doc.sha256)
-    with conn.pipeline(), conn.cursor() as cur:
-        cur.execute(
-            "INSERT INTO documents (id, tenant, collection, sha256, source_uri, title, kind, tags,"
-            " metadata, markdown, n_pages) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-            (
-                document_id,
-                doc.tenant,
-                doc.collection,
-                doc.sha256,
-                doc.source_uri,
-                doc.title,
-                doc.kind,
-                list(doc.tags),
-                json.dumps(dict(doc.metadata)),
-                doc.markdown,
-                doc.n_pages,
-            ),
-        )
-        children = [c for p in parents for c in p.children]
-        # one statement per table (statement-level triggers such as BM25 fire once)
-        cur.execute(
-            _INSERT_PARENTS,
-            (
-                document_id,
-                doc.tenant,
-                doc.collection,
-                [p.id for p in parents],
-                [p.ordinal for p in parents],
-                [p.text for p in parents],
-                [json.dumps(list(p.heading_path)) for p in parents],
-                [p.page for p in parents],
-                [p.char_start for p in parents],
-                [p.char_end for p in parents],
-                [p.token_count for p in parents],
-            ),
-        )
-        insert_children(cur, document_id, doc, children, embeddings)
-        _write_graph_rows(cur, doc.tenant, document_id, entities, mentions, relations)
-    return document_id
+    new = NewDocument(doc, parents, embeddings, graph, document_id)
+    return write_new_documents(conn, doc.tenant, [new])[0]
 
 
 def insert_children(
@@ -266,13 +302,27 @@ def _vector(values: Sequence[float]) -> Any:
     return np.asarray(values, dtype=np.float32)
 
 
+_INSERT_DOCUMENTS = (
+    "INSERT INTO documents (id, tenant, collection, sha256, source_uri, title, kind, tags,"
+    " metadata, markdown, n_pages)"
+    " SELECT t.id, t.tenant, t.collection, t.sha256, t.uri, t.title, t.kind,"
+    " ARRAY(SELECT jsonb_array_elements_text(t.tags::jsonb)), t.metadata::jsonb, t.markdown,"
+    " t.pages"
+    " FROM unnest(%s::uuid[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
+    " %s::text[], %s::text[], %s::text[], %s::text[], %s::int[]) WITH ORDINALITY"
+    " AS t(id, tenant, collection, sha256, uri, title, kind, tags, metadata, markdown, pages, n)"
+    " ORDER BY t.n"
+)
+
 _INSERT_PARENTS = (
     "INSERT INTO parent_chunks (id, document_id, tenant, collection, ordinal, text,"
     " heading_path, page, char_start, char_end, token_count)"
-    " SELECT t.id, %s, %s, %s, t.ordinal, t.text,"
+    " SELECT t.id, t.doc, t.tenant, t.collection, t.ordinal, t.text,"
     " ARRAY(SELECT jsonb_array_elements_text(t.heading::jsonb)), t.page, t.cs, t.ce, t.tokens"
-    " FROM unnest(%s::text[], %s::int[], %s::text[], %s::text[], %s::int[], %s::int[],"
-    " %s::int[], %s::int[]) AS t(id, ordinal, text, heading, page, cs, ce, tokens)"
+    " FROM unnest(%s::text[], %s::uuid[], %s::text[], %s::text[], %s::int[], %s::text[],"
+    " %s::text[], %s::int[], %s::int[], %s::int[], %s::int[]) WITH ORDINALITY"
+    " AS t(id, doc, tenant, collection, ordinal, text, heading, page, cs, ce, tokens, n)"
+    " ORDER BY t.n"
 )
 
 _INSERT_CHILDREN = (
@@ -286,93 +336,3 @@ _INSERT_CHILDREN = (
     " AS t(id, parent_id, ordinal, text, path, heading, page, cs, ce, tokens, embedding)"
     " ORDER BY t.ordinal"
 )
-
-_UPSERT_ENTITIES = (
-    "INSERT INTO entities (tenant, key, name, label)"
-    " SELECT %s, t.key, t.name, t.label"
-    " FROM unnest(%s::text[], %s::text[], %s::text[]) AS t(key, name, label) ORDER BY t.key"
-    # DO UPDATE ... WHERE false locks existing rows (so no concurrent orphan sweep deletes them
-    # before this transaction's mentions commit) without writing new row versions.
-    " ON CONFLICT (tenant, key) DO UPDATE SET name = entities.name WHERE false"
-)
-
-_INSERT_MENTIONS = (
-    "INSERT INTO entity_mentions (entity_id, chunk_id, document_id, char_start, char_end)"
-    " SELECT e.id, m.chunk_id, %s, m.s, m.e"
-    " FROM unnest(%s::text[], %s::text[], %s::int[], %s::int[]) AS m(key, chunk_id, s, e)"
-    " JOIN entities e ON e.tenant = %s AND e.key = m.key"
-    " ON CONFLICT DO NOTHING"
-)
-
-_INSERT_RELATIONS = (
-    "INSERT INTO relations (tenant, source_id, target_id, type, weight, document_id, chunk_id)"
-    " SELECT %s, s.id, t.id, r.type, r.weight, %s, r.chunk_id"
-    " FROM unnest(%s::text[], %s::text[], %s::text[], %s::real[], %s::text[])"
-    " AS r(source, target, type, weight, chunk_id)"
-    " JOIN entities s ON s.tenant = %s AND s.key = r.source"
-    " JOIN entities t ON t.tenant = %s AND t.key = r.target"
-)
-
-
-def _write_graph_rows(
-    cur: psycopg.Cursor[Any],
-    tenant: str,
-    document_id: str,
-    entities: Sequence[Entity],
-    mentions: Sequence[Mention],
-    relations: Sequence[Relation],
-) -> None:
-    """Three statements, whatever the number of entities, mentions and relations."""
-    if not entities:
-        return
-    ents = sorted({e.key: e for e in entities}.values(), key=lambda e: e.key)
-    cur.execute(
-        _UPSERT_ENTITIES,
-        (tenant, [e.key for e in ents], [e.name for e in ents], [e.label for e in ents]),
-    )
-    keys = {e.key for e in ents}
-    found = [m for m in mentions if m.entity_key in keys]
-    if found:
-        cur.execute(
-            _INSERT_MENTIONS,
-            (
-                document_id,
-                [m.entity_key for m in found],
-                [m.chunk_id for m in found],
-                [m.start for m in found],
-                [m.end for m in found],
-                tenant,
-            ),
-        )
-    edges = [r for r in relations if r.source in keys and r.target in keys]
-    if edges:
-        cur.execute(
-            _INSERT_RELATIONS,
-            (
-                tenant,
-                document_id,
-                [r.source for r in edges],
-                [r.target for r in edges],
-                [r.type for r in edges],
-                [float(r.weight) for r in edges],
-                [r.evidence_chunk_id for r in edges],
-                tenant,
-                tenant,
-            ),
-        )
-
-
-def write_graph(
-    conn: psycopg.Connection[Any],
-    tenant: str,
-    document_id: str,
-    entities: Sequence[Entity],
-    mentions: Sequence[Mention],
-    relations: Sequence[Relation],
-) -> None:
-    """Upsert a document's entities (per tenant) and insert its mentions and relations.
-
-    Runs in the caller's transaction; used by :func:`write_document` and the Postgres graph store.
-    """
-    with conn.cursor() as cur:
-        _write_graph_rows(cur, tenant, document_id, entities, mentions, relations)

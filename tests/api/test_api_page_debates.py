@@ -26,7 +26,7 @@ from disputatio.testing import ScriptedChatModel
 
 from .conftest import KEY_A, LiveServer, read_sse
 from .fakes import MEDRAG_SCRIPTS, FakeModels, choosing
-from .test_api_page import CHROMIUM, _artifacts
+from .test_api_page import CHROMIUM, _artifacts, signed_in
 
 pytestmark = [
     pytest.mark.integration,
@@ -72,18 +72,8 @@ def tree_live(live: LiveServer, monkeypatch: pytest.MonkeyPatch) -> LiveServer:
 
 @pytest.fixture
 def page(tree_live: LiveServer) -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        try:
-            tab = browser.new_page(viewport={"width": 1366, "height": 900})
-            tab.goto(tree_live.url + "/")
-            tab.fill("#api-key", KEY_A)
-            tab.keyboard.press("Enter")
-            tab.wait_for_selector("#health:has-text('tenant api-acme')", timeout=60_000)
-            yield tab
-        finally:
-            browser.close()
+    with signed_in(tree_live.url) as tab:
+        yield tab
 
 
 def keep_screenshot(tab: Any, folder: Path, name: str) -> Path:

@@ -9,7 +9,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from disputatio.ingest.types import Entity, Mention, Relation
+from disputatio.ingest.types import DocumentGraph, Entity, Mention, Relation
 from disputatio.retrievers import pg_channels
 from disputatio.retrievers.base import RetrievalFilters
 from disputatio.retrievers.graphstore import InMemoryGraphStore
@@ -83,7 +83,9 @@ class Graph:
         """The same graph in the in-process store."""
         store = InMemoryGraphStore()
         entities = [Entity(key, key, "X") for key in self.entities]
-        store.write_document(TENANT, str(self.doc), entities, self.mentions, self.relations)
+        store.write_document(
+            TENANT, str(self.doc), DocumentGraph.of(entities, self.mentions, self.relations)
+        )
         return store
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -15,11 +14,12 @@ from langchain_core.embeddings import Embeddings
 from disputatio.graphs.ingest import graph
 from disputatio.nodes.ingest.context import IngestContext
 from disputatio.settings import Settings
+from disputatio.testing import FakeEmbeddings
 
 pytestmark = pytest.mark.integration
 
 
-class _MeetingEmbeddings(Embeddings):
+class _MeetingEmbeddings(FakeEmbeddings):
     """Deterministic vectors; the first call of each run waits for the other run's.
 
     Both runs have then screened the files (found nothing stored) before either writes, so
@@ -27,24 +27,15 @@ class _MeetingEmbeddings(Embeddings):
     """
 
     def __init__(self, barrier: threading.Barrier, dim: int) -> None:
+        super().__init__(dim)
         self.barrier = barrier
-        self.dim = dim
         self.met = False
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         if not self.met:
             self.met = True
             self.barrier.wait(timeout=60)
-        return [self._vector(t) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
-
-    def _vector(self, text: str) -> list[float]:
-        seed = hashlib.sha256(text.encode()).digest()
-        raw = [seed[i % len(seed)] / 255.0 + 0.01 for i in range(self.dim)]
-        norm = sum(x * x for x in raw) ** 0.5
-        return [x / norm for x in raw]
+        return super().embed_documents(texts)
 
 
 def _run(settings: Settings, folder: Path, embeddings: Embeddings) -> dict[str, str]:

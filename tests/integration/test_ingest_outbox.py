@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-from langchain_core.embeddings import Embeddings
+from neo4j_fakes import FakeDriver
 
 from disputatio.graphs.ingest import graph
-from disputatio.ingest.types import ChildChunk, Entity, Mention
+from disputatio.ingest.types import ChildChunk, DocumentGraph, Entity, Mention
 from disputatio.nodes.ingest.context import IngestContext
 from disputatio.retrievers.graph_outbox import replay_outbox
 from disputatio.retrievers.graphstore import InMemoryGraphStore
@@ -22,28 +21,15 @@ from disputatio.retrievers.neo4j_store import (
     Neo4jGraphStore,
 )
 from disputatio.settings import Settings
+from disputatio.testing import FakeEmbeddings
 
 pytestmark = pytest.mark.integration
-
-
-class _HashEmbeddings(Embeddings):
-    def __init__(self, dim: int) -> None:
-        self.dim = dim
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self.embed_query(t) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        seed = hashlib.sha256(text.encode()).digest()
-        raw = [seed[i % len(seed)] / 255.0 + 0.01 for i in range(self.dim)]
-        norm = sum(x * x for x in raw) ** 0.5
-        return [x / norm for x in raw]
 
 
 class _WordExtractor:
     """Every capitalised word is an entity (deterministic, no model)."""
 
-    def extract(self, chunks: list[ChildChunk]) -> Any:
+    def extract(self, chunks: list[ChildChunk]) -> DocumentGraph:
         entities: dict[str, Entity] = {}
         mentions = []
         for chunk in chunks:
@@ -57,7 +43,7 @@ class _WordExtractor:
                     entities[key] = Entity(key, clean, "ORG")
                     s = chunk.text.index(clean, at)
                     mentions.append(Mention(key, chunk.id, s, s + len(clean), clean))
-        return sorted(entities.values(), key=lambda e: e.key), mentions, []
+        return DocumentGraph.of(sorted(entities.values(), key=lambda e: e.key), mentions)
 
 
 class _FlakyStore(InMemoryGraphStore):
@@ -68,11 +54,11 @@ class _FlakyStore(InMemoryGraphStore):
         self.down = False
         self.calls: list[tuple[str, str]] = []
 
-    def write_document(self, tenant: str, document_id: str, *args: Any) -> None:
+    def write_document(self, tenant: str, document_id: str, graph: DocumentGraph) -> None:
         if self.down:
             raise ConnectionError("graph store unreachable")
         self.calls.append(("write", document_id))
-        super().write_document(tenant, document_id, *args)
+        super().write_document(tenant, document_id, graph)
 
     def delete_document(self, document_id: str) -> None:
         if self.down:
@@ -84,46 +70,10 @@ class _FlakyStore(InMemoryGraphStore):
         return {doc for doc, spots in self._spots.items() if spots}
 
 
-class _FakeTx:
-    def __init__(self, log: list[tuple[str, dict[str, Any]]]) -> None:
-        self.log = log
-
-    def run(self, query: str, parameters: dict[str, Any] | None = None) -> Any:
-        self.log.append((query, dict(parameters or {})))
-        return self
-
-    def consume(self) -> None:
-        return None
-
-
-class _FakeDriver:
-    """Records each write transaction's statements (the style of test_graphstore_cypher)."""
-
-    def __init__(self) -> None:
-        self.transactions: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = []
-
-    def session(self, database: str | None = None) -> Any:
-        return self
-
-    def __enter__(self) -> Any:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def run(self, query: str, parameters: dict[str, Any] | None = None) -> Any:
-        return _FakeTx([])  # schema statements (auto-commit)
-
-    def execute_write(self, fn: Any, *args: Any) -> Any:
-        log: list[tuple[str, dict[str, Any]]] = []
-        self.transactions.append(("write", log))
-        return fn(_FakeTx(log), *args)
-
-
 def _ingest(settings: Settings, folder: Path, store: Any, **kw: Any) -> dict[str, Any]:
     ctx = IngestContext(
         settings=settings,
-        embeddings=_HashEmbeddings(settings.models.embedding_dim),
+        embeddings=FakeEmbeddings(settings.models.embedding_dim),
         entity_extractor=_WordExtractor(),
         graph_store=store,
     )
@@ -182,7 +132,7 @@ def test_store_follows_postgres_through_outage_and_replace(
 def test_neo4j_store_gets_delete_then_write_on_replace(
     settings: Settings, db_url: str, tmp_path: Path
 ) -> None:
-    driver = _FakeDriver()
+    driver = FakeDriver()
     store = Neo4jGraphStore("neo4j://fake", driver=driver)
     (tmp_path / "n.md").write_text("# Neo\n\nAda Lovelace met Charles Babbage in London.\n")
     _ingest(settings, tmp_path, store)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from disputatio.ingest.types import Entity, Mention, Relation
+from disputatio.ingest.types import DocumentGraph, Entity, Mention, Relation
 from disputatio.retrievers.graphstore import InMemoryGraphStore, graph_store_from_settings
 from disputatio.retrievers.neo4j_store import Neo4jGraphStore
 from disputatio.settings import load_settings
@@ -52,13 +52,14 @@ RELATIONS = [
     Relation("marie curie", "university of paris", "co_occurs", 1, "c1"),
     Relation("radium institute", "university of paris", "co_occurs", 1, "c3"),
 ]
+GRAPH = DocumentGraph.of(ENTITIES, MENTIONS, RELATIONS)
 
 
 def test_expand_scores_like_the_in_memory_store(neo4j_store: Neo4jGraphStore) -> None:
     tenant, doc = f"test-{uuid.uuid4()}", str(uuid.uuid4())
     memory = InMemoryGraphStore()
     for store in (neo4j_store, memory):
-        store.write_document(tenant, doc, ENTITIES, MENTIONS, RELATIONS)
+        store.write_document(tenant, doc, GRAPH)
     try:
         for seeds, hops in ((["marie curie"], 0), (["curie"], 1), (["marie curie"], 2)):
             got = neo4j_store.expand(tenant, seeds, hops, 10)
@@ -80,9 +81,9 @@ def test_expand_scores_like_the_in_memory_store(neo4j_store: Neo4jGraphStore) ->
 def test_write_is_idempotent(neo4j_store: Neo4jGraphStore) -> None:
     tenant, doc = f"test-{uuid.uuid4()}", str(uuid.uuid4())
     try:
-        neo4j_store.write_document(tenant, doc, ENTITIES, MENTIONS, RELATIONS)
+        neo4j_store.write_document(tenant, doc, GRAPH)
         first = neo4j_store.expand(tenant, ["university of paris"], 1, 10)
-        neo4j_store.write_document(tenant, doc, ENTITIES, MENTIONS, RELATIONS)
+        neo4j_store.write_document(tenant, doc, GRAPH)
         assert neo4j_store.expand(tenant, ["university of paris"], 1, 10) == first
     finally:
         neo4j_store.delete_document(doc)

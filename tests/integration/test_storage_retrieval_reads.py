@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from disputatio.ingest.types import Entity, Mention, Relation
+from disputatio.ingest.types import DocumentGraph, Entity, Mention, Relation
 from disputatio.retrievers.graphstore import PostgresGraphStore
 from disputatio.settings import Settings
 from disputatio.storage import calibrations, chunk_reads, document_reads
@@ -81,15 +81,16 @@ def test_postgres_graph_store_replaces_and_deletes_a_documents_graph(
     entities = [Entity("alpha", "Alpha", "X"), Entity("beta", "Beta", "X")]
     mentions = [Mention("alpha", one, 0, 1, "a"), Mention("beta", two, 0, 1, "b")]
     relations = [Relation("alpha", "beta", "co_occurs", 1, one)]
+    graph = DocumentGraph.of(entities, mentions, relations)
     store = PostgresGraphStore(settings)
 
-    store.write_document(tenant, doc, entities, mentions, relations)
+    store.write_document(tenant, doc, graph)
     first = store.expand(tenant, ["alpha"], 1, 10)
     assert [c for c, _ in first] == [one, two]  # the seed's chunk, then its neighbour's
     rows = _graph_rows(settings, doc)
     assert rows == (2, 1)
 
-    store.write_document(tenant, doc, entities, mentions, relations)  # a rewrite replaces
+    store.write_document(tenant, doc, graph)  # a rewrite replaces
     assert _graph_rows(settings, doc) == rows
     assert dict(store.expand(tenant, ["alpha"], 1, 10)) == pytest.approx(dict(first))
 

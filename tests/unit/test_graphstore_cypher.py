@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from neo4j_fakes import FakeDriver, FakeSession
 
 from disputatio.errors import RetrievalError
-from disputatio.ingest.types import Entity, Mention, Relation
+from disputatio.ingest.types import DocumentGraph, Entity, Mention, Relation
 from disputatio.retrievers import neo4j_store
 from disputatio.retrievers.graphstore import (
     MAX_HOPS,
@@ -33,69 +33,6 @@ from disputatio.settings import load_settings
 
 WRITES = [WRITE_ENTITIES_CYPHER, WRITE_MENTIONS_CYPHER, WRITE_RELATIONS_CYPHER]
 ALL = [*WRITES, DELETE_RELATIONS_CYPHER, DELETE_CHUNKS_CYPHER, EXPAND_CYPHER]
-
-
-class FakeResult:
-    def __init__(self, records: list[dict[str, Any]]) -> None:
-        self.records = records
-
-    def __iter__(self) -> Any:
-        return iter(self.records)
-
-    def consume(self) -> None:
-        return None
-
-
-class FakeTx:
-    def __init__(self, log: list[tuple[str, dict[str, Any]]], rows: list[dict[str, Any]]) -> None:
-        self.log = log
-        self.rows = rows
-
-    def run(self, query: str, parameters: dict[str, Any] | None = None) -> FakeResult:
-        self.log.append((query, dict(parameters or {})))
-        return FakeResult(self.rows)
-
-
-class FakeSession:
-    def __init__(self, driver: FakeDriver) -> None:
-        self.driver = driver
-
-    def __enter__(self) -> FakeSession:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def run(self, query: str, parameters: dict[str, Any] | None = None) -> FakeResult:
-        self.driver.auto.append(query)
-        return FakeResult([])
-
-    def _tx(self, kind: str, fn: Callable[..., Any], *args: Any) -> Any:
-        log: list[tuple[str, dict[str, Any]]] = []
-        self.driver.transactions.append((kind, log))
-        return fn(FakeTx(log, self.driver.rows), *args)
-
-    def execute_write(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return self._tx("write", fn, *args)
-
-    def execute_read(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return self._tx("read", fn, *args)
-
-
-class FakeDriver:
-    def __init__(self, rows: list[dict[str, Any]] | None = None) -> None:
-        self.rows = rows or []
-        self.databases: list[str | None] = []
-        self.auto: list[str] = []
-        self.transactions: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = []
-        self.closed = False
-
-    def session(self, database: str | None = None) -> FakeSession:
-        self.databases.append(database)
-        return FakeSession(self)
-
-    def close(self) -> None:
-        self.closed = True
 
 
 def store(rows: list[dict[str, Any]] | None = None) -> tuple[Neo4jGraphStore, FakeDriver]:
@@ -132,8 +69,9 @@ def test_write_document_runs_one_transaction_with_parameters() -> None:
         Mention("paris", "c1", 20, 25, "Paris"),
     ]
     relations = [Relation("marie curie", "paris", "co_occurs", 2, "c1")]
-    s.write_document(tenant, doc, entities, mentions, relations)
-    s.write_document(tenant, doc, entities, mentions, relations)
+    graph = DocumentGraph.of(entities, mentions, relations)
+    s.write_document(tenant, doc, graph)
+    s.write_document(tenant, doc, graph)
     assert driver.auto == list(NEO4J_SCHEMA)  # indexes created once
     assert set(driver.databases) == {"graph"}
     kind, log = driver.transactions[0]

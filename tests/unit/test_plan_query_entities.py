@@ -22,7 +22,7 @@ def test_query_entities_come_from_the_ingestion_ner() -> None:
     assert "marie curie" in keys and "stockholm" in keys
     # the same keys ingestion would store for this text (same extractor, same normalisation)
     chunk = ChildChunk("c", QUERY, 0, len(QUERY), None, (), 0, 0, "p")
-    stored, _, _ = SpacyEntityExtractor(dependency_relations=False).extract([chunk])
+    stored = SpacyEntityExtractor(dependency_relations=False).extract([chunk]).entities
     assert set(keys) == {e.key for e in stored}
     assert all(k == normalize_entity_name(k) for k in keys)
     # no entity in the question: no NER seeds

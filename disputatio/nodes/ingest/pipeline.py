@@ -1,14 +1,15 @@
-"""The batch loop: load → (entities ‖ embed) → index, over batches of files.
+"""The batch loop: load → entities → embed → index, over batches of files.
 
 Models see whole batches: spaCy pipes the child chunks of every document in the batch at once
 and the embedding model gets one call for all of them (it batches internally by
 ``models.embedding_batch_size``, after sorting by length: the larger the batch, the less
-padding); the two run side by side. A batch takes up to ``ingest.batch_size`` files and stops
-at ``ingest.batch_chunks`` child chunks. The batch's new documents are written in one
-transaction (:func:`_write_new`: a few statements per batch, one commit); if that fails, or for
-documents that replace or repeat stored content, each document gets its own transaction
-(:func:`_write`), so a failure leaves nothing of that document and the rest goes on. A failure
-inside a batch-wide step is retried document by document, so only the culprit fails.
+padding); the two run one after the other, each on every core. A batch takes up to
+``ingest.batch_size`` files and stops at ``ingest.batch_chunks`` child chunks. The batch's new
+documents are written in one transaction (:func:`_write_new`: a few statements per batch, one
+commit); if that fails, or for documents that replace or repeat stored content, each document
+gets its own transaction (:func:`_write`), so a failure leaves nothing of that document and the
+rest goes on. A failure inside a batch-wide step is retried document by document, so only the
+culprit fails.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from disputatio.errors import DisputatioError
-from disputatio.ingest import chunk_document, extract
+from disputatio.ingest import DocumentGraph, chunk_document, extract
 from disputatio.nodes.context import context_of
 from disputatio.nodes.ingest.batch import emit, file_result, scope
 from disputatio.nodes.ingest.context import IngestContext
@@ -122,7 +123,8 @@ def _per_item(batch: list[WorkItem], step: str, run: Callable[[list[WorkItem]], 
 def entities(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]:
     """Find entities, mentions and relations in every child chunk of the batch.
 
-    Runs beside :func:`embed` (same superstep): spaCy and the embedding model share the cores.
+    Runs before :func:`embed`, not beside it: a Python-heavy thread beside the embedding
+    model's forward pass slows it 2-3x (see :mod:`disputatio.graphs.ingest.graph`).
     """
     extractor = context_of(runtime, IngestContext).get_entity_extractor()
     batch = state.get("batch", [])
@@ -135,11 +137,11 @@ def entities(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, A
             found = extractor.extract_batch(groups)
         else:
             found = [extractor.extract(group) for group in groups]
-        for item, (ents, mentions, relations) in zip(items, found, strict=True):
-            item.graph = (list(ents), list(mentions), list(relations))
+        for item, graph in zip(items, found, strict=True):
+            item.graph = graph
 
     _per_item(batch, "entities", run)
-    return {}  # the work items are filled in place (embed runs beside this node)
+    return {}  # the work items are filled in place
 
 
 def embedding_text(heading_path: tuple[str, ...], text: str) -> str:
@@ -169,7 +171,7 @@ def embed(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]
             item.embeddings[child.id] = vector
 
     _per_item(batch, "embed", run)
-    return {}  # the work items are filled in place (entities runs beside this node)
+    return {}  # the work items are filled in place
 
 
 def index(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]:
@@ -227,7 +229,7 @@ def _write(
     store: Any,
 ) -> FileResult:
     """One document's transaction; returns its result."""
-    ents, mentions, relations = item.graph
+    graph = item.graph or DocumentGraph()
     record = _record(state, item, tenant, collection)
     with conn.transaction():
         with conn.pipeline():  # one round trip for the three
@@ -248,15 +250,13 @@ def _write(
         else:
             for doc_id, _ in previous:
                 delete_document(conn, doc_id)
-            document_id = write_document(
-                conn, record, item.parents, item.embeddings, ents, mentions, relations
-            )
+            document_id = write_document(conn, record, item.parents, item.embeddings, graph)
             if store is not None:
                 from disputatio.retrievers.graph_outbox import enqueue_delete, enqueue_write
 
                 for doc_id, _ in previous:
                     enqueue_delete(conn, tenant, doc_id)
-                enqueue_write(conn, tenant, document_id, ents, mentions, relations)
+                enqueue_write(conn, tenant, document_id, graph)
             result = _stored(item, "replaced" if previous else "new", document_id)
             status, stats = "succeeded", dict(result)
         finish_jobs(
@@ -296,7 +296,7 @@ def _stored(item: WorkItem, status: str, document_id: str) -> FileResult:
         document_id=document_id,
         chunks=len(item.children),
         parents=len(item.parents),
-        entities=len(item.graph[0]),
+        entities=len(item.graph.entities) if item.graph else 0,
         warnings=list(item.document.warnings),
         seconds=time.monotonic() - item.started,
     )
@@ -340,7 +340,7 @@ def _write_new(
                     fresh.append((item, record))
                 seen.add(item.sha256)
             docs = [
-                NewDocument(record, item.parents, item.embeddings, *item.graph)
+                NewDocument(record, item.parents, item.embeddings, item.graph or DocumentGraph())
                 for item, record in fresh
             ]
             ids = write_new_documents(conn, tenant, docs)
@@ -350,7 +350,7 @@ def _write_new(
                 if store is not None:
                     from disputatio.retrievers.graph_outbox import enqueue_write
 
-                    enqueue_write(conn, tenant, document_id, *item.graph)
+                    enqueue_write(conn, tenant, document_id, item.graph or DocumentGraph())
                 result = results[item.job_id] = _stored(item, "new", document_id)
                 jobs.append(
                     JobRecord(

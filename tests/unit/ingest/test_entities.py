@@ -21,7 +21,7 @@ from disputatio.ingest.llm_entities import (
     LlmEntityExtractor,
 )
 from disputatio.ingest.spacy_entities import SpacyEntityExtractor
-from disputatio.ingest.types import ChildChunk
+from disputatio.ingest.types import ChildChunk, DocumentGraph
 
 
 def _chunk(text: str, chunk_id: str = "c1", ordinal: int = 0) -> ChildChunk:
@@ -70,7 +70,8 @@ TEXT = (
 def test_spacy_finds_entities_and_relations(spacy_extractor: SpacyEntityExtractor) -> None:
     assert isinstance(spacy_extractor, EntityExtractor)
     chunks = [_chunk(TEXT)]
-    entities, mentions, relations = spacy_extractor.extract(chunks)
+    graph = spacy_extractor.extract(chunks)
+    entities, mentions, relations = graph.entities, graph.mentions, graph.relations
     by_key = {e.key: e for e in entities}
     assert by_key["marie curie"].label == "PERSON"
     assert by_key["university of paris"].label == "ORG"
@@ -102,19 +103,20 @@ def test_spacy_aggregates_across_chunks(spacy_extractor: SpacyEntityExtractor) -
         _chunk("Marie Curie worked at the University of Paris.", "a", 0),
         _chunk("In 1911 Marie Curie was again at the University of Paris.", "b", 1),
     ]
-    entities, mentions, relations = spacy_extractor.extract(chunks)
+    graph = spacy_extractor.extract(chunks)
+    entities, mentions, relations = graph.entities, graph.mentions, graph.relations
     assert len([e for e in entities if e.key == "marie curie"]) == 1
     assert {m.chunk_id for m in mentions if m.entity_key == "marie curie"} == {"a", "b"}
     co = next(r for r in relations if r.type == CO_OCCURS and r.target == "university of paris")
     assert (co.source, co.weight, co.evidence_chunk_id) == ("marie curie", 2, "a")
-    assert spacy_extractor.extract([]) == ([], [], [])
+    assert spacy_extractor.extract([]) == DocumentGraph()
 
 
 def test_spacy_without_dependency_relations() -> None:
     extractor = SpacyEntityExtractor(dependency_relations=False)
-    entities, _mentions, relations = extractor.extract([_chunk(TEXT)])
-    assert {"marie curie", "university of paris"} <= {e.key for e in entities}
-    assert relations and all(r.type == CO_OCCURS for r in relations)
+    graph = extractor.extract([_chunk(TEXT)])
+    assert {"marie curie", "university of paris"} <= {e.key for e in graph.entities}
+    assert graph.relations and all(r.type == CO_OCCURS for r in graph.relations)
     assert "parser" not in extractor.nlp.pipe_names
 
 
@@ -164,7 +166,8 @@ def test_llm_extractor_with_fake_model() -> None:
     extractor = LlmEntityExtractor(model)  # type: ignore[arg-type]
     assert model.calls == [(ExtractedGraph, "json_schema")]
     chunks = [_chunk(text_a, "a", 0), _chunk(text_b, "b", 1)]
-    entities, mentions, relations = extractor.extract(chunks)
+    graph = extractor.extract(chunks)
+    entities, mentions, relations = graph.entities, graph.mentions, graph.relations
     assert {e.key: e.label for e in entities} == {
         "marie curie": "PERSON",
         "university of paris": "ORG",
@@ -194,11 +197,11 @@ def test_spacy_proper_noun_chunks_are_optional(spacy_extractor: SpacyEntityExtra
 
     text = "Curie used the Geiger counter at Radium Institute."
     # The small model's NER misses the lone "Curie" here; the noun-chunk option recovers it.
-    plain, _, _ = spacy_extractor.extract([_chunk(text)])
+    plain = spacy_extractor.extract([_chunk(text)]).entities
     assert "curie" not in {e.key for e in plain}
     extractor = SpacyEntityExtractor(proper_noun_chunks=True)
     extractor._nlp = spacy_extractor.nlp  # reuse the loaded pipeline (same configuration)
-    entities, mentions, _ = extractor.extract([_chunk(text)])
-    curie = next(e for e in entities if e.key == "curie")
+    graph = extractor.extract([_chunk(text)])
+    curie = next(e for e in graph.entities if e.key == "curie")
     assert curie.label == PROPER_NOUN_LABEL
-    assert any(m.entity_key == "curie" and m.text == "Curie" for m in mentions)
+    assert any(m.entity_key == "curie" and m.text == "Curie" for m in graph.mentions)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from disputatio.ingest import ChildChunk
+from disputatio.ingest import ChildChunk, DocumentGraph
 from disputatio.ingest.spacy_entities import SpacyEntityExtractor
 
 TEXTS = [
@@ -39,8 +39,8 @@ def test_batch_equals_one_document_at_a_time(
     for extractor in (spacy_extractor, ner_only):
         batched = extractor.extract_batch(groups)
         assert batched == [extractor.extract(g) for g in groups]
-        assert batched[2] == ([], [], [])
-        assert {m.chunk_id for m in batched[0][1]} <= {"d0c0", "d0c1"}  # no bleed across docs
+        assert batched[2] == DocumentGraph()
+        assert {m.chunk_id for m in batched[0].mentions} <= {"d0c0", "d0c1"}  # no bleed across docs
 
 
 def test_ner_only_pipeline_finds_the_same_mentions(
@@ -51,9 +51,9 @@ def test_ner_only_pipeline_finds_the_same_mentions(
     groups = _groups()
     full = spacy_extractor.extract_batch(groups)
     fast = ner_only.extract_batch(groups)
-    for (ents_a, mentions_a, rels_a), (ents_b, mentions_b, rels_b) in zip(full, fast, strict=True):
-        assert ents_a == ents_b and mentions_a == mentions_b
+    for a, b in zip(full, fast, strict=True):
+        assert a.entities == b.entities and a.mentions == b.mentions
         # co-occurrence edges survive; only verb (SVO) edges need the parser
-        co = {(r.source, r.target) for r in rels_a if r.type == "co_occurs"}
-        assert co == {(r.source, r.target) for r in rels_b if r.type == "co_occurs"}
-        assert all(r.type == "co_occurs" for r in rels_b)
+        co = {(r.source, r.target) for r in a.relations if r.type == "co_occurs"}
+        assert co == {(r.source, r.target) for r in b.relations if r.type == "co_occurs"}
+        assert all(r.type == "co_occurs" for r in b.relations)

@@ -25,10 +25,9 @@ def test_pdf_to_chunks_to_entities(tmp_path: Path, spacy_extractor: SpacyEntityE
     assert children
     assert {c.page for c in children} <= {1, 2}
     assert children[0].heading_path == ("Biography",)
-    entities, mentions, relations = spacy_extractor.extract(children)
+    graph = spacy_extractor.extract(children)
     chunk_ids = {c.id for c in children}
-    assert "marie curie" in {e.key for e in entities}
-    assert {m.chunk_id for m in mentions} <= chunk_ids
-    assert {r.evidence_chunk_id for r in relations} <= chunk_ids
-    keys = {e.key for e in entities}
-    assert all(r.source in keys and r.target in keys for r in relations)
+    assert "marie curie" in {e.key for e in graph.entities}
+    assert {m.chunk_id for m in graph.mentions} <= chunk_ids
+    assert {r.evidence_chunk_id for r in graph.relations} <= chunk_ids
+    assert graph.linked() == graph  # every mention and relation hangs on a found entity
