@@ -89,19 +89,60 @@ def check_local_dimension(name: str, settings: Settings) -> None:
     )
 
 
+#: Padded tokens per forward pass of a local model (texts x the longest text's tokens).
+MAX_BATCH_TOKENS = 1024
+
+
+def token_batches(lengths: Sequence[int], max_texts: int, max_tokens: int) -> list[list[int]]:
+    """Group text indices into forward passes of similar length, within a padded-token budget.
+
+    Texts are taken longest first; a pass takes texts while it holds fewer than ``max_texts``
+    and (texts + 1) x its longest text's tokens stays within ``max_tokens`` (a text longer than
+    the budget gets a pass of its own). Every pass is padded to its longest text, so sorting
+    keeps the padding small, and the budget keeps each pass's matrices a size the CPU handles
+    well (``docs/scale_out.md``, "Where the time went").
+
+    Args:
+        lengths: Tokens of each text.
+        max_texts: Most texts a pass.
+        max_tokens: Most padded tokens a pass.
+
+    Returns:
+        Index lists, one per pass, longest texts first; every index once.
+    """
+    order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
+    batches: list[list[int]] = []
+    current: list[int] = []
+    for i in order:
+        longest = lengths[current[0]] if current else lengths[i]
+        if current and (len(current) >= max_texts or (len(current) + 1) * longest > max_tokens):
+            batches.append(current)
+            current = []
+        current.append(i)
+    if current:
+        batches.append(current)
+    return batches
+
+
 class LocalEmbeddings(Embeddings):
     """A sentence-transformers model loaded from disk, offline, on the CPU.
 
     The model is loaded once per process and shared by every instance with the same path.
+    Texts are encoded in passes of similar length within a padded-token budget
+    (:func:`token_batches`).
 
     Args:
         path: Folder of a sentence-transformers model.
-        batch_size: Texts per forward pass.
+        batch_size: Most texts per forward pass.
+        max_batch_tokens: Most padded tokens per forward pass.
     """
 
-    def __init__(self, path: Path, batch_size: int = 64) -> None:
+    def __init__(
+        self, path: Path, batch_size: int = 64, max_batch_tokens: int = MAX_BATCH_TOKENS
+    ) -> None:
         self.path = Path(path)
         self.batch_size = batch_size
+        self.max_batch_tokens = max_batch_tokens
 
     @property
     def model(self) -> Any:
@@ -126,18 +167,37 @@ class LocalEmbeddings(Embeddings):
         dim = self.model.get_sentence_embedding_dimension()
         return int(dim)
 
+    def token_lengths(self, texts: list[str]) -> list[int]:
+        """Tokens of each text as the model sees it (special tokens in, truncated)."""
+        model = self.model
+        encoded = model.tokenizer(
+            texts,
+            add_special_tokens=True,
+            truncation=True,
+            max_length=model.max_seq_length,
+            return_attention_mask=False,
+            return_token_type_ids=False,
+        )
+        return [len(ids) for ids in encoded["input_ids"]]
+
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        """Embed ``texts`` (L2-normalised)."""
+        """Embed ``texts`` (L2-normalised), in passes of similar length (:func:`token_batches`)."""
         if not texts:
             return []
-        vectors = self.model.encode(
-            texts,
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        return [list(map(float, v)) for v in vectors]
+        model = self.model
+        vectors: list[list[float]] = [[] for _ in texts]
+        lengths = self.token_lengths(texts)
+        for batch in token_batches(lengths, self.batch_size, self.max_batch_tokens):
+            out = model.encode(
+                [texts[i] for i in batch],
+                batch_size=len(batch),
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+            for i, vector in zip(batch, out, strict=True):
+                vectors[i] = [float(x) for x in vector]
+        return vectors
 
     def embed_query(self, text: str) -> list[float]:
         """Embed one query."""

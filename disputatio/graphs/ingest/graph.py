@@ -1,10 +1,16 @@
 """Assembly of the ingestion graph.
 
-``discover → screen → (load → (entities ‖ embed) → index)* → summarize``: ``screen`` hashes
+``discover → screen → (load → entities → embed → index)* → summarize``: ``screen`` hashes
 every file and settles unchanged ones before any parsing; the loop then takes
-``ingest.batch_size`` files per turn, so spaCy and the embedding model see whole batches (side
-by side) while no document is ever half-written. The loop ends when the queue is empty or after
+``ingest.batch_size`` files per turn, so spaCy and the embedding model see whole batches while
+no document is ever half-written. The loop ends when the queue is empty or after
 ``ingest.max_batches`` batches.
+
+spaCy and the embedding model run one after the other, not side by side: beside a Python-heavy
+thread (spaCy's pipeline, loading a spaCy model) the encode calls of a worker ran 2-3x slower
+than the bare model's (``docs/scale_out.md``, "Where the time went"), most likely because the
+model's forward pass is hundreds of small torch operations, each taking the GIL back. Each now
+has every core to itself.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from disputatio.nodes.ingest import batch, pipeline
 from disputatio.nodes.ingest.context import IngestContext
 from disputatio.state.ingest import IngestInput, IngestOutput, IngestState
 
-#: Supersteps one batch takes at most (load, entities and embed side by side, index).
+#: Supersteps one batch takes at most (load, entities, embed, index).
 STEPS_PER_BATCH = 4
 
 #: Recursion limit that lets the loop run to ``ingest.max_batches`` at its upper bound
@@ -45,10 +51,10 @@ def build_graph() -> StateGraph[Any, Any, Any, Any]:
     builder.add_edge(START, "discover")
     builder.add_edge("discover", "screen")
     builder.add_conditional_edges("screen", batch.route, ["load", "summarize"])
-    # spaCy and the embedding model run side by side on the same batch
+    # spaCy, then the embedding model, on the same batch (not side by side: see the docstring)
     builder.add_edge("load", "entities")
-    builder.add_edge("load", "embed")
-    builder.add_edge(["entities", "embed"], "index")
+    builder.add_edge("entities", "embed")
+    builder.add_edge("embed", "index")
     builder.add_conditional_edges("index", batch.route, ["load", "summarize"])
     builder.add_edge("summarize", END)
     return builder

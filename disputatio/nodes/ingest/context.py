@@ -1,11 +1,62 @@
-"""Run context of the ingestion graph: which components extract, embed and store."""
+"""Run context of the ingestion graph: which components extract, embed and store.
+
+The spaCy entity extractor built from settings is loaded once per process and shared by every
+run (:func:`shared_spacy_extractor`): a run given no context (a worker's batch, ``disputatio
+ingest``) builds a fresh :class:`IngestContext` in every node, and each batch used to load the
+spaCy pipeline again (~0.5 s of CPU, beside the embedding model).
+"""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
 from disputatio.settings import Settings, get_settings
+
+_spacy_lock = threading.Lock()
+_spacy_extractors: dict[bool, SharedExtractor] = {}
+
+
+class SharedExtractor:
+    """An entity extractor shared by threads: one call at a time.
+
+    spaCy's ``Language`` is not documented as safe to run from several threads at once (its
+    string store grows while it runs), so calls are serialised; on the few cores an ingestion
+    worker has, two pipelines at once would only contend anyway.
+
+    Args:
+        inner: The extractor (``extract`` and ``extract_batch``).
+    """
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self._lock = threading.Lock()
+
+    def extract(self, chunks: list[Any]) -> Any:
+        """The inner extractor's ``extract``, under the lock."""
+        with self._lock:
+            return self.inner.extract(chunks)
+
+    def extract_batch(self, groups: list[list[Any]]) -> list[Any]:
+        """The inner extractor's ``extract_batch``, under the lock."""
+        with self._lock:
+            return list(self.inner.extract_batch(groups))
+
+
+def shared_spacy_extractor(dependency_relations: bool) -> SharedExtractor:
+    """The process's spaCy extractor for ``dependency_relations`` (built on first use).
+
+    Its pipeline loads on the first extraction, once per process.
+    """
+    with _spacy_lock:
+        if dependency_relations not in _spacy_extractors:
+            from disputatio.ingest import SpacyEntityExtractor
+
+            _spacy_extractors[dependency_relations] = SharedExtractor(
+                SpacyEntityExtractor(dependency_relations=dependency_relations, batch_size=256)
+            )
+        return _spacy_extractors[dependency_relations]
 
 
 @dataclass
@@ -58,11 +109,8 @@ class IngestContext:
                     get_chat_model(role="extractor", settings=self.get_settings())
                 )
             else:
-                from disputatio.ingest import SpacyEntityExtractor
-
-                self.entity_extractor = SpacyEntityExtractor(
-                    dependency_relations=self.get_settings().ingest.dependency_relations,
-                    batch_size=256,
+                self.entity_extractor = shared_spacy_extractor(
+                    self.get_settings().ingest.dependency_relations
                 )
         return self.entity_extractor
 
