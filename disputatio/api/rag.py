@@ -11,6 +11,7 @@ import json
 import re
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -168,13 +169,38 @@ def _uuid(value: str, field: str) -> str:
         raise invalid(field, "not a valid id", status=404) from None
 
 
+async def _owned(
+    request: Request,
+    read: Callable[[Settings, str, str], dict[str, Any] | None],
+    param: str,
+    what: str,
+    *,
+    uuid_id: bool = True,
+) -> dict[str, Any]:
+    """The tenant's row named by the path parameter ``param``, read by ``read``.
+
+    Args:
+        request: The request (its tenant and path parameters).
+        read: ``(settings, tenant, id)`` → the tenant's row, or None.
+        param: The path parameter holding the id.
+        what: What the row is, for the 404 message.
+        uuid_id: The id is a UUID (404 naming ``param`` when it is not one).
+
+    Raises:
+        ApiError: 404 when the tenant has no such row (someone else's included).
+    """
+    key = request.path_params[param]
+    if uuid_id:
+        key = _uuid(key, param)
+    row = await run_in_threadpool(read, services(request).settings, tenant(request), key)
+    if row is None:
+        raise ApiError(404, "NOT_FOUND", f"no {what} {key}")
+    return row
+
+
 async def ingest_status(request: Request) -> JSONResponse:
     """Status of one of the tenant's ingestion jobs."""
-    who = tenant(request)
-    job_id = _uuid(request.path_params["job_id"], "job_id")
-    job = await run_in_threadpool(store.get_job, services(request).settings, who, job_id)
-    if job is None:
-        raise ApiError(404, "NOT_FOUND", f"no ingestion job {job_id}")
+    job = await _owned(request, store.get_job, "job_id", "ingestion job")
     result = job.get("result") or {}
     return JSONResponse(
         {
@@ -307,21 +333,13 @@ async def documents(request: Request) -> JSONResponse:
 
 async def document(request: Request) -> JSONResponse:
     """One of the tenant's documents with its text (404 for anyone else's)."""
-    who = tenant(request)
-    doc_id = _uuid(request.path_params["document_id"], "document_id")
-    row = await run_in_threadpool(store.get_document, services(request).settings, who, doc_id)
-    if row is None:
-        raise ApiError(404, "NOT_FOUND", f"no document {doc_id}")
+    row = await _owned(request, store.get_document, "document_id", "document")
     return JSONResponse(_plain(row, services(request).settings))
 
 
 async def section(request: Request) -> JSONResponse:
     """One of the tenant's parent sections: the full text behind a citation."""
-    who = tenant(request)
-    chunk_id = request.path_params["chunk_id"]
-    row = await run_in_threadpool(store.get_parent_chunk, services(request).settings, who, chunk_id)
-    if row is None:
-        raise ApiError(404, "NOT_FOUND", f"no section {chunk_id}")
+    row = await _owned(request, store.get_parent_chunk, "chunk_id", "section", uuid_id=False)
     return JSONResponse(_plain(row, services(request).settings))
 
 

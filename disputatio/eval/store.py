@@ -113,7 +113,7 @@ def tool_calls_of(log: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
             }
 
 
-def _insert_run(
+def save_run(
     conn: psycopg.Connection[Any],
     *,
     experiment_id: str,
@@ -122,6 +122,16 @@ def _insert_run(
     record: Mapping[str, Any],
     metrics: Mapping[str, Any],
 ) -> str:
+    """Write one question's run, its agent messages and its retrieval calls; return its id.
+
+    Args:
+        conn: An open connection: committed here, or a savepoint of the transaction in progress.
+        experiment_id: Id from :func:`create_experiment`.
+        thread_id: The run's thread id (checkpoints live under it).
+        question: ``{"id", "question", "gold"}``.
+        record: The protocol's record (``answer``, ``consensus_type``, ``log``...).
+        metrics: Per-question metrics (``correct``, ``wall_ms``, tokens...).
+    """
     log = record.get("log") or {}
     messages = [
         AgentMessageRow(
@@ -160,37 +170,8 @@ def _insert_run(
         metrics=dict(metrics),
         log={**log, "error": record.get("error")},
     )
-    return experiments.insert_run(conn, run, messages, calls)
-
-
-def save_run(
-    conn: psycopg.Connection[Any],
-    *,
-    experiment_id: str,
-    thread_id: str,
-    question: Mapping[str, Any],
-    record: Mapping[str, Any],
-    metrics: Mapping[str, Any],
-) -> str:
-    """Write one question's run, its agent messages and its retrieval calls; return its id.
-
-    Args:
-        conn: An open connection with no transaction in progress (committed here).
-        experiment_id: Id from :func:`create_experiment`.
-        thread_id: The run's thread id (checkpoints live under it).
-        question: ``{"id", "question", "gold"}``.
-        record: The protocol's record (``answer``, ``consensus_type``, ``log``...).
-        metrics: Per-question metrics (``correct``, ``wall_ms``, tokens...).
-    """
     with conn.transaction():
-        run_id = _insert_run(
-            conn,
-            experiment_id=experiment_id,
-            thread_id=thread_id,
-            question=question,
-            record=record,
-            metrics=metrics,
-        )
+        run_id = experiments.insert_run(conn, run, messages, calls)
     logger.debug("saved run %s of experiment %s", thread_id, experiment_id)
     return run_id
 
@@ -219,7 +200,7 @@ def save_eval_record(conn: psycopg.Connection[Any], config: Any, record: Mapping
             return False
         from disputatio.eval.analysis import question_metrics
 
-        _insert_run(
+        save_run(
             conn,
             experiment_id=experiment_id,
             thread_id=str(record.get("thread_id") or ""),

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from langgraph.runtime import Runtime
 
 C = TypeVar("C")
+T = TypeVar("T")
 
 
 @dataclass
@@ -142,6 +143,11 @@ class AgentContext:
         return default_retriever(
             self.get_settings(), tenant=self.tenant, collection=self.collection
         )
+
+
+def given_or(value: T | None, default: T) -> T:
+    """A context field's value unless it was left at None (``0`` and ``False`` are kept)."""
+    return default if value is None else value
 
 
 def context_of(runtime: Runtime[Any] | None, schema: type[C]) -> C:

@@ -45,14 +45,15 @@ from disputatio.errors import IngestError
 from disputatio.ingest import EntityExtractor, OcrInput, chunk_document, extract, sha256_file
 from disputatio.ingest.extract import EXTENSIONS
 from disputatio.ingest.text_formats import first_heading, normalize_newlines
-from disputatio.ingest.types import ExtractedDocument, ParentChunk
+from disputatio.ingest.types import DocumentGraph, ExtractedDocument, ParentChunk
 from disputatio.models.rerank import Reranker
-from disputatio.retrievers.base import RetrievalFilters, in_scope
-from disputatio.retrievers.funnel import FunnelConfig, run_funnel
+from disputatio.retrievers.base import RetrievalFilters
+from disputatio.retrievers.funnel import FunnelConfig
+from disputatio.retrievers.funnel_search import FunnelSearch
 from disputatio.retrievers.memory_backend import InMemoryBackend, embedding_text, tokenize
 from disputatio.retrievers.plan import QueryPlan, deterministic_plan, llm_plan
 from disputatio.settings import Settings, get_settings
-from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.state.retrieval import Section
 
 __all__ = ["InMemoryBackend", "InMemoryFunnel", "embedding_text", "tokenize"]
 
@@ -67,7 +68,7 @@ class _Item:
     tags: tuple[str, ...]
 
 
-class InMemoryFunnel:
+class InMemoryFunnel(FunnelSearch):
     """A :class:`~disputatio.retrievers.base.CorpusRetriever` over documents held in memory.
 
     Documents go through the ingestion code (extraction, parent/child chunking, entity
@@ -124,44 +125,21 @@ class InMemoryFunnel:
         self._lock = threading.Lock()
 
     @classmethod
-    def from_paths(
-        cls,
-        paths: Sequence[str | Path],
-        *,
-        embeddings: Embeddings | None = None,
-        entity_extractor: EntityExtractor | Literal[False] | None = None,
-        settings: Settings | None = None,
-        tenant: str | None = None,
-        collection: str | None = None,
-        tags: Sequence[str] = (),
-        **options: Any,
-    ) -> InMemoryFunnel:
-        """A funnel over files and folders (``options``: the other constructor arguments)."""
-        funnel = cls(
-            embeddings=embeddings, entity_extractor=entity_extractor, settings=settings,
-            tenant=tenant, collection=collection, tags=tags, **options,
-        )  # fmt: skip
+    def from_paths(cls, paths: Sequence[str | Path], **options: Any) -> InMemoryFunnel:
+        """A funnel over files and folders (``options``: the constructor's keyword arguments)."""
+        funnel = cls(**options)
         funnel.add_paths(paths)
         return funnel
 
     @classmethod
     def from_texts(
-        cls,
-        texts: Sequence[str] | Sequence[tuple[str, Mapping[str, Any]]],
-        *,
-        embeddings: Embeddings | None = None,
-        entity_extractor: EntityExtractor | Literal[False] | None = None,
-        settings: Settings | None = None,
-        tenant: str | None = None,
-        collection: str | None = None,
-        tags: Sequence[str] = (),
-        **options: Any,
+        cls, texts: Sequence[str] | Sequence[tuple[str, Mapping[str, Any]]], **options: Any
     ) -> InMemoryFunnel:
-        """A funnel over markdown texts, each optionally with metadata (see :meth:`add_texts`)."""
-        funnel = cls(
-            embeddings=embeddings, entity_extractor=entity_extractor, settings=settings,
-            tenant=tenant, collection=collection, tags=tags, **options,
-        )  # fmt: skip
+        """A funnel over markdown texts, each optionally with metadata (see :meth:`add_texts`).
+
+        ``options`` are the constructor's keyword arguments.
+        """
+        funnel = cls(**options)
         funnel.add_texts(texts)
         return funnel
 
@@ -246,20 +224,6 @@ class InMemoryFunnel:
             items.append(self._item(doc, sha, source, tenant, collection, tags))
         return self._add(items)
 
-    def search(
-        self,
-        query: str,
-        *,
-        k: int | None = None,
-        threshold: float | None = None,
-        filters: RetrievalFilters | None = None,
-    ) -> RetrievalResult:
-        """Run the funnel for ``query`` (default scope: this funnel's tenant)."""
-        return run_funnel(
-            query, self.backend, self.embeddings, self.reranker, self.config,
-            in_scope(filters, self.default_filters), k=k, threshold=threshold, planner=self.plan,
-        )  # fmt: skip
-
     @property
     def default_filters(self) -> RetrievalFilters:
         """The scope of a search that passes none: this funnel's tenant."""
@@ -338,7 +302,7 @@ class InMemoryFunnel:
             extractor = self.entity_extractor
             for item, doc_id, parents in todo:
                 kids = [c for p in parents for c in p.children]
-                graph = extractor.extract(kids) if extractor is not None else ([], [], [])
+                graph = extractor.extract(kids) if extractor is not None else DocumentGraph()
                 template = Section(
                     id="", document_id=doc_id, source=item.source, title=item.doc.title, text=""
                 )

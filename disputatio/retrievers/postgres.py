@@ -12,8 +12,9 @@ from langchain_core.embeddings import Embeddings
 
 from disputatio.models.rerank import Reranker
 from disputatio.retrievers import pg_channels
-from disputatio.retrievers.base import RetrievalFilters, in_scope
-from disputatio.retrievers.funnel import FunnelConfig, run_funnel
+from disputatio.retrievers.base import RetrievalFilters
+from disputatio.retrievers.funnel import FunnelConfig
+from disputatio.retrievers.funnel_search import FunnelSearch
 from disputatio.retrievers.plan import (
     QueryPlan,
     deterministic_plan,
@@ -21,7 +22,7 @@ from disputatio.retrievers.plan import (
     with_query_entities,
 )
 from disputatio.settings import Settings, get_settings
-from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.state.retrieval import Section
 from disputatio.storage import chunk_reads, retrieval_channels
 from disputatio.storage.calibrations import latest_calibration
 from disputatio.storage.db import get_pool
@@ -120,7 +121,7 @@ class PostgresBackend:
         return found["trim_threshold"] if found else None
 
 
-class PostgresFunnel:
+class PostgresFunnel(FunnelSearch):
     """A :class:`~disputatio.retrievers.base.CorpusRetriever` over Postgres.
 
     Args:
@@ -188,24 +189,3 @@ class PostgresFunnel:
         if self.settings.retrieval.graph_query_ner and "graph" in self.config.active_channels:
             planned = with_query_entities(planned, query, self.settings)
         return planned
-
-    def search(
-        self,
-        query: str,
-        *,
-        k: int | None = None,
-        threshold: float | None = None,
-        filters: RetrievalFilters | None = None,
-    ) -> RetrievalResult:
-        """Run the funnel for ``query`` (scope: ``filters`` in this funnel's tenant by default)."""
-        return run_funnel(
-            query,
-            self.backend,
-            self.embeddings,
-            self.reranker,
-            self.config,
-            in_scope(filters, self.default_filters),
-            k=k,
-            threshold=threshold,
-            planner=self.plan,
-        )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from disputatio.settings import Settings
-from disputatio.storage.api_db import Conn, db, jsonb
+from disputatio.storage.api_db import Conn, db, fetch_all, jsonb
 
 _APPEND = (
     "INSERT INTO api_events (run_id, seq, key, type, data)"
@@ -42,12 +42,12 @@ def events_after(
     settings: Settings, run_id: str, after: int, limit: int = 200
 ) -> list[dict[str, Any]]:
     """Events of a run with ``seq > after`` (``seq, type, data``), in order."""
-    with db(settings) as conn:
-        return conn.execute(
-            "SELECT seq, type, data FROM api_events WHERE run_id = %s AND seq > %s"
-            " ORDER BY seq LIMIT %s",
-            (run_id, after, limit),
-        ).fetchall()
+    return fetch_all(
+        settings,
+        "SELECT seq, type, data FROM api_events WHERE run_id = %s AND seq > %s"
+        " ORDER BY seq LIMIT %s",
+        (run_id, after, limit),
+    )
 
 
 def event_keys(settings: Settings, run_id: str) -> set[str]:

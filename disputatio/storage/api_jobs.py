@@ -14,7 +14,7 @@ from typing import Any
 
 from disputatio.settings import Settings
 from disputatio.storage import queue
-from disputatio.storage.api_db import Conn, db, jsonb, over_limit
+from disputatio.storage.api_db import Conn, db, fetch_one, insert_within_limit, jsonb
 
 #: The API status of an ingestion job, from its queue job ``q`` and its row ``a`` (a row with no
 #: queue job yet, or from before the queue, keeps the status it has). A job that another job's
@@ -51,10 +51,8 @@ def create_job(settings: Settings, job: dict[str, Any], *, limit: int | None = N
     running: the count is returned (None when the job was inserted).
     """
     tenant = job["tenant"]
-    with db(settings) as conn:
-        active = over_limit(conn, f"api_jobs:{tenant}", limit, lambda: count_active(conn, tenant))
-        if active is not None:
-            return active
+
+    def insert(conn: Conn) -> None:
         conn.execute(
             "INSERT INTO api_jobs (id, tenant, collection, file_name, path, sha256, request,"
             " status, document_id) VALUES (%s, %s, %s, %s, %s, %s, %s, 'queued', %s)",
@@ -72,7 +70,8 @@ def create_job(settings: Settings, job: dict[str, Any], *, limit: int | None = N
         args = {"tenant": tenant, "job_id": job["id"]}
         queue_id = queue.defer(conn, settings, queue.TASK_INGEST, args)
         conn.execute("UPDATE api_jobs SET queue_job_id = %s WHERE id = %s", (queue_id, job["id"]))
-    return None
+
+    return insert_within_limit(settings, "api_jobs", tenant, limit, count_active, insert)
 
 
 def update_job(settings: Settings, job_id: str, **fields: Any) -> None:
@@ -89,22 +88,22 @@ def update_job(settings: Settings, job_id: str, **fields: Any) -> None:
 
 def get_job(settings: Settings, tenant: str, job_id: str) -> dict[str, Any] | None:
     """The tenant's job (its status from the queue, ``attempts`` made so far), or None."""
-    with db(settings) as conn:
-        return conn.execute(
-            f"SELECT a.id::text, {JOB_STATUS} AS status, a.document_id::text, a.file_name,"
-            " a.collection, a.error, a.result, a.created_at, a.finished_at,"
-            f" coalesce(q.attempts, 0) AS attempts FROM {_JOBS} WHERE a.id = %s AND a.tenant = %s",
-            (job_id, tenant),
-        ).fetchone()
+    return fetch_one(
+        settings,
+        f"SELECT a.id::text, {JOB_STATUS} AS status, a.document_id::text, a.file_name,"
+        " a.collection, a.error, a.result, a.created_at, a.finished_at,"
+        f" coalesce(q.attempts, 0) AS attempts FROM {_JOBS} WHERE a.id = %s AND a.tenant = %s",
+        (job_id, tenant),
+    )
 
 
 def load_job(settings: Settings, job_id: str) -> dict[str, Any] | None:
     """A job as its task reads it (``id, tenant, collection, path, request``; any tenant)."""
-    with db(settings) as conn:
-        return conn.execute(
-            "SELECT id::text, tenant, collection, path, request FROM api_jobs WHERE id = %s",
-            (job_id,),
-        ).fetchone()
+    return fetch_one(
+        settings,
+        "SELECT id::text, tenant, collection, path, request FROM api_jobs WHERE id = %s",
+        (job_id,),
+    )
 
 
 def active_jobs(settings: Settings, tenant: str) -> int:

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from disputatio.settings import Settings
 from disputatio.storage import api_runs, queue
-from disputatio.storage.api_db import db
+from disputatio.storage.api_db import db, fetch_all
 
 _SELECT = (
     "SELECT q.id, q.task_name, q.status::text AS state, q.attempts, q.scheduled_at,"
@@ -52,11 +52,11 @@ def list_tasks(
     if state is not None:
         sql += " AND q.status::text = %(state)s"
     sql += " ORDER BY q.id DESC LIMIT %(limit)s"
-    with db(settings) as conn:
-        return conn.execute(
-            sql,  # composed of constants only
-            _params(settings, tenant=tenant, state=state, limit=limit),
-        ).fetchall()
+    return fetch_all(
+        settings,
+        sql,  # composed of constants only
+        _params(settings, tenant=tenant, state=state, limit=limit),
+    )
 
 
 def retry_task(settings: Settings, job_id: int, tenant: str | None) -> RetryOutcome:

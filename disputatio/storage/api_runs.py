@@ -13,7 +13,7 @@ from typing import Any
 
 from disputatio.settings import Settings
 from disputatio.storage import api_events, queue
-from disputatio.storage.api_db import Conn, db, jsonb, over_limit
+from disputatio.storage.api_db import Conn, db, fetch_all, fetch_one, insert_within_limit, jsonb
 
 #: Run statuses after which nothing more will be streamed.
 TERMINAL = ("done", "failed", "cancelled")
@@ -40,17 +40,16 @@ def create_run(settings: Settings, run: dict[str, Any], *, limit: int | None = N
     running: the count is returned (None when the run was inserted).
     """
     tenant = run["tenant"]
-    with db(settings) as conn:
-        active = over_limit(conn, f"api_runs:{tenant}", limit, lambda: count_active(conn, tenant))
-        if active is not None:
-            return active
+
+    def insert(conn: Conn) -> None:
         conn.execute(
             "INSERT INTO api_runs (id, tenant, protocol, question, request, status)"
             " VALUES (%s, %s, %s, %s, %s, 'queued')",
             (run["id"], tenant, run["protocol"], run["question"], jsonb(run["request"])),
         )
         _defer_run(conn, settings, run["id"], tenant)
-    return None
+
+    return insert_within_limit(settings, "api_runs", tenant, limit, count_active, insert)
 
 
 def _defer_run(conn: Conn, settings: Settings, run_id: str, tenant: str) -> None:
@@ -86,12 +85,12 @@ def load_run(settings: Settings, run_id: str) -> dict[str, Any] | None:
 
     Its keys: ``id, tenant, protocol, request, resume, status, queue_job_id``.
     """
-    with db(settings) as conn:
-        return conn.execute(
-            "SELECT id::text, tenant, protocol, request, resume, status, queue_job_id"
-            " FROM api_runs WHERE id = %s",
-            (run_id,),
-        ).fetchone()
+    return fetch_one(
+        settings,
+        "SELECT id::text, tenant, protocol, request, resume, status, queue_job_id"
+        " FROM api_runs WHERE id = %s",
+        (run_id,),
+    )
 
 
 def update_run(settings: Settings, run_id: str, **fields: Any) -> bool:
@@ -140,37 +139,35 @@ def cancel_run(settings: Settings, run_id: str) -> bool:
 
 def run_owner(settings: Settings, run_id: str) -> str | None:
     """The tenant owning a run, or None when there is no such run."""
-    with db(settings) as conn:
-        row = conn.execute("SELECT tenant FROM api_runs WHERE id = %s", (run_id,)).fetchone()
+    row = fetch_one(settings, "SELECT tenant FROM api_runs WHERE id = %s", (run_id,))
     return row["tenant"] if row else None
 
 
 def run_status(settings: Settings, run_id: str) -> str | None:
     """Status of a run (any tenant; callers checked ownership), or None."""
-    with db(settings) as conn:
-        row = conn.execute("SELECT status FROM api_runs WHERE id = %s", (run_id,)).fetchone()
+    row = fetch_one(settings, "SELECT status FROM api_runs WHERE id = %s", (run_id,))
     return row["status"] if row else None
 
 
 def get_run(settings: Settings, tenant: str, run_id: str) -> dict[str, Any] | None:
     """The tenant's run with its count of ``events``, or None."""
-    with db(settings) as conn:
-        return conn.execute(
-            "SELECT id::text AS case_id, protocol, question, request, status, error, result,"
-            " created_at, finished_at, (SELECT count(*) FROM api_events e WHERE e.run_id = r.id)"
-            " AS events FROM api_runs r WHERE id = %s AND tenant = %s",
-            (run_id, tenant),
-        ).fetchone()
+    return fetch_one(
+        settings,
+        "SELECT id::text AS case_id, protocol, question, request, status, error, result,"
+        " created_at, finished_at, (SELECT count(*) FROM api_events e WHERE e.run_id = r.id)"
+        " AS events FROM api_runs r WHERE id = %s AND tenant = %s",
+        (run_id, tenant),
+    )
 
 
 def list_runs(settings: Settings, tenant: str, limit: int) -> list[dict[str, Any]]:
     """The tenant's runs, newest first."""
-    with db(settings) as conn:
-        return conn.execute(
-            "SELECT id::text AS case_id, protocol, question, status, error, created_at,"
-            " finished_at FROM api_runs WHERE tenant = %s ORDER BY created_at DESC LIMIT %s",
-            (tenant, limit),
-        ).fetchall()
+    return fetch_all(
+        settings,
+        "SELECT id::text AS case_id, protocol, question, status, error, created_at,"
+        " finished_at FROM api_runs WHERE tenant = %s ORDER BY created_at DESC LIMIT %s",
+        (tenant, limit),
+    )
 
 
 def delete_run(settings: Settings, tenant: str, run_id: str) -> bool:

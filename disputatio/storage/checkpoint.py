@@ -13,9 +13,9 @@ Tests use ``langgraph.store.memory.InMemoryStore`` instead.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from langgraph.checkpoint.postgres import PostgresSaver
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
@@ -45,14 +45,30 @@ def _sync_connection(settings: Settings | None) -> Iterator[tuple[str, Connectio
         conn.close()
 
 
+class _SetUp(Protocol):
+    def setup(self) -> None: ...
+
+
+S = TypeVar("S", bound=_SetUp)
+
+
+@contextmanager
+def _set_up(
+    make: Callable[[Connection[Any]], S], done: set[str], settings: Settings | None
+) -> Iterator[S]:
+    """``make`` on a :func:`_sync_connection`, its tables set up once per database (``done``)."""
+    with _sync_connection(settings) as (url, conn):
+        made = make(conn)
+        if url not in done:
+            made.setup()
+            done.add(url)
+        yield made
+
+
 @contextmanager
 def open_checkpointer(settings: Settings | None = None) -> Iterator[PostgresSaver]:
     """Yield a :class:`PostgresSaver` on the configured database."""
-    with _sync_connection(settings) as (url, conn):
-        saver = PostgresSaver(conn)
-        if url not in _setup_done:
-            saver.setup()
-            _setup_done.add(url)
+    with _set_up(PostgresSaver, _setup_done, settings) as saver:
         yield saver
 
 
@@ -92,9 +108,5 @@ async def open_async_checkpointer(
 @contextmanager
 def open_store(settings: Settings | None = None) -> Iterator[PostgresStore]:
     """Yield a :class:`PostgresStore` on the configured database (tables set up on first use)."""
-    with _sync_connection(settings) as (url, conn):
-        store = PostgresStore(conn)
-        if url not in _store_setup_done:
-            store.setup()
-            _store_setup_done.add(url)
+    with _set_up(PostgresStore, _store_setup_done, settings) as store:
         yield store

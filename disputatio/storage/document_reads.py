@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from disputatio.settings import Settings
-from disputatio.storage.api_db import Conn, db
+from disputatio.storage.api_db import Conn, db, fetch_all, fetch_one
 
 
 def document_for_hash(settings: Settings, tenant: str, sha256: str) -> str | None:
@@ -27,34 +27,34 @@ def document_for_hash(settings: Settings, tenant: str, sha256: str) -> str | Non
 
 def list_documents(settings: Settings, tenant: str, limit: int) -> list[dict[str, Any]]:
     """The tenant's documents, newest first (no text)."""
-    with db(settings) as conn:
-        return conn.execute(
-            "SELECT id::text AS document_id, title, source_uri, collection, kind, tags,"
-            " metadata, n_pages, created_at FROM documents WHERE tenant = %s"
-            " ORDER BY created_at DESC LIMIT %s",
-            (tenant, limit),
-        ).fetchall()
+    return fetch_all(
+        settings,
+        "SELECT id::text AS document_id, title, source_uri, collection, kind, tags,"
+        " metadata, n_pages, created_at FROM documents WHERE tenant = %s"
+        " ORDER BY created_at DESC LIMIT %s",
+        (tenant, limit),
+    )
 
 
 def get_document(settings: Settings, tenant: str, document_id: str) -> dict[str, Any] | None:
     """One of the tenant's documents with its text (``markdown``), or None."""
-    with db(settings) as conn:
-        return conn.execute(
-            "SELECT id::text AS document_id, title, source_uri, collection, kind, tags, metadata,"
-            " n_pages, markdown FROM documents WHERE id = %s AND tenant = %s",
-            (document_id, tenant),
-        ).fetchone()
+    return fetch_one(
+        settings,
+        "SELECT id::text AS document_id, title, source_uri, collection, kind, tags, metadata,"
+        " n_pages, markdown FROM documents WHERE id = %s AND tenant = %s",
+        (document_id, tenant),
+    )
 
 
 def get_parent_chunk(settings: Settings, tenant: str, chunk_id: str) -> dict[str, Any] | None:
     """One of the tenant's parent sections (the source of a citation), or None."""
-    with db(settings) as conn:
-        return conn.execute(
-            "SELECT p.id AS parent_chunk_id, p.document_id::text AS document_id, p.text,"
-            " p.page, p.heading_path, d.title, d.source_uri FROM parent_chunks p"
-            " JOIN documents d ON d.id = p.document_id WHERE p.id = %s AND p.tenant = %s",
-            (chunk_id, tenant),
-        ).fetchone()
+    return fetch_one(
+        settings,
+        "SELECT p.id AS parent_chunk_id, p.document_id::text AS document_id, p.text,"
+        " p.page, p.heading_path, d.title, d.source_uri FROM parent_chunks p"
+        " JOIN documents d ON d.id = p.document_id WHERE p.id = %s AND p.tenant = %s",
+        (chunk_id, tenant),
+    )
 
 
 def document_hashes(conn: Conn, tenant: str, collection: str | None = None) -> list[str]:

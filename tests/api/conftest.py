@@ -161,3 +161,19 @@ def read_sse(
         field, _, value = line.partition(":")
         current[field] = value.removeprefix(" ")
     return events
+
+
+def start_debate(
+    client: httpx.Client, body: dict[str, Any], **read: Any
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """``POST /debate/start`` (202), then read its event stream (``read``: :func:`read_sse`'s).
+
+    Returns:
+        The start response's body and the events read.
+    """
+    start = client.post("/debate/start", json=body)
+    assert start.status_code == 202, start.text
+    with client.stream("GET", start.json()["stream_url"]) as resp:
+        assert resp.headers["content-type"].startswith("text/event-stream")
+        events = read_sse(resp, **read)
+    return start.json(), events

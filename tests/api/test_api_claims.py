@@ -16,7 +16,7 @@ import pytest
 from disputatio.api import store
 from disputatio.api.schemas import DebateVerdict, QueryAnswer
 
-from .conftest import KEY_A, KEY_B, TENANT_A, LiveServer, read_sse, unserved
+from .conftest import KEY_A, KEY_B, TENANT_A, LiveServer, start_debate, unserved
 from .fakes import UNSUPPORTED_CLAIM as UNSUPPORTED
 from .fakes import restating
 
@@ -65,14 +65,10 @@ def test_the_verdict_and_the_final_event_carry_the_debates_claims(
     live: LiveServer, corpus_a: dict[str, Any]
 ) -> None:
     with live.client(KEY_A) as client:
-        start = client.post(
-            "/debate/start",
-            json={"protocol": "hierarchical", "question": "How is brucellosis diagnosed?"},
+        started, events = start_debate(
+            client, {"protocol": "hierarchical", "question": "How is brucellosis diagnosed?"}
         )
-        assert start.status_code == 202, start.text
-        case_id = start.json()["case_id"]
-        with client.stream("GET", start.json()["stream_url"]) as resp:
-            events = read_sse(resp)
+        case_id = started["case_id"]
         verdict = client.get(f"/debate/{case_id}/verdict").json()
     assert events[-1]["data"]["status"] == "done", events[-3:]
     DebateVerdict.model_validate(verdict)

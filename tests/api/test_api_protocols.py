@@ -8,20 +8,16 @@ import pytest
 from disputatio.nodes.rdc.memory import NAMESPACE
 from disputatio.storage.checkpoint import open_store
 
-from .conftest import KEY_B, TENANT_A, LiveServer, read_sse
+from .conftest import KEY_B, TENANT_A, LiveServer, read_sse, start_debate
 
 pytestmark = pytest.mark.integration
 
 
 def test_referee_clarification_is_answered_over_http(live: LiveServer) -> None:
     with live.client() as client:
-        start = client.post(
-            "/debate/start", json={"protocol": "referee", "question": "Which vector store?"}
-        )
-        assert start.status_code == 202, start.text
-        case_id = start.json()["case_id"]
-        with client.stream("GET", f"/debate/{case_id}/stream") as resp:
-            events = read_sse(resp, stop_on=("interrupt",))
+        body = {"protocol": "referee", "question": "Which vector store?"}
+        started, events = start_debate(client, body, stop_on=("interrupt",))
+        case_id = started["case_id"]
         interrupt = events[-1]
         assert interrupt["event"] == "interrupt", events
         questions = interrupt["data"]["value"]["questions"]
@@ -53,11 +49,8 @@ def test_referee_clarification_is_answered_over_http(live: LiveServer) -> None:
 def test_rdc_debate_graph_verdict_and_ledger(live: LiveServer) -> None:
     with live.client() as client:
         case = client.get("/debate/cases").json()["cases"][0]
-        start = client.post("/debate/start", json={"protocol": "rdc", "case": case})
-        assert start.status_code == 202, start.text
-        case_id = start.json()["case_id"]
-        with client.stream("GET", start.json()["stream_url"]) as resp:
-            events = read_sse(resp)
+        started, events = start_debate(client, {"protocol": "rdc", "case": case})
+        case_id = started["case_id"]
         assert events[-1]["data"]["status"] == "done", events[-3:]
         assert any(e["event"] == "graph" for e in events)
         assert any(e["event"] == "posterior" for e in events)
@@ -90,15 +83,11 @@ def test_medrag_debate_streams_each_agents_turns_and_answers_the_verdict(
 ) -> None:
     options = {"A": "A chest X-ray", "B": "Blood culture and serology"}
     with live.client() as client:
-        start = client.post(
-            "/debate/start",
-            json={"protocol": "medrag", "question": "How is brucellosis diagnosed?",
-                  "options": options},
-        )  # fmt: skip
-        assert start.status_code == 202, start.text
-        case_id = start.json()["case_id"]
-        with client.stream("GET", start.json()["stream_url"]) as resp:
-            events = read_sse(resp)
+        started, events = start_debate(
+            client,
+            {"protocol": "medrag", "question": "How is brucellosis diagnosed?", "options": options},
+        )
+        case_id = started["case_id"]
         assert events[-1]["event"] == "end" and events[-1]["data"]["status"] == "done", events[-3:]
         moves = [e["data"] for e in events if e["event"] == "move"]
         turns = [m["move"] for m in moves if m["field"] == "turns"]

@@ -25,6 +25,7 @@ from .conftest import (
     TENANT_B,
     LiveServer,
     read_sse,
+    start_debate,
     unserved,
     wait_job,
 )
@@ -350,15 +351,10 @@ def test_debate_streams_moves_and_ends_with_a_verdict(
     live: LiveServer, corpus_a: dict[str, Any]
 ) -> None:
     with live.client(KEY_A) as client:
-        start = client.post(
-            "/debate/start",
-            json={"protocol": "hierarchical", "question": "How is brucellosis diagnosed?"},
+        started, events = start_debate(
+            client, {"protocol": "hierarchical", "question": "How is brucellosis diagnosed?"}
         )
-        assert start.status_code == 202, start.text
-        case_id, url = start.json()["case_id"], start.json()["stream_url"]
-        with client.stream("GET", url) as resp:
-            assert resp.headers["content-type"].startswith("text/event-stream")
-            events = read_sse(resp)
+        case_id, url = started["case_id"], started["stream_url"]
         moves = [e for e in events if e["event"] == "move"]
         assert moves and events[-1]["event"] == "end"
         ids = [int(e["id"]) for e in events if "id" in e]

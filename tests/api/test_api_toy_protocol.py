@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from toy_protocol import toy_registered
 
-from .conftest import LiveServer, read_sse
+from .conftest import LiveServer, start_debate
 
 pytestmark = pytest.mark.integration
 
@@ -14,12 +14,9 @@ pytestmark = pytest.mark.integration
 def test_a_registered_toy_protocol_is_accepted_streamed_and_answered(live: LiveServer) -> None:
     question = {"protocol": "toy", "question": "Is this an echo?"}
     with live.client() as client, toy_registered():
-        start = client.post("/debate/start", json=question)
-        assert start.status_code == 202, start.text
-        assert start.json()["protocol"] == "toy"
-        case_id = start.json()["case_id"]
-        with client.stream("GET", start.json()["stream_url"]) as resp:
-            events = read_sse(resp)
+        started, events = start_debate(client, question)
+        assert started["protocol"] == "toy"
+        case_id = started["case_id"]
         assert events[-1]["data"]["status"] == "done", events[-3:]
         moves = [e["data"] for e in events if e["event"] == "move"]
         assert moves == [

@@ -22,35 +22,19 @@ PROTOCOLS = ("cot", "medrag")
 
 
 def _child(out: Path) -> None:
+    from eval_toys import a_questions, agents_answering
+
     from disputatio.eval.config import EvalConfig
     from disputatio.eval.protocols import ProtocolEnv
-    from disputatio.eval.question import Question
     from disputatio.eval.runner import Plan, run_eval
     from disputatio.nodes.medrag.context import MedragContext
-    from disputatio.testing import ScriptedChatModel
 
-    def slow(text: str) -> Any:
-        def reply(_messages: Any) -> str:
-            time.sleep(0.1)
-            return text
+    def slow(_messages: Any) -> str:
+        time.sleep(0.1)
+        return "Answer Choice: A"
 
-        return reply
-
-    questions = [
-        Question(
-            id=f"q{i}",
-            dataset="toy",
-            question=f"Q{i}?",
-            options={"A": "x", "B": "y"},
-            gold="A",
-            context=("a gold snippet",),
-        )
-        for i in range(QUESTIONS)
-    ]
-    models = {
-        name: ScriptedChatModel(script=[slow("Answer Choice: A")], repeat_last=True)
-        for name in ("baseline", "agent1", "agent2", "summarizer", "verifier")
-    }
+    questions = a_questions(QUESTIONS)
+    models = agents_answering(slow)
 
     def env_for(_d: str, _q: Any) -> ProtocolEnv:
         return ProtocolEnv(medrag=MedragContext(models=models, use_retrieval=False))
@@ -68,7 +52,11 @@ def _results(out: Path) -> tuple[Path, list[str]]:
 
 
 def _start(out: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    here = Path(__file__).resolve()  # the child imports the package and tests/eval_toys.py
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(map(str, (here.parents[2], here.parents[1]))),
+    }
     return subprocess.Popen([sys.executable, __file__, "child", str(out)], env=env)
 
 

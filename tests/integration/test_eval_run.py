@@ -12,16 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from eval_toys import a_questions, agents_answering
 from typer.testing import CliRunner
 
 from disputatio.eval.config import EvalConfig
 from disputatio.eval.protocols import ProtocolEnv
-from disputatio.eval.question import Question
 from disputatio.eval.runner import Plan, run_eval
 from disputatio.nodes.medrag.context import MedragContext
 from disputatio.settings import Settings
 from disputatio.state.retrieval import Section
-from disputatio.testing import FakeRetriever, ScriptedChatModel
+from disputatio.testing import FakeRetriever
 
 pytestmark = [pytest.mark.integration]
 
@@ -42,21 +42,8 @@ def test_records_are_mirrored_once_into_the_experiment_tables(
 ) -> None:
     from disputatio.storage.db import connect
 
-    questions = [
-        Question(
-            id=f"q{i}",
-            dataset="toy",
-            question=f"Q{i}?",
-            options={"A": "x", "B": "y"},
-            gold="A",
-            context=("snippet",),
-        )
-        for i in range(2)
-    ]
-    models = {
-        name: ScriptedChatModel(script=["Answer Choice: A"], repeat_last=True)
-        for name in ("baseline", "agent1", "agent2", "summarizer", "verifier")
-    }
+    questions = a_questions(2, "snippet")
+    models = agents_answering("Answer Choice: A")
 
     def env_for(_d: str, _q: Any) -> ProtocolEnv:
         return ProtocolEnv(

@@ -12,6 +12,7 @@ from disputatio.nodes.context import AgentContext, context_of
 from disputatio.nodes.debate.context import DebateContext, resolve_config
 from disputatio.nodes.ingest.context import IngestContext
 from disputatio.nodes.medrag.context import MedragContext
+from disputatio.nodes.medrag.context import resolve as resolve_medrag
 from disputatio.nodes.rdc.context import RdcContext
 from disputatio.nodes.referee.context import RefereeContext
 from disputatio.settings import load_settings
@@ -57,3 +58,13 @@ def test_the_depth_range_is_the_settings_one() -> None:
     with pytest.raises(ConfigError, match="max_depth"):
         resolve_config(DebateContext(settings=settings, model="fake:x", max_depth=highest + 1))
     assert resolve_config(DebateContext(settings=settings, model="fake:x")).max_depth == 3
+
+
+def test_a_field_set_to_zero_or_false_overrides_the_settings() -> None:
+    settings = load_settings()
+    medrag = resolve_medrag(MedragContext(settings=settings, repetition_penalty=0.0))
+    assert medrag.repetition_penalty == 0.0
+    assert resolve_medrag(MedragContext(settings=settings)).k == settings.medrag.k
+    rdc = RdcContext(settings=settings, memory=False, max_risk=0.0).config()
+    assert rdc.memory is False and rdc.max_risk == 0.0
+    assert RdcContext(settings=settings).config().memory == settings.rdc.memory

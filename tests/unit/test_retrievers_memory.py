@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from disputatio.ingest import ChildChunk, chunk_document, extract, sha256_file
-from disputatio.ingest.entities import CO_OCCURS, ExtractionResult, GraphAccumulator
+from disputatio.ingest import ChildChunk, DocumentGraph, chunk_document, extract, sha256_file
+from disputatio.ingest.entities import CO_OCCURS, GraphAccumulator
 from disputatio.models.rerank import NoReranker
 from disputatio.retrievers.base import CorpusRetriever, RetrievalFilters
 from disputatio.retrievers.fusion import weighted_rrf
@@ -26,7 +26,7 @@ class Gazetteer:
     def __init__(self, names: Sequence[str]) -> None:
         self.names = names
 
-    def extract(self, chunks: list[ChildChunk]) -> ExtractionResult:
+    def extract(self, chunks: list[ChildChunk]) -> DocumentGraph:
         graph = GraphAccumulator()
         for chunk in chunks:
             keys = []
@@ -253,13 +253,13 @@ def test_graph_store_replaces_and_deletes_documents() -> None:
     store = InMemoryGraphStore()
     f = Gazetteer(NAMES)
     chunk = ChildChunk("c1", "Marie Curie at the University of Paris.", 0, 40, None, (), 9, 0, "p")
-    ents, mentions, rels = f.extract([chunk])
-    store.write_document("t", "d1", ents, mentions, rels)
-    store.write_document("t", "d1", ents, mentions, rels)  # idempotent
+    graph = f.extract([chunk])
+    store.write_document("t", "d1", graph)
+    store.write_document("t", "d1", graph)  # idempotent
     assert store.expand("t", ["marie curie"], 0, 5) == [("c1", 1 / math.log(3))]
     assert store.expand("other", ["marie curie"], 0, 5) == []
     other = ChildChunk("c2", "Marie Curie again.", 0, 18, None, (), 4, 0, "p2")
-    store.write_document("t", "d2", *f.extract([other]))
+    store.write_document("t", "d2", f.extract([other]))
     # two mentions of "marie curie" now: each chunk scores 1 / ln(2 + 2)
     assert dict(store.expand("t", ["marie curie"], 0, 5)) == {
         "c1": 1 / math.log(4), "c2": 1 / math.log(4)
@@ -278,7 +278,7 @@ def test_graph_neighbours_are_capped_by_edge_count() -> None:
     again = ChildChunk("c2", "Marie Curie, University of Paris!", 0, 33, None, (), 6, 0, "p")
     weak = ChildChunk("c3", "Marie Curie met Edwin Hubble.", 0, 28, None, (), 6, 0, "p")
     for i, chunk in enumerate((strong, again, weak)):
-        store.write_document("t", f"d{i}", *f.extract([chunk]))
+        store.write_document("t", f"d{i}", f.extract([chunk]))
     seed = 1 / math.log(2 + 3)  # "marie curie" is named in 3 chunks
     # "university of paris" (2 relation rows) beats "edwin hubble" (1) for the single slot
     capped = dict(store.chunk_scores("t", ["marie curie"], 1, neighbour_cap=1))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from disputatio.errors import ConfigError
-from disputatio.nodes.context import AgentContext
+from disputatio.nodes.context import AgentContext, given_or
 
 
 @dataclass
@@ -126,32 +126,22 @@ def resolve(ctx: MedragContext) -> MedragConfig:
         ConfigError: If a value is out of range (fewer than two agents, rounds < 1, k < 1).
     """
     med = ctx.get_settings().medrag
-    temperatures = tuple(ctx.temperatures if ctx.temperatures is not None else med.temperatures)
+    temperatures = tuple(given_or(ctx.temperatures, med.temperatures))
     config = MedragConfig(
-        rounds=ctx.rounds if ctx.rounds is not None else med.rounds,
-        k=ctx.k if ctx.k is not None else med.k,
+        rounds=given_or(ctx.rounds, med.rounds),
+        k=given_or(ctx.k, med.k),
         temperatures=temperatures,
         summary_max_tokens=ctx.summary_max_tokens or med.summary_max_tokens,
-        summary_temperature=(
-            ctx.summary_temperature
-            if ctx.summary_temperature is not None
-            else med.summary_temperature
-        ),
+        summary_temperature=given_or(ctx.summary_temperature, med.summary_temperature),
         verifier_max_chars=ctx.verifier_max_chars or med.verifier_max_chars,
         max_tokens=ctx.max_tokens or med.max_tokens,
-        verifier_temperature=(
-            ctx.verifier_temperature
-            if ctx.verifier_temperature is not None
-            else med.verifier_temperature
-        ),
+        verifier_temperature=given_or(ctx.verifier_temperature, med.verifier_temperature),
         section_max_chars=ctx.section_max_chars or med.section_max_chars,
         query_max_chars=ctx.query_max_chars,
         query_max_tokens=ctx.query_max_tokens or med.query_max_tokens,
         response_max_chars=ctx.response_max_chars or med.response_max_chars,
-        repetition_penalty=(
-            ctx.repetition_penalty if ctx.repetition_penalty is not None else med.repetition_penalty
-        ),
-        stop=tuple(ctx.stop if ctx.stop is not None else med.stop),
+        repetition_penalty=given_or(ctx.repetition_penalty, med.repetition_penalty),
+        stop=tuple(given_or(ctx.stop, med.stop)),
         agent_query=ctx.agent_query,
         use_retrieval=ctx.use_retrieval,
         use_summaries=ctx.use_summaries,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from disputatio.errors import ConfigError
-from disputatio.nodes.context import AgentContext
+from disputatio.nodes.context import AgentContext, given_or
 from disputatio.storage.ledger import InMemoryLedger, Ledger
 
 SPEAKER_SELECTIONS = ("round_robin", "linucb", "thompson")
@@ -167,7 +167,7 @@ class RdcContext(AgentContext):
             raise ConfigError(
                 f"unknown rdc.speaker_selection {selection!r} (known: {SPEAKER_SELECTIONS})"
             )
-        max_rounds = rdc.max_rounds if self.max_rounds is None else self.max_rounds
+        max_rounds = given_or(self.max_rounds, rdc.max_rounds)
         if max_rounds < 1 or self.max_appeals < 0 or self.sections_per_turn < 0:
             raise ConfigError("rdc: max_rounds must be >= 1, max_appeals/sections_per_turn >= 0")
         if self.turns_per_phase is not None and self.turns_per_phase < 1:
@@ -208,18 +208,14 @@ class RdcContext(AgentContext):
             stall_turns=rdc.stall_turns,
             top_pairs=rdc.top_pairs,
             max_support_paths=rdc.max_support_paths,
-            retrieved_hypotheses=int(
-                rdc.retrieved_hypotheses
-                if self.retrieved_hypotheses is None
-                else self.retrieved_hypotheses
-            ),
-            memory=rdc.memory if self.memory is None else self.memory,
+            retrieved_hypotheses=int(given_or(self.retrieved_hypotheses, rdc.retrieved_hypotheses)),
+            memory=given_or(self.memory, rdc.memory),
             seed=self.seed,
         )
 
 
 def _pick(value: float | None, default: float) -> float:
-    return float(default if value is None else value)
+    return float(given_or(value, default))
 
 
 def tokens_used(usage: dict[str, dict[str, Any]] | None) -> int:

@@ -135,7 +135,6 @@ def make_advocate_node(max_attempts: int, rate_limit_retries: int = 2) -> Refere
         plan = Plan.model_validate(state["plan"])
         option = state["option"]
         agent = agent_names(option).advocate
-        emit(runtime, {"event": "turn", "phase": "advocacy", "agent": agent, "status": "start"})
 
         def work() -> dict[str, Any]:
             sections, limitations = gather(ctx, research_queries(plan, option), web=True)

@@ -133,10 +133,6 @@ def make_examiner_node(max_attempts: int, rate_limit_retries: int = 2) -> Refere
         briefs = [Brief.model_validate(b) for b in state["briefs"]]
         own = next((b for b in briefs if b.option == option), None)
         claims = claims_to_check(briefs, option, ctx.claims_cap())
-        emit(
-            runtime,
-            {"event": "turn", "phase": "cross_examination", "agent": agent, "status": "start"},
-        )
 
         def work() -> dict[str, Any]:
             pool = {

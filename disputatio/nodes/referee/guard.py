@@ -116,7 +116,10 @@ def run_guarded(
     rate_limit_retries: int = 2,
     role: str | None = None,
 ) -> dict[str, Any]:
-    """Run ``work``; turn its failure into ``{"errors": [PhaseError]}`` unless it is retried.
+    """Announce the agent's turn, run ``work``, and turn its failure into ``{"errors": [...]}``.
+
+    The turn's ``start`` event is emitted on every attempt; a failure is a ``PhaseError``
+    unless it is retried.
 
     A rate limit is re-raised (so the node's ``RetryPolicy`` retries it with exponential
     backoff) for the first ``rate_limit_retries`` retries; another transient error while
@@ -139,6 +142,7 @@ def run_guarded(
         Exception: A transient error while the retry policy has attempts left, and LangGraph's
             own control-flow exceptions (interrupts).
     """
+    emit(runtime, {"event": "turn", "phase": phase, "agent": agent, "status": "start"})
     info = runtime.execution_info if runtime is not None else None
     attempt = info.node_attempt if info is not None else 1
     t0 = time.perf_counter()

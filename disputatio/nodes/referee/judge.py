@@ -267,7 +267,6 @@ def make_referee_node(max_attempts: int, rate_limit_retries: int = 2) -> Referee
         """
         ctx = context_of(runtime, RefereeContext)
         plan, briefs, exams = ordered_inputs(state)
-        emit(runtime, {"event": "turn", "phase": "verdict", "agent": "referee", "status": "start"})
         return run_guarded(
             runtime,
             "verdict",

@@ -103,7 +103,6 @@ def make_plan_node(max_attempts: int, rate_limit_retries: int = 2) -> RefereeNod
     def plan(state: RefereeState, runtime: Runtime[RefereeContext]) -> dict[str, Any]:
         """Ask the planner for options, constraints and weighted axes, or for clarifications."""
         ctx = context_of(runtime, RefereeContext)
-        emit(runtime, {"event": "turn", "phase": "plan", "agent": "planner", "status": "start"})
 
         def work() -> dict[str, Any]:
             answers = [

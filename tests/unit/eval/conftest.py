@@ -10,7 +10,9 @@ import pytest
 from disputatio.eval.config import EvalConfig
 from disputatio.eval.protocols import ProtocolEnv
 from disputatio.eval.question import Question
+from disputatio.nodes.debate.context import DebateContext
 from disputatio.nodes.medrag.context import MedragContext
+from disputatio.settings import load_settings
 from disputatio.state.retrieval import Section
 from disputatio.testing import FakeRetriever, ScriptedChatModel
 
@@ -50,6 +52,31 @@ def scripted_models(answer: str = "A", agents: tuple[str, str] = ("A", "A")) -> 
         "summarizer": ScriptedChatModel(script=["summary"], repeat_last=True),
         "verifier": ScriptedChatModel(script=[f"Answer Choice: {agents[0]}"], repeat_last=True),
     }
+
+
+def hier_models(reply: str) -> dict[str, Any]:
+    """One scripted ``reply`` for every role of the hierarchical debate; no decomposition."""
+    worker = ScriptedChatModel(script=[reply], repeat_last=True)
+    models: dict[str, Any] = {k: worker for k in ("worker", "reviewer", "summarizer", "aggregator")}
+    models["orchestrator"] = ScriptedChatModel(script=['{"subquestions": []}'], repeat_last=True)
+    return models
+
+
+def hier_env(models: dict[str, Any], retriever: Any = None) -> Callable[[str, Any], ProtocolEnv]:
+    """An env factory whose medrag and hierarchical contexts use ``models`` (and ``retriever``).
+
+    The settings name a chat model that fails if called: every model a protocol uses must be
+    scripted.
+    """
+    settings = load_settings(models={"chat": "openai:never-called"})
+
+    def env_for(_dataset: str, _questions: Any) -> ProtocolEnv:
+        return ProtocolEnv(
+            medrag=MedragContext(models=models, settings=settings),
+            hier=DebateContext(models=models, retriever=retriever, settings=settings),
+        )
+
+    return env_for
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from disputatio.eval.results import ResultsLog, write_manifest
 from disputatio.eval.runner import Plan, draw, run_eval
 from disputatio.testing import ScriptedChatModel
 
-from .conftest import scripted_models, toy_questions
+from .conftest import fake_retriever, hier_env, hier_models, scripted_models, toy_questions
 
 
 def plan(protocols: tuple[str, ...], n: int = 3, questions: Any = None) -> Plan:
@@ -197,26 +197,8 @@ def test_bench_never_overwrites_or_resumes_another_configuration(tmp_path: Path)
 def test_the_hierarchical_protocols_run_through_the_graph(
     tmp_path: Path, config: EvalConfig
 ) -> None:
-    from disputatio.eval.protocols import ProtocolEnv
-    from disputatio.nodes.debate.context import DebateContext
-    from disputatio.nodes.medrag.context import MedragContext
-    from disputatio.settings import load_settings
-
-    from .conftest import fake_retriever
-
-    settings = load_settings(models={"chat": "openai:never-called"})
-    worker = ScriptedChatModel(script=["Verdict: A. See [S1]. Answer Choice: A"], repeat_last=True)
-    models: dict[str, Any] = {k: worker for k in ("worker", "reviewer", "summarizer", "aggregator")}
-    models["orchestrator"] = ScriptedChatModel(script=['{"subquestions": []}'], repeat_last=True)
-    retrievers: list[Any] = []
-
-    def env_for(_d: str, _q: Any) -> ProtocolEnv:
-        retrievers.append(fake_retriever())
-        return ProtocolEnv(
-            medrag=MedragContext(models=models, settings=settings),
-            hier=DebateContext(models=models, retriever=retrievers[-1], settings=settings),
-        )
-
+    retriever = fake_retriever()
+    env_for = hier_env(hier_models("Verdict: A. See [S1]. Answer Choice: A"), retriever)
     protocols = ("hier", "hier_flat", "hier_nodebate", "hier_norag")
     summary = run_eval(config, plan(protocols, n=2), env_for, out_root=tmp_path)
     assert (summary["new"], summary["errors"]) == (8, 0)
@@ -225,7 +207,7 @@ def test_the_hierarchical_protocols_run_through_the_graph(
     initial = {r["protocol"]: len(r["initial_answers"]) for r in records}
     assert initial["hier_nodebate"] == 1 and initial["hier_flat"] > 1
     assert all(r["log"]["transcript"] and r["usage"] for r in records)
-    assert retrievers[0].calls  # the retrieval protocols searched
+    assert retriever.calls  # the retrieval protocols searched
 
 
 def test_hier_protocols_answer_a_decomposed_numeric_question_with_the_final_verdict(
@@ -265,24 +247,11 @@ def test_sc_matches_the_hierarchical_debate_where_the_medrag_one_did_not_run(
     tmp_path: Path, config: EvalConfig
 ) -> None:
     """GSM8K without ``medrag_norag`` in the plan: ``sc`` is matched to ``hier_norag``."""
-    from disputatio.eval.protocols import ProtocolEnv
     from disputatio.eval.question import Question
-    from disputatio.nodes.debate.context import DebateContext
-    from disputatio.nodes.medrag.context import MedragContext
-    from disputatio.settings import load_settings
 
-    settings = load_settings(models={"chat": "openai:never-called"})
-    worker = ScriptedChatModel(script=["2 + 2 = 4, so \\boxed{4}"], repeat_last=True)
-    models: dict[str, Any] = {k: worker for k in ("worker", "reviewer", "summarizer", "aggregator")}
-    models["orchestrator"] = ScriptedChatModel(script=['{"subquestions": []}'], repeat_last=True)
+    models = hier_models("2 + 2 = 4, so \\boxed{4}")
     models["baseline"] = ScriptedChatModel(script=["\\boxed{4}"], repeat_last=True)
-
-    def env_for(_d: str, _q: Any) -> ProtocolEnv:
-        return ProtocolEnv(
-            medrag=MedragContext(models=models, settings=settings),
-            hier=DebateContext(models=models, settings=settings),
-        )
-
+    env_for = hier_env(models)
     qs = [Question(id="g1", dataset="gsm8k", question="2+2?", options=[], gold="4")]
     summary = run_eval(config, plan(("hier_norag", "sc"), questions=qs), env_for, out_root=tmp_path)
     assert summary["errors"] == 0
@@ -449,29 +418,12 @@ def test_progress_callbacks_count_the_pending_work_only(
 
 
 def test_the_no_rag_ablation_never_searches(tmp_path: Path, config: EvalConfig) -> None:
-    from disputatio.eval.protocols import ProtocolEnv
-    from disputatio.nodes.debate.context import DebateContext
-    from disputatio.nodes.medrag.context import MedragContext
-    from disputatio.settings import load_settings
-
-    from .conftest import fake_retriever
-
-    settings = load_settings(models={"chat": "openai:never-called"})
-    worker = ScriptedChatModel(script=["Verdict: A. See [S1]. Answer Choice: A"], repeat_last=True)
-    models: dict[str, Any] = {k: worker for k in ("worker", "reviewer", "summarizer", "aggregator")}
-    models["orchestrator"] = ScriptedChatModel(script=['{"subquestions": []}'], repeat_last=True)
+    models = hier_models("Verdict: A. See [S1]. Answer Choice: A")
     searched: dict[str, int] = {}
     for protocol in ("hier_norag", "hier"):
         retriever = fake_retriever()
-
-        def env_for(_d: str, _q: Any, r: Any = retriever) -> ProtocolEnv:
-            return ProtocolEnv(
-                medrag=MedragContext(models=models, settings=settings),
-                hier=DebateContext(models=models, retriever=r, settings=settings),
-            )
-
-        out = tmp_path / protocol
-        summary = run_eval(config, plan((protocol,), n=1), env_for, out_root=out)
+        env_for = hier_env(models, retriever)
+        summary = run_eval(config, plan((protocol,), n=1), env_for, out_root=tmp_path / protocol)
         assert summary["errors"] == 0
         searched[protocol] = len(retriever.calls)
     assert searched["hier_norag"] == 0 and searched["hier"] > 0

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -78,3 +80,19 @@ def test_a_reported_failure_logs_one_line_and_keeps_the_traceback_for_verbose(
     assert warnings and all(r.exc_info is None for r in warnings)
     assert "bogus:foo" in warnings[-1].getMessage()
     assert any(r.levelno == logging.INFO and r.exc_info for r in caplog.records)
+
+
+def test_a_guarded_turn_is_announced_before_its_work_runs() -> None:
+    events: list[dict[str, object]] = []
+    runtime = SimpleNamespace(
+        execution_info=SimpleNamespace(node_attempt=1), stream_writer=events.append
+    )
+
+    def work() -> dict[str, object]:
+        assert events == [
+            {"event": "turn", "phase": "advocacy", "agent": "advocate-a", "status": "start"}
+        ]
+        return {"done": True}
+
+    update = run_guarded(cast(Any, runtime), "advocacy", "advocate-a", work, max_attempts=1)
+    assert update == {"done": True}
