@@ -172,7 +172,7 @@ def check_answer(
             claims.append(claim)
             pieces.append(("\n" if "\n" in gap and not i else " ", claim))
     if question:
-        drop_off_question(question, claims, windows.context, keep=keep_unsupported)
+        drop_off_question(question, claims, windows.titles, keep=keep_unsupported)
     return _report(claims, pieces, fabricated, checker, not_found_answer)
 
 

@@ -45,7 +45,7 @@ _QUANTITY_RE = re.compile(
     r"temperature|interval|age|time|distance|height|pressure|level|intervals)\b",
     re.I,
 )
-_HOW_MANY_RE = re.compile(r"\bhow\s+many\s+([^\W\d_]+)", re.I)
+_HOW_MANY_RE = re.compile(r"\bhow\s+many\s+([^\W\d_]+)(?:[\s-]+([^\W\d_]+))?", re.I)
 _FREQUENCY_RE = re.compile(
     r"\b(?:every|each|daily|weekly|monthly|yearly|annually|hourly|once|twice|per)\b", re.I
 )
@@ -79,9 +79,15 @@ def states_quantity(text: str) -> bool:
 
 
 def asked_unit(question: str) -> str | None:
-    """The unit a "how many <unit>" question asks for (canonical, e.g. ``day``), if any."""
+    """The unit a "how many <unit>" question asks for (canonical, e.g. ``day``), if any.
+
+    The unit may follow one qualifying word: "how many dive hours" asks for hours.
+    """
     m = _HOW_MANY_RE.search(question or "")
-    return UNITS.get(m.group(1).casefold()) if m else None
+    if not m:
+        return None
+    first, second = m.group(1).casefold(), (m.group(2) or "").casefold()
+    return UNITS.get(first) or UNITS.get(second)
 
 
 def _content(token: str) -> bool:
@@ -142,6 +148,27 @@ def _replaces(word: str, asked: set[str]) -> bool:
     return _content(word) and stem(word) not in asked
 
 
+def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
+    """A number of ``question`` (with its unit) the evidence gives another value for.
+
+    "How long does the pack last when sampling at 8 Hz?" is not answered by "at 4 Hz": the
+    question states a condition as a number, the evidence states the same unit with another
+    number and never the question's.
+
+    Returns:
+        ``("8 hz", "4 hz")``-like pairs, or None.
+    """
+    given = [(n, u) for n, u in stated_numbers(evidence) if u is not None]
+    numbers = {n for n, _ in stated_numbers(evidence)}
+    for number, unit in stated_numbers(question):
+        if unit is None or number in numbers:
+            continue
+        others = sorted({n for n, u in given if u == unit})
+        if others:
+            return f"{number} {unit}", f"{others[0]} {unit}"
+    return None
+
+
 def off_question(question: str, claim: str, evidence: str, context: str = "") -> str:
     """Why a supported claim does not answer ``question`` (``""`` when nothing says so).
 
@@ -154,7 +181,7 @@ def off_question(question: str, claim: str, evidence: str, context: str = "") ->
     Returns:
         A short reason for people, or ``""``.
     """
-    found = contrast(question, evidence, context)
+    found = contrast(question, evidence, context) or number_contrast(question, evidence)
     if found:
         return f"the question asks about {found[0]!r}; the sentence is about {found[1]!r}"
     unit = asked_unit(question)
@@ -190,7 +217,9 @@ def drop_off_question(
     Args:
         question: The question the answer is for.
         claims: The answer's claims, judged.
-        context: Section id → title and headings (``Windows.context``).
+        context: Section id → title and headings (``Windows.titles``: not the names of the
+            section's lead, which a claim may take as its subject but which say nothing of
+            what the evidence sentence is about).
         keep: Keep such claims in the answer, flagged (``grounding.allow_unsupported``).
 
     Returns:

@@ -43,12 +43,14 @@ class Windows:
 
     A window's context (where the names of a claim may also come from, never its numbers) is
     the section's title, headings, file name and the names in its first two sentences: a
-    manual names its instrument up front and says "the battery pack" afterwards.
+    manual names its instrument up front and says "the battery pack" afterwards. ``titles``
+    is the same without those names (what the section is about, not what its lead mentions).
     """
 
     def __init__(self, sections: Mapping[str, Mapping[str, Any]]) -> None:
         self.items: dict[str, list[tuple[int, int, str]]] = {}
         self.context: dict[str, str] = {}
+        self.titles: dict[str, str] = {}
         for sid, sec in sections.items():
             text = str(sec.get("text") or "")
             spans = split_sentences(text)
@@ -60,9 +62,10 @@ class Windows:
             source = str(sec.get("source") or "").rsplit("/", 1)[-1]
             # a document names its subject up front: the names of its first two sentences
             lead = sorted(names(" ".join(s.sentence for s in spans[:2])))
-            self.context[sid] = " ".join(
-                [str(sec.get("title") or ""), *map(str, heading), source.rsplit(".", 1)[0], *lead]
+            self.titles[sid] = " ".join(
+                [str(sec.get("title") or ""), *map(str, heading), source.rsplit(".", 1)[0]]
             )
+            self.context[sid] = " ".join([self.titles[sid], *lead])
 
     def best(
         self, claim: str, ids: Sequence[str], checker: SupportChecker

@@ -109,3 +109,33 @@ def test_a_yes_no_question_is_left_to_the_claims() -> None:
         question="Does the Havørn-300 weigh 3.8 tonnes in water?",
     )
     assert not report.not_found
+
+
+def test_a_number_of_the_question_given_another_value_is_a_contrast() -> None:
+    sentence = "At a sampling rate of 4 Hz, the battery pack lasts 70 hours."
+    q = "How long does the battery pack last when sampling at 8 Hz?"
+    assert off_question(q, "The pack lasts 70 hours at 4 Hz.", sentence)
+    assert not off_question(q.replace("8 Hz", "4 Hz"), "The pack lasts 70 hours.", sentence)
+
+
+def test_the_unit_asked_may_follow_a_qualifying_word() -> None:
+    assert asked_unit("After how many dive hours are the seals replaced?") == "hour"
+    assert asked_unit("How many failed login attempts lock an account?") is None
+
+
+def test_a_name_of_the_sections_lead_does_not_excuse_a_contrast() -> None:
+    """Only titles and headings count as present: the lead names what the section mentions."""
+    sections = {
+        "cert": {
+            "text": "Everyone must hold STCW Basic Safety Training. A seafarer's medical "
+            "certificate is also required, and it must be renewed every 2 years.",
+            "title": "Certificates",
+        }
+    }
+    report = check_answer(
+        "The STCW training certificate must be renewed every 2 years [cert].",
+        sections,
+        question="How often must the STCW training certificate be renewed?",
+    )
+    claim = report.claims[0]
+    assert claim.dropped and "medical certificate" in claim.reason, claim.reason
