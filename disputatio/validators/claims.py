@@ -26,7 +26,7 @@ answer as the revised answer.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from disputatio.state.claims import VERDICTS, Claim, ClaimReport
@@ -44,7 +44,7 @@ from disputatio.validators.sentences import (
     Span,
     split_sentences,
 )
-from disputatio.validators.support import LexicalSupport, SupportChecker
+from disputatio.validators.support import LexicalSupport, SupportChecker, cosine
 from disputatio.validators.windows import Windows
 
 #: The answer when no shown sentence supports any claim.
@@ -172,8 +172,18 @@ def check_answer(
             claims.append(claim)
             pieces.append(("\n" if "\n" in gap and not i else " ", claim))
     if question:
-        drop_off_question(question, claims, windows.titles, keep=keep_unsupported)
+        drop_off_question(
+            question, claims, windows.titles, keep=keep_unsupported, similar=_similar(checker)
+        )
     return _report(claims, pieces, fabricated, checker, not_found_answer)
+
+
+def _similar(checker: SupportChecker) -> Callable[[str, str], float] | None:
+    """Word similarity in the checker's embedding space, when it has one (synonyms)."""
+    embed = getattr(checker, "embed", None)
+    if embed is None:
+        return None
+    return lambda a, b: cosine(*embed([a, b]))
 
 
 def _judge(

@@ -21,7 +21,7 @@ docs/grounding.md ("Refusal of near misses").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from disputatio.state.claims import Claim
 from disputatio.validators.sentences import STOPWORDS, UNITS, stated_numbers, stem, words
@@ -104,18 +104,40 @@ def _next_content(tokens: Sequence[str], i: int, step: int) -> int | None:
     return None
 
 
-def contrast(question: str, evidence: str, context: str = "") -> tuple[str, str] | None:
+#: Word similarity (cosine in the embedding space) from which a replaced word is a synonym,
+#: not a contrast: "big"/"large" 0.81, "unguarded"/"unprotected" 0.65 against "water"/"air"
+#: 0.50, "service"/"user" 0.36 (all-MiniLM-L6-v2; docs/grounding.md says where each was found).
+SYNONYM_SIMILARITY = 0.6
+
+Similar = Callable[[str, str], float]
+
+
+def contrast(
+    question: str, evidence: str, context: str = "", similar: Similar | None = None
+) -> tuple[str, str] | None:
     """A word of ``question`` the evidence replaces with another, as ``(asked, found)``.
 
     Args:
         question: The question (or one part of it).
         evidence: The sentence(s) the claims rest on.
         context: The evidence's section title and headings (words there count as present).
+        similar: Word similarity in [0, 1]; a replacement at least :data:`SYNONYM_SIMILARITY`
+            similar to the question's word is a synonym ("big"/"large"), not a contrast.
 
     Returns:
         ``("service accounts", "user accounts")``-like phrases, or None when the evidence
         puts no other word where the question has one it lacks.
     """
+    for asked, found, word, other in _replacements(question, evidence, context):
+        if similar is None or similar(word, other) < SYNONYM_SIMILARITY:
+            return asked, found
+    return None
+
+
+def _replacements(
+    question: str, evidence: str, context: str
+) -> Iterator[tuple[str, str, str, str]]:
+    """``(asked phrase, found phrase, asked word, found word)`` for each replaced word."""
     q = [t.casefold() for t in words(question)]
     e = [t.casefold() for t in words(evidence)]
     have = {stem(t) for t in e} | {stem(t.casefold()) for t in words(context)}
@@ -128,7 +150,7 @@ def contrast(question: str, evidence: str, context: str = "") -> tuple[str, str]
         if nxt is not None and stem(q[nxt]) in have:
             for j, other in enumerate(e):
                 if j and stem(other) == stem(q[nxt]) and _replaces(e[j - 1], asked):
-                    return f"{tok} {q[nxt]}", f"{e[j - 1]} {other}"
+                    yield f"{tok} {q[nxt]}", f"{e[j - 1]} {other}", tok, e[j - 1]
         # "<preposition> <missing>" where the evidence says "<preposition> <other>"
         back = i - 1
         while back >= 0 and q[back] in _DETERMINERS:
@@ -139,8 +161,7 @@ def contrast(question: str, evidence: str, context: str = "") -> tuple[str, str]
                     continue
                 k = _next_content(e, j + 1, 1)
                 if k is not None and _replaces(e[k], asked):
-                    return f"{q[back]} {tok}", f"{other} {e[k]}"
-    return None
+                    yield f"{q[back]} {tok}", f"{other} {e[k]}", tok, e[k]
 
 
 def _replaces(word: str, asked: set[str]) -> bool:
@@ -169,7 +190,9 @@ def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     return None
 
 
-def off_question(question: str, claim: str, evidence: str, context: str = "") -> str:
+def off_question(
+    question: str, claim: str, evidence: str, context: str = "", similar: Similar | None = None
+) -> str:
     """Why a supported claim does not answer ``question`` (``""`` when nothing says so).
 
     Args:
@@ -177,11 +200,12 @@ def off_question(question: str, claim: str, evidence: str, context: str = "") ->
         claim: The claim's text.
         evidence: The sentence(s) that support the claim.
         context: The evidence's section title and headings.
+        similar: Word similarity (see :func:`contrast`).
 
     Returns:
         A short reason for people, or ``""``.
     """
-    found = contrast(question, evidence, context) or number_contrast(question, evidence)
+    found = contrast(question, evidence, context, similar) or number_contrast(question, evidence)
     if found:
         return f"the question asks about {found[0]!r}; the sentence is about {found[1]!r}"
     unit = asked_unit(question)
@@ -192,19 +216,40 @@ def off_question(question: str, claim: str, evidence: str, context: str = "") ->
     return ""
 
 
+#: Where a question joins a second one: "…, and how often …", "… and by when …".
+_SECOND_PART_RE = re.compile(
+    r"(?:,\s*|\s)and\s+(?:how|what|which|who|whom|whose|when|where|why|(?:\w+\s+)?(?:how|what)\b|"
+    r"(?:by|until|after|within|before)\s+when)\b",
+    re.I,
+)
+
+
+def is_multipart(question: str) -> bool:
+    """Whether ``question`` asks two things ("How often …, and who …?")."""
+    return bool(_SECOND_PART_RE.search(question or "")) or (question or "").count("?") > 1
+
+
 def unanswered(question: str, claims: Iterable[str]) -> str:
     """Why the claims kept for ``question`` leave it unanswered (``""`` when they may answer).
 
     A question asking for an amount, a duration or a frequency is not answered by claims that
-    state none.
+    state none. A question of two parts is left alone: its other part may ask for no amount,
+    and the claims may answer that one.
     """
+    if is_multipart(question):
+        return ""
     if asks_quantity(question) and not any(states_quantity(c) for c in claims):
         return "the question asks for an amount or a frequency; no kept claim states one"
     return ""
 
 
 def drop_off_question(
-    question: str, claims: Sequence[Claim], context: Mapping[str, str], *, keep: bool = False
+    question: str,
+    claims: Sequence[Claim],
+    context: Mapping[str, str],
+    *,
+    keep: bool = False,
+    similar: Similar | None = None,
 ) -> int:
     """Drop the supported claims of an answer that do not answer ``question``.
 
@@ -221,6 +266,8 @@ def drop_off_question(
             section's lead, which a claim may take as its subject but which say nothing of
             what the evidence sentence is about).
         keep: Keep such claims in the answer, flagged (``grounding.allow_unsupported``).
+        similar: Word similarity (see :func:`contrast`): without it every replaced word is a
+            contrast, synonyms too.
 
     Returns:
         How many claims were found off the question.
@@ -233,7 +280,7 @@ def drop_off_question(
         found = [e for e in (claim.evidence, *claim.more_evidence) if e is not None]
         evidence = " ".join(e.sentence for e in found)
         where = " ".join(context.get(e.section_id, "") for e in found)
-        why = off_question(question, claim.text, evidence, where)
+        why = off_question(question, claim.text, evidence, where, similar)
         if why:
             _set_aside(claim, why, keep)
         else:

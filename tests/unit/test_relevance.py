@@ -11,6 +11,7 @@ from disputatio.validators.relevance import (
     off_question,
     unanswered,
 )
+from disputatio.validators.support import LexicalSupport
 
 POLICY = (
     "Passwords for standard user accounts must be changed every 180 days. "
@@ -139,3 +140,34 @@ def test_a_name_of_the_sections_lead_does_not_excuse_a_contrast() -> None:
     )
     claim = report.claims[0]
     assert claim.dropped and "medical certificate" in claim.reason, claim.reason
+
+
+def test_a_two_part_question_is_not_refused_for_its_other_parts_amount() -> None:
+    """ "By when …, and how often …?": a claim answering the first part stays."""
+    q = "By when must a near miss be reported, and how often are the reports reviewed?"
+    assert not unanswered(q, ["Near misses must be reported before the end of the shift."])
+    assert unanswered("How often are the reports reviewed?", ["Reports go to the master."])
+
+
+def test_a_synonym_is_no_contrast_when_a_similarity_is_given() -> None:
+    sentence = "Large uploads must be scheduled after 22:00."
+    q = "After what time should big uploads be scheduled?"
+    assert contrast(q, sentence) == ("big uploads", "large uploads")
+    assert contrast(q, sentence, similar=lambda a, b: 0.8) is None
+    assert contrast(q, sentence, similar=lambda a, b: 0.3) is not None
+
+
+class _Embedding(LexicalSupport):
+    """A lexical checker with an embedding in which 'big' and 'large' are one word."""
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        return [[1.0, 0.0] if t in ("big", "large") else [0.0, 1.0] for t in texts]
+
+
+def test_check_answer_asks_the_checkers_embedding_about_synonyms() -> None:
+    sections = {"it": {"text": "Large uploads must be scheduled after 22:00.", "title": "IT"}}
+    question = "After what time should big uploads be scheduled?"
+    answer = "Large uploads must be scheduled after 22:00 [it]."
+    assert check_answer(answer, sections, question=question).not_found
+    report = check_answer(answer, sections, question=question, checker=_Embedding())
+    assert not report.not_found
