@@ -393,7 +393,7 @@ def names(text: str) -> frozenset[str]:
         for j, tok in enumerate(toks):
             if j == 0 or len(tok) < 2 or not tok[0].isupper():
                 continue
-            low = tok.casefold()
+            low = tok.casefold().removesuffix("'s").removesuffix("’s")  # CTD-41's → ctd-41
             if low in STOPWORDS or low in NEGATIONS or low in UNITS:
                 continue
             found.add(low)

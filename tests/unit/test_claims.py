@@ -288,3 +288,12 @@ def test_a_sentence_pointing_at_the_documents_is_no_claim() -> None:
     stated = "It is stated that the daily allowance in Bergen is 910 NOK [sec-travel]."
     (claim,) = check_answer(stated, SECTIONS).claims
     assert claim.factual and claim.verdict == "supported"
+
+
+def test_a_possessive_name_is_the_name() -> None:
+    """ "the CTD-41's case" names the CTD-41: the section names it without the 's."""
+    assert not guard(
+        "Damage to the CTD-41's case must be reported within 48 hours.",
+        "Any damage to the case must be reported within 48 hours.",
+        "CTD-41 manual",
+    )
