@@ -19,9 +19,10 @@ What it does, in its own DISPUTATIO_HOME (``--home``; its own embedded Postgres)
    logs every ``encode`` call), one ingestion job per file enqueued as ``POST /ingest`` does
    (``store.create_job``: row and queue task in one transaction) for a fresh tenant, so both
    arms ingest the same files. Times: from spawning the processes (``cold``), from the first
-   enqueue (``start_up_included``: each worker's first task loads spaCy and the embedding
-   model), and ``steady`` (after the first task): the tasks finished after the last worker
-   finished its first one ÷ the time from then to the last task (procrastinate's job events).
+   enqueue (``start_up_included``: each worker's first task waits for spaCy and the
+   embedding model, which the worker loads as it starts), and ``steady`` (after the first
+   task): the tasks finished after the last worker finished its first one ÷ the time from then
+   to the last task (procrastinate's job events).
    ``embedding_share``: in that window, the encode time logged by the workers ÷ workers ×
    window (wall time of the calls; they run beside spaCy in the same superstep, so CPU
    contention counts in). Then checks every file was ingested once (one document per hash).
@@ -35,8 +36,10 @@ What it does, in its own DISPUTATIO_HOME (``--home``; its own embedded Postgres)
 Workers ingest queued jobs in batches (``server.ingest_batch``, 32 by default: one task claims
 that many queued jobs of the tenant and ingests them in one ingestion-graph run; each arm
 records ``graph_runs``, the batches it took); ``--ingest-batch 1`` measures one file per task,
-as before batching. ``--steps`` runs only the steps named (e.g. ``bare_before,workers_1,
-bare_after``).
+as before batching. ``--embedding-threads N`` sets the workers' torch intra-op threads
+(``models.embedding_threads``); ``--enqueue-after S`` queues the jobs S seconds after the
+workers registered (a worker started ahead of its jobs). ``--steps`` runs only the steps
+named (e.g. ``bare_before,workers_1,bare_after``).
 
 Each step writes the JSON to ``--out`` as it finishes; ``--resume`` skips the steps already in
 it (same ``--home`` and ``--files``). The summary (ratios worker / bare; the GPU embedding
@@ -205,6 +208,7 @@ def _ingest_arm(settings: Any, url: str, files: list[Path], workers: int, env: d
     procs = _start_workers(workers, env, url, concurrency, log_dir)
     try:
         registered = time.perf_counter() - spawned
+        time.sleep(float(os.environ.get("BENCH_ENQUEUE_AFTER_S", "0")))  # --enqueue-after
         before = queue.queue_counts(settings)
         t0 = time.perf_counter()
         for path in files:
@@ -248,6 +252,9 @@ def _ingest_arm(settings: Any, url: str, files: list[Path], workers: int, env: d
         "embedding": "instant random vectors (BENCH_FAKE_ENCODE)" if fake else "all-MiniLM-L6-v2",
         "concurrency": concurrency,
         "ingest_batch": settings.server.ingest_batch,
+        # None: code from before the setting (an A/B run of an older tree on PYTHONPATH)
+        "enqueue_after_s": float(os.environ.get("BENCH_ENQUEUE_AFTER_S", "0")),
+        "embedding_threads": getattr(settings.models, "embedding_threads", None),
         "graph_runs": int(owners[0]) if owners else None,
         "files": n,
         "failed": counts["failed"] - before["failed"],
@@ -413,6 +420,21 @@ def main() -> None:
         help="server.ingest_batch of the workers: queued jobs one task ingests together "
         "(default: the setting's, 32; 1 = one file per task, as before batching).",
     )
+    parser.add_argument(
+        "--embedding-threads",
+        type=int,
+        default=None,
+        help="models.embedding_threads of the workers: torch intra-op threads of the local "
+        "embedding model (default: the setting's, 0 = torch's default; the bare arm keeps "
+        "torch's default).",
+    )
+    parser.add_argument(
+        "--enqueue-after",
+        type=float,
+        default=0.0,
+        help="Seconds to wait after the workers registered before enqueueing (a worker started "
+        "ahead of its jobs; 'start_up_included' is then from the first enqueue).",
+    )
     args = parser.parse_args()
     wanted = [step.strip() for step in args.steps.split(",") if step.strip()]
     unknown = sorted(set(wanted) - set(STEPS))
@@ -422,6 +444,13 @@ def main() -> None:
         if args.ingest_batch < 1:
             parser.error("--ingest-batch: must be at least 1")
         os.environ["DISPUTATIO_SERVER__INGEST_BATCH"] = str(args.ingest_batch)
+    if args.embedding_threads is not None:
+        if args.embedding_threads < 0:
+            parser.error("--embedding-threads: must be at least 0")
+        os.environ["DISPUTATIO_MODELS__EMBEDDING_THREADS"] = str(args.embedding_threads)
+    if args.enqueue_after < 0:
+        parser.error("--enqueue-after: must be at least 0")
+    os.environ["BENCH_ENQUEUE_AFTER_S"] = str(args.enqueue_after)
     args.home.mkdir(parents=True, exist_ok=True)
     os.environ["DISPUTATIO_HOME"] = str(args.home)
     os.environ.setdefault("DISPUTATIO_SERVER__QUEUE_NAME", "bench-scale")

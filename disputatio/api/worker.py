@@ -10,6 +10,12 @@ Ingestion: the task of one job ingests up to ``server.ingest_batch`` queued jobs
 in one run of the ingestion graph (:meth:`~disputatio.api.runs.Engine.ingest_job`); the other
 jobs' tasks then find their job finished and return.
 
+Start-up: as the worker connects and registers, a background thread loads the ingestion
+models (the local embedding model with one short forward pass, and spaCy when it extracts
+entities; :meth:`Worker.prewarm`), so the first ingestion task does not wait for a cold load
+(``docs/scale_out.md``). An ingestion task waits for that load to end first; a load that
+fails is logged and tried again by the first task, which then reports the error.
+
 Retries: a task that raises is run again after a backoff (``server.job_retry_base_s``, doubled
 each time, at most ``job_retry_max_s``) until ``server.job_attempts`` runs are spent; then it
 stays ``failed`` (the dead letter) with its error on the job's or run's row.
@@ -47,10 +53,16 @@ class Worker:
         services: Settings and injection hooks (tests inject scripted models).
         concurrency: Tasks run at once (default ``server.worker_concurrency``).
         reap: Take up the tasks of dead workers (``Services.resume_on_startup``).
+        prewarm: Load the ingestion models in a background thread as the worker starts.
     """
 
     def __init__(
-        self, services: Services, *, concurrency: int | None = None, reap: bool | None = None
+        self,
+        services: Services,
+        *,
+        concurrency: int | None = None,
+        reap: bool | None = None,
+        prewarm: bool = True,
     ) -> None:
         self.services = services
         self.settings = services.settings
@@ -63,6 +75,42 @@ class Worker:
         self._stop: asyncio.Event | None = None
         self._thread: threading.Thread | None = None
         self._started = threading.Event()
+        self.prewarm_enabled = prewarm
+        self.prewarmed = threading.Event()  # set when the prewarm thread ends (or none runs)
+        self.prewarm_s: float | None = None  # how long the models took to load, once loaded
+
+    # -- start-up -----------------------------------------------------------------------------
+
+    def prewarm(self) -> None:
+        """Load the ingestion models now, ahead of the first ingestion task.
+
+        The embedding model (a local one: load and one short forward pass; a remote one is left
+        alone) and the entity extractor (spaCy's pipeline). Runs in the background thread
+        :meth:`run_async` starts; a failure is logged (the first ingestion task loads them
+        again and reports the error on its job).
+        """
+        from disputatio.models.embeddings import warm_embeddings
+        from disputatio.nodes.ingest.context import IngestContext, SharedExtractor
+
+        t0 = time.perf_counter()
+        try:
+            context = self.services.ingest_context or IngestContext(settings=self.settings)
+            warm_embeddings(context.get_embeddings())
+            extractor = context.get_entity_extractor()
+            if isinstance(extractor, SharedExtractor):  # spaCy (an LLM extractor loads nothing)
+                extractor.extract_batch([])  # loads its pipeline, extracts nothing
+            self.prewarm_s = time.perf_counter() - t0
+            logger.info("ingestion models loaded in %.1f s", self.prewarm_s)
+        except Exception:
+            logger.exception("loading the ingestion models ahead failed; the first task will")
+        finally:
+            self.prewarmed.set()
+
+    def _start_prewarm(self) -> None:
+        if not self.prewarm_enabled:
+            self.prewarmed.set()
+            return
+        threading.Thread(target=self.prewarm, name="prewarm-models", daemon=True).start()
 
     # -- tasks --------------------------------------------------------------------------------
 
@@ -72,14 +120,17 @@ class Worker:
         attempts = self.settings.server.job_attempts
         engine = self.engine
         gate = self._ingest_gate
+        prewarmed = self.prewarmed
 
         @app.task(name=queue.TASK_INGEST, pass_context=True, retry=retry)
         def ingest(context: JobContext, tenant: str, job_id: str) -> None:
             """Ingest an uploaded file in a batch of queued ones (idempotent: by content hash).
 
             The gate is taken inside, around the batch: a task whose job another task's batch
-            holds waits outside it.
+            holds waits outside it. A task waits first for the models the worker loads as it
+            starts (:meth:`Worker.prewarm`), so the two never load or import beside each other.
             """
+            prewarmed.wait()  # the models loading since start-up: this batch gets them warm
             with _observed("ingest", context.job.attempts + 1 >= attempts):
                 engine.ingest_job(job_id, gate)
 
@@ -126,6 +177,7 @@ class Worker:
         if install_signal_handlers:  # ours, not procrastinate's: its worker is restarted
             for sig in (signal.SIGINT, signal.SIGTERM):
                 self._loop.add_signal_handler(sig, self._stop.set)
+        self._start_prewarm()  # beside connecting and registering
         app = self._app()
         async with app.open_async():
             side = [asyncio.create_task(self._reaper(app))] if self.reap else []

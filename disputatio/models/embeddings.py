@@ -19,6 +19,8 @@
 
 With ``models.embedding_truncate`` the vectors are cut to ``models.embedding_dim`` and
 re-normalised (Matryoshka models keep most of their quality when truncated).
+``models.embedding_threads`` sets torch's intra-op threads for a local model (0: torch's
+default); :func:`warm_embeddings` loads a local model ahead of its first call.
 """
 
 from __future__ import annotations
@@ -135,14 +137,21 @@ class LocalEmbeddings(Embeddings):
         path: Folder of a sentence-transformers model.
         batch_size: Most texts per forward pass.
         max_batch_tokens: Most padded tokens per forward pass.
+        threads: torch intra-op threads, set for the whole process (``torch.set_num_threads``)
+            when the model loads; 0 leaves torch's default (``models.embedding_threads``).
     """
 
     def __init__(
-        self, path: Path, batch_size: int = 64, max_batch_tokens: int = MAX_BATCH_TOKENS
+        self,
+        path: Path,
+        batch_size: int = 64,
+        max_batch_tokens: int = MAX_BATCH_TOKENS,
+        threads: int = 0,
     ) -> None:
         self.path = Path(path)
         self.batch_size = batch_size
         self.max_batch_tokens = max_batch_tokens
+        self.threads = threads
 
     @property
     def model(self) -> Any:
@@ -159,7 +168,16 @@ class LocalEmbeddings(Embeddings):
                 hf_logging.disable_progress_bar()
 
                 _st_cache[key] = SentenceTransformer(key, device="cpu", local_files_only=True)
+            if self.threads:
+                import torch
+
+                if torch.get_num_threads() != self.threads:
+                    torch.set_num_threads(self.threads)
             return _st_cache[key]
+
+    def warm(self) -> None:
+        """Load the model and run one short forward pass (what a first call would pay for)."""
+        self.embed_documents(["warm-up"])
 
     @property
     def dimension(self) -> int:
@@ -270,6 +288,21 @@ class TruncatedEmbeddings(Embeddings):
         return self._cut(self.inner.embed_query(text))
 
 
+def warm_embeddings(model: Embeddings) -> bool:
+    """Load a local model ahead of its first call (a queue worker does it as it starts).
+
+    Remote and API models are left alone: warming them would spend a request.
+
+    Returns:
+        Whether a local model was warmed.
+    """
+    inner = model.inner if isinstance(model, TruncatedEmbeddings) else model
+    if isinstance(inner, LocalEmbeddings):
+        inner.warm()
+        return True
+    return False
+
+
 def get_embeddings(spec: str | None = None, *, settings: Settings | None = None) -> Embeddings:
     """Build the embedding model named by ``spec`` (default: ``settings.models.embeddings``).
 
@@ -289,6 +322,7 @@ def get_embeddings(spec: str | None = None, *, settings: Settings | None = None)
         model = LocalEmbeddings(
             _local_model_path(name, settings.model_cache_dir),
             batch_size=cfg.embedding_batch_size,
+            threads=cfg.embedding_threads,
         )
     elif provider == "google_genai":
         from langchain_google_genai import GoogleGenerativeAIEmbeddings

@@ -36,6 +36,12 @@ class ModelSettings(BaseModel):
         False, description="Matryoshka: truncate embeddings to embedding_dim and renormalise."
     )
     embedding_batch_size: int = Field(64, ge=1, description="Texts per embedding batch.")
+    embedding_threads: int = Field(
+        0,
+        ge=0,
+        description="torch intra-op threads of a local embedding model, set for the whole "
+        "process when it loads (0: torch's default, one per core).",
+    )
     remote_batch_size: int = Field(
         64, ge=1, description="Texts per request to a remote embedding or rerank server."
     )
