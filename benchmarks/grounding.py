@@ -137,7 +137,7 @@ def run_plain(q: dict[str, Any], funnel: Any, model: str) -> dict[str, Any]:
 def table(path: Path) -> str:
     recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     rows = []
-    for split in ("calibration", "test", "heldout", "heldout2", "all"):
+    for split in ("calibration", "test", "heldout", "heldout2", "heldout3", "all"):
         for system in ("plain", "project"):
             rs = [r for r in recs if r["system"] == system and split in (r["split"], "all")]
             if not rs:
@@ -207,7 +207,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="first N questions only")
     parser.add_argument(
         "--split",
-        choices=["calibration", "test", "heldout", "heldout2"],
+        choices=["calibration", "test", "heldout", "heldout2", "heldout3"],
         help="only this split's questions",
     )
     parser.add_argument(
