@@ -122,6 +122,7 @@ def check_answer(
     part: str | None = None,
     not_found_answer: str = NOT_FOUND_ANSWER,
     question: str | None = None,
+    question_words: bool = False,
 ) -> ClaimReport:
     """Judge every claim of ``answer`` against the sections its writer was shown.
 
@@ -138,6 +139,8 @@ def check_answer(
         not_found_answer: The answer when nothing is supported.
         question: The question answered: supported claims answering a neighbouring question
             instead are dropped (:func:`~disputatio.validators.relevance.drop_off_question`).
+        question_words: Also drop claims whose evidence replaces a word of the question
+            (off by default: on three held-out sets it refused more answers than near misses).
 
     Returns:
         The report; ``report.answer`` is the answer to show.
@@ -173,7 +176,12 @@ def check_answer(
             pieces.append(("\n" if "\n" in gap and not i else " ", claim))
     if question:
         drop_off_question(
-            question, claims, windows.titles, keep=keep_unsupported, similar=_similar(checker)
+            question,
+            claims,
+            windows.titles,
+            keep=keep_unsupported,
+            similar=_similar(checker),
+            words=question_words,
         )
     return _report(claims, pieces, fabricated, checker, not_found_answer)
 

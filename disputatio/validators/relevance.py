@@ -191,7 +191,12 @@ def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
 
 
 def off_question(
-    question: str, claim: str, evidence: str, context: str = "", similar: Similar | None = None
+    question: str,
+    claim: str,
+    evidence: str,
+    context: str = "",
+    similar: Similar | None = None,
+    words: bool = True,
 ) -> str:
     """Why a supported claim does not answer ``question`` (``""`` when nothing says so).
 
@@ -201,11 +206,14 @@ def off_question(
         evidence: The sentence(s) that support the claim.
         context: The evidence's section title and headings.
         similar: Word similarity (see :func:`contrast`).
+        words: Check replaced words (:func:`contrast`), not only numbers and units.
 
     Returns:
         A short reason for people, or ``""``.
     """
-    found = contrast(question, evidence, context, similar) or number_contrast(question, evidence)
+    found = (words and contrast(question, evidence, context, similar)) or number_contrast(
+        question, evidence
+    )
     if found:
         return f"the question asks about {found[0]!r}; the sentence is about {found[1]!r}"
     unit = asked_unit(question)
@@ -250,6 +258,7 @@ def drop_off_question(
     *,
     keep: bool = False,
     similar: Similar | None = None,
+    words: bool = True,
 ) -> int:
     """Drop the supported claims of an answer that do not answer ``question``.
 
@@ -268,6 +277,8 @@ def drop_off_question(
         keep: Keep such claims in the answer, flagged (``grounding.allow_unsupported``).
         similar: Word similarity (see :func:`contrast`): without it every replaced word is a
             contrast, synonyms too.
+        words: Check replaced words too (``grounding.on_question_words``), not only numbers,
+            units and amounts.
 
     Returns:
         How many claims were found off the question.
@@ -280,7 +291,7 @@ def drop_off_question(
         found = [e for e in (claim.evidence, *claim.more_evidence) if e is not None]
         evidence = " ".join(e.sentence for e in found)
         where = " ".join(context.get(e.section_id, "") for e in found)
-        why = off_question(question, claim.text, evidence, where, similar)
+        why = off_question(question, claim.text, evidence, where, similar, words)
         if why:
             _set_aside(claim, why, keep)
         else:

@@ -77,7 +77,7 @@ def test_check_answer_refuses_a_neighbours_fact_and_says_why() -> None:
     answer = "Passwords for standard user accounts must be changed every 180 days [pol]."
     plain = check_answer(answer, SECTIONS)
     assert plain.claims[0].verdict == "supported" and not plain.not_found
-    report = check_answer(answer, SECTIONS, question=question)
+    report = check_answer(answer, SECTIONS, question=question, question_words=True)
     (claim, refusal) = report.claims
     assert claim.verdict == "supported" and claim.dropped
     assert "service accounts" in claim.reason and "user accounts" in claim.reason
@@ -98,6 +98,7 @@ def test_check_answer_keeps_an_off_question_claim_flagged_when_asked() -> None:
         SECTIONS,
         question="What does the Havørn-300 ROV weigh in water?",
         keep_unsupported=True,
+        question_words=True,
     )
     claim = report.claims[0]
     assert not claim.dropped and "in water" in claim.reason and not report.not_found
@@ -137,6 +138,7 @@ def test_a_name_of_the_sections_lead_does_not_excuse_a_contrast() -> None:
         "The STCW training certificate must be renewed every 2 years [cert].",
         sections,
         question="How often must the STCW training certificate be renewed?",
+        question_words=True,
     )
     claim = report.claims[0]
     assert claim.dropped and "medical certificate" in claim.reason, claim.reason
@@ -168,6 +170,19 @@ def test_check_answer_asks_the_checkers_embedding_about_synonyms() -> None:
     sections = {"it": {"text": "Large uploads must be scheduled after 22:00.", "title": "IT"}}
     question = "After what time should big uploads be scheduled?"
     answer = "Large uploads must be scheduled after 22:00 [it]."
-    assert check_answer(answer, sections, question=question).not_found
-    report = check_answer(answer, sections, question=question, checker=_Embedding())
+    asked = {"question": question, "question_words": True}
+    assert check_answer(answer, sections, **asked).not_found  # type: ignore[arg-type]
+    report = check_answer(answer, sections, checker=_Embedding(), **asked)  # type: ignore[arg-type]
     assert not report.not_found
+
+
+def test_replaced_words_are_not_checked_by_default() -> None:
+    """Off by default (docs/grounding.md: on three held-out sets it refused more answers than
+    near misses); numbers and units still are."""
+    answer = "Passwords for standard user accounts must be changed every 180 days [pol]."
+    question = "How often must passwords for service accounts be changed?"
+    assert not check_answer(answer, SECTIONS, question=question).not_found
+    course = "How many days does the CTD-41 operator course last?"
+    assert check_answer(
+        "The CTD-41 operator course lasts 3 months [trn].", SECTIONS, question=course
+    ).not_found

@@ -84,6 +84,7 @@ def check_parts(
     sections: dict[str, dict[str, Any]],
     checker: SupportChecker | None = None,
     on_question: bool = False,
+    question_words: bool = False,
 ) -> list[dict[str, Any]]:
     """Each leaf child's answer checked claim by claim against the sections its workers saw.
 
@@ -97,6 +98,7 @@ def check_parts(
         checker: The support checker (default: the lexical one).
         on_question: Drop supported claims that answer a neighbouring question instead of the
             child's (``grounding.on_question``).
+        question_words: Check the question's words too (``grounding.on_question_words``).
 
     Returns:
         The children with ``answer`` and ``citations`` replaced, and ``claims`` added.
@@ -115,6 +117,7 @@ def check_parts(
             not_found_answer=NOT_FOUND_PART,
             keep_unsupported=not shown,
             question=child.get("question") if on_question else None,
+            question_words=question_words,
         )
         cited = [i for c in report.claims if not c.dropped for i in c.citations]
         out.append(
@@ -180,6 +183,7 @@ def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str
         state.get("part_sections") or {},
         ctx.support_checker(),
         on_question=ctx.get_settings().grounding.on_question,
+        question_words=ctx.get_settings().grounding.on_question_words,
     )
     state = {**state, "children": children}
     allowed = list(dict.fromkeys(i for c in children for i in c["citations"]))

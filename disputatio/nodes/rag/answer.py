@@ -61,6 +61,7 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
         attribute=cfg.attribute,
         keep_unsupported=cfg.allow_unsupported,
         question=state["question"] if cfg.on_question else None,
+        question_words=cfg.on_question_words,
     )
     cited = [c for claim in report.claims if not claim.dropped for c in claim.citations]
     claims = [c.model_dump(mode="json") for c in report.claims]
