@@ -27,12 +27,14 @@ def main() -> None:
     args = parser.parse_args()
 
     from disputatio.retrievers.memory import InMemoryFunnel
+    from disputatio.settings import get_settings
     from disputatio.state.claims import Claim
     from disputatio.validators.relevance import drop_off_question
     from disputatio.validators.support import cosine
     from disputatio.validators.windows import Windows
 
     funnel = InMemoryFunnel.from_paths([DATA / "corpus"])
+    words = get_settings().grounding.on_question_words  # as the quick path checks
 
     def similar(a: str, b: str) -> float:
         return cosine(*funnel.embeddings.embed_documents([a, b]))
@@ -60,7 +62,9 @@ def main() -> None:
                 if c.reason.startswith(SET_ASIDE):
                     c.dropped, c.reason = False, "(set aside when recorded)"
             q = questions[rec["id"]]
-            off = drop_off_question(q["question"], claims, windows.titles, similar=similar)
+            off = drop_off_question(
+                q["question"], claims, windows.titles, similar=similar, words=words
+            )
             kept = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
             if not off and bool(kept) != rec["refused"]:
                 continue
