@@ -137,7 +137,7 @@ def run_plain(q: dict[str, Any], funnel: Any, model: str) -> dict[str, Any]:
 def table(path: Path) -> str:
     recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     rows = []
-    for split in ("calibration", "test", "heldout", "heldout2", "heldout3", "all"):
+    for split in ("calibration", "test", "heldout", "heldout2", "heldout3", "heldout4", "all"):
         for system in ("plain", "project"):
             rs = [r for r in recs if r["system"] == system and split in (r["split"], "all")]
             if not rs:
@@ -207,7 +207,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="first N questions only")
     parser.add_argument(
         "--split",
-        choices=["calibration", "test", "heldout", "heldout2", "heldout3"],
+        choices=["calibration", "test", "heldout", "heldout2", "heldout3", "heldout4"],
         help="only this split's questions",
     )
     parser.add_argument(
@@ -215,6 +215,12 @@ def main() -> None:
         type=Path,
         default=DATA / "questions.jsonl",
         help="the question file (questions_heldout.jsonl: the set written blind to the rules)",
+    )
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=DATA / "corpus",
+        help="the documents the questions are about (corpus_lab: the fourth held-out set's)",
     )
     parser.add_argument(
         "--answer-system",
@@ -256,7 +262,7 @@ def main() -> None:
         funnel = InMemoryFunnel()
         funnel.add_texts(snippets)
     else:
-        funnel = InMemoryFunnel.from_paths([DATA / "corpus"])
+        funnel = InMemoryFunnel.from_paths([args.corpus])
     args.out.parent.mkdir(parents=True, exist_ok=True)
     runners = {"project": run_project, "plain": run_plain}
     for i, q in enumerate(questions, 1):
