@@ -49,7 +49,7 @@ def main() -> None:
 
     from disputatio.models import get_chat_model
     from disputatio.validators.judge import SupportJudge
-    from disputatio.validators.support import content_words
+    from disputatio.validators.sentences import content_words
 
     questions = {
         q["id"]: q for q in map(json.loads, (DATA / "questions.jsonl").read_text().splitlines())

@@ -45,7 +45,8 @@ _ASKING = frozenset(
 
 _QUANTITY_RE = re.compile(
     r"\bhow\s+(?:many|much|long|often|far|old|heavy|high|deep|fast|frequently)\b"
-    r"|\b(?:at|above|below|under|over|after|within)\s+what\s+(?:rate|speed|load|weight|depth|"
+    r"|\b(?:at|above|below|under|over|after|within)\s+what\s+(?:[^\W\d_]+\s+)?"
+    r"(?:rate|speed|load|weight|depth|"
     r"temperature|interval|age|time|distance|height|pressure|level|intervals)\b",
     re.I,
 )
@@ -225,7 +226,34 @@ def off_question(
         units = {u for _, u in stated_numbers(claim) if u is not None}
         if units and unit not in units:
             return f"the question asks for {unit}s; the claim gives {', '.join(sorted(units))}"
+    if not is_multipart(question) and not shares_topic(question, evidence, similar):
+        return "its sentence shares no word with the question"  # each part has its own words
     return ""
+
+
+def _topical(token: str) -> bool:
+    """A word that says what a question is about: content, not its form or a unit."""
+    low = token.casefold()
+    return _content(low) and stem(low) not in _ASKING and low not in UNITS
+
+
+def shares_topic(question: str, evidence: str, similar: Similar | None = None) -> bool:
+    """Whether ``evidence`` shares a word of what ``question`` is about (or a synonym).
+
+    "Any damage to the case must be reported within 48 hours" shares no word with "How many
+    hours of profiling does one charge of the battery pack give?" but the unit: a claim
+    resting on it answers another question, whatever its section is about. Question-form words
+    ("how", "often", "long") and units do not count.
+    """
+    asked = {t.casefold() for t in words(question) if _topical(t)}
+    if not asked:
+        return True
+    found = {t.casefold() for t in words(evidence) if _topical(t)}
+    if {stem(t) for t in asked} & {stem(t) for t in found}:
+        return True
+    return similar is not None and any(
+        similar(a, f) >= SYNONYM_SIMILARITY for a in sorted(asked) for f in sorted(found)
+    )
 
 
 #: Where a question joins a second one: "…, and how often …", "… and by when …".
@@ -252,6 +280,9 @@ def unanswered(question: str, claims: Iterable[str]) -> str:
         return ""
     if asks_quantity(question) and not any(states_quantity(c) for c in claims):
         return "the question asks for an amount or a frequency; no kept claim states one"
+    unit = asked_unit(question)
+    if unit and not any(u == unit for c in claims for _, u in stated_numbers(c)):
+        return f"the question asks for {unit}s; no kept claim gives {unit}s"
     return ""
 
 

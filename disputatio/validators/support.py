@@ -27,21 +27,10 @@ Thresholds and the choice between them come from the labelled claim/passage pair
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from disputatio.validators.sentences import (
-    STOPWORDS,
-    content_words,
-    has_negation,
-    names,
-    opposite_words,
-    split_sentences,
-    stated_numbers,
-    stem,
-    words,
-)
+from disputatio.validators.guards import coverage, guard
 
 
 class SupportScore(NamedTuple):
@@ -68,120 +57,6 @@ class SupportChecker(Protocol):
     ) -> list[SupportScore]:
         """Score ``claim`` against each window (``context[i]``: title/headings of window i)."""
         ...
-
-
-def guard(claim: str, window: str, context: str = "") -> str:
-    """Why ``window`` cannot support ``claim``, or ``""`` when no guard fails.
-
-    Args:
-        claim: The claim.
-        window: The evidence sentence(s).
-        context: Title and headings of the window's section: names may come from there, and
-            numbers without a unit (an identifier such as the 2291 of "Incident 2291").
-
-    Returns:
-        The first failed guard as a short reason, else ``""``.
-    """
-    stated = stated_numbers(window)
-    by_number: dict[str, set[str | None]] = {}
-    for number, unit in stated:
-        by_number.setdefault(number, set()).add(unit)
-    named = set(re.findall(r"\d+", context))  # identifiers: "Incident 2291", "report_2291"
-    for number, unit in stated_numbers(claim):
-        if number not in by_number:
-            if unit is None and number in named:
-                continue
-            return f"the number {number} is not in the sentence"
-        units = by_number[number]
-        if unit is not None and unit not in units and None not in units:
-            shown = ", ".join(sorted(u for u in units if u))
-            return f"{number} {unit} where the sentence says {number} {shown}"
-    unbound = _unbound_numbers(claim, window)
-    if unbound:
-        return unbound
-    if has_negation(claim) != has_negation(window):
-        return "one of the claim and the sentence is negated, the other not"
-    flipped = opposite_words(claim, window)
-    if flipped:
-        return f"the claim says {flipped[0]!r} where the sentence says {flipped[1]!r}"
-    known = (window + " " + context).casefold()
-    tokens = set(re.findall(r"[^\W_]+", known))
-    missing = sorted(
-        n
-        for n in names(claim)
-        # "Incident 2291" is named by "INCIDENT REPORT 2291" or incident_report_2291.txt too
-        if n not in known and not (" " in n and set(n.split()) <= tokens)
-    )
-    if missing:
-        return f"{', '.join(missing)} is not in the section"
-    return ""
-
-
-def _unbound_numbers(claim: str, window: str) -> str:
-    """Why a window of several sentences pairs a claim's number with another sentence's names.
-
-    "The A-frame on Sjøstjerne is rated 6 tonnes" is not supported by "The A-frame on
-    Kvitbjørn is rated 10 tonnes. The crane on Sjøstjerne is rated 6 tonnes.": a sentence that
-    holds a number of the claim and some of its names must hold all of them (one that holds
-    none, "the pack lasts 70 hours", takes its subject from the sentence before).
-    """
-    spans = split_sentences(window)
-    if len(spans) < 2:
-        return ""
-    claim_names = names(claim)
-    present = {n for n in claim_names if n in window.casefold()}
-    for number, _ in stated_numbers(claim):
-        holders = [
-            s.sentence for s in spans if number in {n for n, _ in stated_numbers(s.sentence)}
-        ]
-        if holders and not any(_binds(h.casefold(), present) for h in holders):
-            return f"the number {number} and the names of the claim are in different sentences"
-    return _borrowed_word(claim, [s.sentence for s in spans])
-
-
-def _borrowed_word(claim: str, sentences: Sequence[str]) -> str:
-    """Why a window lends a claim's number a word that goes with another number.
-
-    "The operator course lasts 3 months" is not supported by "The pilot course, which lasts 5
-    days, ... The operator course must be completed within 3 months.": "lasts" is in the window
-    only beside 5 days, in a sentence that does not hold the claim's number. A word the claim
-    takes from another sentence of the window (its subject, "the pack") is fine when no other
-    number stands within two words of it.
-    """
-    wanted = {n for n, _ in stated_numbers(claim)}
-    if not wanted:
-        return ""
-    holders = [s for s in sentences if wanted & {n for n, _ in stated_numbers(s)}]
-    if not holders:
-        return ""
-    held = frozenset().union(*(content_words(h) for h in holders))
-    asked = content_words(claim)
-    for sentence in sentences:
-        if sentence in holders:
-            continue
-        toks = words(sentence)
-        for i, tok in enumerate(toks):
-            st = stem(tok)
-            if st not in asked or st in held or tok.casefold() in STOPWORDS:
-                continue
-            other = {n for n, _ in stated_numbers(" ".join(toks[max(0, i - 2) : i + 3]))} - wanted
-            if other:
-                return f"{tok!r} goes with {min(other)} in another sentence, not with the claim's"
-    return ""
-
-
-def _binds(sentence: str, present: set[str]) -> bool:
-    held = {n for n in present if n in sentence}
-    return not held or held == present
-
-
-def coverage(claim: str, window: str, context: str = "") -> float:
-    """Share of the claim's content words (stemmed) found in the window or its context."""
-    wanted = content_words(claim)
-    if not wanted:
-        return 0.0
-    have = content_words(window) | content_words(context)
-    return len(wanted & have) / len(wanted)
 
 
 class LexicalSupport:

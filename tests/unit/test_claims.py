@@ -230,6 +230,8 @@ def test_a_number_is_not_borrowed_from_a_sentence_about_something_else() -> None
         "The CTD-41 battery pack lasts 70 hours.",
         "The CTD-41 is a profiler. The pack lasts 70 hours.",
     )
+    # ... but one naming something else of its own does not lend it its number (k028)
+    assert guard("The safe working load of the stern crane on M/V Kvitbjørn is 6 tonnes.", text)
 
 
 def test_bounds_are_not_negations_and_title_numbers_are_names() -> None:

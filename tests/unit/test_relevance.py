@@ -9,6 +9,7 @@ from disputatio.validators.relevance import (
     asks_quantity,
     contrast,
     off_question,
+    shares_topic,
     unanswered,
 )
 from disputatio.validators.support import LexicalSupport
@@ -186,3 +187,51 @@ def test_replaced_words_are_not_checked_by_default() -> None:
     assert check_answer(
         "The CTD-41 operator course lasts 3 months [trn].", SECTIONS, question=course
     ).not_found
+
+
+def test_a_claim_whose_sentence_shares_no_word_with_the_question_is_set_aside() -> None:
+    q = "How many hours of profiling does one charge of the battery pack give?"
+    damage = "Any damage to the case must be reported to the workshop within 48 hours."
+    why = off_question(q, damage, damage)
+    assert "shares no word" in why
+    battery = "One charge of the battery pack gives 40 hours of profiling."
+    assert not off_question(q, battery, battery)
+
+
+def test_units_and_question_words_are_no_shared_topic() -> None:
+    q = "How long does the pump run?"
+    assert not shares_topic(q, "The survey lasts 3 hours.")
+    assert shares_topic(q, "The pump runs for 3 hours.")
+
+
+def test_a_synonym_is_a_shared_topic_when_a_similarity_is_given() -> None:
+    q = "How long is a new starter mentored?"
+    sentence = "Every new employee is given a buddy for the first 3 months."
+    assert not shares_topic("How long is a trainee mentored?", sentence)
+    assert shares_topic(
+        "How long is a trainee mentored?",
+        sentence,
+        similar=lambda a, b: 0.9 if {a, b} == {"trainee", "employee"} else 0.0,
+    )
+    assert shares_topic(q, sentence)  # "new" is shared
+
+
+def test_a_two_part_question_is_left_to_its_parts_words() -> None:
+    q = "When did the incident happen, and who reported it to the authority?"
+    claim = "The grab fell on 17 October 2023."
+    assert not off_question(q, claim, claim)
+
+
+def test_a_quantity_phrase_may_carry_a_modifier() -> None:
+    assert asks_quantity("Above what noise level is hearing protection required?")
+    assert asks_quantity("At what water temperature is the suit worn?")
+    assert unanswered(
+        "Above what noise level is hearing protection required on deck?",
+        ["Hearing protection is required in the engine room at all times."],
+    )
+
+
+def test_a_question_asking_a_unit_needs_a_claim_in_that_unit() -> None:
+    q = "How many hours does one charge of the battery pack give?"
+    assert unanswered(q, ["Profiling is suspended when the sea state is above 4."])
+    assert not unanswered(q, ["The sea state limit is 4.", "One charge gives 40 hours."])
