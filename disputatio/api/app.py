@@ -91,7 +91,8 @@ def create_app(services: Services | None = None) -> Starlette:
         svc = holder.get("services") or Services()
         app.state.services = svc
         await run_in_threadpool(queue.ensure_schema, svc.settings)
-        worker = Worker(svc) if svc.embedded_worker else None  # `serve --no-worker`: none
+        prewarm = svc.settings.server.worker_prewarm  # its models load as it starts
+        worker = Worker(svc, prewarm=prewarm) if svc.embedded_worker else None  # or --no-worker
         if worker is not None:
             await run_in_threadpool(worker.start)
         sampler = metrics.QueueSampler(svc.settings)  # /metrics of the LangGraph server too

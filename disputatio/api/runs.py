@@ -14,7 +14,9 @@ from the run's last checkpoint (a debate) or finds the document already stored u
 content hash (ingestion), so nothing is written twice. An ingestion task claims its job and
 other queued jobs of the tenant (``server.ingest_batch``) in ``api_jobs`` and ingests their files
 in one run of the ingestion graph, the path ``disputatio ingest`` takes, so the models see whole
-batches and the documents are written together (:mod:`disputatio.storage.documents_batch`).
+batches and the documents are written together (:mod:`disputatio.storage.documents_batch`); the
+other jobs' tasks are then finished with their outcome unless a worker has already taken them
+(:func:`~disputatio.storage.api_jobs.finish_batch`).
 """
 
 from __future__ import annotations
@@ -191,11 +193,12 @@ class Engine:
         Under ``gate`` (the worker's one-ingestion-at-a-time semaphore) the job is claimed
         together with other queued, unclaimed jobs of its tenant, collection and inputs
         (:func:`~disputatio.storage.api_jobs.claim_batch`), their files are ingested in one run
-        of the ingestion graph, and every job's outcome is recorded. A job another job's task
-        has claimed is waited for (outside the gate, polling) until that batch records it
-        (then there is nothing to do), releases it (its file failed: ingested alone now) or
-        stops refreshing its claim for ``server.worker_stalled_s`` (its worker died: taken
-        over). A job that failed once is ingested alone.
+        of the ingestion graph, and every job's outcome is recorded; the queue tasks of the other
+        jobs recorded there that no worker has taken yet are finished with it (no worker runs
+        them). A job another job's task has claimed is waited for (outside the gate, polling)
+        until that batch records it (then there is nothing to do), releases it (its file failed:
+        ingested alone now) or stops refreshing its claim for ``server.worker_stalled_s`` (its
+        worker died: taken over). A job that failed once is ingested alone.
 
         Raises:
             IngestFailed: This job's file was not ingested (the queue retries, then
@@ -254,7 +257,8 @@ class Engine:
                         "file_meta": _file_meta(job["request"]) if len(jobs) > 1 else None,
                     }
                 )
-        api_jobs.finish_batch(self.settings, owner, outcomes)
+        recorded = api_jobs.finish_batch(self.settings, owner, outcomes)
+        logger.debug("batch %s recorded %d of its %d jobs", owner, len(recorded), len(jobs))
         if "error" in outcomes[0]:
             raise IngestFailed(outcomes[0]["error"])
 

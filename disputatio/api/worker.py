@@ -7,14 +7,16 @@ against one :class:`~disputatio.api.runs.Engine`, plus a side loop that gives th
 workers (no heartbeat for ``server.worker_stalled_s``) to the living.
 
 Ingestion: the task of one job ingests up to ``server.ingest_batch`` queued jobs of its tenant
-in one run of the ingestion graph (:meth:`~disputatio.api.runs.Engine.ingest_job`); the other
-jobs' tasks then find their job finished and return.
+in one run of the ingestion graph (:meth:`~disputatio.api.runs.Engine.ingest_job`), and
+finishes the other jobs' tasks that are still waiting, so no worker runs them; one that a worker
+took meanwhile finds its job finished and returns.
 
 Start-up: as the worker connects and registers, a background thread loads the ingestion
 models (the local embedding model with one short forward pass, and spaCy when it extracts
 entities; :meth:`Worker.prewarm`), so the first ingestion task does not wait for a cold load
 (``docs/scale_out.md``). An ingestion task waits for that load to end first; a load that
-fails is logged and tried again by the first task, which then reports the error.
+fails is logged and tried again by the first task, which then reports the error. The setting
+``server.worker_prewarm`` (``disputatio worker --no-prewarm``) turns the load off.
 
 Retries: a task that raises is run again after a backoff (``server.job_retry_base_s``, doubled
 each time, at most ``job_retry_max_s``) until ``server.job_attempts`` runs are spent; then it
@@ -53,7 +55,8 @@ class Worker:
         services: Settings and injection hooks (tests inject scripted models).
         concurrency: Tasks run at once (default ``server.worker_concurrency``).
         reap: Take up the tasks of dead workers (``Services.resume_on_startup``).
-        prewarm: Load the ingestion models in a background thread as the worker starts.
+        prewarm: Load the ingestion models in a background thread as the worker starts
+            (default ``server.worker_prewarm``).
     """
 
     def __init__(
@@ -62,7 +65,7 @@ class Worker:
         *,
         concurrency: int | None = None,
         reap: bool | None = None,
-        prewarm: bool = True,
+        prewarm: bool | None = None,
     ) -> None:
         self.services = services
         self.settings = services.settings
@@ -75,7 +78,7 @@ class Worker:
         self._stop: asyncio.Event | None = None
         self._thread: threading.Thread | None = None
         self._started = threading.Event()
-        self.prewarm_enabled = prewarm
+        self.prewarm_enabled = self.settings.server.worker_prewarm if prewarm is None else prewarm
         self.prewarmed = threading.Event()  # set when the prewarm thread ends (or none runs)
         self.prewarm_s: float | None = None  # how long the models took to load, once loaded
 

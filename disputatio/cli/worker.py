@@ -5,7 +5,9 @@ same settings: models, queue name). A worker that dies mid-task is noticed after
 ``server.worker_stalled_s``; another takes its tasks up (a debate from its last checkpoint).
 SIGINT/SIGTERM stop it: running tasks get ``server.worker_heartbeat_s`` to finish, then go back
 to the queue. ``--metrics-port`` serves its own Prometheus metrics (a server's ``GET /metrics``
-shows only its in-process worker's tasks).
+shows only its in-process worker's tasks). ``--no-prewarm`` (or ``server.worker_prewarm =
+false``) leaves the ingestion models to the first ingestion task instead of loading them as the
+worker starts.
 """
 
 from __future__ import annotations
@@ -35,6 +37,12 @@ def worker(
     metrics_host: str = typer.Option(
         "127.0.0.1", "--metrics-host", help="Address the metrics are served on."
     ),
+    prewarm: bool | None = typer.Option(
+        None,
+        "--prewarm/--no-prewarm",
+        help="Load the ingestion models (local embedding model, spaCy) as the worker starts, "
+        "before the first ingestion task needs them (default: server.worker_prewarm).",
+    ),
 ) -> None:
     """Run queued ingestion jobs and debates until stopped (Ctrl-C)."""
     from disputatio.api.metrics import QueueSampler, serve_worker_metrics
@@ -58,10 +66,13 @@ def worker(
     sampler = QueueSampler(settings) if metrics_port is not None else None
     if sampler is not None:
         sampler.start()
-    runner = Worker(Services(settings=settings), concurrency=concurrency)
+    if prewarm is None:
+        prewarm = settings.server.worker_prewarm
+    runner = Worker(Services(settings=settings), concurrency=concurrency, prewarm=prewarm)
+    models = "loading now" if prewarm else "left to the first ingestion task"
     out.print(
         f"worker {runner.name} on {redact(url)}, queue {settings.server.queue_name!r}, "
-        f"{runner.concurrency} at once"
+        f"{runner.concurrency} at once, ingestion models {models}"
     )
     try:
         runner.run()

@@ -169,6 +169,12 @@ class ServerSettings(BaseModel):
     worker_concurrency: int = Field(
         2, ge=1, description="Tasks one worker runs at once (`disputatio worker --concurrency`)."
     )
+    worker_prewarm: bool = Field(
+        True,
+        description="Load the ingestion models (a local embedding model, spaCy) in a background "
+        "thread as a worker starts, so its first ingestion task finds them loaded "
+        "(`disputatio worker --prewarm/--no-prewarm`; `disputatio serve`'s worker too).",
+    )
     ingest_batch: int = Field(
         32,
         ge=1,

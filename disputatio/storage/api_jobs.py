@@ -4,8 +4,9 @@ A job and its queue task (:mod:`disputatio.storage.queue`) are written in one tr
 queue owns the state of a job (queued, running, failed, cancelled: derived from
 ``procrastinate_jobs``, see :data:`JOB_STATUS`); ``api_jobs`` keeps what the API answers besides
 (file, outcome, document, last error) and, since ``0009``, which job's task holds it in a
-batch (``claimed_by``, ``claimed_at``: :func:`claim_batch`, :func:`finish_batch`). Reads by a
-client take the owner ``tenant``.
+batch (``claimed_by``, ``claimed_at``: :func:`claim_batch`, :func:`finish_batch`, which also
+finishes the waiting queue tasks of the jobs a batch recorded). Reads by a client take the owner
+``tenant``.
 """
 
 from __future__ import annotations
@@ -194,8 +195,21 @@ def refresh_claims(settings: Settings, owner: str, job_ids: list[str]) -> None:
         )
 
 
-def finish_batch(settings: Settings, owner: str, outcomes: list[dict[str, Any]]) -> None:
-    """Record the outcome of every job of a batch, in one transaction.
+#: Finish as ``succeeded`` the queue tasks of the recorded jobs that no worker has taken yet
+#: (``todo``), with procrastinate's own ``procrastinate_finish_job_v1`` (the function its worker
+#: finishes a job with; it accepts a ``todo`` job, and its trigger logs the event). The rows are
+#: locked first, skipping those another transaction holds: ``procrastinate_fetch_job_v2`` takes
+#: a task with ``FOR UPDATE SKIP LOCKED`` too, so a task is either finished here or run by a
+#: worker (which then finds its job finished), never both.
+_FINISH_WAITING_TASKS = (
+    "SELECT procrastinate_finish_job_v1(t.id, 'succeeded', false) FROM ("
+    " SELECT q.id FROM procrastinate_jobs q JOIN api_jobs a ON a.queue_job_id = q.id"
+    " WHERE a.id = ANY(%s::uuid[]) AND q.status = 'todo' FOR UPDATE OF q SKIP LOCKED) t"
+)
+
+
+def finish_batch(settings: Settings, owner: str, outcomes: list[dict[str, Any]]) -> list[str]:
+    """Record the outcome of each job of a batch, finish their waiting tasks: one transaction.
 
     Each of ``outcomes`` holds ``id`` and either ``status`` (succeeded or skipped),
     ``document_id``, ``result`` and ``file_meta`` (the job's per-file metadata, stamped on the
@@ -203,7 +217,16 @@ def finish_batch(settings: Settings, owner: str, outcomes: list[dict[str, Any]])
     written by a batch whose worker died before this step), or ``error`` (the job failed in the
     batch: its claim is cleared so its own task ingests it alone). Jobs no longer claimed by
     ``owner`` (taken over by their own task) are left alone.
+
+    The queue task of each job recorded here, other than ``owner``'s own (running), is finished
+    as ``succeeded`` if no worker has taken it yet (:data:`_FINISH_WAITING_TASKS`), so no worker
+    runs it only to find its job done; it shows ``succeeded`` with 0 attempts in ``GET /jobs``.
+    A job failed in the batch, or not ours any more, keeps its task.
+
+    Returns:
+        The ids of the jobs recorded as finished (succeeded or skipped), in ``outcomes`` order.
     """
+    recorded: list[str] = []
     with db(settings) as conn, conn.transaction():
         for out in outcomes:
             if out.get("status") is None:
@@ -219,10 +242,17 @@ def finish_batch(settings: Settings, owner: str, outcomes: list[dict[str, Any]])
                 " RETURNING id",
                 (out["status"], out["document_id"], jsonb(out["result"]), out["id"], owner),
             ).fetchone()
+            if done is None:
+                continue
+            recorded.append(out["id"])
             meta = out.get("file_meta")
-            if done and meta and out.get("document_id"):
+            if meta and out.get("document_id"):
                 merge = "metadata || %s" if out["status"] == "succeeded" else "%s || metadata"
                 conn.execute(
                     f"UPDATE documents SET metadata = {merge} WHERE id = %s",
                     (jsonb(meta), out["document_id"]),
                 )
+        others = [job for job in recorded if job != owner]
+        if others:
+            conn.execute(_FINISH_WAITING_TASKS, (others,))
+    return recorded
