@@ -24,6 +24,9 @@ SET_ASIDE = "supported, but"
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records", type=Path, nargs="+")
+    parser.add_argument(
+        "--corpus", type=Path, default=DATA / "corpus", help="the records' corpus (corpus_lab)"
+    )
     args = parser.parse_args()
 
     from disputatio.retrievers.memory import InMemoryFunnel
@@ -33,7 +36,7 @@ def main() -> None:
     from disputatio.validators.support import cosine
     from disputatio.validators.windows import Windows
 
-    funnel = InMemoryFunnel.from_paths([DATA / "corpus"])
+    funnel = InMemoryFunnel.from_paths([args.corpus])
     words = get_settings().grounding.on_question_words  # as the quick path checks
 
     def similar(a: str, b: str) -> float:

@@ -50,6 +50,7 @@ _QUANTITY_RE = re.compile(
     r"temperature|interval|age|time|distance|height|pressure|level|intervals)\b",
     re.I,
 )
+_HOW_LONG_RE = re.compile(r"\bhow\s+long\b", re.I)
 _HOW_MANY_RE = re.compile(r"\bhow\s+many\s+([^\W\d_]+)(?:[\s-]+([^\W\d_]+))?", re.I)
 _FREQUENCY_RE = re.compile(
     r"\b(?:every|each|daily|weekly|monthly|yearly|annually|hourly|once|twice|per)\b", re.I
@@ -221,7 +222,7 @@ def off_question(
     )
     if found:
         return f"the question asks about {found[0]!r}; the sentence is about {found[1]!r}"
-    unit = asked_unit(question)
+    unit = None if is_multipart(question) else asked_unit(question)  # the unit of one part
     if unit:
         units = {u for _, u in stated_numbers(claim) if u is not None}
         if units and unit not in units:
@@ -280,6 +281,8 @@ def unanswered(question: str, claims: Iterable[str]) -> str:
         return ""
     if asks_quantity(question) and not any(states_quantity(c) for c in claims):
         return "the question asks for an amount or a frequency; no kept claim states one"
+    if _HOW_LONG_RE.search(question) and not any(stated_numbers(c) for c in claims):
+        return "the question asks how long; no kept claim states a number"  # "every week"
     unit = asked_unit(question)
     if unit and not any(u == unit for c in claims for _, u in stated_numbers(c)):
         return f"the question asks for {unit}s; no kept claim gives {unit}s"

@@ -235,3 +235,17 @@ def test_a_question_asking_a_unit_needs_a_claim_in_that_unit() -> None:
     q = "How many hours does one charge of the battery pack give?"
     assert unanswered(q, ["Profiling is suspended when the sea state is above 4."])
     assert not unanswered(q, ["The sea state limit is 4.", "One charge gives 40 hours."])
+
+
+def test_a_how_long_question_is_not_answered_by_a_bare_frequency() -> None:
+    q = "How long are the weekly copies kept in the archive?"
+    assert unanswered(q, ["A full copy is sent to the archive every week."])
+    assert not unanswered(q, ["Weekly copies are kept for 6 months."])
+
+
+def test_the_unit_one_part_asks_is_not_asked_of_the_other_part() -> None:
+    q = "How far ahead must the form arrive, and within how many days must expenses be claimed?"
+    claim = "The form must arrive at least 6 weeks before departure."
+    assert not off_question(q, claim, claim)
+    single = "Within how many days must the form arrive?"
+    assert off_question(single, claim, claim)
