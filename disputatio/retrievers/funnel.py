@@ -120,7 +120,9 @@ class FunnelConfig:
         deep_trim_alpha: A search asking for more than ``k_final`` sections also gets, after
             the trimmed list, the sections scoring at least ``deep_trim_alpha · s_max``
             (None: the trim alone, at every depth; at most ``trim_alpha`` is used). Not used
-            once calibrated.
+            once calibrated. Such a search (with the deep trim of its case not None) asks for
+            a ranking and is not refused below ``threshold``, as dense search never is; its
+            ``best_score`` says so. The answerer's search is.
         calibrated_deep_trim_alpha: With ``calibrated_threshold``, a search asking for more
             than ``k_final`` sections also gets, after the sections at or above it, those
             scoring at least ``calibrated_deep_trim_alpha · s_max`` on the same calibrated
@@ -294,16 +296,19 @@ def run_funnel(
         sections = rerank_sections(backend, reranker, query, sections, cfg, embeddings, trace)
     best = max((s.score for s in sections), default=0.0)
     trace.scores["rerank"] = best
-    if best < threshold:
+    calibrated = cfg.calibrated_threshold is not None
+    deep = cfg.calibrated_deep_trim_alpha if calibrated else cfg.deep_trim_alpha
+    # a search deeper than the answerer's asks for a ranking: it is not refused (the answerer's
+    # search is), as dense search never is; best_score < threshold tells the caller
+    ranking = (k or cfg.k_final) > cfg.k_final and deep is not None
+    if best < threshold and not ranking:
         return RetrievalResult(
             query=query, refused=True, best_score=best, threshold=threshold, trace=trace
         )
     cut = trim_threshold(sections, cfg)
     scores = [s.score for s in sections]
-    calibrated = cfg.calibrated_threshold is not None
-    deep = cfg.calibrated_deep_trim_alpha if calibrated else cfg.deep_trim_alpha
     low = None  # a search deeper than the answerer's also gets what the trim cut, down to low
-    if (k or cfg.k_final) > cfg.k_final and deep is not None:
+    if ranking:
         # on the trim's own scores (calibrated ones after calibrate); uncalibrated, at most α
         low = alpha_trim(scores, deep if calibrated else min(deep, cfg.trim_alpha))
         trace.extra["deep_trim_threshold"] = low

@@ -165,8 +165,9 @@ class RetrievalSettings(BaseModel):
         0.1,
         ge=0,
         le=1,
-        description="Uncalibrated: a search deeper than k_final also gets, after the trimmed "
-        "list, those scoring >= this * s_max (None: the trim alone; docs/retrieval_quality.md).",
+        description="Uncalibrated: a search deeper than k_final (a ranking: never refused) also "
+        "gets, after the trimmed list, those scoring >= this * s_max (None: the trim alone, "
+        "refused like the answerer's; docs/retrieval_quality.md).",
     )
     calibrated_deep_trim_alpha: float | None = Field(
         0.0,

@@ -69,7 +69,8 @@ class RetrievalResult(BaseModel):
     Attributes:
         query: The query as asked.
         sections: Sections, best first (empty when refused).
-        refused: True when the best rerank score was below the threshold.
+        refused: True when the best rerank score was below the threshold (a search deeper
+            than the answerer's, a ranking, is not refused: ``best_score < threshold``).
         best_score: The best rerank score seen (also when refused).
         threshold: The refusal threshold that was applied.
         trace: Stage-by-stage trace.

@@ -51,3 +51,17 @@ def test_the_deep_trim_fills_only_a_search_deeper_than_the_answerers(tmp_path: P
     assert 0 < len(precise) < len(deep)  # the trim cut some sections
     assert [s.id for s in deep][: len(precise)] == precise  # ... after the precise part
     assert [s.id for s in funnel.search(query).sections] == precise[:4]  # k_final: none of them
+
+
+def test_a_deep_search_ranks_where_the_answerers_search_refuses(tmp_path: Path) -> None:
+    """Below the refusal threshold, the answerer's search (``k_final``) is refused and a deeper
+    one still gets its ranking, as dense search would; without a deep trim both are refused."""
+    funnel = _funnel(tmp_path, k_final=4, rerank_threshold=2.0)  # no score reaches 2.0
+    funnel.add_texts(TEXTS)
+    answerer = funnel.search("pancreas insulin")
+    assert answerer.refused and not answerer.sections
+    deep = funnel.search("pancreas insulin", k=10)
+    assert not deep.refused and len(deep.sections) == 10
+    assert deep.best_score < deep.threshold  # the caller can still tell
+    funnel.config = dataclasses.replace(funnel.config, deep_trim_alpha=None)
+    assert funnel.search("pancreas insulin", k=10).refused
