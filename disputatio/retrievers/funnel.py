@@ -308,7 +308,7 @@ def run_funnel(
     cut = trim_threshold(sections, cfg)
     scores = [s.score for s in sections]
     low = None  # a search deeper than the answerer's also gets what the trim cut, down to low
-    if ranking:
+    if ranking and deep is not None:
         # on the trim's own scores (calibrated ones after calibrate); uncalibrated, at most α
         low = alpha_trim(scores, deep if calibrated else min(deep, cfg.trim_alpha))
         trace.extra["deep_trim_threshold"] = low
