@@ -36,6 +36,8 @@ from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).resolve().parents[1] / "disputatio" / "data" / "grounding"
+#: The question sets' splits: the 57 questions' two, then one per held-out set.
+SPLITS = ("calibration", "test", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
 PLAIN_PROMPT = """Answer the question from the context only. Cite the id of each passage you use
 in square brackets, e.g. [id]. If the context does not answer the question, say "not found".
 
@@ -137,7 +139,7 @@ def run_plain(q: dict[str, Any], funnel: Any, model: str) -> dict[str, Any]:
 def table(path: Path) -> str:
     recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     rows = []
-    for split in ("calibration", "test", "heldout", "heldout2", "heldout3", "heldout4", "all"):
+    for split in (*SPLITS, "all"):
         for system in ("plain", "project"):
             rs = [r for r in recs if r["system"] == system and split in (r["split"], "all")]
             if not rs:
@@ -207,7 +209,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="first N questions only")
     parser.add_argument(
         "--split",
-        choices=["calibration", "test", "heldout", "heldout2", "heldout3", "heldout4"],
+        choices=SPLITS,
         help="only this split's questions",
     )
     parser.add_argument(

@@ -11,23 +11,35 @@ documents do not answer. This module compares the question with the claims' evid
   ("at *8* Hz" / "at *4* Hz");
 * **unit**: a question asking "how many days" is not answered by a number of months;
 * **quantity**: a question asking how long, how many, how often (…) is not answered by claims
-  that state no number or frequency;
+  that state no number or frequency ("how long": no number), nor one asking who by claims
+  naming no one (:func:`~disputatio.validators.asked.unanswered`);
+* **kind**: a question naming a kind of amount ("what minimum face velocity") is not answered
+  by a claim stating only amounts of another kind ("every 12 months");
+* **topic**: a claim whose evidence shares no word of a one-part question, units and the
+  question's form aside (synonyms by the word similarity), answers another question;
 * **words** (off by default, ``grounding.on_question_words``): a word of the question that the
   evidence lacks, where the evidence puts another word in its place — before the same noun
   ("*service* accounts" / "*standard user* accounts") or after the same preposition ("in
   *water*" / "in *air*"). On three held-out question sets it refused four answers for one near
   miss (docs/grounding.md).
 
-Lexical (a caller may pass a word similarity, so that synonyms are no contrast): what each
-rule refuses is measured on the labelled questions in docs/grounding.md.
+What a question asks for is read in :mod:`disputatio.validators.asked`. Lexical (a caller may
+pass a word similarity, so that synonyms are no contrast): what each rule refuses is measured
+on the labelled questions in docs/grounding.md.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from disputatio.state.claims import Claim
+from disputatio.validators.asked import (
+    asked_unit,
+    asks_for_value,
+    is_multipart,
+    kind_mismatch,
+    unanswered,
+)
 from disputatio.validators.sentences import STOPWORDS, UNITS, stated_numbers, stem, words
 
 #: Prepositions after which a question's word names the condition asked about ("in water").
@@ -42,58 +54,6 @@ _ASKING = frozenset(
     for w in "often long many much time far old maximum minimum happen which what who whom "
     "whose when where why how".split()
 )
-
-_QUANTITY_RE = re.compile(
-    r"\bhow\s+(?:many|much|long|often|far|old|heavy|high|deep|fast|frequently)\b"
-    r"|\b(?:at|above|below|under|over|after|within)\s+what\s+(?:[^\W\d_]+\s+)?"
-    r"(?:rate|speed|load|weight|depth|"
-    r"temperature|interval|age|time|distance|height|pressure|level|intervals)\b",
-    re.I,
-)
-_HOW_LONG_RE = re.compile(r"\bhow\s+long\b", re.I)
-_HOW_MANY_RE = re.compile(r"\bhow\s+many\s+([^\W\d_]+)(?:[\s-]+([^\W\d_]+))?", re.I)
-_FREQUENCY_RE = re.compile(
-    r"\b(?:every|each|daily|weekly|monthly|yearly|annually|hourly|once|twice|per)\b", re.I
-)
-
-
-_AUXILIARIES = frozenset(
-    "is are was were does do did has have had can could will would should shall must may might "
-    "am isn't aren't doesn't don't".split()
-)
-
-
-def asks_for_value(question: str) -> bool:
-    """Whether ``question`` asks for a value (a wh-question), not for a yes or a no.
-
-    A yes/no question is answered by evidence that may contradict it ("shorter survival" where
-    the abstract says "longer"): its words differing from the evidence are the answer, not a
-    neighbouring question, so :func:`off_question` does not apply to it.
-    """
-    toks = words(question or "")
-    return bool(toks) and toks[0].casefold() not in _AUXILIARIES
-
-
-def asks_quantity(question: str) -> bool:
-    """Whether ``question`` asks for an amount, a duration or a frequency."""
-    return bool(_QUANTITY_RE.search(question or ""))
-
-
-def states_quantity(text: str) -> bool:
-    """Whether ``text`` states a number or a frequency ("every 2 weeks", "monthly")."""
-    return bool(stated_numbers(text)) or bool(_FREQUENCY_RE.search(text or ""))
-
-
-def asked_unit(question: str) -> str | None:
-    """The unit a "how many <unit>" question asks for (canonical, e.g. ``day``), if any.
-
-    The unit may follow one qualifying word: "how many dive hours" asks for hours.
-    """
-    m = _HOW_MANY_RE.search(question or "")
-    if not m:
-        return None
-    first, second = m.group(1).casefold(), (m.group(2) or "").casefold()
-    return UNITS.get(first) or UNITS.get(second)
 
 
 def _content(token: str) -> bool:
@@ -222,14 +182,16 @@ def off_question(
     )
     if found:
         return f"the question asks about {found[0]!r}; the sentence is about {found[1]!r}"
-    unit = None if is_multipart(question) else asked_unit(question)  # the unit of one part
+    if is_multipart(question):
+        return ""  # the unit, the kind, the words asked: each part has its own
+    unit = asked_unit(question)
     if unit:
         units = {u for _, u in stated_numbers(claim) if u is not None}
         if units and unit not in units:
             return f"the question asks for {unit}s; the claim gives {', '.join(sorted(units))}"
-    if not is_multipart(question) and not shares_topic(question, evidence, similar):
-        return "its sentence shares no word with the question"  # each part has its own words
-    return ""
+    if not shares_topic(question, evidence, similar):
+        return "its sentence shares no word with the question"
+    return kind_mismatch(question, claim)
 
 
 def _topical(token: str) -> bool:
@@ -255,38 +217,6 @@ def shares_topic(question: str, evidence: str, similar: Similar | None = None) -
     return similar is not None and any(
         similar(a, f) >= SYNONYM_SIMILARITY for a in sorted(asked) for f in sorted(found)
     )
-
-
-#: Where a question joins a second one: "…, and how often …", "… and by when …".
-_SECOND_PART_RE = re.compile(
-    r"(?:,\s*|\s)and\s+(?:how|what|which|who|whom|whose|when|where|why|(?:\w+\s+)?(?:how|what)\b|"
-    r"(?:by|until|after|within|before)\s+when)\b",
-    re.I,
-)
-
-
-def is_multipart(question: str) -> bool:
-    """Whether ``question`` asks two things ("How often …, and who …?")."""
-    return bool(_SECOND_PART_RE.search(question or "")) or (question or "").count("?") > 1
-
-
-def unanswered(question: str, claims: Iterable[str]) -> str:
-    """Why the claims kept for ``question`` leave it unanswered (``""`` when they may answer).
-
-    A question asking for an amount, a duration or a frequency is not answered by claims that
-    state none. A question of two parts is left alone: its other part may ask for no amount,
-    and the claims may answer that one.
-    """
-    if is_multipart(question):
-        return ""
-    if asks_quantity(question) and not any(states_quantity(c) for c in claims):
-        return "the question asks for an amount or a frequency; no kept claim states one"
-    if _HOW_LONG_RE.search(question) and not any(stated_numbers(c) for c in claims):
-        return "the question asks how long; no kept claim states a number"  # "every week"
-    unit = asked_unit(question)
-    if unit and not any(u == unit for c in claims for _, u in stated_numbers(c)):
-        return f"the question asks for {unit}s; no kept claim gives {unit}s"
-    return ""
 
 
 def drop_off_question(

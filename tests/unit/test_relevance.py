@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from disputatio.validators.claims import NOT_FOUND_ANSWER, check_answer
-from disputatio.validators.relevance import (
+from disputatio.validators.asked import (
+    asked_kind,
     asked_unit,
     asks_for_value,
     asks_quantity,
-    contrast,
-    off_question,
-    shares_topic,
     unanswered,
 )
+from disputatio.validators.claims import NOT_FOUND_ANSWER, check_answer
+from disputatio.validators.relevance import contrast, off_question, shares_topic
 from disputatio.validators.support import LexicalSupport
 
 POLICY = (
@@ -249,3 +248,20 @@ def test_the_unit_one_part_asks_is_not_asked_of_the_other_part() -> None:
     assert not off_question(q, claim, claim)
     single = "Within how many days must the form arrive?"
     assert off_question(single, claim, claim)
+
+
+def test_a_question_naming_a_kind_of_amount_is_not_answered_by_another_kind() -> None:
+    q = "What minimum face velocity must the cabinets reach?"
+    assert asked_kind(q) == "speed"
+    claim = "The cabinets are certified every 12 months."
+    assert "speed" in off_question(q, claim, claim)
+    speed = "The cabinets must reach a face velocity of 3 knots."
+    assert not off_question(q, speed, speed)
+    assert asked_kind("How heavy is the cabinet?") == "weight"
+    assert asked_kind("When are the cabinets certified?") is None
+
+
+def test_a_who_question_needs_a_claim_naming_someone() -> None:
+    q = "Who is the student representative on the committee?"
+    assert unanswered(q, ["The student representative on the committee serves for 1 year."])
+    assert not unanswered(q, ["The student representative is Dana Okafor."])

@@ -1,0 +1,154 @@
+"""What a question asks for: a value or a yes, an amount, a unit, a kind of amount, a person.
+
+The relevance check (:mod:`disputatio.validators.relevance`) reads a question with these
+before it compares it with a supported claim's evidence: "how many days" asks days, "what
+minimum face velocity" a speed, "who" a name, and "How often …, and who …?" two things at once.
+:func:`unanswered` says why the claims kept for a question leave it unanswered. Lexical; what
+each rule refuses is measured on the labelled questions in docs/grounding.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from disputatio.validators.sentences import UNITS, names, stated_numbers, words
+
+_QUANTITY_RE = re.compile(
+    r"\bhow\s+(?:many|much|long|often|far|old|heavy|high|deep|fast|frequently)\b"
+    r"|\b(?:at|above|below|under|over|after|within)\s+what\s+(?:[^\W\d_]+\s+)?"
+    r"(?:rate|speed|load|weight|depth|"
+    r"temperature|interval|age|time|distance|height|pressure|level|intervals)\b",
+    re.I,
+)
+_HOW_LONG_RE = re.compile(r"\bhow\s+long\b", re.I)
+_HOW_MANY_RE = re.compile(r"\bhow\s+many\s+([^\W\d_]+)(?:[\s-]+([^\W\d_]+))?", re.I)
+_FREQUENCY_RE = re.compile(
+    r"\b(?:every|each|daily|weekly|monthly|yearly|annually|hourly|once|twice|per)\b", re.I
+)
+
+
+_AUXILIARIES = frozenset(
+    "is are was were does do did has have had can could will would should shall must may might "
+    "am isn't aren't doesn't don't".split()
+)
+
+
+def asks_for_value(question: str) -> bool:
+    """Whether ``question`` asks for a value (a wh-question), not for a yes or a no.
+
+    A yes/no question is answered by evidence that may contradict it ("shorter survival" where
+    the abstract says "longer"): its words differing from the evidence are the answer, not a
+    neighbouring question, so :func:`off_question` does not apply to it.
+    """
+    toks = words(question or "")
+    return bool(toks) and toks[0].casefold() not in _AUXILIARIES
+
+
+def asks_quantity(question: str) -> bool:
+    """Whether ``question`` asks for an amount, a duration or a frequency."""
+    return bool(_QUANTITY_RE.search(question or ""))
+
+
+def states_quantity(text: str) -> bool:
+    """Whether ``text`` states a number or a frequency ("every 2 weeks", "monthly")."""
+    return bool(stated_numbers(text)) or bool(_FREQUENCY_RE.search(text or ""))
+
+
+def asked_unit(question: str) -> str | None:
+    """The unit a "how many <unit>" question asks for (canonical, e.g. ``day``), if any.
+
+    The unit may follow one qualifying word: "how many dive hours" asks for hours.
+    """
+    m = _HOW_MANY_RE.search(question or "")
+    if not m:
+        return None
+    first, second = m.group(1).casefold(), (m.group(2) or "").casefold()
+    return UNITS.get(first) or UNITS.get(second)
+
+
+#: Kinds of amount, by canonical unit: a question asking one kind is not answered by a claim
+#: stating only amounts of another (a face velocity by "every 12 months").
+_KIND_OF_UNIT = {
+    **dict.fromkeys(("second", "minute", "hour", "day", "week", "month", "year"), "time"),
+    **dict.fromkeys(("tonne", "kg", "g", "lb"), "weight"),
+    **dict.fromkeys(("m", "km", "cm", "mm", "nm", "ft", "inch", "mile"), "length"),
+    **dict.fromkeys(("nok", "eur", "usd", "gbp"), "money"),
+    **dict.fromkeys(("c", "f"), "temperature"),
+    "knot": "speed",
+    **dict.fromkeys(("gb", "mb"), "size"),
+}
+
+#: Words of a question that name the kind of amount it asks for.
+_ASKED_KIND = {
+    **dict.fromkeys(("velocity", "speed", "fast"), "speed"),
+    **dict.fromkeys(("temperature", "hot", "cold", "warm"), "temperature"),
+    **dict.fromkeys(("weight", "heavy", "mass"), "weight"),
+    **dict.fromkeys(("depth", "deep", "height", "distance", "far", "length", "width"), "length"),
+    **dict.fromkeys(("cost", "price", "fee", "fare"), "money"),
+    "duration": "time",
+}
+
+_KIND_RE = re.compile(
+    r"\b(?:what|which|how)\b((?:\s+[^\W\d_]+){1,3})", re.I
+)  # "what minimum face velocity", "how heavy"
+
+
+def asked_kind(question: str) -> str | None:
+    """The kind of amount a question asks for ("what minimum face velocity": speed), if named."""
+    for m in _KIND_RE.finditer(question or ""):
+        for tok in m.group(1).split():
+            kind = _ASKED_KIND.get(tok.casefold())
+            if kind:
+                return kind
+    return None
+
+
+def kind_mismatch(question: str, claim: str) -> str:
+    """Why ``claim``'s amounts are of another kind than ``question`` asks (``""`` if not)."""
+    kind = asked_kind(question)
+    units = {u for _, u in stated_numbers(claim) if u is not None}
+    kinds = {_KIND_OF_UNIT.get(u) for u in units}
+    if not kind or not units or None in kinds or kind in kinds:
+        return ""
+    return f"the question asks for a {kind}; the claim gives {', '.join(sorted(units))}"
+
+
+def asks_person(question: str) -> bool:
+    """Whether ``question`` asks who (a person, a role or a body), as one part."""
+    return bool(re.match(r"\s*(?:who|whom)\b", question or "", re.I))
+
+
+#: Where a question joins a second one: "…, and how often …", "… and by when …".
+_SECOND_PART_RE = re.compile(
+    r"(?:,\s*|\s)and\s+(?:how|what|which|who|whom|whose|when|where|why|(?:\w+\s+)?(?:how|what)\b|"
+    r"(?:by|until|after|within|before)\s+when)\b",
+    re.I,
+)
+
+
+def is_multipart(question: str) -> bool:
+    """Whether ``question`` asks two things ("How often …, and who …?")."""
+    return bool(_SECOND_PART_RE.search(question or "")) or (question or "").count("?") > 1
+
+
+def unanswered(question: str, claims: Iterable[str]) -> str:
+    """Why the claims kept for ``question`` leave it unanswered (``""`` when they may answer).
+
+    A question asking for an amount, a duration or a frequency is not answered by claims that
+    state none. A question of two parts is left alone: its other part may ask for no amount,
+    and the claims may answer that one.
+    """
+    if is_multipart(question):
+        return ""
+    if asks_quantity(question) and not any(states_quantity(c) for c in claims):
+        return "the question asks for an amount or a frequency; no kept claim states one"
+    if _HOW_LONG_RE.search(question) and not any(stated_numbers(c) for c in claims):
+        return "the question asks how long; no kept claim states a number"  # "every week"
+    asked_names = names(question)
+    if asks_person(question) and not any(names(c) - asked_names for c in claims):
+        return "the question asks who; no kept claim names anyone"
+    unit = asked_unit(question)
+    if unit and not any(u == unit for c in claims for _, u in stated_numbers(c)):
+        return f"the question asks for {unit}s; no kept claim gives {unit}s"
+    return ""
