@@ -84,7 +84,8 @@ _ASKED_KIND = {
     **dict.fromkeys(("velocity", "speed", "fast"), "speed"),
     **dict.fromkeys(("temperature", "hot", "cold", "warm"), "temperature"),
     **dict.fromkeys(("weight", "heavy", "mass"), "weight"),
-    **dict.fromkeys(("depth", "deep", "height", "distance", "far", "length", "width"), "length"),
+    # not "far": "how far ahead must I book?" asks a time (p025)
+    **dict.fromkeys(("depth", "deep", "height", "distance", "length", "width"), "length"),
     **dict.fromkeys(("cost", "price", "fee", "fare"), "money"),
     "duration": "time",
 }

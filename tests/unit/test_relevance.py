@@ -259,6 +259,7 @@ def test_a_question_naming_a_kind_of_amount_is_not_answered_by_another_kind() ->
     assert not off_question(q, speed, speed)
     assert asked_kind("How heavy is the cabinet?") == "weight"
     assert asked_kind("When are the cabinets certified?") is None
+    assert asked_kind("How far ahead must assistance be booked?") is None  # a time, not a length
 
 
 def test_a_who_question_needs_a_claim_naming_someone() -> None:
