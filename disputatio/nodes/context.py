@@ -129,7 +129,7 @@ class AgentContext:
 
                 model = get_embeddings(settings=self.get_settings())
             embed = model.embed_documents
-        checker = default_checker(embed, cfg.checker, judge)
+        checker = default_checker(embed, cfg.checker, judge, cfg.judge_question)
         if cfg.threshold is not None:
             checker.threshold = cfg.threshold
         return checker

@@ -19,3 +19,11 @@ Answer:"""
 
 #: Line naming the passage's section (its title and headings), when it has one.
 SUPPORT_JUDGE_SECTION = "Section: {context}\n"
+
+#: The judge's prompt when it is told the question the claim answers
+#: (``grounding.judge_question``): the claim may restate the question's framing.
+SUPPORT_JUDGE_USER_QUESTION = """{section}Question: {question}
+Passage: {passage}
+Claim (an answer to the question): {claim}
+Does the passage state the claim? Answer yes or no.
+Answer:"""

@@ -296,9 +296,10 @@ class GroundingSettings(BaseModel):
         "or unit than asked, no amount where one is asked (wh-questions; docs/grounding.md).",
     )
     on_question_words: bool = Field(
-        False,
-        description="Also when the evidence replaces a question's word ('service'/'user' "
-        "accounts). Off: on 3 held-out sets it refused 4 answers for 1 near miss.",
+        False, description="Also a question's word the evidence replaces (docs/grounding.md)."
+    )
+    judge_question: bool = Field(
+        False, description="Tell the claim judge the question its claim answers."
     )
 
 

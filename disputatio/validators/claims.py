@@ -146,6 +146,8 @@ def check_answer(
         The report; ``report.answer`` is the answer to show.
     """
     checker = checker or LexicalSupport()
+    if question and hasattr(checker, "for_question"):  # a judge told the question, if set
+        checker = checker.for_question(question)
     aliases = aliases or {}
     windows = Windows(sections)
     claims: list[Claim] = []

@@ -5,8 +5,8 @@ returns P(yes) from the option log-probabilities of the reply
 (:func:`disputatio.models.logprobs.read_option_logprobs`), so one short completion decides and
 the answer is a probability, not a parsed word. From an endpoint that returns no
 log-probabilities (Gemini, a scripted fake) the same reply's first word is read: ``yes`` is
-1.0, anything else 0.0. Verdicts are cached by (claim, passage, section): a debate that
-checks the same claim against the same sentence twice asks once.
+1.0, anything else 0.0. Verdicts are cached by (claim, passage, section, question): a debate
+that checks the same claim against the same sentence twice asks once.
 """
 
 from __future__ import annotations
@@ -29,13 +29,25 @@ from disputatio.prompts.grounding import (
     SUPPORT_JUDGE_SECTION,
     SUPPORT_JUDGE_SYSTEM,
     SUPPORT_JUDGE_USER,
+    SUPPORT_JUDGE_USER_QUESTION,
 )
 
 
-def judge_messages(claim: str, passage: str, context: str = "") -> list[BaseMessage]:
-    """The judge's prompt for ``claim`` against ``passage`` (``context``: its section's title)."""
+def judge_messages(
+    claim: str, passage: str, context: str = "", question: str = ""
+) -> list[BaseMessage]:
+    """The judge's prompt for ``claim`` against ``passage``.
+
+    ``context`` is its section's title; ``question`` the question the claim answers, when the
+    judge is told it.
+    """
     section = SUPPORT_JUDGE_SECTION.format(context=context.strip()) if context.strip() else ""
-    user = SUPPORT_JUDGE_USER.format(section=section, passage=passage, claim=claim)
+    if question.strip():
+        user = SUPPORT_JUDGE_USER_QUESTION.format(
+            section=section, question=question.strip(), passage=passage, claim=claim
+        )
+    else:
+        user = SUPPORT_JUDGE_USER.format(section=section, passage=passage, claim=claim)
     return [SystemMessage(SUPPORT_JUDGE_SYSTEM), HumanMessage(user)]
 
 
@@ -54,15 +66,18 @@ class SupportJudge:
         self._model = logprob_model(
             configure_model(model, temperature=0.0, max_tokens=LABEL_MAX_TOKENS)
         )
-        self._cache: dict[tuple[str, str, str], float] = {}
+        self._cache: dict[tuple[str, str, str, str], float] = {}
 
-    def __call__(self, claim: str, passage: str, context: str = "") -> float:
-        """P(yes) that ``passage`` (of the section ``context``) states ``claim``."""
-        key = (claim, passage, context)
+    def __call__(self, claim: str, passage: str, context: str = "", question: str = "") -> float:
+        """P(yes) that ``passage`` (of the section ``context``) states ``claim``.
+
+        With ``question``, the judge is told the claim answers it.
+        """
+        key = (claim, passage, context, question)
         if key not in self._cache:
             if len(self._cache) >= self.cache_size:
                 self._cache.clear()
-            self._cache[key] = self.p_yes(judge_messages(claim, passage, context))
+            self._cache[key] = self.p_yes(judge_messages(claim, passage, context, question))
         return self._cache[key]
 
     def p_yes(self, messages: list[BaseMessage]) -> float:

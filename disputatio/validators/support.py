@@ -26,6 +26,7 @@ Thresholds and the choice between them come from the labelled claim/passage pair
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol, runtime_checkable
@@ -182,6 +183,8 @@ class JudgedSupport(HybridSupport):
         trust: Hybrid score from which a supported window is not judged (None: every
             supported window is, when ``veto`` is set). 0.97: on the calibration pairs it
             ties F0.5 with 28% fewer judge calls (docs/grounding.md).
+        judge_question: Tell the judge the question a claim answers, where the claim checker
+            knows it (:meth:`for_question`; ``grounding.judge_question``).
     """
 
     name = "judged"
@@ -195,6 +198,7 @@ class JudgedSupport(HybridSupport):
         judge_threshold: float = 0.5,
         veto: float | None = 0.5,
         trust: float | None = 0.97,
+        judge_question: bool = False,
     ) -> None:
         super().__init__(embed, threshold)
         self.judge = judge
@@ -202,6 +206,20 @@ class JudgedSupport(HybridSupport):
         self.judge_threshold = judge_threshold
         self.veto = veto
         self.trust = trust
+        self.judge_question = judge_question
+        self.question = ""  # the question of the claims being checked (for_question)
+
+    def for_question(self, question: str) -> JudgedSupport:
+        """This checker for the claims of an answer to ``question``.
+
+        With ``judge_question`` set, a copy sharing the caches whose judge is told the
+        question; else this checker.
+        """
+        if not self.judge_question or not question:
+            return self
+        told = copy.copy(self)
+        told.question = question
+        return told
 
     def confirm(self, claim: str, window: str, context: str, score: SupportScore) -> SupportScore:
         """The final score of ``claim``'s best ``window``, after the judge where it is asked."""
@@ -209,7 +227,11 @@ class JudgedSupport(HybridSupport):
         asks = decide(score.score, None, *rule, trust=self.trust)
         if score.reason or asks is not None:
             return score
-        p = self.judge(claim, window, context)
+        p = (
+            self.judge(claim, window, context, self.question)  # type: ignore[call-arg]
+            if self.question
+            else self.judge(claim, window, context)
+        )
         supported = decide(score.score, p, *rule, trust=self.trust)
         if supported:
             lift = (p - self.judge_threshold) / max(1.0 - self.judge_threshold, 1e-9)
@@ -246,7 +268,10 @@ def decide(
 
 
 def default_checker(
-    embed: Embed | None = None, kind: str = "lexical", judge: Judge | None = None
+    embed: Embed | None = None,
+    kind: str = "lexical",
+    judge: Judge | None = None,
+    judge_question: bool = False,
 ) -> SupportChecker:
     """The checker named ``kind``.
 
@@ -254,6 +279,7 @@ def default_checker(
         embed: Texts → vectors (``"hybrid"`` and ``"judged"``).
         kind: ``"lexical"``, ``"hybrid"`` or ``"judged"``.
         judge: The judge of ``"judged"``.
+        judge_question: ``"judged"``: tell the judge the question a claim answers.
 
     Raises:
         ValueError: ``kind`` is unknown, or what it needs is missing.
@@ -261,7 +287,7 @@ def default_checker(
     if kind == "judged":
         if embed is None or judge is None:
             raise ValueError("the judged support checker needs an embedding function and a judge")
-        return JudgedSupport(embed, judge)
+        return JudgedSupport(embed, judge, judge_question=judge_question)
     if kind == "hybrid":
         if embed is None:
             raise ValueError("the hybrid support checker needs an embedding function")

@@ -223,3 +223,31 @@ def test_no_second_judge_call_beyond_the_margin_or_when_the_first_is_supported()
     )
     check_answer("The shackles were inspected.", REPORT, checker=first_yes)
     assert first_yes.asked == ["All shackles were inspected."]
+
+
+class QuestionJudge(CountingJudge):
+    """A judge that also records the question it was told (``""``: none)."""
+
+    def __init__(self, p: float) -> None:
+        super().__init__(p)
+        self.questions: list[str] = []
+
+    def __call__(self, claim: str, window: str, context: str, question: str = "") -> float:  # type: ignore[override]
+        self.questions.append(question)
+        return super().__call__(claim, window, context)
+
+
+def test_the_judge_is_told_the_question_only_when_set() -> None:
+    question = "How long must passwords be?"
+    told, untold = QuestionJudge(0.9), QuestionJudge(0.9)
+    for judge, flag in ((told, True), (untold, False)):
+        checker = JudgedSupport(EMBED, judge, judge_question=flag)
+        check_answer(f"{CLAIM} [pw]", SECTIONS, checker=checker, question=question)
+    assert told.questions and set(told.questions) == {question}
+    assert untold.questions and set(untold.questions) == {""}
+
+
+def test_the_prompt_carries_the_question_when_told() -> None:
+    with_q = judge_messages(CLAIM, SENTENCE, "Passwords", "How long must passwords be?")
+    assert "Question: How long must passwords be?" in str(with_q[1].content)
+    assert "Question:" not in str(judge_messages(CLAIM, SENTENCE, "Passwords")[1].content)
