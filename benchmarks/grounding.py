@@ -37,7 +37,16 @@ from typing import Any
 
 DATA = Path(__file__).resolve().parents[1] / "disputatio" / "data" / "grounding"
 #: The question sets' splits: the 57 questions' two, then one per held-out set.
-SPLITS = ("calibration", "test", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+SPLITS = (
+    "calibration",
+    "test",
+    "heldout",
+    "heldout2",
+    "heldout3",
+    "heldout4",
+    "heldout5",
+    "heldout6",
+)
 PLAIN_PROMPT = """Answer the question from the context only. Cite the id of each passage you use
 in square brackets, e.g. [id]. If the context does not answer the question, say "not found".
 
