@@ -15,6 +15,8 @@ from typing import NamedTuple
 
 import snowballstemmer
 
+from disputatio.validators.units import UNITS
+
 _ABBREVIATIONS = frozenset(
     "e.g i.e etc vs dr mr mrs ms prof no nos fig approx incl cf al st jr sr inc ltd co min max "
     "dept est vol p pp".split()
@@ -71,54 +73,6 @@ _MONTHS = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
-
-#: Unit spellings → one canonical unit.
-UNITS: dict[str, str] = {}
-for _canon, _spellings in {
-    "second": "s sec secs second seconds",
-    "minute": "min mins minute minutes",
-    "hour": "h hr hrs hour hours",
-    "day": "d day days",
-    "week": "wk wks week weeks weekly",
-    "month": "mo month months monthly",
-    "year": "yr yrs year years annually yearly annual",
-    "tonne": "t tonne tonnes ton tons",
-    "kg": "kg kgs kilogram kilograms kilo kilos",
-    "g": "g gram grams",
-    "m": "m metre metres meter meters",
-    "km": "km kilometre kilometres kilometer kilometers",
-    "cm": "cm centimetre centimetres",
-    "mm": "mm millimetre millimetres",
-    "nm": "nm nautical",
-    "nok": "nok kr krone kroner",
-    "eur": "eur € euro euros",
-    "usd": "usd $ dollar dollars",
-    "gbp": "gbp £ pound pounds",
-    "c": "°c c celsius degrees",
-    "percent": "% percent per-cent",
-    "bar": "bar bars",
-    "knot": "kn kt knot knots",
-    "gb": "gb gigabyte gigabytes",
-    "mb": "mb megabyte megabytes",
-    "v": "v volt volts",
-    "w": "w watt watts",
-    "l": "l litre litres liter liters",
-    "person": "person persons people",
-    "ft": "ft feet foot",
-    "inch": "inch inches",
-    "lb": "lb lbs",
-    "mile": "mi mile miles",
-    "f": "°f fahrenheit",
-    "hz": "hz hertz",
-    "s/m": "s/m",
-    "ms/cm": "ms/cm",
-    "hp": "hp horsepower",
-    "kw": "kw kilowatt kilowatts",
-    "kn": "kn kilonewton kilonewtons",
-    "character": "character characters chars",
-}.items():
-    for _spelling in _spellings.split():
-        UNITS[_spelling] = _canon
 
 
 class Span(NamedTuple):
@@ -292,6 +246,8 @@ def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
             after = f"{after}/{tokens[i + 3].casefold()}"
         before = tokens[i - 1].casefold() if i > 0 else ""
         unit = UNITS.get(after) or UNITS.get(before)
+        if unit is None and after.isalpha() and after not in STOPWORDS and i + 2 < len(tokens):
+            unit = UNITS.get(tokens[i + 2].casefold())  # one qualifying word: "5 working days"
         out.append((num, unit))
     return tuple(out)
 

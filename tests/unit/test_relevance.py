@@ -266,3 +266,11 @@ def test_a_who_question_needs_a_claim_naming_someone() -> None:
     q = "Who is the student representative on the committee?"
     assert unanswered(q, ["The student representative on the committee serves for 1 year."])
     assert not unanswered(q, ["The student representative is Dana Okafor."])
+
+
+def test_a_unit_after_one_qualifying_word_is_the_unit_asked() -> None:
+    q = "How many working days in advance must records be ordered?"
+    claim = "Records must be ordered at least 5 working days before the visit."
+    assert not unanswered(q, [claim])
+    assert not off_question(q, claim, claim)
+    assert unanswered(q, ["Records must be ordered at least 2 weeks before the visit."])

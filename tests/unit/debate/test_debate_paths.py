@@ -27,7 +27,11 @@ def test_decomposition_respects_limits_and_answers_bubble_up() -> None:
     plan = {
         "subquestions": [
             {"question": "Mechanism?", "subquestions": [{"question": "x?"}, {"question": "y?"}]},
-            {"question": "Dose?", "subquestions": [{"question": "Adults?"}, {"question": "Kids?"}]},
+            # each leaf question shares a word with the answer's sentence (the relevance check)
+            {
+                "question": "Dose?",
+                "subquestions": [{"question": "Aspirin, adults?"}, {"question": "Aspirin, kids?"}],
+            },
             {"question": "Risks?"},
             {"question": "History?"},
         ]
@@ -50,7 +54,7 @@ def test_decomposition_respects_limits_and_answers_bubble_up() -> None:
     assert aggregated == ["aggregator-1", "aggregator-2", "aggregator-root"]
     # the root's answer is composed of its children's own answers (no model rewrites them)
     assert out["answer"].count(AGREE) == 4
-    assert "Mechanism?" in out["answer"] and "Adults?" in out["answer"]
+    assert "Mechanism?" in out["answer"] and "Aspirin, adults?" in out["answer"]
     assert [c["id"] for c in out["citations"]] == ["s-aspirin"]
     assert {n["id"]: n["status"] for n in out["tree"]}["1.1"] == "agreed"
 

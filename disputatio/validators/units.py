@@ -1,0 +1,55 @@
+"""Units: their spellings, each mapped to one canonical unit ("hrs", "hours" → ``hour``).
+
+Numbers are compared with their units (:func:`disputatio.validators.sentences.stated_numbers`),
+so "3 months" and "3 mo" agree and "3 days" does not.
+"""
+
+from __future__ import annotations
+
+#: Unit spellings → one canonical unit.
+UNITS: dict[str, str] = {}
+for _canon, _spellings in {
+    "second": "s sec secs second seconds",
+    "minute": "min mins minute minutes",
+    "hour": "h hr hrs hour hours",
+    "day": "d day days",
+    "week": "wk wks week weeks weekly",
+    "month": "mo month months monthly",
+    "year": "yr yrs year years annually yearly annual",
+    "tonne": "t tonne tonnes ton tons",
+    "kg": "kg kgs kilogram kilograms kilo kilos",
+    "g": "g gram grams",
+    "m": "m metre metres meter meters",
+    "km": "km kilometre kilometres kilometer kilometers",
+    "cm": "cm centimetre centimetres",
+    "mm": "mm millimetre millimetres",
+    "nm": "nm nautical",
+    "nok": "nok kr krone kroner",
+    "eur": "eur € euro euros",
+    "usd": "usd $ dollar dollars",
+    "gbp": "gbp £ pound pounds",
+    "c": "°c c celsius degrees",
+    "percent": "% percent per-cent",
+    "bar": "bar bars",
+    "knot": "kn kt knot knots",
+    "gb": "gb gigabyte gigabytes",
+    "mb": "mb megabyte megabytes",
+    "v": "v volt volts",
+    "w": "w watt watts",
+    "l": "l litre litres liter liters",
+    "person": "person persons people",
+    "ft": "ft feet foot",
+    "inch": "inch inches",
+    "lb": "lb lbs",
+    "mile": "mi mile miles",
+    "f": "°f fahrenheit",
+    "hz": "hz hertz",
+    "s/m": "s/m",
+    "ms/cm": "ms/cm",
+    "hp": "hp horsepower",
+    "kw": "kw kilowatt kilowatts",
+    "kn": "kn kilonewton kilonewtons",
+    "character": "character characters chars",
+}.items():
+    for _spelling in _spellings.split():
+        UNITS[_spelling] = _canon
