@@ -39,7 +39,8 @@ def asks_for_value(question: str) -> bool:
 
     A yes/no question is answered by evidence that may contradict it ("shorter survival" where
     the abstract says "longer"): its words differing from the evidence are the answer, not a
-    neighbouring question, so :func:`off_question` does not apply to it.
+    neighbouring question, so :func:`~disputatio.validators.relevance.off_question` does not
+    apply to it.
     """
     toks = words(question or "")
     return bool(toks) and toks[0].casefold() not in _AUXILIARIES
@@ -137,8 +138,10 @@ def unanswered(question: str, claims: Iterable[str]) -> str:
     """Why the claims kept for ``question`` leave it unanswered (``""`` when they may answer).
 
     A question asking for an amount, a duration or a frequency is not answered by claims that
-    state none. A question of two parts is left alone: its other part may ask for no amount,
-    and the claims may answer that one.
+    state none; "how long" by claims stating no number ("every week"); "who" by claims naming
+    no one the question does not; "how many days" by claims giving no days. A question of two
+    parts is left alone: its other part may ask for none of these, and the claims may answer
+    that one.
     """
     if is_multipart(question):
         return ""
