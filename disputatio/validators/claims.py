@@ -138,7 +138,8 @@ def check_answer(
         part: The part of the question this answer is for (stored on each claim).
         not_found_answer: The answer when nothing is supported.
         question: The question answered: supported claims answering a neighbouring question
-            instead are dropped (:func:`~disputatio.validators.relevance.drop_off_question`).
+            instead are dropped (:func:`~disputatio.validators.relevance.drop_off_question`);
+            a judged checker set to (``judge_question``) tells its judge.
         question_words: Also drop claims whose evidence replaces a word of the question
             (off by default: on three held-out sets it refused more answers than near misses).
 
