@@ -251,3 +251,13 @@ def test_the_prompt_carries_the_question_when_told() -> None:
     with_q = judge_messages(CLAIM, SENTENCE, "Passwords", "How long must passwords be?")
     assert "Question: How long must passwords be?" in str(with_q[1].content)
     assert "Question:" not in str(judge_messages(CLAIM, SENTENCE, "Passwords")[1].content)
+
+
+def test_the_setting_builds_a_checker_that_tells_its_judge() -> None:
+    judge = QuestionJudge(0.9)
+    told = default_checker(EMBED, "judged", judge, judge_question=True)
+    untold = default_checker(EMBED, "judged", judge)
+    assert told.for_question("Why?").question == "Why?"  # type: ignore[attr-defined]
+    assert untold.for_question("Why?") is untold  # type: ignore[attr-defined]
+    assert told.for_question("Why?") is not told  # a copy: the shared checker keeps no question
+    assert told.question == ""  # type: ignore[attr-defined]
