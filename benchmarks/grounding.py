@@ -46,6 +46,7 @@ SPLITS = (
     "heldout4",
     "heldout5",
     "heldout6",
+    "heldout7",
 )
 PLAIN_PROMPT = """Answer the question from the context only. Cite the id of each passage you use
 in square brackets, e.g. [id]. If the context does not answer the question, say "not found".
