@@ -106,8 +106,32 @@ def asked_kind(question: str) -> str | None:
     return None
 
 
+def asked_count(question: str) -> str | None:
+    """The things a "how many <things>" question counts ("swimmers"), when they are no unit.
+
+    "how many days" asks an amount of time (:func:`asked_unit`) and "how many times" a
+    frequency, which "every 18 months" answers: neither is a count of things.
+    """
+    m = _HOW_MANY_RE.search(question or "")
+    if not m:
+        return None
+    first, second = m.group(1).casefold(), (m.group(2) or "").casefold()
+    if first in UNITS or second in UNITS or first == "times":
+        return None
+    return first
+
+
 def kind_mismatch(question: str, claim: str) -> str:
-    """Why ``claim``'s amounts are of another kind than ``question`` asks (``""`` if not)."""
+    """Why ``claim``'s amounts are of another kind than ``question`` asks (``""`` if not).
+
+    A count ("how many swimmers") is not answered by a claim whose every number is a measure
+    (34 °C, 120 NOK): a count states its number bare or with the things counted.
+    """
+    counted = asked_count(question)
+    numbers = stated_numbers(claim)
+    if counted and numbers and all(u is not None for _, u in numbers):
+        measures = ", ".join(sorted({str(u) for _, u in numbers}))
+        return f"the question asks how many {counted}; the claim gives {measures}"
     kind = asked_kind(question)
     units = {u for _, u in stated_numbers(claim) if u is not None}
     kinds = {_KIND_OF_UNIT.get(u) for u in units}

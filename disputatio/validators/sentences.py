@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 import snowballstemmer
@@ -229,6 +229,8 @@ def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
             out.append((num, UNITS.get(low[len(num) :])))
             continue
         elif low in _NUMBER_WORDS and low not in ("single", "double", "half"):
+            if low == "one" and _pronoun_one(tokens, i):
+                continue  # "one of the courts", "the one on the left": no amount
             num = _NUMBER_WORDS[low]
         elif re.fullmatch(r"\d+-[a-z]+", low):  # "18-month"
             num, _, unit = low.partition("-")
@@ -311,6 +313,21 @@ def opposite_words(claim: str, window: str) -> tuple[str, str] | None:
 
 
 _NAMED_NUMBER_RE = re.compile(r"\b([A-Z][a-z]+) \d+\b")
+
+
+#: Words before "one" that make it a pronoun ("the one", "which one", "no one").
+_ONE_PRONOUN_BEFORE = frozenset("the this that which each any every no".split())
+
+
+def _pronoun_one(tokens: Sequence[str], i: int) -> bool:
+    """Whether the "one" at ``tokens[i]`` is a pronoun or partitive, not an amount.
+
+    "one of the courts" picks one thing without counting it, and "the one", "which one", "one
+    another" name something; "one court", "one hour", "one in five" count.
+    """
+    after = tokens[i + 1].casefold() if i + 1 < len(tokens) else ""
+    before = tokens[i - 1].casefold() if i > 0 else ""
+    return after in ("of", "another") or before in _ONE_PRONOUN_BEFORE
 
 
 def _names_a_number(word: str) -> bool:

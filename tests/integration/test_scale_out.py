@@ -106,6 +106,10 @@ def cluster(settings: Settings, db_url: str, tmp_path: Path) -> Iterator[Cluster
     group = Cluster(settings, db_url, tmp_path)
     yield group
     group.stop()
+    # pytest shows a test's captured output only when it fails: the children's last lines then
+    for log in sorted(tmp_path.glob("child-*.log")):
+        lines = log.read_text(errors="replace").splitlines()
+        print(f"--- {log.name} (last 60 of {len(lines)} lines)", *lines[-60:], sep="\n")
 
 
 def _states(db_url: str, queue: str) -> Counter[str]:
@@ -241,5 +245,9 @@ def test_two_servers_two_workers_ingest_every_file_once_and_finish_a_debate(
     survivor = third if running is second else second
     by_dead = [m for m in transcript if f"(server {running.pid})" in m["content"]]
     by_survivor = [m for m in transcript if f"(server {survivor.pid})" in m["content"]]
-    assert by_dead and by_survivor and len(by_dead) + len(by_survivor) == len(transcript)
+    assert by_dead and by_survivor and len(by_dead) + len(by_survivor) == len(transcript), (
+        f"killed {running.pid}, survivor {survivor.pid}",
+        [(m["agent"], m.get("round"), m["content"][-60:]) for m in transcript],
+        [(e["event"], e.get("id")) for e in before + after],
+    )
     assert transcript[: len(by_dead)] == by_dead  # resumed from the checkpoint, not rerun

@@ -299,3 +299,15 @@ def test_a_possessive_name_is_the_name() -> None:
         "Any damage to the case must be reported within 48 hours.",
         "CTD-41 manual",
     )
+
+
+def test_one_as_a_pronoun_is_no_amount() -> None:
+    """r003 (held-out set 7): "one of the courts" picks a court; it does not count one."""
+    sentence = "A squash court costs 120 NOK for 45 minutes."
+    assert not guard(
+        "To play squash on one of the courts, you pay 120 NOK for 45 minutes.", sentence
+    )
+    assert numbers_with_units("The one on the left is open; no one swims alone.") == []
+    # "one" counting something is still a number the sentence must hold
+    assert numbers_with_units("One court costs 120 NOK.") == [("1", None), ("120", "nok")]
+    assert guard("Two courts cost 120 NOK for 45 minutes.", sentence)

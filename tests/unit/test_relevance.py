@@ -274,3 +274,18 @@ def test_a_unit_after_one_qualifying_word_is_the_unit_asked() -> None:
     assert not unanswered(q, [claim])
     assert not off_question(q, claim, claim)
     assert unanswered(q, ["Records must be ordered at least 2 weeks before the visit."])
+
+
+def test_a_count_is_not_answered_by_a_measure() -> None:
+    """r010 (held-out set 7): "how many swimmers" is not answered by a water temperature."""
+    q = "How many swimmers may one lifeguard supervise in the Therapy Pool?"
+    warm = "The water of the Therapy Pool is kept at 34 degrees Celsius."
+    assert "how many swimmers" in off_question(q, warm, warm)
+    count = "One lifeguard may supervise 12 swimmers in the Therapy Pool."
+    assert not off_question(q, count, count)
+    # a count beside a measure, and a frequency asked as "how many times", still answer
+    assert not off_question(
+        q, "Up to 12 swimmers under 10 years.", "Up to 12 swimmers under 10 years."
+    )
+    often = "The Therapy Pool is inspected every 6 months."
+    assert not off_question("How many times is the Therapy Pool inspected?", often, often)
