@@ -100,7 +100,7 @@ def judged(rows: list[dict], hybrid: HybridSupport, model: str) -> dict:
     from disputatio.validators.support import decide
 
     judge = SupportJudge(get_chat_model(model))
-    floors, cuts, vetoes = (0.4, 0.5, 0.6, 0.7), (0.5, 0.7, 0.9), (None, 0.3, 0.5)
+    floors, cuts, vetoes = (0.4, 0.5, 0.6, 0.7), (0.3, 0.4, 0.5, 0.7, 0.9), (None, 0.3, 0.4, 0.5)
     trusts = (None, 0.99, 0.97, 0.95)  # a near-verbatim copy is not judged
     best: list[tuple[float, float | None]] = []  # (hybrid score, P(yes) when judged)
     t0 = time.perf_counter()
@@ -155,6 +155,22 @@ def judged(rows: list[dict], hybrid: HybridSupport, model: str) -> dict:
     )
     result["judging_every_supported"]["calibration_judge_calls"] = calls(*untrusting)
     result["without_veto"] = metrics([rows[i] for i in test], [grey_only[i] for i in test], 0.5)
+    # every judge threshold and veto at the chosen floor and trust: what a lower cut would cost
+    result["sweep"] = []
+    for cut in cuts:
+        for veto in vetoes:
+            pred = verdicts(choice[0], cut, veto, choice[3])
+            row = {"judge_threshold": cut, "veto": veto}
+            for split, ids in (("calibration", cal), ("test", test)):
+                m = metrics([rows[i] for i in ids], [pred[i] for i in ids], 0.5)
+                row[split] = {k: m[k] for k in ("precision", "recall", "f1")}
+            row["calibration"]["f05"] = round(fit_f05([pred[i] for i in cal], cal_rows), 3)
+            result["sweep"].append(row)
+            print(
+                f"  cut={cut} veto={veto}  cal P={row['calibration']['precision']:.3f} "
+                f"R={row['calibration']['recall']:.3f} F0.5={row['calibration']['f05']:.3f}  "
+                f"test P={row['test']['precision']:.3f} R={row['test']['recall']:.3f}"
+            )
     print(
         f"judged    floor={choice[0]} cut={choice[1]} veto={choice[2]} trust={choice[3]}  "
         f"P={result['precision']:.3f} R={result['recall']:.3f} F1={result['f1']:.3f}  "

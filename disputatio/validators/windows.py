@@ -51,10 +51,13 @@ class Windows:
         self.items: dict[str, list[tuple[int, int, str]]] = {}
         self.context: dict[str, str] = {}
         self.titles: dict[str, str] = {}
+        #: The windows that are whole sentences (not pairs, not clauses), by section.
+        self.sentences: dict[str, set[tuple[int, int]]] = {}
         for sid, sec in sections.items():
             text = str(sec.get("text") or "")
             spans = split_sentences(text)
             wins = [(s.start, s.end, s.sentence) for s in spans]
+            self.sentences[sid] = {(s.start, s.end) for s in spans}
             wins += [(a.start, b.end, text[a.start : b.end]) for a, b in itertools.pairwise(spans)]
             wins += [clause for span in spans for clause in _clauses(span)]
             self.items[sid] = wins
@@ -106,8 +109,10 @@ class Windows:
         confirm = getattr(checker, "confirm", None)  # a judged checker's last word
         vetoed = ""  # the judge's reason when it vetoed the best window
         if best is not None and confirm is not None:
-            # the best window, then (when it is refused) a near tie of it: see _runner_up
-            for i, (score_, sid, win) in enumerate([best, *_runner_up(best, scored, checker)]):
+            # the best window, then (when it is refused) its own sentences and a near tie of it
+            inside = _inside(best, scored, checker, self.sentences)
+            looks = [best, *inside, *_runner_up(best, scored, checker)]
+            for i, (score_, sid, win) in enumerate(looks):
                 final = confirm(claim, win[2], self.context[sid], SupportScore(score_))
                 if i == 0:
                     best, vetoed = (final.score, sid, win), final.reason
@@ -143,6 +148,33 @@ def _evidence(section_id: str, window: tuple[int, int, str], score: float) -> Ev
 #: best one is refused: the hybrid score cannot tell near ties apart ("Vessel: M/V Sjøstjerne"
 #: 0.616 under a sentence about shackles 0.620), the judge can.
 RUNNER_UP_MARGIN = 0.05
+
+
+def _inside(
+    first: tuple[float, str, tuple[int, int, str]],
+    scored: Sequence[tuple[float, str, tuple[int, int, str]]],
+    checker: SupportChecker,
+    sentences: Mapping[str, set[tuple[int, int]]],
+) -> list[tuple[float, str, tuple[int, int, str]]]:
+    """The better sentence of ``first`` when it is a pair of sentences, in the grey zone.
+
+    The judge was measured on single passages: a pair adds a sentence that may confuse it
+    ("Every bus has one wheelchair space." before "MF Ormøy has four wheelchair spaces …",
+    P(yes) 0.22 for the pair, 0.79 for the sentence alone; p012, docs/grounding.md). Only whole
+    sentences (a clause may lose its condition), and only those the guards let through.
+    """
+    grey = getattr(checker, "grey", None)
+    _, sid, (start, end, _text) = first
+    whole = sentences.get(sid, set())
+    if grey is None or (start, end) in whole:
+        return []
+    inner = [
+        w
+        for w in scored
+        if w[1] == sid and w[2][:2] in whole and start <= w[2][0] and w[2][1] <= end
+        if w[0] >= grey
+    ]
+    return sorted(inner, key=lambda w: -w[0])[:1]
 
 
 def _runner_up(

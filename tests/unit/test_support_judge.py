@@ -261,3 +261,29 @@ def test_the_setting_builds_a_checker_that_tells_its_judge() -> None:
     assert untold.for_question("Why?") is untold  # type: ignore[attr-defined]
     assert told.for_question("Why?") is not told  # a copy: the shared checker keeps no question
     assert told.question == ""  # type: ignore[attr-defined]
+
+
+FERRY = {
+    "acc": {
+        "text": "Every bus has one wheelchair space. MF Ormøy has four wheelchair spaces.",
+        "title": "Accessibility",
+    }
+}
+
+
+def test_a_refused_pair_of_sentences_has_its_sentence_judged_alone() -> None:
+    """p012: the judge refuses a pair a distracting sentence opens, and accepts its sentence."""
+    pair = "Every bus has one wheelchair space. MF Ormøy has four wheelchair spaces."
+    alone = "MF Ormøy has four wheelchair spaces."
+    checker = TiedChecker(
+        {pair: 0.66, alone: 0.60, "Every bus has one wheelchair space.": 0.3}, alone
+    )
+    report = check_answer("The ferry MF Ormøy has four wheelchair spaces.", FERRY, checker=checker)
+    first = report.claims[0]
+    assert first.verdict == "supported" and first.evidence is not None
+    assert first.evidence.sentence == alone
+    assert checker.asked == [pair, alone]
+    # a sentence below the grey floor gets no second judge call
+    low = TiedChecker({pair: 0.66, alone: 0.4}, alone)
+    check_answer("The ferry MF Ormøy has four wheelchair spaces.", FERRY, checker=low)
+    assert low.asked == [pair]
