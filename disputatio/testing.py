@@ -14,8 +14,8 @@ the script, its cursor and the records.
 For retrieval there are three more doubles, none of which loads a model or needs a database:
 
 * :class:`FakeRetriever`: a ``CorpusRetriever`` over fixed sections, matched by shared words
-  (or all of them for every query, or a search that always fails); it records every search it
-  was asked (query, ``k``, threshold, filters).
+  (or all of them for every query, or fixed sections per keyword of the query, or a search
+  that always fails); it records every search it was asked (query, ``k``, threshold, filters).
 * :class:`FakeEmbeddings`: deterministic embeddings, a hashed bag of words (texts sharing
   words are near, others orthogonal); for the funnels (``InMemoryFunnel(embeddings=...)``).
 * :class:`ScriptedReranker`: a reranker replaying scripted scores, recording what it scored.
@@ -203,7 +203,10 @@ class FakeRetriever:
 
     With ``match_all`` every query matches every section: the first ``k`` sections come back
     as given (their own scores, in the given order; the best score is the first one's). With
-    ``fails_with`` every search is recorded, then raises that exception (a corpus that is down).
+    ``by_keyword``, a query containing one of its keys (case-insensitive; the first key found,
+    in the mapping's order) gets that key's sections the same way, as given; other queries
+    search ``sections`` as above. With ``fails_with`` every search is recorded, then raises
+    that exception (a corpus that is down).
 
     Args:
         sections: The corpus: sections, or texts (section ``s1``, ``s2``, ... in order).
@@ -211,6 +214,7 @@ class FakeRetriever:
         threshold: Refusal threshold when a search passes none (0: refuse only when nothing
             matches).
         match_all: Return the sections as given whatever the query (a fixed ranking).
+        by_keyword: Fixed sections per keyword of the query: ``{"dose": [DOSE]}``.
         fails_with: Raise this exception from every search.
 
     Attributes:
@@ -225,6 +229,7 @@ class FakeRetriever:
         k: int = 8,
         threshold: float = 0.0,
         match_all: bool = False,
+        by_keyword: Mapping[str, Sequence[Section]] | None = None,
         fails_with: Exception | None = None,
     ) -> None:
         self.sections = [
@@ -234,6 +239,7 @@ class FakeRetriever:
         self.k = k
         self.threshold = threshold
         self.match_all = match_all
+        self.by_keyword = {key.lower(): list(hits) for key, hits in (by_keyword or {}).items()}
         self.fails_with = fails_with
         self.searches: list[dict[str, Any]] = []
         self._lock = threading.Lock()
@@ -263,7 +269,13 @@ class FakeRetriever:
             )
         if self.fails_with is not None:
             raise self.fails_with
-        scored = list(self.sections) if self.match_all else self._matching(query)
+        keyed = next((v for key, v in self.by_keyword.items() if key in query.lower()), None)
+        if keyed is not None:
+            scored = list(keyed)
+        elif self.match_all:
+            scored = list(self.sections)
+        else:
+            scored = self._matching(query)
         best = scored[0].score if scored else 0.0
         limit = self.threshold if threshold is None else threshold
         if not scored or best < limit:

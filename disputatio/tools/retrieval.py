@@ -1,8 +1,9 @@
 """The corpus retrieval tool: ``retrieve_corpus_sections(query, k, threshold)``.
 
-Agents call it (the hierarchical workers bind it); nodes that search on an agent's behalf (the
-MedRAG turns, the referee's evidence, the RDC specialists) call it through
-:func:`search_corpus`, so every corpus search of a debate is one run of the same tool.
+Agents call it (the hierarchical workers bind it); every search a node makes, for an agent or
+on its behalf, runs it through :func:`search_corpus`: the hierarchical debate's seed searches,
+its workers' tool calls and its reviewers' searches, the MedRAG turns, the referee's evidence
+and the RDC specialists. So every corpus search of a debate is one run of the same tool.
 """
 
 from __future__ import annotations

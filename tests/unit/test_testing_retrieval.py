@@ -53,6 +53,22 @@ def test_fake_retriever_match_all_returns_its_ranking_for_any_query() -> None:
     assert fake.calls == [("sourdough", None), ("anything", 3), ("else", 9)]
 
 
+def test_fake_retriever_by_keyword_answers_a_topic_with_its_sections() -> None:
+    dose = Section(id="dose", text="The usual dose is 75 mg daily.", score=0.7)
+    bleed = Section(id="bleed", text="Aspirin raises bleeding risk.")
+    aspirin = Section(id="aspirin", text="Aspirin inhibits COX-1.")
+    fake = FakeRetriever([aspirin], match_all=True, by_keyword={"DOSE": [dose], "bleed": [bleed]})
+    keyed = fake.search("Aspirin Dose and bleeding?")  # the first key found wins, any case
+    assert keyed.sections == [dose] and keyed.best_score == 0.7  # as given, own score
+    assert fake.search("bleeding", k=1).ids == ["bleed"]
+    assert fake.search("mechanism").ids == ["aspirin"]  # no key: the corpus, as usual
+    words = FakeRetriever(["Radium glows."], by_keyword={"dose": [dose]})
+    assert words.search("radium").ids == ["s1"] and words.search("sourdough").refused
+    assert words.search("radium dose").ids == ["dose"]  # the key wins over shared words
+    assert FakeRetriever([], by_keyword={"dose": [dose]}, threshold=0.9).search("dose").refused
+    assert fake.queries == ["Aspirin Dose and bleeding?", "bleeding", "mechanism"]
+
+
 def test_fake_retriever_fails_with_records_then_raises() -> None:
     fake = FakeRetriever(["Radium glows."], fails_with=ConnectionError("corpus is down"))
     with pytest.raises(ConnectionError, match="corpus is down"):

@@ -14,6 +14,7 @@ from disputatio.nodes.citations import resolve_labels, short_labels
 from disputatio.prompts.debate import NO_SECTIONS, OPTIONS_BLOCK, TRANSCRIPT_MOVE
 from disputatio.retrievers.base import CorpusRetriever, format_sections
 from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.tools.retrieval import search_corpus
 from disputatio.validators.citations import CitationCheck
 
 logger = logging.getLogger(__name__)
@@ -89,8 +90,17 @@ def labelled_check(text: str, label_to_id: Mapping[str, str]) -> CitationCheck:
 def search(
     retriever: CorpusRetriever, query: str, *, k: int, agent: str
 ) -> tuple[list[dict[str, Any]], RetrievalResult]:
-    """Run one retrieval and return its sections as dicts (empty when refused)."""
-    result = retriever.search(query, k=k)
+    """Run one retrieval through the retrieval tool; return its sections as dicts.
+
+    Every corpus search of the debate (a worker's seed search, the searches its tool calls ask
+    for, a reviewer's) is one run of the ``retrieve_corpus_sections`` tool
+    (:func:`~disputatio.tools.retrieval.search_corpus`), like the other protocols' searches. A
+    ``retrieval`` event names the ids found (none when the search is refused).
+
+    Raises:
+        Exception: Whatever the retriever raises (the debate run fails with it).
+    """
+    result = search_corpus(retriever, query, k=k)
     sections = [] if result.refused else [s.model_dump(mode="json") for s in result.sections]
     emit("retrieval", agent=agent, query=query, ids=[s["id"] for s in sections])
     logger.info("%s retrieved %d section(s) for %r", agent, len(sections), query[:80])

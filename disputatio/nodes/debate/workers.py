@@ -4,6 +4,10 @@ The turn is robust to models that cannot call tools natively: the tool is bound 
 fallback (:func:`disputatio.models.toolcalls.bind_tools_with_text_fallback`), so a call written
 as text counts too. At most ``max_tool_calls`` calls of the first reply are run; the worker is
 then asked to answer without tools. A first reply without a call is the answer.
+
+Every search of the turn (the seed search and each call the model makes, its ``k`` clamped to
+``tool_k``) is a run of the ``retrieve_corpus_sections`` tool the model is offered, through
+:func:`~disputatio.nodes.debate.common.search`.
 """
 
 from __future__ import annotations

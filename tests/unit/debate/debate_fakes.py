@@ -1,19 +1,17 @@
-"""Test doubles for the hierarchical debate tests: a fixed retriever and a run helper."""
+"""Helpers of the hierarchical debate tests: sections, a fixed corpus, contexts, a run helper."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 
 from disputatio.graphs.debate import DebateContext, build_graph
-from disputatio.retrievers.base import RetrievalFilters
 from disputatio.settings import Settings, load_settings
-from disputatio.state.retrieval import RetrievalResult, Section
-from disputatio.testing import ScriptedChatModel
+from disputatio.state.retrieval import Section
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 
 SETTINGS: Settings = load_settings(models={"chat": "openai:never-called"})
 
@@ -24,50 +22,13 @@ DOSE = Section(id="s-dose", source="dosing.md", text="The usual dose is 75 mg da
 BLEED = Section(id="s-bleed", source="risks.md", text="Aspirin raises bleeding risk.")
 
 
-class FakeRetriever:
-    """Returns fixed sections: those of the first keyword found in the query, else defaults.
+def aspirin_retriever() -> FakeRetriever:
+    """The tests' default corpus: ``ASPIRIN`` for any query, ``DOSE`` or ``BLEED`` by keyword.
 
-    Attributes:
-        queries: Every ``(query, k)`` searched, in order.
+    A query naming a dose gets ``DOSE``, one naming bleeding ``BLEED``; every search is recorded
+    (see :class:`~disputatio.testing.FakeRetriever`).
     """
-
-    def __init__(
-        self,
-        default: Sequence[Section] = (ASPIRIN,),
-        by_keyword: Mapping[str, Sequence[Section]] | None = None,
-    ) -> None:
-        self.default = list(default)
-        self.by_keyword = dict(by_keyword or {"dose": [DOSE], "bleed": [BLEED]})
-        self.queries: list[tuple[str, int | None]] = []
-        self._lock = threading.Lock()
-
-    def search(
-        self,
-        query: str,
-        *,
-        k: int | None = None,
-        threshold: float | None = None,
-        filters: RetrievalFilters | None = None,
-    ) -> RetrievalResult:
-        with self._lock:
-            self.queries.append((query, k))
-        hits = next(
-            (list(v) for key, v in self.by_keyword.items() if key in query.lower()), self.default
-        )
-        return RetrievalResult(
-            query=query, sections=hits[: k or len(hits)], best_score=0.9, threshold=0.25
-        )
-
-    @property
-    def returned_ids(self) -> set[str]:
-        """Every id this retriever could have returned for the queries seen."""
-        ids: set[str] = set()
-        for query, _ in self.queries:
-            hits = next(
-                (v for key, v in self.by_keyword.items() if key in query.lower()), self.default
-            )
-            ids.update(s.id for s in hits)
-        return ids
+    return FakeRetriever([ASPIRIN], match_all=True, by_keyword={"dose": [DOSE], "bleed": [BLEED]})
 
 
 def scripted(name: str, *replies: Any) -> ScriptedChatModel:
@@ -82,7 +43,7 @@ def context(models: Mapping[str, Any], retriever: Any = None, **kwargs: Any) -> 
     """
     kwargs.setdefault("cite_repair", False)
     return DebateContext(
-        models=dict(models), retriever=retriever or FakeRetriever(), settings=SETTINGS, **kwargs
+        models=dict(models), retriever=retriever or aspirin_retriever(), settings=SETTINGS, **kwargs
     )
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from debate_fakes import FakeRetriever, context, run, scripted
+from debate_fakes import context, run, scripted
 
 from disputatio.nodes.debate import aggregate
 from disputatio.state.retrieval import Section
+from disputatio.testing import FakeRetriever
 
 DRILLS = Section(id="drills", source="ops.md", text="Fire drills are held every 2 weeks.")
 BATTERY = Section(id="battery", source="ctd41.md", text="The CTD-41 battery lasts 40 hours.")
@@ -18,7 +19,7 @@ def _decomposed(battery_answer: str) -> dict:
         "worker-1-0": scripted("w1", "Fire drills are held every 2 weeks [S1]."),
         "worker-2-0": scripted("w2", battery_answer),
     }
-    retriever = FakeRetriever(default=[DRILLS], by_keyword={"battery": [BATTERY]})
+    retriever = FakeRetriever([DRILLS], match_all=True, by_keyword={"battery": [BATTERY]})
     ctx = context(models, retriever, max_depth=1, workers=1, max_tool_calls=0)
     out, _, _ = run("How often are drills held and how long does the battery last?", ctx)
     return out

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from debate_fakes import FakeRetriever, context, run, scripted
+from debate_fakes import context, run, scripted
 
 from disputatio.nodes.debate.orchestrator import self_contained
 from disputatio.state.retrieval import Section
+from disputatio.testing import FakeRetriever
 
 MAIN = (
     "How often must the CTD-41's temperature channel be calibrated, and what is its depth rating?"
@@ -27,7 +28,7 @@ def test_the_sub_question_the_worker_receives_names_the_subject() -> None:
         "worker-1-0": scripted("w1", "Every 12 months [s-ctd]."),
         "worker-2-0": scripted("w2", "The sections do not give it."),
     }
-    retriever = FakeRetriever(default=[CTD])
+    retriever = FakeRetriever([CTD], match_all=True)
     ctx = context(models, retriever, max_depth=1, workers=1, no_debate=True, max_tool_calls=0)
     out, _, _ = run(MAIN, ctx)
     fixed = "How often must the CTD-41's temperature channel be calibrated?"
@@ -38,7 +39,7 @@ def test_the_sub_question_the_worker_receives_names_the_subject() -> None:
     # what worker 1 was asked, and what it searched for, name the sensor
     prompt = "\n".join(str(m.content) for m in models["worker-1-0"].prompts[0])
     assert fixed in prompt and "How often must its" not in prompt
-    assert any("CTD-41" in query and "temperature" in query for query, _ in retriever.queries)
+    assert any("CTD-41" in query and "temperature" in query for query in retriever.queries)
     # the orchestrator was told, and the repair is on record
     assert "names its subject" in str(models["orchestrator"].prompts[0][0].content)
     assert [n for n in out["notes"] if "named no subject" in n] == [

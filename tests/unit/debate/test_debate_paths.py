@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from debate_fakes import ASPIRIN, DOSE, SETTINGS, FakeRetriever, context, run, scripted
+from debate_fakes import ASPIRIN, DOSE, SETTINGS, aspirin_retriever, context, run, scripted
 
 from disputatio.errors import ConfigError
 from disputatio.nodes.debate.context import resolve_config
 from disputatio.prompts.debate import PERSONAS
+from disputatio.testing import FakeRetriever
 
 AGREE = "Aspirin irreversibly inhibits COX-1 [s-aspirin]."
 OTHER = "The sections say nothing about the mechanism at all, only about risks."
@@ -61,7 +62,7 @@ def test_decomposition_respects_limits_and_answers_bubble_up() -> None:
 
 def test_each_parallel_worker_runs_its_own_script_and_persona() -> None:
     models = {f"worker-root-{i}": scripted(f"w{i}", AGREE) for i in range(3)}
-    retriever = FakeRetriever()
+    retriever = aspirin_retriever()
     out, _, _ = run("How does aspirin work?", context(models, retriever, flat=True, workers=3))
     names = SETTINGS.debate.personas  # synthesizer, critic, close reader
     for i, name in enumerate(names):
@@ -150,7 +151,7 @@ def test_debate_stops_early_when_workers_converge() -> None:
 
 def test_worker_citing_an_unretrieved_section_is_not_trusted() -> None:
     models = {"worker-root-0": scripted("w0", "COX [s-aspirin]; 75 mg daily [s-dose].")}
-    retriever = FakeRetriever(default=[ASPIRIN])
+    retriever = FakeRetriever([ASPIRIN], match_all=True)
     out, _, _ = run("How does aspirin work?", context(models, retriever, flat=True, no_debate=True))
     move = out["transcript"][0]
     assert move["citations"] == ["s-aspirin"] and move["unverified"] == ["s-dose"]
@@ -167,10 +168,10 @@ def test_text_tool_call_is_run_and_bounded() -> None:
         '\n```\nretrieve_corpus_sections(query="bleeding")'
     )
     models = {"worker-root-0": scripted("w0", calls, "75 mg daily [S2].")}
-    retriever = FakeRetriever(default=[ASPIRIN], by_keyword={"dose": [DOSE]})
+    retriever = FakeRetriever([ASPIRIN], match_all=True, by_keyword={"dose": [DOSE]})
     ctx = context(models, retriever, flat=True, no_debate=True, max_tool_calls=1)
     out, _, _ = run("How is aspirin given?", ctx)
-    assert [q for q, _ in retriever.queries] == ["How is aspirin given?", "aspirin dose"]
+    assert retriever.queries == ["How is aspirin given?", "aspirin dose"]
     offer = str(models["worker-root-0"].prompts[0][1].content)
     assert '{"name": "retrieve_corpus_sections", "arguments": {"query": ' in offer
     second = "\n".join(str(m.content) for m in models["worker-root-0"].prompts[1])

@@ -13,12 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from debate_fakes import ASPIRIN, DOSE, SETTINGS, FakeRetriever, context, run, scripted
+from debate_fakes import ASPIRIN, DOSE, SETTINGS, context, run, scripted
 from langchain_core.language_models import BaseChatModel
 
 from disputatio.nodes.debate.context import DebateContext
 from disputatio.nodes.debate.workers import worker_slot
 from disputatio.prompts.debate import PERSONAS, REVIEWER_ROLE
+from disputatio.testing import FakeRetriever
 
 CALL = '{"name": "retrieve_corpus_sections", "arguments": {"query": "dose"}}'
 W0 = ("Verdict: inhibits COX-1.\nAspirin inhibits COX-1 [S1].", "Verdict: COX-1.\nAs [S1].")
@@ -51,7 +52,7 @@ def _debate(**kwargs: Any) -> tuple[dict[str, Any], dict[str, Any], SlotSpy]:
         "reviewer-root": scripted("rev", "Worker 1's dose is supported by [S2]."),
         "summarizer-root": scripted("sum", "Verdict: COX-1.\nIt inhibits COX-1 [S1], 75 mg [S2]."),
     }
-    base = context(models, FakeRetriever(default=[ASPIRIN], by_keyword={"dose": [DOSE]}))
+    base = context(models, FakeRetriever([ASPIRIN], match_all=True, by_keyword={"dose": [DOSE]}))
     spy = SlotSpy(**{**base.__dict__, "slots": []})
     for key, value in {"flat": True, "workers": 2, "rounds": 1, "max_tool_calls": 1}.items():
         setattr(spy, key, value)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from debate_fakes import FakeRetriever, context, run, scripted
+from debate_fakes import aspirin_retriever, context, run, scripted
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from disputatio.errors import ConfigError
@@ -45,7 +45,7 @@ def test_flat_never_calls_the_orchestrator() -> None:
 
 
 def test_no_rag_never_retrieves_and_cites_nothing() -> None:
-    retriever = FakeRetriever()
+    retriever = aspirin_retriever()
     models = {"worker-root-0": scripted("w0", AGREE)}
     out, _, _ = run("Q?", context(models, retriever, flat=True, no_debate=True, no_rag=True))
     assert retriever.queries == []

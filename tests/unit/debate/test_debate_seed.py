@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from debate_fakes import ASPIRIN, BLEED, DOSE, FakeRetriever, context, run, scripted
+from debate_fakes import ASPIRIN, BLEED, DOSE, aspirin_retriever, context, run, scripted
 
 from disputatio.graphs.medrag_debate import MedragContext
 from disputatio.graphs.medrag_debate import graph as medrag_graph
 from disputatio.nodes.debate.agreement import lexical_similarity, pair_similarity
 from disputatio.nodes.debate.workers import REPAIR_MAX_TOKENS
 from disputatio.state.retrieval import Section
-from disputatio.testing import ScriptedChatModel
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 from disputatio.validators import ValidationContext, ValidationResult
 from disputatio.validators.hooks import BiasValidator, LexicalBiasDetector
 
@@ -112,10 +112,12 @@ def test_reviewer_can_ask_for_more_evidence_bounded() -> None:
         ),
         "summarizer-root": scripted("sum", "Verdict: risky.\nIt raises bleeding risk [S2]."),
     }
-    retriever = FakeRetriever(default=[ASPIRIN], by_keyword={"bleed": [BLEED], "dose": [DOSE]})
+    retriever = FakeRetriever(
+        [ASPIRIN], match_all=True, by_keyword={"bleed": [BLEED], "dose": [DOSE]}
+    )
     ctx = context(models, retriever, flat=True, workers=2, rounds=1, max_tool_calls=0)
     out, _, _ = run("Is aspirin safe?", ctx)
-    queries = [q for q, _ in retriever.queries]
+    queries = retriever.queries
     assert queries.count("bleeding risk") == 1 and "dose" not in queries  # review_searches=1
     # the found section comes with the summarizer's request, labelled after the reviewed ones
     prompt = models["summarizer-root"].prompts[0]
@@ -170,7 +172,9 @@ def test_aggregation_keeps_each_sub_answer_and_its_citations() -> None:
         "worker-2-0": scripted("w2", "Verdict: 300 hours.\nThe battery lasts 300 hours [S1]."),
     }
     retriever = FakeRetriever(
-        default=[TERN_DRILLS], by_keyword={"battery": [TERN_BATTERY], "drill": [TERN_DRILLS]}
+        [TERN_DRILLS],
+        match_all=True,
+        by_keyword={"battery": [TERN_BATTERY], "drill": [TERN_DRILLS]},
     )
     ctx = context(models, retriever, max_depth=1, workers=1, max_tool_calls=0)
     out, _, _ = run(
@@ -202,7 +206,9 @@ def test_a_decomposed_question_gets_a_final_verdict_over_its_composed_parts() ->
         return scripts
 
     retriever = FakeRetriever(
-        default=[TERN_DRILLS], by_keyword={"battery": [TERN_BATTERY], "drill": [TERN_DRILLS]}
+        [TERN_DRILLS],
+        match_all=True,
+        by_keyword={"battery": [TERN_BATTERY], "drill": [TERN_DRILLS]},
     )
     question = "How long does the CTD-41 battery last?"
     # options: on by default, the verdict names an option's letter
@@ -247,7 +253,7 @@ def test_a_flat_root_that_names_no_option_gets_one_call_that_chooses_one() -> No
             "aggregator-root": scripted("agg", "Verdict: B\nThe answer gives 300 h."),
         }
 
-    retriever = FakeRetriever(default=[TERN_BATTERY])
+    retriever = FakeRetriever([TERN_BATTERY], match_all=True)
     scripts = models(refusal)
     ctx = context(scripts, retriever, flat=True, workers=1, max_tool_calls=0)
     out, _, _ = run(question, ctx, options=options)
@@ -321,7 +327,7 @@ def test_validation_hooks_run_in_the_hierarchical_graph() -> None:
 
 def test_validation_hooks_run_in_the_medrag_graph() -> None:
     validators, handler = _hooks()
-    retriever = FakeRetriever()
+    retriever = aspirin_retriever()
     models = {
         "agent1": ScriptedChatModel(script=["B [S1]. \\boxed{B}"]),
         "agent2": ScriptedChatModel(script=["B. \\boxed{B}"]),

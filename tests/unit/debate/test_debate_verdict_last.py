@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from debate_fakes import FakeRetriever, context, run, scripted
+from debate_fakes import context, run, scripted
 
 from disputatio.nodes.debate.agreement import lead_with_verdict, verdict
 from disputatio.prompts.debate import VERDICT_FORMS
 from disputatio.state.retrieval import Section
+from disputatio.testing import FakeRetriever
 
 FIRST, LAST = VERDICT_FORMS["first"], VERDICT_FORMS["last"]
 
@@ -96,7 +97,7 @@ def test_verdict_last_final_verdict_on_a_decomposed_question() -> None:
     }
     drills = Section(id="drills", source="ops.md", text="Fire drills: Mondays.")
     battery = Section(id="battery", source="ctd41.md", text="Battery: the battery lasts 300 h.")
-    retriever = FakeRetriever(default=[drills], by_keyword={"battery": [battery]})
+    retriever = FakeRetriever([drills], match_all=True, by_keyword={"battery": [battery]})
     ctx = context(models, retriever, max_depth=1, workers=1, max_tool_calls=0, verdict_last=True)
     question = "How long does the CTD-41 battery last?"
     out, _, _ = run(question, ctx, options={"A": "6 h", "B": "300 h"})
