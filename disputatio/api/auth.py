@@ -2,21 +2,22 @@
 
 A key is never stored: ``settings.server.api_keys`` maps ``sha256(key)`` (hex) to a tenant.
 Clients send the key as ``X-API-Key: KEY`` or ``Authorization: Bearer KEY``. The tenant always
-comes from the key; a ``tenant`` in a request body or a graph input is overwritten.
+comes from the key: a ``tenant`` in a request body is ignored, one in a graph input dropped.
 
 :data:`auth` is the ``langgraph_sdk.Auth`` object named in ``langgraph.json``: under
 ``langgraph dev`` or LangGraph Platform it authenticates every request with the same keys, tags
 threads, runs and crons with the caller's tenant and filters every read by it, and forces the
-tenant of the graphs' inputs and contexts, so one tenant never sees another's threads or corpus.
+tenant of the graphs' contexts, so one tenant never sees another's threads or corpus.
 
 Assistants: the graphs' default assistants (``created_by: system``) are shared read-only; an
 assistant a tenant creates is tagged with its tenant and seen and run by that tenant only. A run
 on ANY assistant gets the key's tenant: the handler resolves the assistant's graph (the default
 ones by their fixed ids, the others from the server's own store) and overwrites the tenant of
-the graph's context and input, whatever the request body or the assistant's saved
-configuration says. The ingest graph is refused (it reads server paths: use POST /ingest).
-Which graphs carry a tenant in their context or input, and which are refused, is read from
-their entries in the graph registry (:mod:`disputatio.graphs.registry`).
+the graph's context, whatever the request body or the assistant's saved configuration says; a
+``tenant`` in the run's input (which the ``rag`` graph's input once had) is still accepted and
+dropped there, so no graph's state carries a tenant. The ingest graph is refused (it reads
+server paths: use POST /ingest). Which graphs carry a tenant in their context, and which are
+refused, is read from their entries in the graph registry (:mod:`disputatio.graphs.registry`).
 """
 
 from __future__ import annotations
@@ -43,11 +44,6 @@ _NAMESPACE_GRAPH = UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8")
 def tenant_context_graphs() -> tuple[str, ...]:
     """Graphs whose runtime context carries the tenant (``AgentContext.tenant``)."""
     return tuple(s.name for s in registry.specs() if s.tenant_context)
-
-
-def tenant_input_graphs() -> tuple[str, ...]:
-    """Graphs whose input carries the tenant (it wins over the context's: always overwritten)."""
-    return tuple(s.name for s in registry.specs() if s.tenant_input)
 
 
 def refused_graphs() -> tuple[str, ...]:
@@ -286,20 +282,20 @@ async def force_run_tenant(ctx: Auth.types.AuthContext, value: Any) -> dict[str,
     """Runs on any assistant read and write only the caller's tenant.
 
     The assistant's graph is resolved (a user-created assistant included): the ingest graph is
-    refused, the tenant of the graph's context is set, and for graphs whose input carries a
-    tenant the input's is set too (and a ``command.update`` of it overwritten).
+    refused and the tenant of the graph's context is set. A ``tenant`` in the input (or in a
+    ``command.update``) is accepted and dropped: the tenant travels in the context alone, and no
+    graph's state carries one (older ``rag`` clients sent it in the input).
     """
     tenant = _tenant(ctx)
     graph = await graph_of_assistant(str(value.get("assistant_id") or ""), tenant)
     _refuse_graph(graph)
     kwargs = value.setdefault("kwargs", {})
-    if graph in tenant_input_graphs():
-        graph_input = kwargs.get("input")
-        if isinstance(graph_input, dict):
-            graph_input["tenant"] = tenant
-        command = kwargs.get("command")
-        if isinstance(command, dict):
-            _overwrite_tenant(command.get("update"), tenant)
+    graph_input = kwargs.get("input")
+    if isinstance(graph_input, dict):
+        graph_input.pop("tenant", None)
+    command = kwargs.get("command")
+    if isinstance(command, dict) and isinstance(command.get("update"), dict):
+        command["update"].pop("tenant", None)
     if graph in tenant_context_graphs():
         context = kwargs.get("context")
         if not isinstance(context, dict):

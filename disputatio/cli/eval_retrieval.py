@@ -242,7 +242,7 @@ def _labelled_set(
 
     if queries is None:
         labelled = data.bioasq_set(limit_docs)
-        tenant = tenant or "bioasq"
+        tenant = settings.run_tenant(tenant, default="bioasq")
         folder = settings.home / "eval" / "bioasq" / "corpus"
         paths = data.write_corpus(labelled.documents, folder)
         if ingest:
@@ -254,7 +254,7 @@ def _labelled_set(
             "bioasq" + (f"-{limit_docs}" if limit_docs else ""),
         )
     labelled = data.jsonl_set(queries)
-    tenant = tenant or settings.tenant
+    tenant = settings.run_tenant(tenant)
     if corpus is not None and ingest:
         ingest_files(settings, [corpus], tenant, collection, on_file)
     return labelled, tenant, (collection,) if collection else (), labelled.name

@@ -122,7 +122,7 @@ def _corpus_scope(
     if corpus == "kb":
         from disputatio.eval.medkb import KB_TENANT, ensure_kb
 
-        tenant = tenant or KB_TENANT
+        tenant = settings.run_tenant(tenant, default=KB_TENANT)
         console.print(
             f"knowledge base → tenant {tenant} (ingested once: about half an hour the first time)"
         )
@@ -131,7 +131,7 @@ def _corpus_scope(
         from disputatio.eval.config import tenant_fingerprint
         from disputatio.storage.db import connect as db_connect
 
-        tenant = tenant or settings.tenant
+        tenant = settings.run_tenant(tenant)
         with db_connect(settings) as conn:
             held = tenant_fingerprint(conn, tenant)
         fingerprint = held["fingerprint"]

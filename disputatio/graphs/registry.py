@@ -84,7 +84,6 @@ class GraphSpec:
         cli_names: The names ``disputatio ask --protocol`` runs it under.
         eval_names: The ``disputatio eval run`` protocols that run this graph.
         tenant_context: Its context carries the tenant (the API and the LangGraph auth set it).
-        tenant_input: Its input carries the tenant (the LangGraph auth overwrites it).
         langgraph: Its path in ``langgraph.json`` (``"./path/graph.py:graph"``); None: not
             served on the LangGraph server.
         langgraph_runs: Runs over the LangGraph routes are allowed (False: refused, 403).
@@ -108,7 +107,6 @@ class GraphSpec:
     cli_names: tuple[str, ...] = ()
     eval_names: tuple[str, ...] = ()
     tenant_context: bool = True
-    tenant_input: bool = False
     langgraph: str | None = None
     langgraph_runs: bool = True
     long_term_store: bool = False
@@ -300,7 +298,6 @@ register(GraphSpec(
     builder="disputatio.graphs.rag:build_graph",
     context="disputatio.nodes.rag.context:RagContext",
     description="the retrieval funnel and a cited answer",
-    tenant_input=True,
     langgraph="./disputatio/graphs/rag/graph.py:graph",
 ))  # fmt: skip
 register(GraphSpec(

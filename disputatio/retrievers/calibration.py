@@ -149,7 +149,7 @@ def calibrate(
         ConfigError: If there are no examples, or nothing to fit.
     """
     settings = settings or get_settings()
-    tenant = tenant or settings.tenant
+    tenant = settings.run_tenant(tenant)
     alpha = settings.retrieval.conformal_alpha if alpha is None else alpha
     refusal_alpha = settings.retrieval.refusal_alpha if refusal_alpha is None else refusal_alpha
     examples = load_examples(file) if file else synthetic_examples(settings, tenant, synthetic)

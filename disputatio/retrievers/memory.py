@@ -113,7 +113,7 @@ class InMemoryFunnel(FunnelSearch):
         self._extractor = entity_extractor
         self.ocr = ocr
         self.config = config or FunnelConfig.from_settings(self.settings)
-        self.tenant = tenant or self.settings.tenant
+        self.tenant = self.settings.run_tenant(tenant)
         self.collection = collection or self.settings.collection
         self.tags = tuple(tags)
         self.planner = planner

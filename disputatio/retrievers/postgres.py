@@ -149,7 +149,7 @@ class PostgresFunnel(FunnelSearch):
         self.settings = settings or get_settings()
         self.backend = PostgresBackend(self.settings)
         scope = default_filters or RetrievalFilters()
-        self.tenant: str = self.settings.tenant if scope.tenant is None else scope.tenant
+        self.tenant: str = self.settings.run_tenant(scope.tenant)
         self.default_filters = replace(scope, tenant=self.tenant)
         self.embeddings = embeddings or get_embeddings(settings=self.settings)
         self.reranker = reranker or get_reranker(settings=self.settings)

@@ -133,6 +133,23 @@ class Settings(BaseSettings):
             return self.models.roles[role]
         return self.models.chat
 
+    def run_tenant(self, given: str | None = None, *, default: str | None = None) -> str:
+        """The tenant of a run: the one place a tenant left unnamed gets its default.
+
+        The edge that starts a run resolves the tenant once (the API key's, the CLI's
+        ``--tenant``; a retriever built without one, when it is built) and hands it on in the
+        run's context or the retriever's default scope; nothing downstream picks its own.
+
+        Args:
+            given: The tenant the caller named (None or empty: none named).
+            default: A data set's own tenant, preferred to the settings' (the evaluation's
+                ``bioasq`` and knowledge-base tenants).
+
+        Returns:
+            ``given``, else ``default``, else the settings' ``tenant``.
+        """
+        return given or default or self.tenant
+
 
 def load_settings(**overrides: Any) -> Settings:
     """Build settings, turning validation errors into one-line :class:`ConfigError` s.

@@ -12,14 +12,13 @@ from disputatio.state.reducers import merge_dicts, merge_usage
 class RagInput(TypedDict, total=False):
     """What a caller passes.
 
+    No tenant: the edge that starts the run puts it in the run's context
+    (``RagContext.tenant``), and the state never carries it.
+
     Attributes:
         question: The question to answer from the corpus.
         k: Sections handed to the answerer (default: settings).
         threshold: Refusal threshold on the best rerank score (default: settings).
-        tenant: Tenant to search; kept for the LangGraph routes, whose auth handler sets it
-            (with the context's) to the API key's tenant. Elsewhere the edge sets the context's
-            ``tenant`` only; ``RagContext.retrieval_filters`` resolves the scope (default: the
-            context's, then the funnel's).
         collections: Collections to search (default: all).
         tags: Only documents with all of these tags.
         language: Language of the question (ISO 639-1 code or text-search configuration name):
@@ -30,7 +29,6 @@ class RagInput(TypedDict, total=False):
     question: str
     k: int | None
     threshold: float | None
-    tenant: str | None
     collections: list[str] | None
     tags: list[str] | None
     language: str | None

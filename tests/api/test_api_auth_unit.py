@@ -52,14 +52,14 @@ def test_created_threads_carry_the_callers_tenant_whatever_the_body_says() -> No
     assert value["metadata"] == {"tenant": "acme", "x": 1} and filters == {"tenant": "acme"}
 
 
-def test_runs_get_the_callers_tenant_in_input_and_context() -> None:
+def test_runs_get_the_callers_tenant_in_the_context_and_none_in_the_input() -> None:
     rag = str(uuid5(auth._NAMESPACE_GRAPH, "rag"))
     value: dict[str, Any] = {
         "assistant_id": rag,
         "kwargs": {"input": {"question": "q", "tenant": "other"}, "context": {"tenant": "x"}},
     }
     asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), value))
-    assert value["kwargs"]["input"]["tenant"] == "acme"
+    assert value["kwargs"]["input"] == {"question": "q"}  # accepted, dropped: the state has none
     assert value["kwargs"]["context"]["tenant"] == "acme"
     health: dict[str, Any] = {"assistant_id": str(uuid5(auth._NAMESPACE_GRAPH, "health")),
                               "kwargs": {"input": {}}}  # fmt: skip
@@ -93,19 +93,21 @@ def test_runs_on_a_user_created_assistant_get_the_callers_tenant(
     }
     asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), run))
     kwargs = run["kwargs"]
-    assert kwargs["input"]["tenant"] == kwargs["context"]["tenant"] == "acme"
+    assert kwargs["input"] == {"question": "q"} and kwargs["context"]["tenant"] == "acme"
     assert kwargs["config"]["configurable"]["tenant"] == "acme"
     resumed: dict[str, Any] = {
         "assistant_id": "a-rag",
         "kwargs": {"input": None, "command": {"update": {"tenant": "other"}}},
     }
     asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), resumed))
-    assert resumed["kwargs"]["command"]["update"]["tenant"] == "acme"
+    assert resumed["kwargs"]["command"]["update"] == {}
     assert resumed["kwargs"]["context"]["tenant"] == "acme"
-    debate: dict[str, Any] = {"assistant_id": "a-debate", "kwargs": {"input": {"question": "q"}}}
+    debate: dict[str, Any] = {
+        "assistant_id": "a-debate", "kwargs": {"input": {"question": "q", "tenant": "other"}}
+    }  # fmt: skip
     asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), debate))
     assert debate["kwargs"]["context"] == {"tenant": "acme"}
-    assert "tenant" not in debate["kwargs"]["input"]  # its input has no tenant field
+    assert debate["kwargs"]["input"] == {"question": "q"}  # no graph's input carries a tenant
     with pytest.raises(Auth.exceptions.HTTPException) as err:
         asyncio.run(auth.force_run_tenant(_ctx("acme", "create_run"), {"assistant_id": "a-ingest"}))
     assert err.value.status_code == 403

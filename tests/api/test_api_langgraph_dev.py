@@ -213,7 +213,8 @@ def test_langgraph_routes_are_scoped_to_the_keys_tenant(lg_dev: str) -> None:
         assert b.patch(f"/threads/{tid}", json={"metadata": {"x": 1}}).status_code == 403
         assert b.delete(f"/threads/{tid}").status_code == 403
         assert b.get(f"/threads/{uuid.uuid4()}").status_code == 404
-        # a run's input tenant is overwritten with the caller's (retrieval only: no model)
+        # a run's input tenant is dropped, its context's overwritten with the caller's
+        # (retrieval only: no model)
         run = a.post(
             f"/threads/{tid}/runs/wait",
             json={"assistant_id": "rag", "context": {"answer": False, "tenant": TENANT_B},
@@ -221,7 +222,10 @@ def test_langgraph_routes_are_scoped_to_the_keys_tenant(lg_dev: str) -> None:
         )  # fmt: skip
         assert run.status_code == 200, run.text
         values = a.get(f"/threads/{tid}/state").json()["values"]
-        assert values["tenant"] == TENANT_A
+        assert "tenant" not in values and values["question"] == "brucellosis diagnosis"
+        (done,) = a.get(f"/threads/{tid}/runs").json()
+        assert done["kwargs"]["context"]["tenant"] == TENANT_A
+        assert "tenant" not in done["kwargs"]["input"]
         ingest = a.post("/runs/wait", json={"assistant_id": "ingest", "input": {"paths": ["/etc"]}})
         assert ingest.status_code == 403
 
@@ -251,7 +255,9 @@ def test_runs_on_a_tenants_own_assistant_get_the_keys_tenant(lg_dev: str) -> Non
                   "input": {"question": "brucellosis diagnosis", "tenant": TENANT_B}},
         )  # fmt: skip
         assert run.status_code == 200, run.text
-        assert a.get(f"/threads/{tid}/state").json()["values"]["tenant"] == TENANT_A
+        assert "tenant" not in a.get(f"/threads/{tid}/state").json()["values"]
+        (done,) = a.get(f"/threads/{tid}/runs").json()
+        assert done["kwargs"]["context"]["tenant"] == TENANT_A
         # another tenant cannot run it, and no tenant can save an ingest assistant
         other = b.post("/runs/wait", json={"assistant_id": aid, "input": {"question": "q"}})
         assert other.status_code == 403, other.text

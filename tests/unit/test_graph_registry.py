@@ -90,8 +90,8 @@ def test_each_entry_matches_its_graph() -> None:
         assert spec.tenant_context == ("tenant" in fields), spec.name
         graph = builder.compile()
         inputs = set(graph.get_input_jsonschema().get("properties", {}))
-        if spec.tenant_input or spec.langgraph_runs:  # the auth overwrites what can be run
-            assert spec.tenant_input == ("tenant" in inputs), spec.name
+        if spec.langgraph_runs:  # the tenant travels in the context: no state carries one
+            assert "tenant" not in inputs and "tenant" not in builder.channels, spec.name
         state = set(builder.channels)
         assert set(spec.move_fields + spec.snapshot_fields) <= state, spec.name
 

@@ -1,17 +1,21 @@
 """The tenant is resolved at the edge, into the run's context; one function makes the filters.
 
 ``RagContext.retrieval_filters`` is the only place the rag graph turns its context and input
-into the channels' scope; a funnel resolves its own default tenant once, when it is built.
+into the channels' scope; a funnel resolves its own default tenant once, when it is built. The
+tenant named at the edge (the API key's, the CLI's ``--tenant``) is the one every channel gets.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from disputatio.api.services import Services
+from disputatio.cli.query import make_context
 from disputatio.models.rerank import NoReranker
 from disputatio.nodes.rag.context import RagContext
 from disputatio.retrievers.base import RetrievalFilters, in_scope
@@ -53,9 +57,10 @@ def test_the_rag_graph_searches_the_tenant_the_edge_resolved(
 ) -> None:
     assert sources(funnel, settings, {}) == {"acme.md"}  # the funnel's own default scope
     assert sources(funnel, settings, {}, tenant="globex") == {"globex.md"}  # API, CLI
-    # the legacy input key (the LangGraph auth handler sets it with the context's)
-    assert sources(funnel, settings, {"tenant": "globex"}) == {"globex.md"}
-    assert sources(funnel, settings, {"tenant": "globex"}, tenant="acme") == {"globex.md"}
+    # the input names no tenant: a ``tenant`` key there (the LangGraph auth drops it before a
+    # run starts) is no state key, and never widens or moves the scope
+    assert sources(funnel, settings, {"tenant": "globex"}) == {"acme.md"}
+    assert sources(funnel, settings, {"tenant": "globex"}, tenant="acme") == {"acme.md"}
 
 
 def test_retrieval_filters_precedence(funnel: InMemoryFunnel, settings: Settings) -> None:
@@ -63,7 +68,7 @@ def test_retrieval_filters_precedence(funnel: InMemoryFunnel, settings: Settings
     assert ctx.retrieval_filters() == RetrievalFilters(tenant="acme")
     scoped = RagContext(retriever=funnel, settings=settings, tenant="globex", collection="c1")
     assert scoped.retrieval_filters() == RetrievalFilters(tenant="globex", collections=("c1",))
-    inputs = {"collections": ["c2"], "tags": ["x"], "language": "es", "tenant": None}
+    inputs = {"collections": ["c2"], "tags": ["x"], "language": "es", "tenant": "acme"}
     assert scoped.retrieval_filters(inputs) == RetrievalFilters(
         tenant="globex", collections=("c2",), tags=("x",), language="es"
     )
@@ -99,3 +104,53 @@ def test_a_search_without_a_tenant_runs_in_the_retrievers_tenant(
     assert funnel.default_filters == RetrievalFilters(tenant="acme")
     no_tenant = funnel.search("sourdough", filters=RetrievalFilters(tags=None))
     assert [s.source for s in no_tenant.sections] == ["acme.md"]
+
+
+class _RecordingBackend:
+    """A funnel backend that records the filters each of its queries is given."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self.filters: list[tuple[str, RetrievalFilters]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._inner, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            for value in (*args, *kwargs.values()):
+                if isinstance(value, RetrievalFilters):
+                    self.filters.append((name, value))
+            return attr(*args, **kwargs)
+
+        return call
+
+
+@pytest.mark.parametrize("edge", ["api", "cli"])
+def test_the_tenant_named_at_the_edge_reaches_every_channels_filters(
+    edge: str, funnel: InMemoryFunnel, settings: Settings
+) -> None:
+    from disputatio.graphs.rag import graph
+
+    funnel.backend = _RecordingBackend(funnel.backend)  # type: ignore[assignment]
+    if edge == "api":  # POST /query: the API key's tenant, through Services.context
+        services = Services(
+            settings=settings,
+            context_overrides=lambda graph, tenant: {"retriever": funnel, "answer": False},
+            resume_on_startup=False,
+            embedded_worker=False,
+        )
+        context = services.context("rag", "globex")
+    else:  # disputatio query --tenant globex
+        context = replace(
+            make_context(None, "globex", None, False), retriever=funnel, settings=settings
+        )
+    out = graph.invoke({"question": "sourdough notes", "tenant": "acme"}, context=context)
+    recorded = funnel.backend.filters  # type: ignore[attr-defined]
+    channels = {name for name, _ in recorded}
+    assert set(funnel.config.active_channels) <= channels
+    assert {f.tenant for _, f in recorded} == {"globex"}  # not the settings' nor the funnel's
+    assert funnel.tenant == settings.tenant == "acme"
+    assert {s["source"] for s in out["sections"]} == {"globex.md"}
+    assert "tenant" not in out

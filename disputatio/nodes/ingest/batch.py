@@ -68,7 +68,7 @@ def scope(state: IngestState, ctx: IngestContext) -> tuple[str, str]:
     """``(tenant, collection)`` of the run (settings fill what the input leaves out)."""
     settings = ctx.get_settings()
     return (
-        state.get("tenant") or settings.tenant,
+        settings.run_tenant(state.get("tenant")),
         state.get("collection") or settings.collection,
     )
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from disputatio.nodes.context import AgentContext
-from disputatio.retrievers.base import RetrievalFilters
+from disputatio.retrievers.base import RetrievalFilters, in_scope
 
 
 @dataclass
@@ -18,10 +18,12 @@ class RagContext(AgentContext):
     stages one node at a time through ``backend``, ``embeddings``, ``reranker``, ``config`` and
     ``plan``. Default: the Postgres funnel of the settings.
 
-    ``tenant`` is resolved at the edge that starts the run: the API key's tenant (``POST
-    /query``; the auth handler of the LangGraph routes), the CLI's ``--tenant``. Left None, the
-    funnel's default scope decides (its tenant was resolved from the settings when it was
-    built). :meth:`retrieval_filters` turns the context and the run's input into the scope.
+    ``tenant`` is resolved once, at the edge that starts the run: the API key's tenant (``POST
+    /query`` through ``Services.context``; the auth handler of the LangGraph routes, which
+    drops a ``tenant`` from the run's input), the CLI's ``--tenant``. Left None, the funnel's
+    default scope decides (its tenant was resolved with ``Settings.run_tenant`` when it was
+    built). The graph's state carries no tenant: :meth:`retrieval_filters` turns the context
+    and the run's input into the scope.
 
     Attributes:
         answer: Call the answerer after retrieval (False = retrieval only).
@@ -42,10 +44,8 @@ class RagContext(AgentContext):
 
         Each field comes from the first of these that gives it:
 
-        * ``tenant``: the input's ``tenant``, the context's, the funnel's default scope. The
-          input key is kept for the LangGraph routes, whose auth handler overwrites it (and
-          the context's) with the API key's tenant (``api/auth.py``); ``POST /query`` and the
-          CLI set the context's only.
+        * ``tenant``: the context's (set at the edge), the funnel's default scope
+          (:func:`~disputatio.retrievers.base.in_scope`). The run's input names none.
         * ``collections``: the input's, the context's ``collection``, the funnel's.
         * ``tags`` and ``language``: the input's, the funnel's.
 
@@ -58,13 +58,16 @@ class RagContext(AgentContext):
         """
         inputs = inputs or {}
         base = getattr(self.funnel(), "default_filters", None) or RetrievalFilters()
-        tenant = inputs.get("tenant") or self.tenant or base.tenant
-        if not tenant:
-            raise ValueError("no tenant to search: give the context one (the funnel has none)")
         wanted = inputs.get("collections") or ([self.collection] if self.collection else [])
-        return RetrievalFilters(
-            tenant=tenant,
-            collections=tuple(wanted) if wanted else base.collections,
-            tags=tuple(inputs.get("tags") or ()) or base.tags,
-            language=inputs.get("language") or base.language,
+        scope = in_scope(
+            RetrievalFilters(
+                tenant=self.tenant or None,
+                collections=tuple(wanted) if wanted else base.collections,
+                tags=tuple(inputs.get("tags") or ()) or base.tags,
+                language=inputs.get("language") or base.language,
+            ),
+            base,
         )
+        if not scope.tenant:
+            raise ValueError("no tenant to search: give the context one (the funnel has none)")
+        return scope

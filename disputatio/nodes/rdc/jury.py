@@ -135,7 +135,7 @@ def jury(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     }
     verdict = jsonable(verdict)
     if cfg.memory and runtime.store is not None:
-        tenant = ctx.tenant or ctx.get_settings().tenant
+        tenant = ctx.get_settings().run_tenant(ctx.tenant)
         diaries = diary_entries(state, verdict, case.gold)
         write_diaries(runtime.store, tenant, state["run_id"], diaries)
     head = ledger.append(thread, "verdict", verdict, key=f"{state['run_id']}:verdict")

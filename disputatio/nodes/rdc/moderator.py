@@ -52,7 +52,7 @@ def seed(state: RdcState, runtime: Runtime[RdcContext]) -> dict[str, Any]:
     thread = (info.thread_id if info else None) or state.get("thread_id") or f"rdc-{run_id}"
     entropy = entropy_nats(posterior)
     names = [s.name for s in specs]
-    tenant = ctx.tenant or ctx.get_settings().tenant
+    tenant = ctx.get_settings().run_tenant(ctx.tenant)
     priors = agent_priors(runtime.store if cfg.memory else None, tenant, names)
     payload = {
         "case": case.model_dump(mode="json"),
