@@ -164,8 +164,7 @@ def ensure_kb(
 
 def ingest_folder(folder: Path, tenant: str, settings: Settings) -> dict[str, Any]:
     """Ingest ``folder`` into ``tenant`` with the ingest graph (idempotent by content hash)."""
-    from disputatio.graphs.ingest import graph
-    from disputatio.nodes.ingest.context import IngestContext
+    from disputatio.graphs.ingest import IngestContext, graph
 
     out = graph.invoke(
         {"paths": [str(folder)], "tenant": tenant, "collection": "medkb", "tags": ["medkb"]},

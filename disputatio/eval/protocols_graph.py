@@ -8,7 +8,7 @@ runs through :func:`graph_protocol`:
 * the input is the graph's input builder on ``{"question", "options"}`` (the question's id as
   the case id);
 * the context is the graph's context class with the fields it shares with the run's
-  :class:`~disputatio.nodes.context.AgentContext` (models, retriever, settings, tenant,
+  :class:`~disputatio.graphs.context.AgentContext` (models, retriever, settings, tenant,
   collection) taken from ``env.medrag``;
 * the answer is the output's ``answer``, parsed into an option label (or a number) as the
   baselines' replies are;
@@ -28,8 +28,8 @@ from langchain_core.runnables import RunnableConfig
 
 from disputatio.eval.protocols import ProtocolEnv, ProtocolSpec
 from disputatio.eval.question import Question
+from disputatio.graphs.context import AgentContext
 from disputatio.graphs.registry import GraphSpec
-from disputatio.nodes.context import AgentContext
 
 
 def graph_context(spec: GraphSpec, env: ProtocolEnv) -> Any:

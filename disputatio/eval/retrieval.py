@@ -32,8 +32,14 @@ from typing import Any
 from disputatio.errors import ConfigError
 from disputatio.eval.retrieval_data import LabelledQuery, label_of
 from disputatio.eval.retrieval_metrics import dedupe, ndcg_at, percentiles, quality
+from disputatio.eval.retrieval_report import config_row
 from disputatio.retrievers.base import RetrievalFilters
-from disputatio.retrievers.funnel import fuse_and_expand, rerank_sections, run_channel
+from disputatio.retrievers.funnel import (
+    FunnelConfig,
+    fuse_and_expand,
+    rerank_sections,
+    run_channel,
+)
 from disputatio.settings import Settings
 from disputatio.state.retrieval import Section
 from disputatio.storage.chunk_reads import child_documents, parent_documents
@@ -104,15 +110,7 @@ class RetrievalEvaluation:
         self.funnel = PostgresFunnel(
             settings, default_filters=filters, embeddings=self.embeddings, reranker=reranker
         )
-        cfg = self.funnel.config
-        depth = self.options.depth
-        self.config = dataclasses.replace(
-            cfg,
-            k_lexical=max(cfg.k_lexical, depth),
-            k_semantic=max(cfg.k_semantic, depth),
-            k_graph=max(cfg.k_graph, depth),
-            rerank_candidates=max(cfg.rerank_candidates, depth),
-        )
+        self.config = deeper(self.funnel.config, self.options.depth)
         self.labels, self.texts = self._documents()
         if not self.labels:
             raise ConfigError(
@@ -244,8 +242,7 @@ def evaluate(
     public = _public(ev, queries, relevant, tick) if options.public else {}
     refusal = _refusal(ev, got, options, off_topic, tick)
     per_query = _per_query(got, queries, relevant, stages)
-    cfg = dataclasses.asdict(ev.config)
-    cfg["weights"] = dict(ev.config.weights)
+    cfg = config_row(ev.config)
     return {
         **(meta or {}),
         "date": dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
@@ -266,6 +263,12 @@ def evaluate(
         "refusal": refusal,
         "per_query": per_query,
     }
+
+
+def deeper(cfg: FunnelConfig, depth: int) -> FunnelConfig:
+    """``cfg`` with each channel returning, and the reranker taking, at least ``depth``."""
+    deep = cfg.tuned(k={name: max(spec.k, depth) for name, spec in cfg.channels.items()})
+    return dataclasses.replace(deep, rerank_candidates=max(cfg.rerank_candidates, depth))
 
 
 def _stage_rows(

@@ -43,8 +43,7 @@ def ingest_files(
     Raises:
         DisputatioError: If every file failed.
     """
-    from disputatio.graphs.ingest import graph
-    from disputatio.nodes.ingest.context import IngestContext
+    from disputatio.graphs.ingest import IngestContext, graph
 
     inputs = {"paths": [str(p) for p in paths], "tenant": tenant, "collection": collection}
     summary: dict[str, Any] = {}

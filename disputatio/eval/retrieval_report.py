@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from disputatio.eval.retrieval_public import AFTER, BEFORE
+from disputatio.retrievers.funnel import FunnelConfig
 
 #: Columns of the results table: (key in a row, header).
 COLUMNS = (
@@ -84,10 +86,8 @@ def to_markdown(result: Mapping[str, Any]) -> str:
         + (f", {len(result['collections'])} collections" if result["collections"] else "")
         + f": {result['documents']} documents; {result['questions']} questions"
         f" ({result['relevant_per_question']:.1f} relevant each). Embeddings"
-        f" `{result['embeddings']}`, reranker `{result['refusal']['reranker']}`; per-channel k"
-        f" {result['config']['k_lexical']}/{result['config']['k_semantic']}/"
-        f"{result['config']['k_graph']}, weights {result['config']['weights']},"
-        f" RRF k {result['config']['rrf_k']}.",
+        f" `{result['embeddings']}`, reranker `{result['refusal']['reranker']}`; channels"
+        f" {channel_knobs(result['config'])}, RRF k {result['config']['rrf_k']}.",
         "",
         "| ranking | " + " | ".join(h for _, h in COLUMNS) + " |",
         "|---" * (len(COLUMNS) + 1) + "|",
@@ -96,6 +96,21 @@ def to_markdown(result: Mapping[str, Any]) -> str:
     lines = refusal_lines(result)
     tail = ["", *(f"- {line}" for line in lines)] if lines else []
     return "\n".join(head + body + tail) + "\n"
+
+
+def config_row(cfg: FunnelConfig) -> dict[str, Any]:
+    """The funnel's knobs as the results record them: each channel as ``{k, weight}``."""
+    row = {f.name: getattr(cfg, f.name) for f in dataclasses.fields(cfg) if f.name != "channels"}
+    row["channels"] = {n: {"k": s.k, "weight": s.weight} for n, s in cfg.channels.items()}
+    return row
+
+
+def channel_knobs(config: Mapping[str, Any]) -> str:
+    """Each channel's depth and weight, as ``name (k K, weight W)``, from a results' config."""
+    return ", ".join(
+        f"{name} (k {knobs['k']}, weight {knobs['weight']:g})"
+        for name, knobs in config.get("channels", {}).items()
+    )
 
 
 def write_outputs(result: Mapping[str, Any], out: Path) -> tuple[Path, Path]:

@@ -13,7 +13,9 @@ name. Adding a channel is one spec plus its backend query::
     )
 
 Settings tune any channel by name (``[retrieval] channels = {title = {weight = 0.5}}``, see
-:class:`~disputatio.settings.pipelines.RetrievalSettings`); a weight of 0 turns it off.
+:class:`~disputatio.settings.RetrievalSettings`); a weight of 0 turns it off. A name the funnel
+being built has no channel for is refused (:class:`~disputatio.errors.ConfigError`): a typo
+must not leave a channel at its default unnoticed.
 
 The built-in channels (:data:`BUILTIN_CHANNELS`) and their backend queries:
 
@@ -26,7 +28,6 @@ The built-in channels (:data:`BUILTIN_CHANNELS`) and their backend queries:
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -34,14 +35,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from langchain_core.embeddings import Embeddings
 
+from disputatio.errors import ConfigError
 from disputatio.retrievers.base import RetrievalFilters
 from disputatio.retrievers.plan import QueryPlan
 from disputatio.retrievers.relevance import query_vector
 
 if TYPE_CHECKING:
     from disputatio.retrievers.funnel import FunnelBackend, FunnelConfig
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,14 @@ class ChannelKnobs(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class ChannelKnobValues:
+    """A channel's ``k`` and weight given in code (:class:`ChannelKnobs`); None = the spec's."""
+
+    k: int | None = None
+    weight: float | None = None
+
+
 def lexical(backend: FunnelBackend, q: ChannelQuery) -> list[tuple[str, float]]:
     """BM25 over the planner's keywords."""
     return backend.lexical(q.plan.keywords, q.filters, q.k)
@@ -126,25 +134,29 @@ BUILTIN_CHANNELS: Mapping[str, ChannelSpec] = MappingProxyType(
 
 
 def configured(
-    specs: Mapping[str, ChannelSpec], knobs: Mapping[str, ChannelKnobs]
+    specs: Mapping[str, ChannelSpec],
+    knobs: Mapping[str, ChannelKnobs],
+    where: str = "retrieval.channels",
 ) -> dict[str, ChannelSpec]:
     """``specs`` with the settings' ``k`` and ``weight`` of each channel applied.
 
     Args:
         specs: The funnel's channels.
         knobs: ``RetrievalSettings.channels``: name → ``k``/``weight`` (None: the spec's).
+        where: Where ``knobs`` come from, for the error.
 
     Returns:
-        The channels, in the order of ``specs``. Settings of a channel the funnel does not have
-        are logged (a warning: a typo, or a channel of another funnel) and left out.
+        The channels, in the order of ``specs``.
+
+    Raises:
+        ConfigError: If ``knobs`` names a channel ``specs`` lacks (a typo, or a channel of
+            another funnel), naming it and the channels there are.
     """
     unknown = sorted(set(knobs) - set(specs))
     if unknown:
-        logger.warning(
-            "retrieval.channels names %s, which this funnel has no channel for (it has %s):"
-            " ignored",
-            ", ".join(map(repr, unknown)),
-            ", ".join(specs),
+        raise ConfigError(
+            f"{where} names {', '.join(map(repr, unknown))}, which this funnel has no"
+            f" channel for; its channels: {', '.join(specs)}"
         )
     out: dict[str, ChannelSpec] = {}
     for name, spec in specs.items():

@@ -22,7 +22,12 @@ from langchain_core.embeddings import Embeddings
 
 from disputatio.models.rerank import Reranker
 from disputatio.retrievers.base import RetrievalFilters
-from disputatio.retrievers.channels import BUILTIN_CHANNELS, ChannelSpec, configured
+from disputatio.retrievers.channels import (
+    BUILTIN_CHANNELS,
+    ChannelKnobValues,
+    ChannelSpec,
+    configured,
+)
 
 # the channel runners live in funnel_channels; the rag graph, the eval and the API import them
 # from here
@@ -46,8 +51,6 @@ from disputatio.state.retrieval import RetrievalResult, RetrievalTrace, Section
 
 #: Names of the built-in channels, in fusion order.
 CHANNELS = tuple(BUILTIN_CHANNELS)
-#: Built-in channels whose ``k`` has an alias field of :class:`FunnelConfig` (``k_<name>``).
-_K_ALIASES = ("lexical", "semantic", "graph")
 
 
 class FunnelBackend(Protocol):
@@ -96,22 +99,14 @@ class FunnelBackend(Protocol):
 class FunnelConfig:
     """Knobs of one funnel run (see :class:`disputatio.settings.RetrievalSettings`).
 
-    ``channels`` is the one place a channel's depth and weight live. ``k_lexical``,
-    ``k_semantic``, ``k_graph`` and ``weights`` are aliases of it, kept for callers of the
-    three-channel config: given (a ``k_*`` above 0, a weight per channel name), they are applied
-    to ``channels``; read, they give the channels' values (``weights``: every channel's, plus
-    any given for a channel the config lacks). They win over ``channels`` when both are given,
-    so ``dataclasses.replace(cfg, channels=...)`` keeps the old aliases' values for the built-in
-    channels: use :meth:`with_channels` to swap channels.
+    ``channels`` is the one place a channel's depth and weight live (:attr:`weights` reads the
+    weights back); :meth:`tuned` changes some of them, ``dataclasses.replace(cfg, channels=...)``
+    swaps the channels.
 
     Attributes:
-        k_lexical: Alias of ``channels["lexical"].k``.
-        k_semantic: Alias of ``channels["semantic"].k``.
-        k_graph: Alias of ``channels["graph"].k``.
         k_final: Sections kept after the trim.
         fusion: ``convex`` or ``rrf``.
         rrf_k: RRF constant.
-        weights: Alias of the channels' fusion weights (name → weight).
         graph_hops: Relation hops of the graph channel.
         parent_rest_share: A parent's share of its other children's scores.
         threshold: Refusal threshold on the best rerank score.
@@ -137,13 +132,9 @@ class FunnelConfig:
         channels: Name → :class:`~disputatio.retrievers.channels.ChannelSpec`, in fusion order.
     """
 
-    k_lexical: int = 0
-    k_semantic: int = 0
-    k_graph: int = 0
     k_final: int = 8
     fusion: str = "convex"
     rrf_k: int = 60
-    weights: Mapping[str, float] = field(default_factory=dict)
     graph_hops: int = 1
     parent_rest_share: float = 0.1
     threshold: float = 0.25
@@ -158,30 +149,37 @@ class FunnelConfig:
     channel_timeout_s: float | None = 5.0
     channels: Mapping[str, ChannelSpec] = field(default_factory=lambda: dict(BUILTIN_CHANNELS))
 
-    def __post_init__(self) -> None:
-        specs = dict(self.channels)
-        for name in _K_ALIASES:
-            k = getattr(self, f"k_{name}")
-            if k > 0 and name in specs:
-                specs[name] = replace(specs[name], k=k)
-        for name, weight in self.weights.items():
-            if name in specs:
-                specs[name] = replace(specs[name], weight=float(weight))
-        # frozen: the aliases are settled here, once, to read back the channels' values
-        object.__setattr__(self, "channels", specs)
-        for name in _K_ALIASES:
-            object.__setattr__(self, f"k_{name}", specs[name].k if name in specs else 0)
-        weights = {**self.weights, **{name: spec.weight for name, spec in specs.items()}}
-        object.__setattr__(self, "weights", weights)
-
     @property
     def active_channels(self) -> list[str]:
         """The channels that run: those with a fusion weight above 0, in fusion order."""
         return [name for name, spec in self.channels.items() if spec.weight > 0]
 
-    def with_channels(self, channels: Mapping[str, ChannelSpec]) -> FunnelConfig:
-        """A copy running ``channels``, each with its own ``k`` and weight."""
-        return replace(self, channels=channels, k_lexical=0, k_semantic=0, k_graph=0, weights={})
+    @property
+    def weights(self) -> dict[str, float]:
+        """Each channel's fusion weight (read from ``channels``)."""
+        return {name: spec.weight for name, spec in self.channels.items()}
+
+    def tuned(
+        self,
+        *,
+        k: Mapping[str, int] | None = None,
+        weights: Mapping[str, float] | None = None,
+    ) -> FunnelConfig:
+        """A copy with some channels' depth and/or fusion weight changed.
+
+        Args:
+            k: Channel name → candidates it returns.
+            weights: Channel name → fusion weight (0: the channel is off).
+
+        Raises:
+            ConfigError: If a name is not one of ``channels``.
+        """
+        k, weights = k or {}, weights or {}
+        knobs = {
+            name: ChannelKnobValues(k=k.get(name), weight=weights.get(name))
+            for name in {*k, *weights}
+        }
+        return replace(self, channels=configured(self.channels, knobs, "FunnelConfig.tuned"))
 
     @classmethod
     def from_settings(
@@ -197,6 +195,9 @@ class FunnelConfig:
             settings: Settings; ``retrieval.channels`` sets each channel's ``k`` and weight.
             channels: The funnel's channels (default: the built-in ones).
             **overrides: Field values that win over the settings.
+
+        Raises:
+            ConfigError: If ``retrieval.channels`` names a channel the funnel does not have.
         """
         r = settings.retrieval
         values: dict[str, Any] = {
@@ -222,11 +223,12 @@ def fuse(
     channel_hits: Mapping[str, Sequence[tuple[str, float]]], cfg: FunnelConfig
 ) -> list[tuple[str, float]]:
     """Fuse the channels' child rankings (``cfg.fusion``: ``convex`` or ``rrf``)."""
-    hits = {name: list(h) for name, h in channel_hits.items() if cfg.weights.get(name, 1.0) > 0}
+    weights = cfg.weights
+    hits = {name: list(h) for name, h in channel_hits.items() if weights.get(name, 1.0) > 0}
     if cfg.fusion == "convex":
-        return convex_fusion(hits, cfg.weights)
+        return convex_fusion(hits, weights)
     rankings = {name: [cid for cid, _ in h] for name, h in hits.items()}
-    return weighted_rrf(rankings, cfg.weights, cfg.rrf_k)
+    return weighted_rrf(rankings, weights, cfg.rrf_k)
 
 
 def fuse_and_expand(

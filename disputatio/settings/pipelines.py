@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal, Self
+from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field
+
+# the retrieval settings have their own module; they are imported from here too
+from disputatio.settings.retrieval import ChannelSettings as ChannelSettings
+from disputatio.settings.retrieval import RetrievalSettings as RetrievalSettings
 
 
 class IngestSettings(BaseModel):
@@ -44,180 +48,6 @@ class IngestSettings(BaseModel):
         description="Wait for the WAL flush at each document commit (off: a crash can lose the "
         "last moments of ingestion, never half a document; re-ingesting restores them).",
     )
-
-
-class ChannelSettings(BaseModel):
-    """Knobs of one retrieval channel (an entry of ``RetrievalSettings.channels``)."""
-
-    k: int | None = Field(
-        default=None, ge=1, description="Candidates it returns (None: its default)."
-    )
-    weight: float | None = Field(
-        default=None, ge=0, description="Fusion weight (0 = the channel is off; None: its default)."
-    )
-
-
-#: Channels whose knobs have alias fields in RetrievalSettings (``k_<name>``, ``weight_<name>``).
-_ALIASED_CHANNELS = ("lexical", "semantic", "graph")
-
-
-class RetrievalSettings(BaseModel):
-    """The triple-hybrid retrieval funnel.
-
-    Defaults are tuned on BioASQ's calibration split; docs/retrieval_tuning.md has the numbers.
-
-    Each channel's depth and fusion weight live in ``channels`` (``[retrieval] channels =
-    {graph = {k = 50, weight = 0.1}}``), for the built-in channels and any channel a funnel adds
-    (:mod:`disputatio.retrievers.channels`). ``k_lexical``, ``k_semantic``, ``k_graph``,
-    ``weight_lexical``, ``weight_semantic`` and ``weight_graph`` are documented aliases of the
-    built-in channels' entries (``DISPUTATIO_RETRIEVAL__WEIGHT_GRAPH=0.1`` keeps working): after
-    loading, an alias and its entry read the same; given both, they must agree.
-    """
-
-    k_lexical: int = Field(
-        100, ge=1, description="Candidates from the BM25 channel (alias of channels.lexical.k)."
-    )
-    k_semantic: int = Field(
-        100, ge=1, description="Candidates from the vector channel (alias of channels.semantic.k)."
-    )
-    k_graph: int = Field(
-        50, ge=1, description="Candidates from the graph channel (alias of channels.graph.k)."
-    )
-    k_final: int = Field(8, ge=1, description="Parent sections handed to the answerer.")
-    fusion: Literal["convex", "rrf"] = Field(
-        "convex",
-        description="'convex': weighted mean of min-max normalised channel scores; "
-        "'rrf': weighted reciprocal rank fusion.",
-    )
-    rrf_k: int = Field(60, ge=1, description="RRF constant k in 1/(k + rank) (fusion='rrf').")
-    weight_graph: float = Field(
-        0.0,
-        ge=0,
-        description="Fusion weight of the graph channel (0 = the channel is off; on BioASQ's "
-        "calibration split 0.05-0.1 changed nDCG@10 by less than 0.4 points either way; alias "
-        "of channels.graph.weight).",
-    )
-    weight_semantic: float = Field(
-        0.55,
-        ge=0,
-        description="Fusion weight of the vector channel (alias of channels.semantic.weight).",
-    )
-    weight_lexical: float = Field(
-        0.45,
-        ge=0,
-        description="Fusion weight of the BM25 channel (alias of channels.lexical.weight).",
-    )
-    channels: dict[str, ChannelSettings] = Field(
-        default_factory=dict,
-        description="Per-channel knobs by channel name, e.g. {graph = {k = 50, weight = 0.1}}; "
-        "a weight of 0 turns a channel off. The built-in channels (lexical, semantic, graph) are "
-        "always filled in; a name the funnel has no channel for is refused when it is built.",
-    )
-    bm25_k1: float = Field(0.9, ge=0, description="BM25 term-frequency saturation k1.")
-    bm25_b: float = Field(0.4, ge=0, le=1, description="BM25 length normalisation b.")
-    bm25_postings_per_term: int = Field(
-        1000, ge=10, description="Highest-impact postings read per query term (bounds BM25)."
-    )
-    graph_hops: int = Field(1, ge=0, le=1, description="Relation hops from the seed entities.")
-    graph_neighbour_cap: int = Field(
-        20, ge=1, description="Neighbours kept per seed entity (strongest edges first)."
-    )
-    graph_query_ner: bool = Field(
-        True,
-        description="Recognise query entities with the ingestion NER (spaCy) as graph seeds, "
-        "besides whole-key matches of the query's word n-grams.",
-    )
-    parent_rest_share: float = Field(
-        0.1,
-        ge=0,
-        le=1,
-        description="A parent scores its best child plus at most this share of it from the rest.",
-    )
-    channel_timeout_s: float | None = Field(
-        5.0,
-        gt=0,
-        description="Deadline per channel (statement_timeout + thread wait); late channels are "
-        "dropped and recorded in the trace. None = no deadline.",
-    )
-    rerank_blend: float = Field(
-        0.0,
-        ge=0,
-        le=1,
-        description="local:hybrid orders by blend·relevance + (1-blend)·fusion score.",
-    )
-    relevance_platt_a: float = Field(
-        12.0, description="Relevance = sigmoid(a·cosine + b): slope a (calibrate refits it)."
-    )
-    relevance_platt_b: float = Field(
-        -6.0, description="Relevance = sigmoid(a·cosine + b): offset b (calibrate refits it)."
-    )
-    rerank_threshold: float = Field(
-        0.1,
-        description="Refuse (NO_SUITABLE_CONTEXT) when the best calibrated relevance is below "
-        "(calibrate refits it). A loose gate: the claim check refuses what no sentence "
-        "supports. 0.1 keeps every answerable calibration question of both labelled corpora "
-        "(BioASQ fit 0.25, the grounding set's 0.15; docs/grounding.md).",
-    )
-    trim_alpha: float = Field(
-        0.5, ge=0, le=1, description="Uncalibrated trim: keep chunks scoring >= alpha * s_max."
-    )
-    deep_trim_alpha: float | None = Field(
-        0.1,
-        ge=0,
-        le=1,
-        description="Uncalibrated: a search deeper than k_final (a ranking: never refused) also "
-        "gets, after the trimmed list, those scoring >= this * s_max (None: the trim alone, "
-        "refused like the answerer's; docs/retrieval_quality.md).",
-    )
-    calibrated_deep_trim_alpha: float | None = Field(
-        0.0,
-        ge=0,
-        le=1,
-        description="Calibrated: the same on calibrated scores, after the conformal list (0: "
-        "the rest of the reranked list; None: the conformal list alone).",
-    )
-    conformal_alpha: float = Field(
-        0.1, gt=0, lt=1, description="Miscoverage level of the calibrated (conformal) trim."
-    )
-    refusal_alpha: float = Field(
-        0.05,
-        gt=0,
-        lt=1,
-        description="calibrate sets the refusal threshold so at most this share of on-topic "
-        "calibration questions is refused.",
-    )
-    planner: str = Field("deterministic", description="Query planner: 'deterministic' or 'llm'.")
-
-    @model_validator(mode="after")
-    def _channel_aliases(self) -> Self:
-        """Fold the alias fields into ``channels`` (and read them back from it)."""
-        for name in _ALIASED_CHANNELS:
-            entry = self.channels.get(name) or ChannelSettings()
-            k = self._settle(f"k_{name}", entry.k, f"channels.{name}.k")
-            weight = self._settle(f"weight_{name}", entry.weight, f"channels.{name}.weight")
-            self.channels[name] = ChannelSettings(k=int(k), weight=weight)
-            object.__setattr__(self, f"k_{name}", int(k))  # no validation again, no fields_set
-            object.__setattr__(self, f"weight_{name}", weight)
-        return self
-
-    def _settle(self, alias: str, entry: float | None, where: str) -> float:
-        value = float(getattr(self, alias))
-        if entry is None:
-            return value
-        if alias in self.model_fields_set and value != entry:
-            raise ValueError(f"{alias} = {value:g} and {where} = {entry:g} disagree: give one")
-        return float(entry)
-
-    def weight_for(self, channel: str) -> float:
-        """The fusion weight the settings give ``channel``.
-
-        Raises:
-            KeyError: When the settings give ``channel`` no weight.
-        """
-        entry = self.channels.get(channel)
-        if entry is None or entry.weight is None:
-            raise KeyError(f"retrieval.channels has no weight for {channel!r}")
-        return entry.weight
 
 
 class DebateSettings(BaseModel):

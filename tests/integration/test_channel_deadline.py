@@ -111,8 +111,8 @@ def test_funnel_drops_a_channel_the_database_cancelled(
 ) -> None:
     # the funnel's own wait is long (10 s): only the database deadline (0.3 s) ends the channel
     backend = PostgresBackend(_with_timeout(settings, 0.3))
-    cfg = FunnelConfig(
-        channel_timeout_s=10.0, weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0}
+    cfg = FunnelConfig(channel_timeout_s=10.0).tuned(
+        weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0}
     )
     t0 = time.perf_counter()
     result = run_funnel(
@@ -130,8 +130,8 @@ def test_abandoned_channel_does_not_keep_running_on_the_server(
 ) -> None:
     # both deadlines at 0.5 s: the funnel stops waiting, and the server stops the statement
     backend = PostgresBackend(_with_timeout(settings, 0.5))
-    cfg = FunnelConfig(
-        channel_timeout_s=0.5, weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0}
+    cfg = FunnelConfig(channel_timeout_s=0.5).tuned(
+        weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0}
     )
     result = run_funnel(
         "How is Q fever diagnosed?", backend, stored, NoReranker(), cfg, SCOPE, threshold=0.0

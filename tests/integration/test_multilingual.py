@@ -119,7 +119,9 @@ def test_accented_text_comes_back_intact(settings: Settings, chunks: dict[str, s
         default_filters=SCOPE,
         embeddings=DeterministicFakeEmbedding(size=384),  # no vector channel in this test
         reranker=NoReranker(),
-        config=FunnelConfig(weights={"lexical": 1.0, "semantic": 0.0, "graph": 0.0}, threshold=0),
+        config=FunnelConfig(threshold=0).tuned(
+            weights={"lexical": 1.0, "semantic": 0.0, "graph": 0.0}
+        ),
     )
     funnel.settings = funnel.settings.model_copy(
         update={
@@ -169,8 +171,8 @@ def test_non_english_files_through_ingestion_and_back(
             default_filters=scope,
             embeddings=DeterministicFakeEmbedding(size=settings.models.embedding_dim),
             reranker=NoReranker(),
-            config=FunnelConfig(
-                weights={"lexical": 1.0, "semantic": 0.0, "graph": 0.0}, threshold=0
+            config=FunnelConfig(threshold=0).tuned(
+                weights={"lexical": 1.0, "semantic": 0.0, "graph": 0.0}
             ),
         )
         for query, name, text in [

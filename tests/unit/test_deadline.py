@@ -65,9 +65,8 @@ def backend() -> Iterator[SlowLexicalBackend]:
 
 def _search(backend: SlowLexicalBackend, channel_timeout_s: float) -> RetrievalResult:
     """The funnel over the lexical and semantic channels, each with ``channel_timeout_s``."""
-    cfg = FunnelConfig(
-        channel_timeout_s=channel_timeout_s,
-        weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0},
+    cfg = FunnelConfig(channel_timeout_s=channel_timeout_s).tuned(
+        weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0}
     )
     return run_funnel(
         "q fever diagnosis",
@@ -112,7 +111,9 @@ def test_single_channel_deadline_raises(backend: SlowLexicalBackend) -> None:
 
 def test_reranker_failure_keeps_the_fusion_order(backend: SlowLexicalBackend) -> None:
     backend.release.set()
-    cfg = FunnelConfig(weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0}, trim_alpha=0.0)
+    cfg = FunnelConfig(trim_alpha=0.0).tuned(
+        weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0}
+    )
     args = ("q fever diagnosis", backend, FakeEmbeddings())
     plain = run_funnel(*args, NoReranker(), cfg, RetrievalFilters(tenant="t"), threshold=0.0)  # type: ignore[arg-type]
     down = ScriptedReranker([RuntimeError("rerank server down")])
@@ -124,7 +125,7 @@ def test_reranker_failure_keeps_the_fusion_order(backend: SlowLexicalBackend) ->
 
 def test_no_reranker_still_refuses_off_topic(backend: SlowLexicalBackend) -> None:
     backend.release.set()
-    cfg = FunnelConfig(weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0})
+    cfg = FunnelConfig().tuned(weights={"lexical": 0.5, "semantic": 0.5, "graph": 0.0})
     # the stored vector of c1 is "q fever diagnosis"; an unrelated query is far from it
     on_topic = run_funnel(
         "q fever diagnosis", backend, FakeEmbeddings(), NoReranker(), cfg,  # type: ignore[arg-type]

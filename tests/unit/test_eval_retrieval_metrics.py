@@ -168,7 +168,8 @@ def test_markdown_report_has_a_row_per_stage_and_peer() -> None:
     result = {
         "date": "d", "machine": "m", "load": [1.0, 2.0], "tenant": "t", "collections": [],
         "documents": 4, "questions": 2, "relevant_per_question": 1.5, "embeddings": "e",
-        "config": {"k_lexical": 1, "k_semantic": 2, "k_graph": 3, "weights": {}, "rrf_k": 60},
+        "config": {"rrf_k": 60, "channels": {"lexical": {"k": 1, "weight": 0.5},
+                                             "graph": {"k": 3, "weight": 0.0}}},
         "stages": {"lexical": row | {"p50_ms": 1.0, "p95_ms": 2.0, "failed": 1}},
         "peers": {"bm25s": row | {"p50_ms": None, "p95_ms": None}},
         "refusal": {"threshold": 0.3, "reranker": "r",
@@ -179,3 +180,4 @@ def test_markdown_report_has_a_row_per_stage_and_peer() -> None:
     assert got["peer: bm25s"][-2:] == ["—", "—"]
     text = to_markdown(result)
     assert "| peer: bm25s | 0.500 |" in text and "refused: 1/2 (50.0%)" in text
+    assert "channels lexical (k 1, weight 0.5), graph (k 3, weight 0)," in text

@@ -63,7 +63,9 @@ def test_parent_rest_share_breaks_ties_between_equal_best_children() -> None:
 
 
 def test_zero_weight_channel_is_left_out_of_the_fusion() -> None:
-    cfg = FunnelConfig(fusion="convex", weights={"lexical": 1.0, "semantic": 1.0, "graph": 0.0})
+    cfg = FunnelConfig(fusion="convex").tuned(
+        weights={"lexical": 1.0, "semantic": 1.0, "graph": 0.0}
+    )
     fused = fuse({"lexical": [("a", 1.0)], "graph": [("g", 9.0)]}, cfg)
     assert [d for d, _ in fused] == ["a"]
 

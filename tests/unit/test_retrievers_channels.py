@@ -1,13 +1,15 @@
 """Channels are data: a toy channel is one spec plus its backend query, and the funnel fuses it.
 
 The toy "title" channel matches the query's keywords against document titles on the in-memory
-backend. Also: the settings' per-channel mapping and its aliases (``weight_graph``, ``k_*``),
-and the ``FunnelConfig`` aliases other callers still use.
+backend. Also: the settings' per-channel mapping (an unknown name refused; the deprecated
+``weight_graph``/``k_*`` inputs folded into it) and ``FunnelConfig``'s one channel mapping.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,8 @@ from typing import Any
 import pytest
 
 from disputatio.errors import ConfigError
+from disputatio.eval.retrieval import deeper
+from disputatio.eval.retrieval_report import config_row
 from disputatio.models.rerank import NoReranker
 from disputatio.nodes.rag.context import RagContext
 from disputatio.retrievers.base import RetrievalFilters
@@ -23,6 +27,7 @@ from disputatio.retrievers.funnel import FunnelConfig
 from disputatio.retrievers.graphstore import top_k
 from disputatio.retrievers.memory import InMemoryBackend, InMemoryFunnel, tokenize
 from disputatio.settings import Settings, load_settings
+from disputatio.settings.retrieval import DEPRECATED_CHANNEL_FIELDS
 from disputatio.testing import FakeEmbeddings
 
 
@@ -108,65 +113,104 @@ def test_the_rag_graph_runs_a_registered_channel_too(settings: Settings) -> None
 
 
 def test_a_weight_of_zero_turns_the_channel_off(tmp_path: Path) -> None:
-    retrieval = {"rerank_threshold": 0.0, "trim_alpha": 0.0, "channels": {"title": {"weight": 0}}}
-    off = load_settings(home=tmp_path, retrieval=retrieval)
+    knobs = {"rerank_threshold": 0.0, "trim_alpha": 0.0}
+    off = load_settings(home=tmp_path, retrieval={**knobs, "channels": {"title": {"weight": 0}}})
     config = with_title(off)
     assert config.channels["title"].weight == 0.0 and "title" not in config.active_channels
     result = make_funnel(off, config).search(QUERY)
     assert "title" not in result.trace.channels_used and "title" not in result.trace.timings_ms
-    plain = make_funnel(off, FunnelConfig.from_settings(off)).search(QUERY)
+    plain_settings = load_settings(home=tmp_path, retrieval=knobs)
+    plain = make_funnel(plain_settings, FunnelConfig.from_settings(plain_settings)).search(QUERY)
     assert result.ids == plain.ids  # the same as a funnel without the channel
 
 
-def test_settings_tune_any_channel_by_name(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_settings_tune_any_channel_by_name(tmp_path: Path) -> None:
     retrieval = {"channels": {"title": {"k": 3, "weight": 0.7}, "graph": {"weight": 0.1}}}
     settings = load_settings(home=tmp_path, retrieval=retrieval)
     config = with_title(settings)
     assert (config.channels["title"].k, config.channels["title"].weight) == (3, 0.7)
     assert config.channels["graph"].weight == 0.1 and config.weights["graph"] == 0.1
     assert list(config.channels) == ["lexical", "semantic", "graph", "title"]
-    assert not caplog.records
-    # a funnel without the channel runs its own, and says what it ignored
-    plain = FunnelConfig.from_settings(settings)
-    assert list(plain.channels) == ["lexical", "semantic", "graph"]
-    assert "'title'" in caplog.text and "ignored" in caplog.text
 
 
-def test_settings_aliases_and_the_channel_mapping_agree(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_channel_name_the_funnel_lacks_is_refused_naming_it_and_its_channels(
+    tmp_path: Path,
+) -> None:
+    typo = load_settings(home=tmp_path, retrieval={"channels": {"grahp": {"weight": 0.1}}})
+    with pytest.raises(ConfigError) as refused:
+        FunnelConfig.from_settings(typo)
+    message = str(refused.value)
+    assert "'grahp'" in message and "lexical, semantic, graph" in message
+    # a channel of another funnel too: only the funnel that has it takes its settings
+    titled = load_settings(home=tmp_path, retrieval={"channels": {"title": {"weight": 0.7}}})
+    with pytest.raises(ConfigError, match="'title'"):
+        FunnelConfig.from_settings(titled)
+    assert with_title(titled).channels["title"].weight == 0.7
+    with pytest.raises(ConfigError, match=r"'title'.*lexical, semantic, graph"):
+        FunnelConfig().tuned(weights={"title": 1.0})
+
+
+def test_deprecated_channel_settings_are_folded_into_the_mapping(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setenv("DISPUTATIO_RETRIEVAL__WEIGHT_GRAPH", "0.1")
-    r = load_settings(home=tmp_path, retrieval={"k_lexical": 7}).retrieval
-    assert r.channels["graph"].weight == 0.1 and r.weight_graph == 0.1
-    assert r.channels["lexical"].k == 7 and r.k_lexical == 7
-    assert r.weight_for("semantic") == r.weight_semantic == 0.55  # untouched defaults
+    with caplog.at_level(logging.WARNING, logger="disputatio.settings.retrieval"):
+        r = load_settings(home=tmp_path, retrieval={"k_lexical": 7}).retrieval
+    assert r.channels["graph"].weight == 0.1 and r.channels["lexical"].k == 7
+    assert r.weight_for("semantic") == 0.55 and r.channels["semantic"].k == 100  # defaults
+    assert "deprecated" in caplog.text and "channels.graph.weight" in caplog.text
+    assert not any(hasattr(r, old) for old in DEPRECATED_CHANNEL_FIELDS)  # inputs, not fields
     monkeypatch.delenv("DISPUTATIO_RETRIEVAL__WEIGHT_GRAPH")
-    mapped = load_settings(home=tmp_path, retrieval={"channels": {"graph": {"k": 9}}}).retrieval
-    assert (mapped.k_graph, mapped.weight_graph) == (9, 0.0)  # the alias reads the mapping
     cfg = FunnelConfig.from_settings(load_settings(home=tmp_path, retrieval={"weight_graph": 0.3}))
     assert cfg.channels["graph"].weight == 0.3 and "graph" in cfg.active_channels
+    both = {"weight_graph": 0.3, "channels": {"graph": {"weight": 0.3, "k": 9}}}
+    agreed = load_settings(home=tmp_path, retrieval=both).retrieval.channels["graph"]
+    assert (agreed.k, agreed.weight) == (9, 0.3)
     with pytest.raises(ConfigError, match="disagree"):
         load_settings(
             home=tmp_path, retrieval={"weight_graph": 0.2, "channels": {"graph": {"weight": 0.3}}}
         )
 
 
-def test_funnel_config_aliases_read_and_write_the_channels() -> None:
+def test_the_funnel_config_has_one_channel_mapping() -> None:
+    assert not {"k_lexical", "k_semantic", "k_graph", "weights"} & {
+        f.name for f in dataclasses.fields(FunnelConfig)
+    }
     cfg = FunnelConfig()
-    assert (cfg.k_lexical, cfg.k_semantic, cfg.k_graph) == (100, 100, 50)
-    assert cfg.weights == {"lexical": 0.45, "semantic": 0.55, "graph": 0.0}
+    assert {n: (s.k, s.weight) for n, s in cfg.channels.items()} == {
+        "lexical": (100, 0.45),
+        "semantic": (100, 0.55),
+        "graph": (50, 0.0),
+    }
+    assert cfg.weights == {"lexical": 0.45, "semantic": 0.55, "graph": 0.0}  # read from it
     assert cfg.active_channels == ["lexical", "semantic"]
-    only = FunnelConfig(weights={"lexical": 1.0, "semantic": 0.0, "graph": 0.0})
-    assert only.active_channels == ["lexical"] and only.channels["lexical"].weight == 1.0
-    # what the retrieval evaluation does: deeper channels, and the knobs in its report
-    deeper = dataclasses.replace(cfg, k_lexical=300, k_graph=max(cfg.k_graph, 10))
-    assert deeper.channels["lexical"].k == 300 and deeper.k_lexical == 300
-    assert (deeper.k_semantic, deeper.k_graph) == (100, 50)
-    report = dataclasses.asdict(deeper)
-    assert (report["k_lexical"], report["k_semantic"], report["k_graph"]) == (300, 100, 50)
-    assert report["weights"] == cfg.weights
-    swapped = cfg.with_channels({"title": TITLE, "lexical": BUILTIN_CHANNELS["lexical"]})
-    assert swapped.active_channels == ["title", "lexical"] and swapped.k_semantic == 0
+    only = cfg.tuned(weights={"semantic": 0.0})
+    assert only.active_channels == ["lexical"] and only.channels["lexical"].weight == 0.45
+    assert cfg.channels["semantic"].weight == 0.55  # a copy: the original is untouched
+    swapped = dataclasses.replace(
+        cfg, channels={"title": TITLE, "lexical": cfg.channels["lexical"]}
+    )
+    assert swapped.active_channels == ["title", "lexical"]
     assert swapped.weights == {"title": 2.0, "lexical": 0.45}
+
+
+def test_the_settings_defaults_are_the_builtin_channels(tmp_path: Path) -> None:
+    from_settings = FunnelConfig.from_settings(load_settings(home=tmp_path)).channels
+    assert {n: (s.k, s.weight) for n, s in from_settings.items()} == {
+        n: (s.k, s.weight) for n, s in BUILTIN_CHANNELS.items()
+    }
+
+
+def test_the_retrieval_evaluation_deepens_and_records_every_channel() -> None:
+    cfg = FunnelConfig(rerank_candidates=24).tuned(k={"graph": 10})
+    deep = deeper(cfg, 64)
+    assert {n: s.k for n, s in deep.channels.items()} == {
+        "lexical": 100,
+        "semantic": 100,
+        "graph": 64,
+    }
+    assert deep.rerank_candidates == 64 and deep.weights == cfg.weights
+    row = config_row(deep)
+    assert row["channels"]["graph"] == {"k": 64, "weight": 0.0}
+    assert row["rerank_candidates"] == 64 and "k_graph" not in row
+    json.dumps(row)  # the results file takes it as it is

@@ -54,9 +54,7 @@ RETRIEVAL = {
     "rerank_threshold": 0.0,
     "trim_alpha": 0.0,
     "fusion": "rrf",
-    "weight_graph": 1.0,
-    "weight_semantic": 0.8,
-    "weight_lexical": 0.7,
+    "channels": {"graph": {"weight": 1.0}, "semantic": {"weight": 0.8}, "lexical": {"weight": 0.7}},
 }
 
 
@@ -159,11 +157,13 @@ def test_fusion_order_is_weighted_rrf_of_the_channel_ranks(funnel: InMemoryFunne
     plan = funnel.plan(query)
     cfg = funnel.config
     ranks = {
-        "lexical": funnel.backend.lexical(plan.keywords, scope(), cfg.k_lexical),
+        "lexical": funnel.backend.lexical(plan.keywords, scope(), cfg.channels["lexical"].k),
         "semantic": funnel.backend.semantic(
-            funnel.embeddings.embed_query(query), scope(), cfg.k_semantic
+            funnel.embeddings.embed_query(query), scope(), cfg.channels["semantic"].k
         ),
-        "graph": funnel.backend.graph(plan.graph_seeds, scope(), cfg.k_graph, cfg.graph_hops),
+        "graph": funnel.backend.graph(
+            plan.graph_seeds, scope(), cfg.channels["graph"].k, cfg.graph_hops
+        ),
     }
     rankings = {name: [cid for cid, _ in hits] for name, hits in ranks.items()}
     # by hand: score(d) = Σ_channels w_c / (60 + rank_c(d)), ranks 1-based

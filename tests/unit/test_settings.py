@@ -23,8 +23,9 @@ def test_defaults_are_documented_and_sane() -> None:
     s = load_settings()
     assert s.models.chat == "local:qwen2.5-coder-1.5b"
     # the hybrid funnel keeps both text channels on; the graph channel may be off (weight 0)
-    assert s.retrieval.weight_semantic > 0 and s.retrieval.weight_lexical > 0
-    assert s.retrieval.weight_graph >= 0
+    weight = s.retrieval.weight_for
+    assert weight("semantic") > 0 and weight("lexical") > 0
+    assert weight("graph") >= 0
     assert s.medrag.temperatures == [0.7, 0.3]
     # every field of every section carries a description (shown by Studio and the docs)
     sections = [n for n, v in s if isinstance(v, BaseModel)]
