@@ -33,13 +33,18 @@ _VERDICT_RE = re.compile(
 #: "Yes, the protein is secreted.": a yes/no verdict restating the question, a conclusion the
 #: supported claims after it must carry (dropped when none is supported).
 YESNO_VERDICT_RE = re.compile(r"^\s*(?:yes|no|maybe)\s*[,:;]\s*\S", re.I)
-#: "This information is found in the section about the CTD-40 spares.": a sentence pointing at
-#: the documents states nothing about the world (a judge may still find it "supported").
+#: "This information is found in the section about the CTD-40 spares.", "The section [S1]
+#: provides information on the collection of bulky items.": a sentence pointing at the
+#: documents states nothing about the world (a judge may still find it "supported"); "The
+#: section states that …" reports a statement and is checked as one.
 POINTER_RE = re.compile(
     r"^\W*(?:this|that|it|these|the (?:answer|information|details?))(?:\s+(?:information|"
     r"answer|detail|fact)s?)?\s+(?:is|are|can be|was|were)\s+(?:also\s+)?(?:found|stated|"
     r"mentioned|given|described|specified|explained|listed|shown|provided|detailed|covered|"
-    r"written)\b(?!\s+that\b)",
+    r"written)\b(?!\s+that\b)"
+    r"|^\W*the\s+(?:section|text|passage|document|context|source)s?(?:\s*\[[^\]]*\])*\s+"
+    r"(?:provides?|contains?|gives?|offers?|includes?|has)\s+(?:some\s+|the\s+|more\s+)?"
+    r"(?:information|details?)\b",
     re.I,
 )
 

@@ -290,6 +290,11 @@ def test_a_sentence_pointing_at_the_documents_is_no_claim() -> None:
     stated = "It is stated that the daily allowance in Bergen is 910 NOK [sec-travel]."
     (claim,) = check_answer(stated, SECTIONS).claims
     assert claim.factual and claim.verdict == "supported"
+    # u033 (held-out set 8): "The section [id] provides information on …" states nothing either
+    about = "The section [sec-travel] provides information on the travel policy for staff."
+    report = check_answer(about, SECTIONS, checker=yes)
+    assert (report.claims[0].verdict, report.claims[0].factual) == (None, False)
+    assert report.not_found
 
 
 def test_a_possessive_name_is_the_name() -> None:
