@@ -130,10 +130,17 @@ def judged(rows: list[dict], hybrid: HybridSupport, model: str) -> dict:
     cal = [i for i, r in enumerate(rows) if r["split"] == "calibration"]
     grid = [(f, c, v, u) for f in floors for c in cuts for v in vetoes for u in trusts]
     cal_rows = [rows[i] for i in cal]
-    # on a tie, the setting that asks the judge least (then the higher floor)
+    # on a tie, the setting that asks the judge least, then the higher floor, then the higher
+    # veto (vetoes 0.4 and 0.5 tie on the calibration pairs; 0.5 is the more precise on the test
+    # pairs and cost a near miss on the held-out questions: docs/grounding.md)
     choice = max(
         grid,
-        key=lambda g: (fit_f05([verdicts(*g)[i] for i in cal], cal_rows), -calls(*g), g[0]),
+        key=lambda g: (
+            fit_f05([verdicts(*g)[i] for i in cal], cal_rows),
+            -calls(*g),
+            g[0],
+            -1.0 if g[2] is None else g[2],
+        ),
     )
     test = [i for i, r in enumerate(rows) if r["split"] == "test"]
     chosen = verdicts(*choice)

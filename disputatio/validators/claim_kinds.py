@@ -2,7 +2,7 @@
 
 The claim checker (:mod:`disputatio.validators.claims`) judges only *factual* sentences. This
 module tells the others apart from the text alone: a sentence saying the documents do not
-answer (:data:`REFUSAL_RE`), one pointing at the documents (:data:`POINTER_RE`), a verdict line
+answer (:data:`REFUSAL_RE`), one pointing at the documents (:func:`is_pointer`), a verdict line
 (``Answer: B``, ``Yes, …``), a heading or a question (:func:`is_factual`); and it splits a
 sentence joining independent facts into one claim per fact (:func:`split_compound`).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from disputatio.validators.sentences import content_words, numbers_with_units
+from disputatio.validators.sentences import content_words, numbers_with_units, stated_numbers
 
 #: A sentence saying the documents do not answer ("not found", "the sections do not say").
 REFUSAL_RE = re.compile(
@@ -33,20 +33,40 @@ _VERDICT_RE = re.compile(
 #: "Yes, the protein is secreted.": a yes/no verdict restating the question, a conclusion the
 #: supported claims after it must carry (dropped when none is supported).
 YESNO_VERDICT_RE = re.compile(r"^\s*(?:yes|no|maybe)\s*[,:;]\s*\S", re.I)
-#: "This information is found in the section about the CTD-40 spares.", "The section [S1]
-#: provides information on the collection of bulky items.": a sentence pointing at the
-#: documents states nothing about the world (a judge may still find it "supported"); "The
-#: section states that …" reports a statement and is checked as one.
+#: "This information is found in the section about the CTD-40 spares.": a sentence pointing at
+#: the documents states nothing about the world (a judge may still find it "supported").
 POINTER_RE = re.compile(
     r"^\W*(?:this|that|it|these|the (?:answer|information|details?))(?:\s+(?:information|"
     r"answer|detail|fact)s?)?\s+(?:is|are|can be|was|were)\s+(?:also\s+)?(?:found|stated|"
     r"mentioned|given|described|specified|explained|listed|shown|provided|detailed|covered|"
-    r"written)\b(?!\s+that\b)"
-    r"|^\W*the\s+(?:section|text|passage|document|context|source)s?(?:\s*\[[^\]]*\])*\s+"
+    r"written)\b(?!\s+that\b)",
+    re.I,
+)
+#: "The section [S1] provides information on the collection of bulky items." (u033): about a
+#: section, not the world — unless it goes on to state something ("…, including the
+#: requirement that the last 10 passwords cannot be reused": h029), see :func:`is_pointer`.
+ABOUT_SECTION_RE = re.compile(
+    r"^\W*the\s+(?:section|text|passage|document|context|source)s?(?:\s*\[[^\]]*\])*\s+"
     r"(?:provides?|contains?|gives?|offers?|includes?|has)\s+(?:some\s+|the\s+|more\s+)?"
     r"(?:information|details?)\b",
     re.I,
 )
+_STATES_ON_RE = re.compile(r"\b(?:including|such as|that|which|namely|e\.g\.)\b|:", re.I)
+
+
+def is_pointer(text: str) -> bool:
+    """Whether ``text`` points at the documents and states nothing of its own.
+
+    "This information is found in …" always; "The section provides information on …" when it
+    states no number and does not go on ("including …", "that …", a colon).
+    """
+    if POINTER_RE.match(text):
+        return True
+    about = ABOUT_SECTION_RE.match(text)
+    if about is None:
+        return False
+    rest = text[about.end() :]
+    return not stated_numbers(rest) and not _STATES_ON_RE.search(rest)
 
 
 def is_factual(text: str) -> bool:

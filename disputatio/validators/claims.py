@@ -33,10 +33,10 @@ from disputatio.state.claims import VERDICTS, Claim, ClaimReport
 from disputatio.validators.base import ValidationContext, ValidationResult
 from disputatio.validators.citations import group_ids
 from disputatio.validators.claim_kinds import (
-    POINTER_RE,
     REFUSAL_RE,
     YESNO_VERDICT_RE,
     is_factual,
+    is_pointer,
     split_compound,
 )
 from disputatio.validators.relevance import drop_off_question
@@ -166,7 +166,7 @@ def check_answer(
             if REFUSAL_RE.search(piece):  # what it cites is no evidence of anything
                 claim.verdict, claim.reason = "not_found", "says the documents do not answer"
                 claim.citations = []
-            elif POINTER_RE.match(piece):  # cites a section, says nothing: not shown
+            elif is_pointer(piece):  # cites a section, says nothing: not shown
                 claim.verdict, claim.factual, claim.dropped = None, False, True
                 claim.reason = "points at the documents, states nothing"
             elif not is_factual(piece):

@@ -295,6 +295,14 @@ def test_a_sentence_pointing_at_the_documents_is_no_claim() -> None:
     report = check_answer(about, SECTIONS, checker=yes)
     assert (report.claims[0].verdict, report.claims[0].factual) == (None, False)
     assert report.not_found
+    # ... unless it goes on to state something (h029): then it is a claim, checked as one
+    from disputatio.validators.claim_kinds import is_pointer
+
+    assert not is_pointer(
+        "The section provides information about passwords, including that the last 10 "
+        "passwords cannot be reused."
+    )
+    assert not is_pointer("The text gives details: the allowance is 910 NOK.")
 
 
 def test_a_possessive_name_is_the_name() -> None:
