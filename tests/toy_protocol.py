@@ -1,6 +1,7 @@
 """A toy debate protocol for the registry tests: one node that echoes the question.
 
-It has its own state, context class and input builder, and one registry entry (:data:`TOY`);
+It has its own state, context class, input builder and graph export (one node: its answer),
+and one registry entry (:data:`TOY`);
 :func:`toy_registered` registers it for the length of a test. Its ``langgraph.json`` path is
 where a user would put it: the file is not in ``langgraph.json``, which is the point of the
 check that reports it.
@@ -13,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any
+from xml.sax.saxutils import escape
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
@@ -54,6 +56,23 @@ def toy_inputs(request: Mapping[str, Any], case_id: str | None) -> dict[str, Any
     return {"question": request["question"], "options": request.get("options")}
 
 
+def export_graph(values: Mapping[str, Any], case_id: str) -> tuple[dict[str, Any], str]:
+    """The toy's graph export: one node, its answer (``GET /debate/{id}/graph`` serves it).
+
+    Raises:
+        registry.GraphNotReady: No answer yet.
+    """
+    if not values.get("answer"):
+        raise registry.GraphNotReady("the echo is not written yet")
+    node = {"@id": f"urn:toy:{case_id}", "@type": "Echo", "answer": values["answer"]}
+    jsonld = {"@context": {"@vocab": "https://example.org/toy#"}, "@graph": [node]}
+    graphml = (
+        '<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph edgedefault="directed">'
+        f'<node id="{escape(case_id)}"/></graph></graphml>'
+    )
+    return jsonld, graphml
+
+
 def build_graph() -> StateGraph[Any, Any, Any, Any]:
     """START → echo → END."""
     builder = StateGraph(ToyState, context_schema=ToyContext)
@@ -73,8 +92,10 @@ TOY = registry.GraphSpec(
     builder=build_graph,
     context=ToyContext,
     description="echoes the question",
+    label="Toy echo",
     protocol="toy",
     inputs=toy_inputs,
+    graph_export=export_graph,
     move_fields=("moves",),
     verdict_fields=("question", "answer"),
     cli_names=("toy",),

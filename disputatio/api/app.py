@@ -11,7 +11,7 @@ Routes (all but ``/``, ``/static``, ``/livez`` and ``/metrics`` need an API key;
     POST /ingest                  GET /ingest/status/{job_id}
     POST /query
     GET  /documents               GET /documents/{document_id}     GET /sections/{chunk_id}
-    POST /debate/start            GET /debate/cases
+    POST /debate/start            GET /debate/cases                GET /debate/protocols
     GET  /debate/{id}             GET /debate/{id}/stream (SSE, Last-Event-ID)
     GET  /debate/{id}/graph       GET /debate/{id}/verdict         GET /debate/{id}/ledger
     POST /debate/{id}/clarify     POST /debate/{id}/cancel
@@ -71,6 +71,7 @@ def create_app(services: Services | None = None) -> Starlette:
         Route("/sections/{chunk_id}", rag.section, methods=["GET"]),
         Route("/debate/start", debates.start, methods=["POST"]),
         Route("/debate/cases", debates.cases, methods=["GET"]),
+        Route("/debate/protocols", debates.protocols, methods=["GET"]),
         Route("/debate/{case_id}", debates.session, methods=["GET"]),
         Route("/debate/{case_id}/stream", debates.stream, methods=["GET"]),
         Route("/debate/{case_id}/graph", debates.graph, methods=["GET"]),

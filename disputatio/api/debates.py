@@ -1,7 +1,7 @@
 """Routes of seeds 003/004: debates, their streams and results, and the tenant's sessions.
 
-Debates: start, stream (SSE, resumable), graph, verdict, ledger, clarification. Sessions: list,
-read, delete.
+Debates: the protocols served, start, stream (SSE, resumable), graph, verdict, ledger,
+clarification. Sessions: list, read, delete.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import uuid
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
-from xml.sax.saxutils import escape
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -25,6 +24,33 @@ from disputatio.api.schemas import Clarification, DebateStart, verdict_body
 from disputatio.api.uploads import public
 from disputatio.graphs import registry
 from disputatio.settings import Settings
+
+
+async def protocols(request: Request) -> JSONResponse:
+    """The protocols ``POST /debate/start`` serves, in the registry's order (the page's choices).
+
+    Each is ``{protocol, label, description, needs_question, needs_options, option_forms,
+    graph}``: ``needs_question`` false means the request carries a ``case`` instead,
+    ``option_forms`` the shapes of ``options`` it takes (``letters``: ``{letter: text}``,
+    ``names``: a list), ``graph`` whether ``GET /debate/{id}/graph`` exports one.
+    """
+    tenant(request)
+    return JSONResponse(
+        {
+            "protocols": [
+                {
+                    "protocol": name,
+                    "label": spec.label or name,
+                    "description": spec.description,
+                    "needs_question": spec.needs_question,
+                    "needs_options": spec.needs_options,
+                    "option_forms": list(spec.option_forms),
+                    "graph": spec.graph_export is not None,
+                }
+                for name, spec in registry.api_protocols().items()
+            ]
+        }
+    )
 
 
 def _validate_start(req: DebateStart, settings: Settings) -> dict[str, Any]:
@@ -225,70 +251,30 @@ def _checkpoint_values(settings: Settings, case_id: str) -> dict[str, Any]:
     return dict(found.checkpoint.get("channel_values", {})) if found else {}
 
 
-def _tree_exports(tree: list[dict[str, Any]], case_id: str) -> tuple[dict[str, Any], str]:
-    nodes = [
-        {
-            "@id": f"urn:disputatio:{case_id}:{n.get('id')}",
-            "@type": "SubQuestion",
-            "question": n.get("question"),
-            "answer": n.get("answer"),
-            "confidence": n.get("confidence"),
-            **(
-                {"parent": f"urn:disputatio:{case_id}:{n['parent']}"}
-                if n.get("parent") is not None
-                else {}
-            ),
-        }
-        for n in tree
-    ]
-    jsonld = {"@context": {"@vocab": "https://disputatio.dev/ns#"}, "@graph": nodes}
-    lines = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">',
-        '<key id="q" for="node" attr.name="question" attr.type="string"/>',
-        '<graph id="tree" edgedefault="directed">',
-    ]
-    for n in tree:
-        lines.append(
-            f'<node id="{escape(str(n.get("id")))}"><data key="q">'
-            f"{escape(str(n.get('question') or ''))}</data></node>"
-        )
-    for n in tree:
-        if n.get("parent") is not None:
-            lines.append(
-                f'<edge source="{escape(str(n["parent"]))}" target="{escape(str(n.get("id")))}"/>'
-            )
-    lines += ["</graph>", "</graphml>"]
-    return jsonld, "\n".join(lines)
-
-
 async def graph(request: Request) -> Response:
-    """The debate's graph: ``?format=jsonld`` (default) or ``graphml``; live while it runs."""
+    """The debate's graph: ``?format=jsonld`` (default) or ``graphml``; live while it runs.
+
+    The protocol's registry entry exports it (``GraphSpec.graph_export``): 404 for a protocol
+    that builds no graph, 409 while the graph is not built yet.
+    """
     row, case_id = await _result(request)
     settings = services(request).settings
     fmt = request.query_params.get("format", "jsonld")
     if fmt not in ("jsonld", "graphml"):
         raise invalid("format", "jsonld or graphml")
     protocol = row["protocol"]
+    spec = registry.find_protocol(protocol)
+    export = spec.graph_exporter() if spec is not None else None
+    if export is None:
+        raise ApiError(404, "NO_GRAPH", f"the {protocol} protocol builds no graph")
     values = row["result"] or await run_in_threadpool(_checkpoint_values, settings, case_id)
-    if protocol == "rdc":
-        if not values.get("graph"):
-            raise ApiError(409, "NOT_READY", "the debate graph is not built yet", retryable=True)
-        from disputatio.argumentation import DebateGraph
-
-        debate = DebateGraph.from_dict(values["graph"])
-        if fmt == "graphml":
-            return Response(debate.to_graphml(), media_type="application/graphml+xml")
-        return JSONResponse(debate.to_jsonld(), media_type="application/ld+json")
-    if protocol == "hierarchical":
-        tree = values.get("tree") or list((values.get("nodes") or {}).values())
-        if not tree:
-            raise ApiError(409, "NOT_READY", "the question tree is not built yet", retryable=True)
-        jsonld, graphml = _tree_exports(tree, case_id)
-        if fmt == "graphml":
-            return Response(graphml, media_type="application/graphml+xml")
-        return JSONResponse(jsonld, media_type="application/ld+json")
-    raise ApiError(404, "NO_GRAPH", f"the {protocol} protocol builds no graph")
+    try:
+        jsonld, graphml = export(values, case_id)
+    except registry.GraphNotReady as exc:
+        raise ApiError(409, "NOT_READY", str(exc), retryable=True) from None
+    if fmt == "graphml":
+        return Response(graphml, media_type="application/graphml+xml")
+    return JSONResponse(jsonld, media_type="application/ld+json")
 
 
 async def ledger(request: Request) -> JSONResponse:
@@ -338,7 +324,7 @@ def _json_safe(value: Any) -> Any:
 
 
 async def clarify(request: Request) -> JSONResponse:
-    """Answer the referee planner's clarification questions; the debate goes on."""
+    """Answer the clarification questions of an interrupted debate; the debate goes on."""
     who, case_id = await _owned(request)
     settings = services(request).settings
     req = await read_json(request, Clarification)
@@ -365,7 +351,7 @@ async def cancel(request: Request) -> JSONResponse:
 
 
 async def cases(request: Request) -> JSONResponse:
-    """The sample CASE files shipped with the package (to start an rdc debate from)."""
+    """The sample CASE files shipped with the package (to start a debate over a CASE)."""
     tenant(request)
 
     def read() -> list[Any]:  # file reads in a worker thread, not on the event loop

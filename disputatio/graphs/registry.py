@@ -2,26 +2,20 @@
 
 Each graph the package ships is a :class:`GraphSpec` registered here: its name (the id in
 ``langgraph.json`` and of its LangGraph assistant), how to build it, its context class, and,
-for a debate protocol, the protocol's name, its input builder, the state fields the API streams
-and answers as the verdict, and the names the CLI and the eval give it. The API
-(:mod:`disputatio.api`), ``disputatio ask`` and ``disputatio eval run`` read these entries
-instead of keeping their own lists; ``tests/unit/test_graph_registry.py`` checks
+for a debate protocol, the protocol's name and page label, its input builder, the state fields
+the API streams and answers as the verdict, its graph export, and the names the CLI and the
+eval give it. The API (:mod:`disputatio.api`, its page included), ``disputatio ask`` and
+``disputatio eval run`` read these entries instead of keeping lists; a test checks
 ``langgraph.json`` against them (:func:`check_langgraph`).
 
 Adding a protocol: its graph folder (``disputatio/graphs/<name>/`` with ``build_graph()``), its
 nodes and state, one :func:`register` call at the end of this module (a call elsewhere counts
 only in processes that import that module first: the tests' toy protocol does), and its line
-in ``langgraph.json``::
+in ``langgraph.json``; ``tests/toy_protocol.py`` is the smallest complete example.
 
-    register(GraphSpec(
-        name="toy", builder="my_pkg.toy:build_graph", context="my_pkg.toy:ToyContext",
-        protocol="toy", inputs=question_inputs, verdict_fields=("answer",),
-        cli_names=("toy",), langgraph="./my_pkg/toy.py:graph",
-    ))
-
-Builders and context classes may be given as ``"module:attribute"`` strings, imported on first
-use: importing this module imports no graph (the LangGraph auth handler imports it).
-Dependencies point one way: this module imports no API or CLI module.
+Builders, context classes and graph exports may be ``"module:attribute"`` strings, imported on
+first use: importing this module imports no graph (the LangGraph auth handler imports it), and
+it imports no API or CLI module.
 """
 
 from __future__ import annotations
@@ -38,6 +32,7 @@ if TYPE_CHECKING:
     from langgraph.graph import StateGraph
 
 __all__ = [
+    "GraphNotReady",
     "GraphSpec",
     "InvalidRequest",
     "api_protocols",
@@ -46,6 +41,7 @@ __all__ = [
     "cli_protocols",
     "eval_graphs",
     "find",
+    "find_protocol",
     "get",
     "langgraph_graphs",
     "question_inputs",
@@ -59,6 +55,14 @@ __all__ = [
 InputBuilder = Callable[[Mapping[str, Any], str | None], dict[str, Any]]
 #: ``request -> stored request``; raises :class:`InvalidRequest`.
 RequestCheck = Callable[[Mapping[str, Any]], dict[str, Any]]
+#: ``(state values, case id) -> (JSON-LD document, GraphML text)``; raises :class:`GraphNotReady`.
+GraphExport = Callable[[Mapping[str, Any], str], tuple[dict[str, Any], str]]
+#: The shapes of answer options: ``letters`` is ``{letter: text}``, ``names`` a list of names.
+OPTION_FORMS = ("letters", "names")
+
+
+class GraphNotReady(Exception):
+    """A debate's graph is not built yet (``GET /debate/{id}/graph`` answers 409, retryable)."""
 
 
 @dataclass(frozen=True)
@@ -71,12 +75,17 @@ class GraphSpec:
         builder: ``build_graph() -> StateGraph`` (uncompiled), or ``"module:attribute"``.
         context: Its context class (the graph's ``context_schema``), or ``"module:attribute"``.
         description: One line, for help texts and reports.
+        label: The protocol's name on the web page (default: ``protocol``).
         protocol: The debate protocol's name (``POST /debate/start``'s ``protocol``, a
             verdict's ``protocol``); None for a graph that is not a debate protocol.
         inputs: The protocol's input builder, ``(request, case id) -> graph input``.
         check: What the protocol keeps of a request (raises :class:`InvalidRequest`).
         needs_question: The request must carry a question (checked before ``check``).
         needs_options: The request must carry answer options (checked before ``check``).
+        option_forms: The shapes of options it takes (:data:`OPTION_FORMS`; the page parses
+            typed options into the first that fits, and offers none when empty).
+        graph_export: Exports a run's graph (``GET /debate/{id}/graph``), or
+            ``"module:attribute"``; None: the protocol builds no graph (404).
         move_fields: State fields whose new items the API streams as ``move`` events.
         snapshot_fields: State fields the API streams whenever their value changes.
         verdict_fields: State fields of the verdict (``GET /debate/{id}/verdict``, ``--json``).
@@ -95,11 +104,14 @@ class GraphSpec:
     builder: str | Callable[[], StateGraph[Any, Any, Any, Any]]
     context: str | type[Any] | None = None
     description: str = ""
+    label: str = ""
     protocol: str | None = None
     inputs: InputBuilder | None = None
     check: RequestCheck = question_request
     needs_question: bool = True
     needs_options: bool = False
+    option_forms: tuple[str, ...] = OPTION_FORMS
+    graph_export: str | GraphExport | None = None
     move_fields: tuple[str, ...] = ()
     snapshot_fields: tuple[str, ...] = ()
     verdict_fields: tuple[str, ...] = ()
@@ -120,6 +132,10 @@ class GraphSpec:
     def context_class(self) -> type[Any] | None:
         """The graph's context class (imported now)."""
         return None if self.context is None else _resolve(self.context)
+
+    def graph_exporter(self) -> GraphExport | None:
+        """The function exporting a run's graph (imported now), or None."""
+        return None if self.graph_export is None else _resolve(self.graph_export)
 
     def graph_input(self, request: Mapping[str, Any], case_id: str | None) -> dict[str, Any]:
         """The graph input of a (checked) request.
@@ -173,6 +189,10 @@ def register(spec: GraphSpec, *, replace: bool = False) -> GraphSpec:
         raise ValueError(f"{spec.name}: CLI names and streamed fields need a protocol name")
     if spec.protocol is not None and spec.inputs is None:
         raise ValueError(f"{spec.name}: the protocol {spec.protocol!r} needs an input builder")
+    if not set(spec.option_forms) <= set(OPTION_FORMS) or (
+        spec.needs_options and not spec.option_forms
+    ):
+        raise ValueError(f"{spec.name}: option forms are some of {OPTION_FORMS}, one if needed")
     mine = _names(spec)
     for other in _SPECS.values():
         if other.name == spec.name:
@@ -222,11 +242,16 @@ def by_protocol(protocol: str) -> GraphSpec:
     Raises:
         KeyError: No such protocol.
     """
-    for spec in _SPECS.values():
-        if spec.protocol == protocol:
-            return spec
-    known = ", ".join(s.protocol for s in _SPECS.values() if s.protocol)
-    raise KeyError(f"no protocol {protocol!r}; registered: {known}")
+    spec = find_protocol(protocol)
+    if spec is None:
+        known = ", ".join(s.protocol for s in _SPECS.values() if s.protocol)
+        raise KeyError(f"no protocol {protocol!r}; registered: {known}")
+    return spec
+
+
+def find_protocol(protocol: str | None) -> GraphSpec | None:
+    """The graph of the debate protocol ``protocol``, or None (a run of one unregistered)."""
+    return next((s for s in _SPECS.values() if protocol and s.protocol == protocol), None)
 
 
 def api_protocols() -> dict[str, GraphSpec]:
@@ -305,9 +330,12 @@ register(GraphSpec(
     builder="disputatio.graphs.debate:build_graph",
     context="disputatio.nodes.debate.context:DebateContext",
     description="orchestrator → sub-questions → parallel workers → debate → review → synthesis",
+    label="hierarchical debate",
     protocol="hierarchical",
     inputs=question_inputs,
     check=_in.debate_request,
+    option_forms=("letters",),
+    graph_export="disputatio.graphs.debate.export:export_graph",
     move_fields=("transcript",),
     snapshot_fields=("nodes",),
     verdict_fields=("question", "answer", "claims", "citations", "confidence", "validation",
@@ -321,6 +349,7 @@ register(GraphSpec(
     builder="disputatio.graphs.medrag_debate:build_graph",
     context="disputatio.nodes.medrag.context:MedragContext",
     description="MedRAG-style two-agent debate with a verifier",
+    label="MedRAG two-agent debate",
     protocol="medrag",
     inputs=_in.medrag_inputs,
     needs_options=True,
@@ -336,9 +365,11 @@ register(GraphSpec(
     builder="disputatio.graphs.referee:build_graph",
     context="disputatio.nodes.referee.context:RefereeContext",
     description="Tech Referee: planner → advocates → cross-examiners → referee",
+    label="Tech Referee",
     protocol="referee",
     inputs=_in.referee_inputs,
     check=_in.referee_request,
+    option_forms=("names",),
     move_fields=("clarifications", "briefs", "cross_examinations"),
     snapshot_fields=("plan",),
     verdict_fields=("status", "plan", "ruling", "claims", "validation", "error",
@@ -350,10 +381,13 @@ register(GraphSpec(
     builder="disputatio.graphs.rdc:build_graph",
     context="disputatio.nodes.rdc.context:RdcContext",
     description="ResearchDebateChain: a moderated multi-specialist debate over a CASE",
+    label="ResearchDebateChain (case)",
     protocol="rdc",
     inputs=_in.rdc_inputs,
     check=_in.rdc_request,
     needs_question=False,  # a CASE instead
+    option_forms=(),
+    graph_export="disputatio.graphs.rdc.export:export_graph",
     move_fields=("moves", "votes"),
     snapshot_fields=("graph", "posterior"),
     verdict_fields=("verdict", "claims", "validation", "halt_reason", "phase_log",

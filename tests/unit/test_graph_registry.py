@@ -1,8 +1,8 @@
 """The graph registry: ``langgraph.json`` against it, its entries against their graphs, and a
 toy protocol registered once and found by the CLI, the API's schema and auth, and the eval.
 
-The toy over HTTP (``POST /debate/start``, its stream and verdict) is in
-``tests/api/test_api_toy_protocol.py``.
+The toy over HTTP (``POST /debate/start``, its stream, verdict and graph, the page's protocol
+list) is in ``tests/api/test_api_toy_protocol.py`` and ``tests/api/test_api_graph_route.py``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from uuid import uuid5
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import ValidationError
-from toy_protocol import TOY_PATH, ToyContext, toy_registered
+from toy_protocol import TOY_PATH, ToyContext, export_graph, toy_registered
 from typer.testing import CliRunner
 
 from disputatio.graphs import registry
@@ -94,6 +94,26 @@ def test_each_entry_matches_its_graph() -> None:
             assert "tenant" not in inputs and "tenant" not in builder.channels, spec.name
         state = set(builder.channels)
         assert set(spec.move_fields + spec.snapshot_fields) <= state, spec.name
+        if spec.graph_export is not None:
+            assert callable(spec.graph_exporter()), spec.name
+
+
+#: A request's options in each of the registry's option forms.
+OPTIONS_AS = {"letters": {"A": "yes", "B": "no"}, "names": ["pgvector", "FAISS"]}
+
+
+def test_each_protocol_takes_exactly_the_option_forms_its_entry_names() -> None:
+    assert set(OPTIONS_AS) == set(registry.OPTION_FORMS)
+    for protocol, spec in registry.api_protocols().items():
+        if not spec.needs_question:  # the request is a CASE: options are never sent
+            continue
+        for form, options in OPTIONS_AS.items():
+            request = {"question": "Which?", "options": options}
+            if form in spec.option_forms:
+                assert spec.check(request)["options"] == options, (protocol, form)
+            else:
+                with pytest.raises(registry.InvalidRequest, match="options"):
+                    spec.check(request)
 
 
 def test_importing_the_registry_imports_no_graph_api_or_cli() -> None:
@@ -123,6 +143,10 @@ def test_register_refuses_taken_names_and_contradictory_entries() -> None:
         registry.register(dataclasses.replace(base, inputs=None))
     with pytest.raises(ValueError, match="need a protocol name"):
         registry.register(dataclasses.replace(base, protocol=None, cli_names=("x",)))
+    with pytest.raises(ValueError, match="option forms"):
+        registry.register(dataclasses.replace(base, option_forms=("letters", "dates")))
+    with pytest.raises(ValueError, match="option forms"):
+        registry.register(dataclasses.replace(base, needs_options=True, option_forms=()))
     assert registry.find("other") is None  # nothing was registered
 
 
@@ -138,6 +162,13 @@ def test_the_toy_is_missing_from_langgraph_json_until_a_user_adds_it(
     ]
     config["graphs"]["toy"] = TOY_PATH
     assert registry.check_langgraph(config) == []
+
+
+def test_the_toy_exports_its_graph_only_while_registered() -> None:
+    with toy_registered():
+        spec = registry.find_protocol("toy")
+        assert spec is not None and spec.graph_exporter() is export_graph
+    assert registry.find_protocol("toy") is None
 
 
 def test_ask_runs_the_toy_protocol(toy: registry.GraphSpec, memory_saver: InMemorySaver) -> None:

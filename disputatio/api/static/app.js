@@ -6,7 +6,8 @@
 
 const $ = (sel) => document.querySelector(sel);
 const state = { key: localStorage.getItem("disputatio.key") || "", caseId: null, lastId: 0,
-  protocol: null, abort: null, sections: {}, sources: {}, options: null, nodes: {} };
+  protocol: null, abort: null, sections: {}, sources: {}, options: null, nodes: {},
+  protocols: {} };  // GET /debate/protocols by name: what each protocol's request takes
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -246,13 +247,19 @@ async function openSession(caseId) {  // replay a past debate; its request names
   follow(caseId, 0);
 }
 
+// The protocol's entry of GET /debate/protocols ({} until they are loaded).
+const protocolOf = (name) => state.protocols[name] || {};
+const takesCase = (name) => protocolOf(name).needs_question === false;  // a CASE, no question
+
+// The options typed one per line, in the first shape the protocol takes: `letters` ({A: text},
+// when every line is `A=…`) or `names` (a list); undefined when it takes neither.
 function parseOptions(protocol) {
+  const forms = protocolOf(protocol).option_forms || [];
   const lines = $("#options").value.split("\n").map((l) => l.trim()).filter(Boolean);
   if (!lines.length) return undefined;
-  if (protocol === "referee") return lines;
-  if (lines.every((l) => /^[A-Za-z0-9]+\s*=/.test(l)))
+  if (forms.includes("letters") && lines.every((l) => /^[A-Za-z0-9]+\s*=/.test(l)))
     return Object.fromEntries(lines.map((l) => { const i = l.indexOf("="); return [l.slice(0, i).trim(), l.slice(i + 1).trim()]; }));
-  return protocol === "medrag" ? lines : undefined;
+  return forms.includes("names") ? lines : undefined;
 }
 
 async function startDebate(e) {
@@ -261,10 +268,10 @@ async function startDebate(e) {
   const protocol = $("#protocol").value;
   const body = { protocol };
   try {
-    if (protocol === "rdc") body.case = JSON.parse($("#case").value);
+    if (takesCase(protocol)) body.case = JSON.parse($("#case").value);
     else body.question = $("#question").value.trim();
     const options = parseOptions(protocol);
-    if (options && protocol !== "rdc") body.options = options;
+    if (options) body.options = options;
     state.options = body.options || null;
     state.protocol = protocol;
     const started = await api("/debate/start", { method: "POST", json: body });
@@ -322,16 +329,31 @@ async function checkHealth() {
     if (r.status === 401) { h.textContent = "key refused"; return; }
     const channels = Object.entries(body.channels || {}).map(([n, c]) => `${n} ${c.ok ? "ok" : "down"}`).join(", ");
     h.textContent = `tenant ${body.tenant} · database ${body.database?.ok ? "ok" : "down"} · ${channels}`;
+    loadProtocols();
     loadSessions();
   } catch (err) { h.textContent = `server unreachable`; }
 }
 
+// The protocol choices, from the server's registry (in its order); the one chosen stays chosen.
+async function loadProtocols() {
+  try {
+    const { protocols } = await api("/debate/protocols");
+    const select = $("#protocol");
+    const chosen = select.value;
+    state.protocols = Object.fromEntries(protocols.map((p) => [p.protocol, p]));
+    select.replaceChildren(...protocols.map((p) =>
+      el("option", { value: p.protocol, title: p.description || null }, p.label)));
+    if (state.protocols[chosen]) select.value = chosen;
+    onProtocol();
+  } catch (err) { $("#ask-error").textContent = err.message; }
+}
+
 async function onProtocol() {
   const p = $("#protocol").value;
-  $("#options-box").hidden = !(p === "medrag" || p === "referee" || p === "hierarchical");
-  $("#case-box").hidden = p !== "rdc";
-  $("#question").required = p !== "rdc";
-  if (p === "rdc" && !$("#case").value && state.key) {
+  $("#options-box").hidden = !(protocolOf(p).option_forms || []).length;
+  $("#case-box").hidden = !takesCase(p);
+  $("#question").required = !takesCase(p);
+  if (takesCase(p) && !$("#case").value && state.key) {
     try { const { cases } = await api("/debate/cases"); if (cases[0]) $("#case").value = JSON.stringify(cases[0], null, 2); }
     catch (err) { $("#ask-error").textContent = err.message; }
   }
