@@ -54,6 +54,9 @@ class Cluster:
             "MAX_JOBS": "100000",
             "JOB_ATTEMPTS": "2",
             "FAKE_DELAY_S": "1.5",  # so the kill lands mid-debate on a loaded machine
+            # a live worker starved of CPU on a loaded 2-core runner (a new worker loading its
+            # models beside it) must not look dead: 3 s (the children's default) is too tight
+            "WORKER_STALLED_S": "10",
         }
         self.logs = logs
         self.procs: list[subprocess.Popen[bytes]] = []
