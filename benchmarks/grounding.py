@@ -48,6 +48,7 @@ SPLITS = (
     "heldout6",
     "heldout7",
     "heldout8",
+    "heldout9",
 )
 PLAIN_PROMPT = """Answer the question from the context only. Cite the id of each passage you use
 in square brackets, e.g. [id]. If the context does not answer the question, say "not found".

@@ -20,6 +20,7 @@ CORPUS = {
     "questions_heldout6.jsonl": "corpus_library",
     "questions_heldout7.jsonl": "corpus_sports",
     "questions_heldout8.jsonl": "corpus_utility",
+    "questions_heldout9.jsonl": "corpus_airport",
 }
 
 
