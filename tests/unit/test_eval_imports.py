@@ -12,6 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
+from source_scan import match_lines
+from source_scan import offenders as scan
 
 EVAL = Path(__file__).resolve().parents[2] / "disputatio" / "eval"
 
@@ -25,16 +27,12 @@ NODES_IMPORT = re.compile(
 
 def import_lines(text: str) -> list[int]:
     """Line numbers (1-based) of ``text`` that import ``disputatio.nodes``."""
-    return [text.count("\n", 0, m.start()) + 1 for m in NODES_IMPORT.finditer(text)]
+    return match_lines(NODES_IMPORT, text)
 
 
 def offenders(root: Path) -> dict[str, list[int]]:
     """Modules under ``root`` importing ``disputatio.nodes``, with lines."""
-    found: dict[str, list[int]] = {}
-    for path in sorted(root.rglob("*.py")):
-        if lines := import_lines(path.read_text(encoding="utf-8")):
-            found[path.relative_to(root).as_posix()] = lines
-    return found
+    return scan(root, NODES_IMPORT)
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from source_scan import match_lines
+from source_scan import offenders as scan
 
 PACKAGE = Path(__file__).resolve().parents[2] / "disputatio"
 
@@ -22,19 +24,12 @@ SQL = re.compile(
 
 def sql_lines(text: str) -> list[int]:
     """Line numbers (1-based) of ``text`` where a string starts a SQL statement."""
-    return [text.count("\n", 0, m.start()) + 1 for m in SQL.finditer(text)]
+    return match_lines(SQL, text)
 
 
 def offenders(root: Path) -> dict[str, list[int]]:
     """Modules of ``root`` outside ``storage/`` holding SQL, with lines."""
-    found: dict[str, list[int]] = {}
-    for path in sorted(root.rglob("*.py")):
-        rel = path.relative_to(root).as_posix()
-        if rel.startswith("storage/"):
-            continue
-        if lines := sql_lines(path.read_text(encoding="utf-8")):
-            found[rel] = lines
-    return found
+    return scan(root, SQL, skip="storage/")
 
 
 @pytest.mark.parametrize(
