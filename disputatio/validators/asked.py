@@ -56,16 +56,19 @@ def states_quantity(text: str) -> bool:
     return bool(stated_numbers(text)) or bool(_FREQUENCY_RE.search(text or ""))
 
 
+def _how_many(question: str) -> tuple[str, str] | None:
+    """The (up to) two words after "how many", case-folded ("" for a missing second)."""
+    m = _HOW_MANY_RE.search(question or "")
+    return (m.group(1).casefold(), (m.group(2) or "").casefold()) if m else None
+
+
 def asked_unit(question: str) -> str | None:
     """The unit a "how many <unit>" question asks for (canonical, e.g. ``day``), if any.
 
     The unit may follow one qualifying word: "how many dive hours" asks for hours.
     """
-    m = _HOW_MANY_RE.search(question or "")
-    if not m:
-        return None
-    first, second = m.group(1).casefold(), (m.group(2) or "").casefold()
-    return UNITS.get(first) or UNITS.get(second)
+    words = _how_many(question)
+    return (UNITS.get(words[0]) or UNITS.get(words[1])) if words else None
 
 
 #: Kinds of amount, by canonical unit: a question asking one kind is not answered by a claim
@@ -112,13 +115,10 @@ def asked_count(question: str) -> str | None:
     "how many days" asks an amount of time (:func:`asked_unit`) and "how many times" a
     frequency, which "every 18 months" answers: neither is a count of things.
     """
-    m = _HOW_MANY_RE.search(question or "")
-    if not m:
+    words = _how_many(question)
+    if not words or asked_unit(question) or words[0] == "times":
         return None
-    first, second = m.group(1).casefold(), (m.group(2) or "").casefold()
-    if first in UNITS or second in UNITS or first == "times":
-        return None
-    return first
+    return words[0]
 
 
 def kind_mismatch(question: str, claim: str) -> str:
@@ -133,7 +133,7 @@ def kind_mismatch(question: str, claim: str) -> str:
         measures = ", ".join(sorted({str(u) for _, u in numbers}))
         return f"the question asks how many {counted}; the claim gives {measures}"
     kind = asked_kind(question)
-    units = {u for _, u in stated_numbers(claim) if u is not None}
+    units = {u for _, u in numbers if u is not None}
     kinds = {_KIND_OF_UNIT.get(u) for u in units}
     if not kind or not units or None in kinds or kind in kinds:
         return ""
