@@ -113,9 +113,17 @@ def run_project(q: dict[str, Any], funnel: Any, model: str) -> dict[str, Any]:
     if out.get("draft") is not None:  # the check alone, timed again on the same draft
         check_answer(out["draft"], shown, checker=ctx.support_checker(), question=q["question"])
     check_s = time.perf_counter() - t1 if out.get("draft") is not None else 0.0
+    return project_record(q, out, wall_s=wall, check_s=check_s)
+
+
+def project_record(
+    q: dict[str, Any], out: dict[str, Any], wall_s: float, check_s: float
+) -> dict[str, Any]:
+    """The record of the quick path's output ``out`` for ``q`` (its scores and claims)."""
+    shown = {s["id"]: s for s in out.get("sections", [])}
     claims = out.get("claims", [])
     rec = score(q, out["answer"], claims, shown, len(out.get("invalid_citations", [])))
-    rec.update(answer=out["answer"], draft=out.get("draft"), wall_s=wall, check_s=check_s)
+    rec.update(answer=out["answer"], draft=out.get("draft"), wall_s=wall_s, check_s=check_s)
     rec.update(not_found=out.get("not_found"), retrieval_refused=out.get("refused"))
     rec["claims_detail"] = claims
     return rec

@@ -26,7 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from grounding import DATA, score
+from grounding import DATA, project_record
 
 
 def recheck(q: dict[str, Any], draft: str, funnel: Any, judge: str) -> dict[str, Any]:
@@ -38,13 +38,7 @@ def recheck(q: dict[str, Any], draft: str, funnel: Any, judge: str) -> dict[str,
     answerer = ScriptedChatModel(script=[draft], repeat_last=True, name="recorded draft")
     ctx = RagContext(retriever=funnel, models={"answerer": answerer, "claim_judge": judge})
     out = graph.invoke({"question": q["question"]}, context=ctx)
-    shown = {s["id"]: s for s in out.get("sections", [])}
-    claims = out.get("claims", [])
-    rec = score(q, out["answer"], claims, shown, len(out.get("invalid_citations", [])))
-    rec.update(answer=out["answer"], draft=draft, wall_s=0.0, check_s=0.0)
-    rec.update(not_found=out.get("not_found"), retrieval_refused=out.get("refused"))
-    rec["claims_detail"] = claims
-    return rec
+    return project_record(q, {**out, "draft": draft}, wall_s=0.0, check_s=0.0)
 
 
 def _try_checker(values: dict[str, str]) -> None:
