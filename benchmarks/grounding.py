@@ -49,6 +49,7 @@ SPLITS = (
     "heldout7",
     "heldout8",
     "heldout9",
+    "heldout10",
 )
 PLAIN_PROMPT = """Answer the question from the context only. Cite the id of each passage you use
 in square brackets, e.g. [id]. If the context does not answer the question, say "not found".
@@ -79,9 +80,32 @@ def is_refusal(answer: str) -> bool:
     return bool(REFUSAL_RE.search(answer)) or "not found" in answer.casefold()
 
 
+def parts_said_not_found(q: dict[str, Any], answer: str, claims: list[dict]) -> set[int]:
+    """The gold parts of a two-part question the answer says the documents do not answer.
+
+    A kept ``not_found`` claim (a refusal sentence, or the quick path's per-part line) stands
+    for the parts whose own words it names (all of them when it names none); an answer that
+    is a refusal and answers no part stands for every part. The same for both systems.
+    """
+    from disputatio.validators.parts import claim_parts
+
+    asked = [p["question"] for p in q["parts"]]
+    if len(asked) < 2:
+        return set()
+    kept = [c for c in claims if not c["dropped"]]
+    if is_refusal(answer) and not any(c["verdict"] == "supported" for c in kept):
+        return set(range(len(asked)))
+    said: set[int] = set()
+    for c in kept:
+        if c["verdict"] == "not_found":
+            said |= claim_parts(c["text"], asked, refusal=True)
+    return said
+
+
 def score(q: dict[str, Any], answer: str, claims: list[dict], shown: dict, fabricated: int) -> dict:
     """The per-question measures (same for both systems)."""
     parts = q["parts"]
+    said = parts_said_not_found(q, answer, claims)
     answerable = [p for p in parts if p["answer"]]
     facts = [c for c in claims if c["factual"] and c["verdict"] != "not_found" and not c["dropped"]]
     cited = {i for c in facts for i in c["citations"]}
@@ -96,6 +120,9 @@ def score(q: dict[str, Any], answer: str, claims: list[dict], shown: dict, fabri
         "fabricated": fabricated,
         "cited": len(cited),
         "cited_gold": len(holds),
+        "parts_unanswerable": sum(p["answer"] is None for p in parts) if len(parts) > 1 else 0,
+        "parts_unanswerable_said": sum(parts[i]["answer"] is None for i in said),
+        "parts_answerable_said": sum(parts[i]["answer"] is not None for i in said),
     }
 
 
@@ -156,8 +183,41 @@ def run_plain(q: dict[str, Any], funnel: Any, model: str) -> dict[str, Any]:
     return rec
 
 
+def _with_part_measures(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Records of runs before the per-part measures, given them from their answer and claims."""
+    questions = {
+        q["id"]: q
+        for f in sorted(DATA.glob("questions*.jsonl"))
+        for q in map(json.loads, f.read_text().splitlines())
+    }
+    for rec in recs:
+        q = questions.get(rec["id"])
+        if "parts_unanswerable" in rec or q is None or "claims_detail" not in rec:
+            continue
+        said = parts_said_not_found(q, rec["answer"], rec["claims_detail"])
+        parts = q["parts"]
+        rec["parts_unanswerable"] = sum(p["answer"] is None for p in parts) if len(parts) > 1 else 0
+        rec["parts_unanswerable_said"] = sum(parts[i]["answer"] is None for i in said)
+        rec["parts_answerable_said"] = sum(parts[i]["answer"] is not None for i in said)
+    return recs
+
+
+def _parts_cells(rs: list[dict[str, Any]]) -> str:
+    """``unanswerable parts said not found | answerable parts said not found`` of two-part ones."""
+    two = [r for r in rs if r["kind"] == "multipart" and "parts_unanswerable" in r]
+    if not two:
+        return "– | –"
+    gold = sum(r["parts_unanswerable"] for r in two)
+    answerable = sum(r["parts_answerable"] for r in two)
+    return (
+        f"{sum(r['parts_unanswerable_said'] for r in two)}/{gold} | "
+        f"{sum(r['parts_answerable_said'] for r in two)}/{answerable}"
+    )
+
+
 def table(path: Path) -> str:
-    recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    lines = path.read_text().splitlines()
+    recs = _with_part_measures([json.loads(line) for line in lines if line.strip()])
     rows = []
     for split in (*SPLITS, "all"):
         for system in ("plain", "project"):
@@ -179,6 +239,7 @@ def table(path: Path) -> str:
                 f"{sum(r['refused'] for r in ans if r['kind'] == 'answerable')}/"
                 f"{sum(r['kind'] == 'answerable' for r in ans)} | "
                 f"{sum(r['cited_gold'] for r in ans)}/{sum(r['cited'] for r in ans)} | "
+                f"{_parts_cells(rs)} | "
                 f"{sorted(r['wall_s'] for r in rs)[len(rs) // 2]:.1f} | "
                 + (f"{100 * sum(checks) / len(checks):.1f}%" if checks else "–")
                 + " |"
@@ -187,8 +248,9 @@ def table(path: Path) -> str:
     head = (
         "| split | system | questions | answerable parts right | claims supported | "
         "answers with a fabricated citation | unanswerable refused | answerable wrongly "
-        "refused | citations on gold evidence | p50 wall s | check / wall |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|"
+        "refused | citations on gold evidence | unanswerable parts said not found | answerable "
+        "parts said not found | p50 wall s | check / wall |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     )
     return head + "\n" + "\n".join(rows)
 

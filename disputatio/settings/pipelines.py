@@ -131,6 +131,11 @@ class GroundingSettings(BaseModel):
     judge_question: bool = Field(
         False, description="Tell the claim judge the question its claim answers."
     )
+    answer_parts: bool = Field(
+        True,
+        description="Quick path: say which part of a multi-part question no kept claim answers "
+        "(read off the question's wording; docs/grounding.md).",
+    )
 
 
 class MedragSettings(BaseModel):

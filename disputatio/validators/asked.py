@@ -140,13 +140,18 @@ def kind_mismatch(question: str, claim: str) -> str:
     return f"the question asks for a {kind}; the claim gives {', '.join(sorted(units))}"
 
 
+def stated_kinds(text: str) -> set[str | None]:
+    """The kinds of amount ``text`` states (None for a bare number or an unknown unit)."""
+    return {_KIND_OF_UNIT.get(u) if u else None for _, u in stated_numbers(text)}
+
+
 def asks_person(question: str) -> bool:
     """Whether ``question`` asks who (a person, a role or a body), as one part."""
     return bool(re.match(r"\s*(?:who|whom)\b", question or "", re.I))
 
 
 #: Where a question joins a second one: "…, and how often …", "… and by when …".
-_SECOND_PART_RE = re.compile(
+SECOND_PART_RE = re.compile(
     r"(?:,\s*|\s)and\s+(?:how|what|which|who|whom|whose|when|where|why|(?:\w+\s+)?(?:how|what)\b|"
     r"(?:by|until|after|within|before)\s+when)\b",
     re.I,
@@ -155,7 +160,7 @@ _SECOND_PART_RE = re.compile(
 
 def is_multipart(question: str) -> bool:
     """Whether ``question`` asks two things ("How often …, and who …?")."""
-    return bool(_SECOND_PART_RE.search(question or "")) or (question or "").count("?") > 1
+    return bool(SECOND_PART_RE.search(question or "")) or (question or "").count("?") > 1
 
 
 def unanswered(question: str, claims: Iterable[str]) -> str:

@@ -200,6 +200,11 @@ def _topical(token: str) -> bool:
     return _content(low) and stem(low) not in _ASKING and low not in UNITS
 
 
+def topic_words(text: str) -> set[str]:
+    """The stems of the words saying what ``text`` is about (no form words, units, numbers)."""
+    return {stem(t.casefold()) for t in words(text) if _topical(t)}
+
+
 def shares_topic(question: str, evidence: str, similar: Similar | None = None) -> bool:
     """Whether ``evidence`` shares a word of what ``question`` is about (or a synonym).
 

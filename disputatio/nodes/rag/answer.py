@@ -20,6 +20,7 @@ from disputatio.state.rag import RagState
 from disputatio.state.retrieval import Section
 from disputatio.validators.calibrated import default_model, features
 from disputatio.validators.claims import check_answer
+from disputatio.validators.parts import mark_unanswered_parts
 
 
 def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
@@ -31,7 +32,9 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     The answer returned is the checked one: claims no shown sentence supports are dropped
     (or kept and flagged with ``grounding.allow_unsupported``), uncited ones are attributed to
     their best supporting sentence, fabricated labels are removed; when nothing is supported
-    it says that the documents do not answer. The model's own text stays in ``draft``.
+    it says that the documents do not answer, and with ``grounding.answer_parts`` it says
+    which part of a multi-part question no kept claim answers. The model's own text stays in
+    ``draft``.
     """
     ctx = runtime.context or RagContext()
     cfg = ctx.get_settings().grounding
@@ -63,6 +66,8 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
         question=state["question"] if cfg.on_question else None,
         question_words=cfg.on_question_words,
     )
+    if cfg.answer_parts:
+        mark_unanswered_parts(state["question"], report)
     cited = [c for claim in report.claims if not claim.dropped for c in claim.citations]
     claims = [c.model_dump(mode="json") for c in report.claims]
     return {

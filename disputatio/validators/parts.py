@@ -1,0 +1,198 @@
+"""The parts of a question, and which of them a checked answer leaves unanswered.
+
+Asked "What is the water temperature of the Therapy Pool, and how deep is it?", the quick path
+kept its one supported claim (34 degrees) and dropped the invented depth: the answer read as
+complete while the second half of the question went silently unanswered. The debate decomposes
+a question into sub-questions and says "not found" per leaf; the quick path has no model call
+to spare, so it reads the parts off the question's wording (:func:`question_parts`) and, after
+the claim check, says which part no kept claim can answer (:func:`mark_unanswered_parts`).
+
+A claim *can* answer a part unless what the part asks for rules it out (an amount, a duration,
+a person or a kind of amount the claim does not state: :func:`~disputatio.validators.asked.
+unanswered`, :func:`~disputatio.validators.asked.kind_mismatch`); among the parts left, the one
+sharing strictly the most of its own words with the claim (words the other parts do not use)
+takes it alone. A claim naming neither part's own words is left to any part it can answer, so
+a part is only said to be unanswered when every kept claim is clearly another part's: the
+mark errs towards silence. What it says and misses is measured on the labelled multi-part
+questions in docs/grounding.md. Lexical; imports nothing that calls a model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from disputatio.state.claims import Claim, ClaimReport
+from disputatio.validators.asked import (
+    SECOND_PART_RE,
+    asked_kind,
+    kind_mismatch,
+    stated_kinds,
+    unanswered,
+)
+from disputatio.validators.relevance import topic_words
+
+#: The claim that stands for a part of the question no kept claim answers.
+NOT_FOUND_PART = "The documents do not answer this part of the question: {part}"
+
+_QUESTION_END_RE = re.compile(r"(?<=\?)\s+(?=\S)")
+_LEAD_AND_RE = re.compile(r"^(?:and|also)\s+", re.I)
+#: Where a second clause starts: the wh-clauses of ``SECOND_PART_RE``, or "and in which …".
+_JOIN_RE = re.compile(
+    rf"{SECOND_PART_RE.pattern}|,?\s+and\s+[^\W\d_]+\s+(?:which|whom|whose)\b", re.I
+)
+#: "… and in B", "…, and for B": an elliptical second part repeating a preposition.
+_ELLIPSIS_RE = re.compile(r",?\s+and\s+(in|of|for|at|on|from|to|with|during)\s+(?=\S)", re.I)
+
+#: A part asking a time: how long (not "how long is the slope"), how often, when.
+_TIME_RE = re.compile(
+    r"\bhow\s+long\b(?!\s+(?:is|are|was|were)\b)|\bhow\s+often\b|^\s*(?:until\s+|by\s+)?when\b|"
+    r"\bat\s+what\s+time\b",
+    re.I,
+)
+#: A part asking a price: "how much … cost/fee/pay", "how much is a/it".
+_MONEY_RE = re.compile(
+    r"\bhow\s+much\b(?=.*\b(?:cost|costs|charge|charges|pay|fee|fees|price|fare)\b)|"
+    r"\bhow\s+much\s+(?:is|are|was)\s+(?:a|an|the|it|one)\b",
+    re.I,
+)
+
+
+def _clean(part: str) -> str:
+    """One part as a question of its own: no leading "and", first letter up, one "?"."""
+    text = _LEAD_AND_RE.sub("", part.strip().strip(",;").strip())
+    text = text.rstrip("?.,; ").strip()
+    return f"{text[:1].upper()}{text[1:]}?" if text else ""
+
+
+def _elliptical(piece: str) -> list[str]:
+    """ "What is X in A and in B?" as "What is X in A?" and "What is X in B?" (else as is).
+
+    The part after "and" repeats a preposition of the first; what stands before that
+    preposition's last use is the frame both parts share.
+    """
+    m = _ELLIPSIS_RE.search(piece)
+    if not m:
+        return [piece]
+    prep = m.group(1)
+    head = piece[: m.start()]
+    at = [x.start() for x in re.finditer(rf"\s{re.escape(prep)}\s", head, re.I)]
+    if not at or len(topic_words(head[: at[-1]])) < 1:
+        return [piece]
+    frame = head[: at[-1]]
+    return [head, f"{frame} {prep} {piece[m.end() :]}"]
+
+
+def question_parts(question: str) -> list[str]:
+    """The questions ``question`` asks, in order (one item when it asks one thing).
+
+    A question asks two things where a second question mark follows, where "and" joins a
+    second wh-clause ("…, and how often …", "… and in which month …"), or where "and"
+    repeats a preposition of the first part ("allowances in Tromsø and in Oslo": the second
+    part takes the first's frame). "The green bin and the blue bin" is one part.
+    """
+    text = " ".join((question or "").split())
+    parts: list[str] = []
+    for piece in _QUESTION_END_RE.split(text):
+        start = 0
+        for m in _JOIN_RE.finditer(piece):
+            cut = m.start() + m.group(0).casefold().index("and") + len("and")
+            parts.append(piece[start : m.start()])
+            start = cut
+        rest = piece[start:]
+        parts.extend(_elliptical(rest) if start == 0 else [rest])
+    cleaned = [p for p in (_clean(x) for x in parts) if p]
+    return cleaned if len(cleaned) > 1 else [text]
+
+
+def part_kind(part: str) -> str | None:
+    """The kind of amount one part asks for: a question's named kind, a time, a price.
+
+    Read more loosely than a whole question's (:func:`~disputatio.validators.asked.asked_kind`):
+    it only decides which part a claim is for, never whether a claim is dropped.
+    """
+    if kind := asked_kind(part):
+        return kind
+    if _TIME_RE.search(part):
+        return "time"
+    return "money" if _MONEY_RE.search(part) else None
+
+
+def can_answer(part: str, claim: str) -> bool:
+    """Whether ``claim`` may answer ``part``: it states what the part asks for, of its kind."""
+    if unanswered(part, [claim]) or kind_mismatch(part, claim):
+        return False
+    kind, kinds = part_kind(part), stated_kinds(claim)
+    return not kind or not kinds or None in kinds or kind in kinds
+
+
+def claim_parts(claim: str, parts: Sequence[str], *, refusal: bool = False) -> set[int]:
+    """The indices of the parts ``claim`` may answer (all of them when nothing tells).
+
+    Args:
+        claim: The claim's text.
+        parts: The question's parts (:func:`question_parts`).
+        refusal: The claim says the documents do not answer: what a part asks for does not
+            apply to it, its words alone say which part it refuses.
+    """
+    every = set(range(len(parts)))
+    able = every if refusal else {i for i in every if can_answer(parts[i], claim)}
+    if not able:
+        return set()
+    topics = [topic_words(p) for p in parts]
+    own = [t - set().union(*(topics[:i] + topics[i + 1 :])) for i, t in enumerate(topics)]
+    said = topic_words(claim)
+    named = {i for i in able if own[i] & said}
+    kinds = [part_kind(p) for p in parts]
+    stated = stated_kinds(claim)
+    # a kind of amount only one part asks for, stated: "21 days" answers "how long", whatever
+    # words the claim shares with the other part
+    named |= {i for i in able if kinds[i] and kinds[i] in stated and kinds.count(kinds[i]) == 1}
+    if not named:
+        return able
+    return named | {i for i in able if not own[i]}  # "…, and where?" names nothing of its own
+
+
+def mark_unanswered_parts(question: str, report: ClaimReport) -> list[str]:
+    """Say in ``report`` which parts of ``question`` no kept claim answers; return them.
+
+    Each kept claim gets its part (``Claim.part``, the part's question) when it can be only
+    one part's. A part that no kept supported claim may answer, and that no refusal already
+    stands for, gets a ``not_found`` claim and a line in ``report.answer``. An answer that
+    answers nothing (``report.not_found``) or a one-part question is left as it is.
+
+    Args:
+        question: The question the answer is for.
+        report: The checked answer (changed in place).
+
+    Returns:
+        The parts said to be unanswered, in order.
+    """
+    parts = question_parts(question)
+    if len(parts) < 2 or report.not_found:
+        return []
+    answered: set[int] = set()
+    refused: set[int] = set()
+    for claim in report.claims:
+        if claim.dropped:
+            continue
+        if claim.verdict == "supported":
+            found = claim_parts(claim.text, parts)
+            answered |= found
+        elif claim.verdict == "not_found":
+            found = claim_parts(claim.text, parts, refusal=True)
+            refused |= found
+        else:
+            continue
+        if len(found) == 1:
+            claim.part = parts[next(iter(found))]
+    missing = [p for i, p in enumerate(parts) if i not in answered | refused]
+    for part in missing:
+        text = NOT_FOUND_PART.format(part=part)
+        report.claims.append(
+            Claim(text=text, verdict="not_found", reason="no kept claim answers it", part=part)
+        )
+        report.answer = f"{report.answer}\n{text}" if report.answer else text
+    if missing:
+        report.counts["not_found"] = report.counts.get("not_found", 0) + len(missing)
+    return missing
