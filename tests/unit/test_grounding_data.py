@@ -21,6 +21,7 @@ CORPUS = {
     "questions_heldout7.jsonl": "corpus_sports",
     "questions_heldout8.jsonl": "corpus_utility",
     "questions_heldout9.jsonl": "corpus_airport",
+    "questions_heldout10.jsonl": "corpus_ski",
 }
 
 
