@@ -29,7 +29,7 @@ from disputatio.api.http import read_body, read_json, services, tenant
 from disputatio.api.schemas import IngestRequest, QueryRequest
 from disputatio.api.uploads import check_upload, public, scrub
 from disputatio.settings import Settings
-from disputatio.state.retrieval import NO_SUITABLE_CONTEXT
+from disputatio.state.retrieval import NO_SUITABLE_CONTEXT, NOTHING_IN_SCOPE
 from disputatio.storage.documents import document_uuid
 
 SNIPPET_CHARS = 600
@@ -294,13 +294,16 @@ async def query(request: Request) -> JSONResponse:
     checked = _checked(result)
     if result.get("refused"):
         best = result.get("best_score") or 0.0
+        empty = any(c.get("reason") == NOTHING_IN_SCOPE for c in checked["claims"])
         return JSONResponse(
             {
                 "answer": None,
                 **checked,
                 "error": {
                     "code": NO_SUITABLE_CONTEXT,
-                    "message": "no section of the corpus is relevant enough to answer",
+                    "message": f"{NOTHING_IN_SCOPE} (POST /ingest)"
+                    if empty
+                    else "no section of the corpus is relevant enough to answer",
                     "max_rerank_score": best,
                 },
                 "trace": trace,

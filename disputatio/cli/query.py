@@ -14,6 +14,7 @@ from rich.text import Text
 
 from disputatio.cli.claims import echo_json, render_claims
 from disputatio.cli.options import AS_JSON, COLLECTION, MODEL, SHOW_CONTEXT, TENANT
+from disputatio.state.retrieval import NOTHING_IN_SCOPE
 
 out = Console()
 
@@ -92,6 +93,8 @@ def query(
     if result.get("failed_channels"):
         dropped = "; ".join(f"{k}: {v}" for k, v in result["failed_channels"].items())
         out.print(Text(f"dropped channels: {dropped}", style="yellow"))
+    if any(c.get("reason") == NOTHING_IN_SCOPE for c in result.get("claims") or []):
+        out.print(Text(f"{NOTHING_IN_SCOPE}: `disputatio ingest PATH` first", style="yellow"))
     timings = ", ".join(f"{k} {v:.0f}ms" for k, v in result.get("timings_ms", {}).items())
     out.print(f"[dim]best score {result.get('best_score', 0):.2f}; {timings}[/]")
 

@@ -9,6 +9,11 @@ from pydantic import BaseModel, Field
 #: Refusal marker: the best rerank score was below the threshold, no LLM was called.
 NO_SUITABLE_CONTEXT = "NO_SUITABLE_CONTEXT"
 
+#: Why a search that found no candidate at all was refused: nothing in scope to search.
+NOTHING_IN_SCOPE = (
+    "no document in scope to search: nothing is ingested for this tenant, collection or tags"
+)
+
 
 class Section(BaseModel):
     """A parent section handed to an agent, with its provenance.

@@ -66,10 +66,10 @@ def _clean(part: str) -> str:
 
 
 def _elliptical(piece: str) -> list[str]:
-    """ "What is X in A and in B?" as "What is X in A?" and "What is X in B?" (else as is).
+    """Read "What is X in A and in B?" as "What is X in A?" and "What is X in B?".
 
     The part after "and" repeats a preposition of the first; what stands before that
-    preposition's last use is the frame both parts share.
+    preposition's last use is the frame both parts share. Otherwise the piece is one part.
     """
     m = _ELLIPSIS_RE.search(piece)
     if not m:

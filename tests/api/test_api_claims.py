@@ -59,6 +59,7 @@ def test_a_refused_query_says_not_found(live: LiveServer, corpus_a: dict[str, An
     assert body["answer"] is None and body["error"]["code"] == "NO_SUITABLE_CONTEXT"
     assert body["not_found"] is True
     assert [c["verdict"] for c in body["claims"]] == ["not_found"]
+    assert "nothing is ingested" in body["error"]["message"]  # an empty tenant says so
 
 
 def test_the_verdict_and_the_final_event_carry_the_debates_claims(

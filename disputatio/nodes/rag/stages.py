@@ -20,7 +20,7 @@ from disputatio.retrievers.plan import QueryPlan
 from disputatio.retrievers.relevance import query_vector, rerank_sections
 from disputatio.state.claims import Claim
 from disputatio.state.rag import RagState
-from disputatio.state.retrieval import NO_SUITABLE_CONTEXT, Section
+from disputatio.state.retrieval import NO_SUITABLE_CONTEXT, NOTHING_IN_SCOPE, Section
 from disputatio.validators.claims import NOT_FOUND_ANSWER
 
 
@@ -118,20 +118,24 @@ def route_guard(state: RagState, runtime: Runtime[RagContext]) -> Literal["trim"
 
 
 def refuse(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
-    """Answer NO_SUITABLE_CONTEXT without calling any model."""
+    """Answer NO_SUITABLE_CONTEXT without calling any model.
+
+    A search whose channels all ran and found no candidate at all had nothing in scope to
+    search (an empty tenant, a collection or tag no document has): the refusal says so, where
+    a low score says only that nothing was relevant enough.
+    """
     best = state.get("best_score", 0.0)
+    empty = not state.get("candidates") and not state.get("failed_channels")
+    low = f"no section scored above the refusal threshold (best {best:.2f})"
+    why = NOTHING_IN_SCOPE if empty else low
     return {
         "refused": True,
         "sections": [],
         "citations": [],
         "invalid_citations": [],
-        "answer": f"{NO_SUITABLE_CONTEXT} (best score {best:.2f})",
+        "answer": f"{NO_SUITABLE_CONTEXT} ({why if empty else f'best score {best:.2f}'})",
         "claims": [
-            Claim(
-                text=NOT_FOUND_ANSWER,
-                verdict="not_found",
-                reason=f"no section scored above the refusal threshold (best {best:.2f})",
-            ).model_dump(mode="json")
+            Claim(text=NOT_FOUND_ANSWER, verdict="not_found", reason=why).model_dump(mode="json")
         ],
         "grounded": True,
         "not_found": True,
