@@ -153,11 +153,16 @@ def claim_parts(claim: str, parts: Sequence[str], *, refusal: bool = False) -> s
     return named | {i for i in able if not own[i]}  # "…, and where?" names nothing of its own
 
 
+def part_label(index: int) -> str:
+    """The ``Claim.part`` of the question's part ``index`` (0-based): ``part 1``, ``part 2``."""
+    return f"part {index + 1}"
+
+
 def mark_unanswered_parts(question: str, report: ClaimReport) -> list[str]:
     """Say in ``report`` which parts of ``question`` no kept claim answers; return them.
 
-    Each kept claim gets its part (``Claim.part``, the part's question) when it can be only
-    one part's. A part that no kept supported claim may answer, and that no refusal already
+    Each kept claim gets its part (``Claim.part``: ``part 1``, ``part 2``, …) when it can be
+    only one part's. A part that no kept supported claim may answer, and that no refusal already
     stands for, gets a ``not_found`` claim and a line in ``report.answer``. An answer that
     answers nothing (``report.not_found``) or a one-part question is left as it is.
 
@@ -185,14 +190,13 @@ def mark_unanswered_parts(question: str, report: ClaimReport) -> list[str]:
         else:
             continue
         if len(found) == 1:
-            claim.part = parts[next(iter(found))]
-    missing = [p for i, p in enumerate(parts) if i not in answered | refused]
-    for part in missing:
-        text = NOT_FOUND_PART.format(part=part)
-        report.claims.append(
-            Claim(text=text, verdict="not_found", reason="no kept claim answers it", part=part)
-        )
+            claim.part = part_label(next(iter(found)))
+    missing = [i for i in range(len(parts)) if i not in answered | refused]
+    for i in missing:
+        text = NOT_FOUND_PART.format(part=parts[i])
+        why = "no kept claim answers it"
+        report.claims.append(Claim(text=text, verdict="not_found", reason=why, part=part_label(i)))
         report.answer = f"{report.answer}\n{text}" if report.answer else text
     if missing:
         report.counts["not_found"] = report.counts.get("not_found", 0) + len(missing)
-    return missing
+    return [parts[i] for i in missing]
