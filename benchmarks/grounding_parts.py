@@ -29,13 +29,17 @@ from grounding import DATA, part_found
 def replay(q: dict[str, Any], rec: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
     """``(outcome, [(what, part)])`` of one two-part question's recorded answer."""
     from disputatio.state.claims import Claim, ClaimReport
-    from disputatio.validators.parts import mark_unanswered_parts, question_parts
+    from disputatio.validators.parts import NOT_FOUND_PART, mark_unanswered_parts, question_parts
 
     parts = question_parts(q["question"])
     if len(parts) != len(q["parts"]):
         return "read as one part", []
-    claims = [Claim.model_validate(c) for c in rec["claims_detail"]]
-    report = ClaimReport(answer=rec["answer"], claims=claims, not_found=bool(rec.get("not_found")))
+    marked = NOT_FOUND_PART.split("{")[0]  # a record made with the marks: replay without them
+    claims = [
+        Claim.model_validate(c) for c in rec["claims_detail"] if not c["text"].startswith(marked)
+    ]
+    answer = "\n".join(x for x in rec["answer"].splitlines() if not x.startswith(marked))
+    report = ClaimReport(answer=answer, claims=claims, not_found=bool(rec.get("not_found")))
     if report.not_found:
         return "whole question refused", []
     missing = set(mark_unanswered_parts(q["question"], report))

@@ -22,7 +22,11 @@ _QUANTITY_RE = re.compile(
     re.I,
 )
 _HOW_LONG_RE = re.compile(r"\bhow\s+long\b", re.I)
-_HOW_MANY_RE = re.compile(r"\bhow\s+many\s+([^\W\d_]+)(?:[\s-]+([^\W\d_]+))?", re.I)
+_HOW_MANY_RE = re.compile(
+    r"\bhow\s+many\s+(?:of\s+(?:the|my|your|our|their|its|his|her|these|those)\s+)?"
+    r"([^\W\d_]+)(?:[\s-]+([^\W\d_]+))?",
+    re.I,
+)
 _FREQUENCY_RE = re.compile(
     r"\b(?:every|each|daily|weekly|monthly|yearly|annually|hourly|once|twice|per)\b", re.I
 )
@@ -116,8 +120,8 @@ def asked_count(question: str) -> str | None:
     frequency, which "every 18 months" answers: neither is a count of things.
     """
     words = _how_many(question)
-    if not words or asked_unit(question) or words[0] == "times":
-        return None
+    if not words or asked_unit(question) or words[0] in ("times", "of"):
+        return None  # "how many of them": the things counted were named before
     return words[0]
 
 

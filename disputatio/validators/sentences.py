@@ -69,7 +69,8 @@ _NUMBER_WORDS.update(
     }
 )
 
-_MONTHS = frozenset(
+#: Month names and their abbreviations (a date is no amount; a "when" may be answered by one).
+MONTHS = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
@@ -338,7 +339,7 @@ def _names_a_number(word: str) -> bool:
         and word.isalpha()
         and low not in STOPWORDS
         and low not in UNITS
-        and low not in _MONTHS
+        and low not in MONTHS
     )
 
 

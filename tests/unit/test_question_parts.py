@@ -91,6 +91,21 @@ def test_a_claim_naming_no_part_may_answer_any_part_it_can() -> None:
     assert claim_parts("The pool is popular with older swimmers.", parts) == {0}
 
 
+def test_how_many_of_them_counts_what_was_named_before() -> None:
+    parts = question_parts("How many km of slopes are groomed? How many of them are black?")
+    assert claim_parts("Of these, 7 km are black.", parts) == {1}  # km: no count of "of"
+
+
+def test_a_when_part_is_not_answered_by_a_claim_stating_no_time() -> None:
+    parts = question_parts(
+        "When is reception open in the main house, and when is it open in the annex?"
+    )
+    assert claim_parts("Guests arriving late collect their keys at the key safe.", parts) == set()
+    assert claim_parts("Reception in the main house is open from 7:00 to 22:00.", parts) == {0}
+    assert 1 in claim_parts("Reception in the annex is open from 7:00 to 21:00.", parts)
+    assert 1 in claim_parts("The annex closes on Sundays.", parts)
+
+
 def _supported(text: str) -> Claim:
     evidence = Evidence(section_id="s1", start=0, end=len(text), sentence=text, score=0.9)
     return Claim(text=text, citations=["s1"], verdict="supported", evidence=evidence)
