@@ -139,7 +139,11 @@ def kind_mismatch(question: str, claim: str) -> str:
     kind = asked_kind(question)
     units = {u for _, u in numbers if u is not None}
     kinds = {_KIND_OF_UNIT.get(u) for u in units}
-    if not kind or not units or None in kinds or kind in kinds:
+    if not units or None in kinds:
+        return ""
+    if not kind and _HOW_LONG_RE.search(question or "") and not kinds & {"time", "length"}:
+        return f"the question asks how long; the claim gives {', '.join(sorted(units))}"
+    if not kind or kind in kinds:
         return ""
     return f"the question asks for a {kind}; the claim gives {', '.join(sorted(units))}"
 
@@ -149,9 +153,20 @@ def stated_kinds(text: str) -> set[str | None]:
     return {_KIND_OF_UNIT.get(u) if u else None for _, u in stated_numbers(text)}
 
 
+#: "who …", or "which company …": a question whose answer is a name.
+_PERSON_RE = re.compile(
+    r"\s*(?:who|whom)\b|\s*(?:which|what)\s+(?:company|firm|contractor|supplier|operator|"
+    r"organi[sz]ation|airline|manufacturer|vendor|provider|person)\b",
+    re.I,
+)
+
+
 def asks_person(question: str) -> bool:
-    """Whether ``question`` asks who (a person, a role or a body), as one part."""
-    return bool(re.match(r"\s*(?:who|whom)\b", question or "", re.I))
+    """Whether ``question`` asks who (a person, a role or a body), as one part.
+
+    "Which company …" (a firm, contractor, operator, …) asks for a name as "who" does.
+    """
+    return bool(_PERSON_RE.match(question or ""))
 
 
 #: Where a question joins a second one: "…, and how often …", "… and by when …".

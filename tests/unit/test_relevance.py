@@ -7,6 +7,7 @@ from disputatio.validators.asked import (
     asked_unit,
     asks_for_value,
     asks_quantity,
+    kind_mismatch,
     unanswered,
 )
 from disputatio.validators.claims import NOT_FOUND_ANSWER, check_answer
@@ -289,3 +290,21 @@ def test_a_count_is_not_answered_by_a_measure() -> None:
     )
     often = "The Therapy Pool is inspected every 6 months."
     assert not off_question("How many times is the Therapy Pool inspected?", often, often)
+
+
+def test_a_how_long_question_is_not_answered_by_another_kind_of_amount() -> None:
+    """w002 (held-out set 10): a pool's length asked, its temperature given."""
+    q = "How long is the Panorama outdoor pool?"
+    warm = "The Panorama outdoor pool is heated to 33 degrees Celsius all winter."
+    assert "how long" in off_question(q, warm, warm)
+    for answer in ("The Panorama outdoor pool is 25 m long.", "A session lasts 45 minutes."):
+        assert not kind_mismatch(q, answer)  # a length or a time answers "how long"
+    assert not kind_mismatch(q, "The 25 m pool is kept at 33 degrees Celsius.")
+
+
+def test_a_which_company_question_needs_a_claim_naming_one() -> None:
+    """w024 (held-out set 10): "which company" is answered by a name, as "who" is."""
+    q = "Which company flies the rescue helicopter at Brunnhorn?"
+    assert unanswered(q, ["The rescue helicopter is flown by the helicopter operator."])
+    assert not unanswered(q, ["The rescue helicopter is flown by Alpin Air Rescue."])
+    assert not unanswered("Which slope is the longest?", ["The Gamsabfahrt is the longest."])
