@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from disputatio.validators.sentences import UNITS, names, stated_numbers, words
+from disputatio.validators.sentences import MONTHS, UNITS, names, stated_numbers, words
 
 _QUANTITY_RE = re.compile(
     r"\bhow\s+(?:many|much|long|often|far|old|heavy|high|deep|fast|frequently)\b"
@@ -161,6 +161,20 @@ _PERSON_RE = re.compile(
 )
 
 
+#: A question asking when: "when …", "until when", "at what time", "what time".
+_WHEN_RE = re.compile(r"^\s*(?:until\s+|by\s+|from\s+)?when\b|\bwhat\s+time\b", re.I)
+_WHEN_WORDS = MONTHS | frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday weekday weekend daily noon "
+    "midnight morning evening".split()
+)
+
+
+def states_time(claim: str) -> bool:
+    """Whether ``claim`` states a number, a frequency, a weekday or a month (answers "when")."""
+    said = {w.casefold().removesuffix("s") for w in words(claim)}  # "Sundays", "mornings"
+    return states_quantity(claim) or bool(_WHEN_WORDS & said)
+
+
 def asks_person(question: str) -> bool:
     """Whether ``question`` asks who (a person, a role or a body), as one part.
 
@@ -186,10 +200,10 @@ def unanswered(question: str, claims: Iterable[str]) -> str:
     """Why the claims kept for ``question`` leave it unanswered (``""`` when they may answer).
 
     A question asking for an amount, a duration or a frequency is not answered by claims that
-    state none; "how long" by claims stating no number ("every week"); "who" by claims naming
-    no one the question does not; "how many days" by claims giving no days. A question of two
-    parts is left alone: its other part may ask for none of these, and the claims may answer
-    that one.
+    state none; "how long" by claims stating no number ("every week"); "when" by claims stating
+    no time, day or month; "who" by claims naming no one the question does not; "how many
+    days" by claims giving no days. A question of two parts is left alone: its other part may
+    ask for none of these, and the claims may answer that one.
     """
     if is_multipart(question):
         return ""
@@ -197,6 +211,8 @@ def unanswered(question: str, claims: Iterable[str]) -> str:
         return "the question asks for an amount or a frequency; no kept claim states one"
     if _HOW_LONG_RE.search(question) and not any(stated_numbers(c) for c in claims):
         return "the question asks how long; no kept claim states a number"  # "every week"
+    if _WHEN_RE.search(question) and not any(states_time(c) for c in claims):
+        return "the question asks when; no kept claim states a time, a day or a month"
     asked_names = names(question)
     if asks_person(question) and not any(names(c) - asked_names for c in claims):
         return "the question asks who; no kept claim names anyone"

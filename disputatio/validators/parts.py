@@ -28,11 +28,9 @@ from disputatio.validators.asked import (
     asked_kind,
     kind_mismatch,
     stated_kinds,
-    states_quantity,
     unanswered,
 )
 from disputatio.validators.relevance import topic_words
-from disputatio.validators.sentences import MONTHS, words
 
 #: The claim that stands for a part of the question no kept claim answers.
 NOT_FOUND_PART = "The documents do not answer this part of the question: {part}"
@@ -51,12 +49,6 @@ _TIME_RE = re.compile(
     r"\bhow\s+long\b(?!\s+(?:is|are|was|were)\b)|\bhow\s+often\b|^\s*(?:until\s+|by\s+)?when\b|"
     r"\bat\s+what\s+time\b",
     re.I,
-)
-#: A part asking when: "when …", "until when", "at what time", "what time".
-_WHEN_RE = re.compile(r"^\s*(?:until\s+|by\s+|from\s+)?when\b|\bwhat\s+time\b", re.I)
-_WHEN_WORDS = MONTHS | frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday weekday weekend daily noon "
-    "midnight morning evening".split()
 )
 #: A part asking a price: "how much … cost/fee/pay", "how much is a/it".
 _MONEY_RE = re.compile(
@@ -126,21 +118,14 @@ def part_kind(part: str) -> str | None:
     return "money" if _MONEY_RE.search(part) else None
 
 
-def states_time(claim: str) -> bool:
-    """Whether ``claim`` states a number, a frequency, a weekday or a month (a "when")."""
-    said = {w.casefold().removesuffix("s") for w in words(claim)}  # "Sundays", "mornings"
-    return states_quantity(claim) or bool(_WHEN_WORDS & said)
-
-
 def can_answer(part: str, claim: str) -> bool:
     """Whether ``claim`` may answer ``part``: it states what the part asks for, of its kind.
 
-    Besides what a whole question asks (:func:`~disputatio.validators.asked.unanswered`), a
-    part asking when is answered only by a claim stating a time, a day or a month.
+    What a whole question asks is read by :func:`~disputatio.validators.asked.unanswered`
+    and :func:`~disputatio.validators.asked.kind_mismatch`; a part's kind of amount more
+    loosely (:func:`part_kind`).
     """
     if unanswered(part, [claim]) or kind_mismatch(part, claim):
-        return False
-    if _WHEN_RE.search(part) and not states_time(claim):
         return False
     kind, kinds = part_kind(part), stated_kinds(claim)
     return not kind or not kinds or None in kinds or kind in kinds

@@ -308,3 +308,10 @@ def test_a_which_company_question_needs_a_claim_naming_one() -> None:
     assert unanswered(q, ["The rescue helicopter is flown by the helicopter operator."])
     assert not unanswered(q, ["The rescue helicopter is flown by Alpin Air Rescue."])
     assert not unanswered("Which slope is the longest?", ["The Gamsabfahrt is the longest."])
+
+
+def test_a_when_question_needs_a_claim_stating_a_time_a_day_or_a_month() -> None:
+    q = "When is the gym closed?"
+    assert "when" in unanswered(q, ["The gym is closed if the water quality is poor."])
+    for answer in ("The gym is closed from 3 August.", "The gym is closed on Sundays."):
+        assert not unanswered(q, [answer])
