@@ -29,7 +29,8 @@ from grounding import DATA, part_found
 def replay(q: dict[str, Any], rec: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
     """``(outcome, [(what, part)])`` of one two-part question's recorded answer."""
     from disputatio.state.claims import Claim, ClaimReport
-    from disputatio.validators.parts import NOT_FOUND_PART, mark_unanswered_parts, question_parts
+    from disputatio.validators.parts import NOT_FOUND_PART, mark_unanswered_parts
+    from disputatio.validators.questions import question_parts
 
     parts = question_parts(q["question"])
     if len(parts) != len(q["parts"]):

@@ -8,13 +8,13 @@ to spare, so it reads the parts off the question's wording (:func:`question_part
 the claim check, says which part no kept claim can answer (:func:`mark_unanswered_parts`).
 
 A claim *can* answer a part unless what the part asks for rules it out (an amount, a duration,
-a person or a kind of amount the claim does not state: :func:`~disputatio.validators.asked.
-unanswered`, :func:`~disputatio.validators.asked.kind_mismatch`); among the parts left, the one
-sharing strictly the most of its own words with the claim (words the other parts do not use)
-takes it alone. A claim naming neither part's own words is left to any part it can answer, so
-a part is only said to be unanswered when every kept claim is clearly another part's: the
-mark errs towards silence. What it says and misses is measured on the labelled multi-part
-questions in docs/grounding.md. Lexical; imports nothing that calls a model.
+a time, a person or a kind of amount the claim does not state: :func:`~disputatio.validators.
+asked.unanswered`, :func:`~disputatio.validators.asked.kind_mismatch`, :func:`part_kind`);
+among the parts left, it is for those whose own words it names (words the other parts do not
+use) or whose kind of amount, asked by that part alone, it states. A claim naming no part is
+left to every part it can answer, so a part is only said to be unanswered when every kept
+claim is clearly another part's: the mark errs towards silence. What it says and misses is
+measured on the labelled multi-part questions in docs/grounding.md. Lexical; no model call.
 """
 
 from __future__ import annotations
@@ -24,25 +24,16 @@ from collections.abc import Sequence
 
 from disputatio.state.claims import Claim, ClaimReport
 from disputatio.validators.asked import (
-    SECOND_PART_RE,
     asked_kind,
     kind_mismatch,
     stated_kinds,
     unanswered,
 )
+from disputatio.validators.questions import question_parts
 from disputatio.validators.relevance import topic_words
 
 #: The claim that stands for a part of the question no kept claim answers.
 NOT_FOUND_PART = "The documents do not answer this part of the question: {part}"
-
-_QUESTION_END_RE = re.compile(r"(?<=\?)\s+(?=\S)")
-_LEAD_AND_RE = re.compile(r"^(?:and|also)\s+", re.I)
-#: Where a second clause starts: the wh-clauses of ``SECOND_PART_RE``, or "and in which …".
-_JOIN_RE = re.compile(
-    rf"{SECOND_PART_RE.pattern}|,?\s+and\s+[^\W\d_]+\s+(?:which|whom|whose)\b", re.I
-)
-#: "… and in B", "…, and for B": an elliptical second part repeating a preposition.
-_ELLIPSIS_RE = re.compile(r",?\s+and\s+(in|of|for|at|on|from|to|with|during)\s+(?=\S)", re.I)
 
 #: A part asking a time: how long (not "how long is the slope"), how often, when.
 _TIME_RE = re.compile(
@@ -56,53 +47,6 @@ _MONEY_RE = re.compile(
     r"\bhow\s+much\s+(?:is|are|was)\s+(?:a|an|the|it|one)\b",
     re.I,
 )
-
-
-def _clean(part: str) -> str:
-    """One part as a question of its own: no leading "and", first letter up, one "?"."""
-    text = _LEAD_AND_RE.sub("", part.strip().strip(",;").strip())
-    text = text.rstrip("?.,; ").strip()
-    return f"{text[:1].upper()}{text[1:]}?" if text else ""
-
-
-def _elliptical(piece: str) -> list[str]:
-    """Read "What is X in A and in B?" as "What is X in A?" and "What is X in B?".
-
-    The part after "and" repeats a preposition of the first; what stands before that
-    preposition's last use is the frame both parts share. Otherwise the piece is one part.
-    """
-    m = _ELLIPSIS_RE.search(piece)
-    if not m:
-        return [piece]
-    prep = m.group(1)
-    head = piece[: m.start()]
-    at = [x.start() for x in re.finditer(rf"\s{re.escape(prep)}\s", head, re.I)]
-    if not at or len(topic_words(head[: at[-1]])) < 1:
-        return [piece]
-    frame = head[: at[-1]]
-    return [head, f"{frame} {prep} {piece[m.end() :]}"]
-
-
-def question_parts(question: str) -> list[str]:
-    """The questions ``question`` asks, in order (one item when it asks one thing).
-
-    A question asks two things where a second question mark follows, where "and" joins a
-    second wh-clause ("…, and how often …", "… and in which month …"), or where "and"
-    repeats a preposition of the first part ("allowances in Tromsø and in Oslo": the second
-    part takes the first's frame). "The green bin and the blue bin" is one part.
-    """
-    text = " ".join((question or "").split())
-    parts: list[str] = []
-    for piece in _QUESTION_END_RE.split(text):
-        start = 0
-        for m in _JOIN_RE.finditer(piece):
-            cut = m.start() + m.group(0).casefold().index("and") + len("and")
-            parts.append(piece[start : m.start()])
-            start = cut
-        rest = piece[start:]
-        parts.extend(_elliptical(rest) if start == 0 else [rest])
-    cleaned = [p for p in (_clean(x) for x in parts) if p]
-    return cleaned if len(cleaned) > 1 else [text]
 
 
 def part_kind(part: str) -> str | None:

@@ -19,11 +19,8 @@ from disputatio.retrievers.memory import InMemoryFunnel
 from disputatio.settings import load_settings
 from disputatio.state.claims import Claim, ClaimReport, Evidence
 from disputatio.testing import FakeEmbeddings, ScriptedChatModel
-from disputatio.validators.parts import (
-    claim_parts,
-    mark_unanswered_parts,
-    question_parts,
-)
+from disputatio.validators.parts import claim_parts, mark_unanswered_parts
+from disputatio.validators.questions import question_parts
 
 POOL = "What is the water temperature of the Therapy Pool, and how deep is it?"
 
