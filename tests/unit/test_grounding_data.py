@@ -22,6 +22,7 @@ CORPUS = {
     "questions_heldout8.jsonl": "corpus_utility",
     "questions_heldout9.jsonl": "corpus_airport",
     "questions_heldout10.jsonl": "corpus_ski",
+    "questions_heldout11.jsonl": "corpus_campus",
 }
 
 
