@@ -186,7 +186,33 @@ def check_answer(
             similar=_similar(checker),
             words=question_words,
         )
+    repeats = _repeats(claims)
+    claims = [c for c in claims if id(c) not in repeats]
+    pieces = [(sep, c) for sep, c in pieces if id(c) not in repeats]
     return _report(claims, pieces, fabricated, checker, not_found_answer)
+
+
+def _repeats(claims: Sequence[Claim]) -> set[int]:
+    """The ``id``s of kept factual claims that repeat an earlier kept one word for word.
+
+    The 1.5B wrote "The bacterium shows antigenic phase variation." four times in one answer
+    (``make demo``); two debaters' joined answers state the same sentence twice. A repeat says
+    nothing new and is left out of the claims and the answer. A composed answer heads each
+    sub-question's own answer with its question, and one sentence may answer two of them: a
+    question heading starts afresh.
+    """
+    seen: set[tuple[str | None, str]] = set()
+    out: set[int] = set()
+    for claim in claims:
+        if not claim.factual and claim.text.rstrip().endswith("?"):
+            seen.clear()  # the next sub-question's own answer
+        if claim.dropped or not claim.factual:
+            continue
+        key = (claim.part, " ".join(claim.text.casefold().rstrip(".!?;: ").split()))
+        if key in seen:
+            out.add(id(claim))
+        seen.add(key)
+    return out
 
 
 def _similar(checker: SupportChecker) -> Callable[[str, str], float] | None:

@@ -324,3 +324,18 @@ def test_one_as_a_pronoun_is_no_amount() -> None:
     # "one" counting something is still a number the sentence must hold
     assert numbers_with_units("One court costs 120 NOK.") == [("1", None), ("120", "nok")]
     assert guard("Two courts cost 120 NOK for 45 minutes.", sentence)
+
+
+def test_a_claim_stated_twice_is_shown_once() -> None:
+    """The 1.5B repeated one sentence four times in ``make demo``'s answer."""
+    said = "The CTD-41 must be calibrated every 18 months [sec-ctd]."
+    report = check_answer(f"{said} {said}\n- Phase I\n{said}", SECTIONS)
+    kept = [c for c in report.claims if c.factual and not c.dropped]
+    assert [c.text for c in kept] == ["The CTD-41 must be calibrated every 18 months."]
+    assert report.answer.count("18 months") == 1
+
+
+def test_a_sentence_answering_two_sub_questions_is_kept_under_each() -> None:
+    said = "The CTD-41 must be calibrated every 18 months [sec-ctd]."
+    report = check_answer(f"How often?\n{said}\nWhat interval?\n{said}", SECTIONS)
+    assert report.answer.count("18 months") == 2
