@@ -51,16 +51,49 @@ ABOUT_SECTION_RE = re.compile(
     r"(?:information|details?)\b",
     re.I,
 )
+#: "States that Q fever is caused by …", "Additionally, the sections and mention that …": the
+#: documents reported, not the world; what follows "that" is the claim (:func:`reported`).
+_REPORTED_RE = re.compile(
+    r"^\W*(?:(?:additionally|also|moreover|furthermore|finally),?\s+)?"
+    r"(?:(?:it|this|they|this\s+information|the\s+(?:sections?|texts?|passages?|documents?|"
+    r"sources?|context))(?:\s+and)?\s+)?(?:also\s+|directly\s+|clearly\s+)?"
+    r"(?:(?:states?|shows?|says|mentions?|notes?|confirms?|explains?|indicates?|reports?)|"
+    r"supports?\s+the\s+(?:answer|claim|statement|conclusion))\s+that\s+",
+    re.I,
+)
+#: "describes how blood cultures are used …": a subjectless verb about the documents, stating
+#: nothing of its own.
+_DESCRIBES_RE = re.compile(
+    r"^\W*(?:it\s+|this\s+|the\s+sections?\s+)?(?:also\s+)?(?:describes?|explains?|discusses?|"
+    r"outlines?|covers?|details?|lists?)\s+(?:how|what|why|when|where|which|the)\b(?!.*\bthat\b)",
+    re.I,
+)
+
+
+def reported(text: str) -> str:
+    """``text`` without a lead reporting the documents ("States that X" → "X"), if it has one.
+
+    The 1.5B lists its support as "States that Q fever is caused by *Coxiella burnetii*";
+    the claim to check and show is what the documents are said to state.
+    """
+    m = _REPORTED_RE.match(text)
+    rest = text[m.end() :].strip() if m else ""
+    if len(rest.split()) < 3:
+        return text
+    return rest[0].upper() + rest[1:]
+
+
 _STATES_ON_RE = re.compile(r"\b(?:including|such as|that|which|namely|e\.g\.)\b|:", re.I)
 
 
 def is_pointer(text: str) -> bool:
     """Whether ``text`` points at the documents and states nothing of its own.
 
-    "This information is found in …" always; "The section provides information on …" when it
-    states no number and does not go on ("including …", "that …", a colon).
+    "This information is found in …" and "describes how …" always; "The section provides
+    information on …" when it states no number and does not go on ("including …", "that …",
+    a colon).
     """
-    if POINTER_RE.match(text):
+    if POINTER_RE.match(text) or _DESCRIBES_RE.match(text):
         return True
     about = ABOUT_SECTION_RE.match(text)
     if about is None:

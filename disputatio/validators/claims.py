@@ -37,6 +37,7 @@ from disputatio.validators.claim_kinds import (
     YESNO_VERDICT_RE,
     is_factual,
     is_pointer,
+    reported,
     split_compound,
 )
 from disputatio.validators.relevance import drop_off_question
@@ -161,7 +162,7 @@ def check_answer(
         last = span.end
         text, cited, fake = _read_citations(span.sentence, sections, aliases)
         fabricated.extend(f for f in fake if f not in fabricated)
-        for i, piece in enumerate(split_compound(text)):
+        for i, piece in enumerate(split_compound(reported(text))):
             claim = Claim(text=piece, citations=cited, part=part)
             if REFUSAL_RE.search(piece):  # what it cites is no evidence of anything
                 claim.verdict, claim.reason = "not_found", "says the documents do not answer"

@@ -339,3 +339,22 @@ def test_a_sentence_answering_two_sub_questions_is_kept_under_each() -> None:
     said = "The CTD-41 must be calibrated every 18 months [sec-ctd]."
     report = check_answer(f"How often?\n{said}\nWhat interval?\n{said}", SECTIONS)
     assert report.answer.count("18 months") == 2
+
+
+def test_a_claim_reporting_the_documents_is_checked_as_what_they_are_said_to_state() -> None:
+    """``make demo``: "States that Q fever is caused by …" is the claim "Q fever is caused by …"."""
+    report = check_answer("States that the CTD-41 must be calibrated every 18 months.", SECTIONS)
+    [claim] = [c for c in report.claims if c.factual]
+    assert claim.text == "The CTD-41 must be calibrated every 18 months."
+    assert claim.verdict == "supported" and report.answer.startswith("The CTD-41")
+
+
+def test_a_sentence_describing_the_documents_is_no_claim() -> None:
+    report = check_answer(
+        "The CTD-41 must be calibrated every 18 months [sec-ctd]. "
+        "Describes how the CTD-41 is calibrated [sec-ctd].",
+        SECTIONS,
+    )
+    assert "Describes" not in report.answer
+    [pointer] = [c for c in report.claims if c.text.startswith("Describes")]
+    assert pointer.dropped and not pointer.factual
