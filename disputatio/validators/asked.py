@@ -153,10 +153,11 @@ def stated_kinds(text: str) -> set[str | None]:
     return {_KIND_OF_UNIT.get(u) if u else None for _, u in stated_numbers(text)}
 
 
-#: "who …", or "which company …": a question whose answer is a name.
+#: "who …", "which company …", "what is the name of …": a question whose answer is a name.
 _PERSON_RE = re.compile(
     r"\s*(?:who|whom)\b|\s*(?:which|what)\s+(?:company|firm|contractor|supplier|operator|"
-    r"organi[sz]ation|airline|manufacturer|vendor|provider|person)\b",
+    r"organi[sz]ation|airline|manufacturer|vendor|provider|person)\b|"
+    r"\s*what\s+(?:is|was)\s+(?:the\s+)?name\s+of\b",
     re.I,
 )
 
@@ -178,7 +179,8 @@ def states_time(claim: str) -> bool:
 def asks_person(question: str) -> bool:
     """Whether ``question`` asks who (a person, a role or a body), as one part.
 
-    "Which company …" (a firm, contractor, operator, …) asks for a name as "who" does.
+    "Which company …" (a firm, contractor, operator, …) and "What is the name of …" ask for
+    a name as "who" does.
     """
     return bool(_PERSON_RE.match(question or ""))
 

@@ -315,3 +315,10 @@ def test_a_when_question_needs_a_claim_stating_a_time_a_day_or_a_month() -> None
     assert "when" in unanswered(q, ["The gym is closed if the water quality is poor."])
     for answer in ("The gym is closed from 3 August.", "The gym is closed on Sundays."):
         assert not unanswered(q, [answer])
+
+
+def test_a_what_is_the_name_question_needs_a_claim_naming_someone() -> None:
+    """x009 (held-out set 11): "a senior lecturer from another faculty" is no name."""
+    q = "What is the name of the senior lecturer who chairs the appeals panel?"
+    assert unanswered(q, ["The panel is chaired by a senior lecturer from another faculty."])
+    assert not unanswered(q, ["The appeals panel is chaired by Dr Mira Holt."])
