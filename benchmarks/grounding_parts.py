@@ -3,7 +3,8 @@
 For every two-part question of the given grounding records files (the project's answers, the
 last record per question), the recorded claims are put through
 :func:`disputatio.validators.parts.mark_unanswered_parts` as the quick path now does after its
-claim check, and the parts it says are unanswered are compared with the gold: an unanswerable
+claim check, and the parts said unanswered (by the marks or by the writer's own "not found"
+sentence) are compared with the gold: an unanswerable
 part said (wanted), an answerable part said although the answer has it right (wrong), and
 one said where the answer has it wrong (no harm: nothing right was there). Answers that
 answer nothing (the whole question refused) and questions read as one part are counted apart.
@@ -29,7 +30,7 @@ from grounding import DATA, part_found
 def replay(q: dict[str, Any], rec: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
     """``(outcome, [(what, part)])`` of one two-part question's recorded answer."""
     from disputatio.state.claims import Claim, ClaimReport
-    from disputatio.validators.parts import NOT_FOUND_PART, mark_unanswered_parts
+    from disputatio.validators.parts import NOT_FOUND_PART, claim_parts, mark_unanswered_parts
     from disputatio.validators.questions import question_parts
 
     parts = question_parts(q["question"])
@@ -43,10 +44,14 @@ def replay(q: dict[str, Any], rec: dict[str, Any]) -> tuple[str, list[tuple[str,
     report = ClaimReport(answer=answer, claims=claims, not_found=bool(rec.get("not_found")))
     if report.not_found:
         return "whole question refused", []
-    missing = set(mark_unanswered_parts(q["question"], report))
+    mark_unanswered_parts(q["question"], report)
+    said_at: set[int] = set()  # the marks, and the writer's own "not found" sentences
+    for claim in report.claims:
+        if claim.verdict == "not_found" and not claim.dropped:
+            said_at |= claim_parts(claim.text, parts, refusal=True)
     found = []
-    for asked, gold in zip(parts, q["parts"], strict=True):
-        said = asked in missing
+    for i, (asked, gold) in enumerate(zip(parts, q["parts"], strict=True)):
+        said = i in said_at
         if gold["answer"] is None:
             found.append(("unanswerable, said" if said else "unanswerable, not said", asked))
         elif said:

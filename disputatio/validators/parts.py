@@ -110,10 +110,11 @@ def part_label(index: int) -> str:
 def mark_unanswered_parts(question: str, report: ClaimReport) -> list[str]:
     """Say in ``report`` which parts of ``question`` no kept claim answers; return them.
 
-    Each kept claim gets its part (``Claim.part``: ``part 1``, ``part 2``, …) when it can be
-    only one part's. A part that no kept supported claim may answer, and that no refusal already
-    stands for, gets a ``not_found`` claim and a line in ``report.answer``. An answer that
-    answers nothing (``report.not_found``) or a one-part question is left as it is.
+    Each claim gets its part (``Claim.part``: ``part 1``, ``part 2``, …) when it can be only
+    one part's (a dropped one too, for display: it says which part went unanswered). A part
+    that no kept supported claim may answer, and that no refusal already stands for, gets a
+    ``not_found`` claim and a line in ``report.answer``. An answer that answers nothing
+    (``report.not_found``) or a one-part question is left as it is.
 
     Args:
         question: The question the answer is for.
@@ -128,9 +129,9 @@ def mark_unanswered_parts(question: str, report: ClaimReport) -> list[str]:
     answered: set[int] = set()
     refused: set[int] = set()
     for claim in report.claims:
-        if claim.dropped:
-            continue
-        if claim.verdict == "supported":
+        if claim.dropped:  # shown apart, under the part it tried to answer
+            found = claim_parts(claim.text, parts) if claim.factual else set()
+        elif claim.verdict == "supported":
             found = claim_parts(claim.text, parts)
             answered |= found
         elif claim.verdict == "not_found":

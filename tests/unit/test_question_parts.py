@@ -121,6 +121,15 @@ def test_a_part_no_kept_claim_answers_gets_a_not_found_claim_and_a_line() -> Non
     assert report.counts["not_found"] == 1
 
 
+def test_a_dropped_claim_is_shown_under_the_part_it_tried_to_answer() -> None:
+    question = "How much is a squash racket to hire, and how much is a tennis racket?"
+    kept = _supported("A squash racket costs 30 NOK per booking.")
+    invented = Claim(text="A tennis racket costs 40 NOK.", verdict="unsupported", dropped=True)
+    report = ClaimReport(answer=kept.text, claims=[kept, invented])
+    assert mark_unanswered_parts(question, report) == ["How much is a tennis racket?"]
+    assert (kept.part, invented.part) == ("part 1", "part 2")
+
+
 def test_an_answered_or_already_refused_part_gets_nothing() -> None:
     temperature = _supported("The Therapy Pool is kept at 34 degrees Celsius.")
     depth = _supported("The Therapy Pool is 1.4 metres deep.")
