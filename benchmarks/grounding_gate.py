@@ -17,21 +17,8 @@ import json
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[1] / "disputatio" / "data" / "grounding"
-#: Each question file's corpus (the README's Files table).
-CORPUS = {
-    "questions.jsonl": "corpus",
-    "questions_heldout.jsonl": "corpus",
-    "questions_heldout2.jsonl": "corpus",
-    "questions_heldout3.jsonl": "corpus",
-    "questions_heldout4.jsonl": "corpus_lab",
-    "questions_heldout5.jsonl": "corpus_transit",
-    "questions_heldout6.jsonl": "corpus_library",
-    "questions_heldout7.jsonl": "corpus_sports",
-    "questions_heldout8.jsonl": "corpus_utility",
-    "questions_heldout9.jsonl": "corpus_airport",
-    "questions_heldout10.jsonl": "corpus_ski",
-    "questions_heldout11.jsonl": "corpus_campus",
-}
+#: Each question file's corpus (the data set's manifest).
+CORPUS: dict[str, str] = json.loads((DATA / "sets.json").read_text())
 THRESHOLDS = (0.02, 0.05, 0.08, 0.1, 0.15, 0.2, 0.25)
 
 

@@ -9,21 +9,8 @@ from pathlib import Path
 import pytest
 
 DATA = Path(__file__).resolve().parents[2] / "disputatio" / "data" / "grounding"
-#: Each question file and the corpus its questions are about (disputatio/data/grounding/README.md).
-CORPUS = {
-    "questions.jsonl": "corpus",
-    "questions_heldout.jsonl": "corpus",
-    "questions_heldout2.jsonl": "corpus",
-    "questions_heldout3.jsonl": "corpus",
-    "questions_heldout4.jsonl": "corpus_lab",
-    "questions_heldout5.jsonl": "corpus_transit",
-    "questions_heldout6.jsonl": "corpus_library",
-    "questions_heldout7.jsonl": "corpus_sports",
-    "questions_heldout8.jsonl": "corpus_utility",
-    "questions_heldout9.jsonl": "corpus_airport",
-    "questions_heldout10.jsonl": "corpus_ski",
-    "questions_heldout11.jsonl": "corpus_campus",
-}
+#: Each question file's corpus: the data set's own manifest (benchmarks read it too).
+CORPUS: dict[str, str] = json.loads((DATA / "sets.json").read_text())
 
 
 def test_every_question_file_is_listed() -> None:
