@@ -14,6 +14,8 @@ re-written: this measures the checks, not the answerer.
     .venv/bin/python benchmarks/grounding_recheck.py docs/grounding/records_heldout7_run12.jsonl \\
         --corpus disputatio/data/grounding/corpus_sports \\
         --questions disputatio/data/grounding/questions_heldout7.jsonl --out /tmp/recheck7.jsonl
+    .venv/bin/python benchmarks/grounding_recheck.py docs/grounding/records_bioasq_run18.jsonl \\
+        --bioasq 40 --out /tmp/recheck_bioasq.jsonl
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from grounding import DATA, project_record
+from grounding import DATA, bioasq, project_record
 
 
 def recheck(q: dict[str, Any], draft: str, funnel: Any, judge: str) -> dict[str, Any]:
@@ -61,7 +63,14 @@ def _try_checker(values: dict[str, str]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records", type=Path)
-    parser.add_argument("--questions", type=Path, required=True)
+    parser.add_argument("--questions", type=Path, help="the records' question file")
+    parser.add_argument(
+        "--bioasq",
+        type=int,
+        default=0,
+        help="the records are a --bioasq N run: rebuild its questions and snippet corpus",
+    )
+    parser.add_argument("--bioasq-corpus", type=int, default=150)
     parser.add_argument("--corpus", type=Path, default=DATA / "corpus")
     parser.add_argument("--model", default="local:qwen2.5-coder-1.5b", help="the judge")
     parser.add_argument("--out", type=Path, help="write the re-scored records here")
@@ -78,8 +87,17 @@ def main() -> None:
 
     from disputatio.retrievers.memory import InMemoryFunnel
 
-    questions = {q["id"]: q for q in map(json.loads, args.questions.read_text().splitlines()) if q}
-    funnel = InMemoryFunnel.from_paths([args.corpus])
+    if args.bioasq:
+        asked, snippets = bioasq(args.bioasq, args.bioasq_corpus)
+        questions = {q["id"]: q for q in asked}
+        funnel = InMemoryFunnel()
+        funnel.add_texts(snippets)
+    elif args.questions:
+        lines = args.questions.read_text().splitlines()
+        questions = {q["id"]: q for q in map(json.loads, lines) if q}
+        funnel = InMemoryFunnel.from_paths([args.corpus])
+    else:
+        parser.error("give --questions (with --corpus) or --bioasq N")
     old = [json.loads(x) for x in args.records.read_text().splitlines() if x]
     changed = 0
     out_fh = args.out.open("w") if args.out else None
