@@ -1,4 +1,10 @@
-"""Finalize: run the validators on the root answer and build the graph's output."""
+"""Finalize: run the validators on the root answer and build the graph's output.
+
+A flat root (the question not decomposed) is the debate's one leaf: like the quick path, it
+says which part of a two-part question no kept claim answers (``grounding.answer_parts``,
+:func:`~disputatio.validators.parts.mark_unanswered_parts`); a decomposed question's parts are
+its sub-questions, each of which says so itself (the aggregator's ``check_parts``).
+"""
 
 from __future__ import annotations
 
@@ -10,10 +16,12 @@ from disputatio.nodes.context import context_of
 from disputatio.nodes.debate.common import emit
 from disputatio.nodes.debate.context import DebateContext
 from disputatio.nodes.debate.tree import tree_output
+from disputatio.state.claims import Claim, ClaimReport
 from disputatio.state.debate import ROOT, DebateState
 from disputatio.validators.base import ValidationContext, resolve_validators, run_validators
 from disputatio.validators.citations import verify_citations
 from disputatio.validators.claims import claims_of
+from disputatio.validators.parts import mark_unanswered_parts
 
 _CITATION_FIELDS = ("id", "source", "title", "page", "heading_path", "document_id")
 
@@ -40,6 +48,11 @@ def finalize(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, A
     )
     revised = next((c.revised_answer for c in reversed(checks) if c.revised_answer), None)
     final = verify_citations(revised or root["answer"], root["allowed_ids"])
+    claims = claims_of(checks)
+    flat = len(nodes) == 1 and not state.get("options")
+    if flat and claims and ctx.get_settings().grounding.answer_parts:
+        text, claims = _mark_parts(nodes[ROOT]["question"], final.text, claims)
+        final = final._replace(text=text)
     scored = [c.score for c in checks if c.name == "confidence" and c.score is not None]
     confidence = scored[-1] if scored else float(root["confidence"])
     citations = [
@@ -53,5 +66,16 @@ def finalize(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, A
         "confidence": confidence,
         "tree": tree,
         "validation": [c.model_dump(mode="json") for c in checks],
-        "claims": claims_of(checks),
+        "claims": claims,
     }
+
+
+def _mark_parts(
+    question: str, answer: str, claims: list[dict[str, Any]]
+) -> tuple[str, list[dict[str, Any]]]:
+    """The answer and claims with a ``not_found`` line per part of ``question`` left unanswered."""
+    judged = [Claim.model_validate(c) for c in claims]
+    kept = [c for c in judged if c.factual and not c.dropped and c.verdict == "supported"]
+    report = ClaimReport(answer=answer, claims=judged, not_found=not kept)
+    mark_unanswered_parts(question, report)
+    return report.answer, [c.model_dump(mode="json") for c in report.claims]
