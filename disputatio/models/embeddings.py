@@ -9,6 +9,12 @@
                                         once into the model cache
                                         (:mod:`disputatio.models.embeddings_packaged`)
 ``local:<path>``                        any sentence-transformers folder on disk
+``onnx:all-MiniLM-L6-v2`` (or any       the same models run by ONNX Runtime: the same vectors
+``local:`` name)                        (to ~1e-6), no torch at run time, exported once into
+                                        the model cache
+                                        (:mod:`disputatio.models.embeddings_onnx`)
+``onnx-int8:all-MiniLM-L6-v2``          the same with int8 weights: faster on the CPU, other
+                                        vectors (a database of its own)
 ``google_genai:gemini-embedding-001``   Gemini, with ``output_dimensionality=embedding_dim``
 ``openai:<model>``                      OpenAI (``dimensions=embedding_dim`` when truncating)
 ``vllm:<model>@<base_url>``             an OpenAI-compatible ``/embeddings`` endpoint
@@ -48,7 +54,7 @@ _st_cache: dict[str, Any] = {}
 _st_lock = threading.Lock()
 
 
-def _local_model_path(name: str, cache_dir: Path) -> Path:
+def _local_model_path(name: str, cache_dir: Path, provider: str = "local") -> Path:
     packaged = packaged_model(name)
     if packaged is not None:
         return ensure_model_folder(packaged, cache_dir)
@@ -64,7 +70,8 @@ def _local_model_path(name: str, cache_dir: Path) -> Path:
     if not (path / "modules.json").exists() and not (path / "config.json").exists():
         known = ", ".join(["local:all-MiniLM-L6-v2", *(f"local:{n}" for n in PACKAGED_MODELS)])
         raise ConfigError(
-            f"unknown embedding model 'local:{name}': expected {known} or a "
+            f"unknown embedding model '{provider}:{name}': expected {known} (or onnx: before "
+            "the same name) or a "
             "sentence-transformers folder"
         )
     return path
@@ -296,8 +303,10 @@ def warm_embeddings(model: Embeddings) -> bool:
     Returns:
         Whether a local model was warmed.
     """
+    from disputatio.models.embeddings_onnx import OnnxEmbeddings
+
     inner = model.inner if isinstance(model, TruncatedEmbeddings) else model
-    if isinstance(inner, LocalEmbeddings):
+    if isinstance(inner, LocalEmbeddings | OnnxEmbeddings):
         inner.warm()
         return True
     return False
@@ -324,6 +333,17 @@ def get_embeddings(spec: str | None = None, *, settings: Settings | None = None)
             batch_size=cfg.embedding_batch_size,
             threads=cfg.embedding_threads,
         )
+    elif provider in ("onnx", "onnx-int8"):
+        from disputatio.models.embeddings_onnx import OnnxEmbeddings
+
+        check_local_dimension(name, settings)
+        model = OnnxEmbeddings(
+            _local_model_path(name, settings.model_cache_dir, provider),
+            settings.model_cache_dir,
+            batch_size=cfg.embedding_batch_size,
+            threads=cfg.embedding_threads,
+            int8=provider == "onnx-int8",
+        )
     elif provider == "google_genai":
         from langchain_google_genai import GoogleGenerativeAIEmbeddings
 
@@ -348,8 +368,8 @@ def get_embeddings(spec: str | None = None, *, settings: Settings | None = None)
         model = OpenAIEmbeddings(model=name)
     else:
         raise ConfigError(
-            f"unknown embedding model string {spec!r}: provider must be local, openai, "
-            "google_genai or vllm"
+            f"unknown embedding model string {spec!r}: provider must be local, onnx, "
+            "onnx-int8, openai, google_genai or vllm"
         )
     if cfg.embedding_truncate:
         return TruncatedEmbeddings(model, cfg.embedding_dim)

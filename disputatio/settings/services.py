@@ -27,7 +27,10 @@ class ModelSettings(BaseModel):
     timeout_s: float = Field(600.0, gt=0, description="Per-request timeout of chat calls.")
     max_retries: int = Field(2, ge=0, le=10, description="Client-side retries of chat calls.")
     embeddings: str = Field(
-        "local:all-MiniLM-L6-v2", description="Embedding model string (see models.embeddings)."
+        "onnx:all-MiniLM-L6-v2",
+        description="Embedding model string (see models.embeddings); the default runs "
+        "all-MiniLM-L6-v2 on ONNX Runtime (the torch model's vectors, exported once into the "
+        "model cache; 'local:all-MiniLM-L6-v2' runs it on torch).",
     )
     embedding_dim: int = Field(
         384, ge=8, description="Dimension stored in the vector column (after truncation)."
@@ -39,8 +42,9 @@ class ModelSettings(BaseModel):
     embedding_threads: int = Field(
         0,
         ge=0,
-        description="torch intra-op threads of a local embedding model, set for the whole "
-        "process when it loads (0: torch's default, one per core).",
+        description="Intra-op threads of a local embedding model: torch's, set for the whole "
+        "process when a local: model loads, or ONNX Runtime's for an onnx: model (0: the "
+        "runtime's default, one per core).",
     )
     remote_batch_size: int = Field(
         64, ge=1, description="Texts per request to a remote embedding or rerank server."

@@ -15,6 +15,9 @@ from disputatio.errors import ConfigError
 from disputatio.models import embeddings as emb
 from disputatio.settings import load_settings
 
+TORCH = "local:all-MiniLM-L6-v2"
+"""The model on torch (the default, ``onnx:``, has its own thread setting: ONNX Runtime's)."""
+
 
 class StubModel:
     """Stands for a loaded SentenceTransformer: a tokenizer and an ``encode`` that records."""
@@ -46,8 +49,8 @@ def test_the_thread_setting_reaches_torch(
     stub: tuple[Path, StubModel], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path, _ = stub
-    monkeypatch.setattr(emb, "_local_model_path", lambda name, cache: path)
-    settings = load_settings(home=tmp_path, models={"embedding_threads": 1})
+    monkeypatch.setattr(emb, "_local_model_path", lambda name, cache, provider="local": path)
+    settings = load_settings(home=tmp_path, models={"embedding_threads": 1, "embeddings": TORCH})
     torch.set_num_threads(2)
     model = emb.get_embeddings(settings=settings)
     assert isinstance(model, emb.LocalEmbeddings) and model.threads == 1
@@ -59,9 +62,10 @@ def test_zero_threads_leaves_torch_alone(
     stub: tuple[Path, StubModel], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path, _ = stub
-    monkeypatch.setattr(emb, "_local_model_path", lambda name, cache: path)
+    monkeypatch.setattr(emb, "_local_model_path", lambda name, cache, provider="local": path)
     torch.set_num_threads(2)
-    emb.get_embeddings(settings=load_settings(home=tmp_path)).embed_documents(["one text"])
+    settings = load_settings(home=tmp_path, models={"embeddings": TORCH})
+    emb.get_embeddings(settings=settings).embed_documents(["one text"])
     assert torch.get_num_threads() == 2
 
 
