@@ -290,7 +290,11 @@ def main(argv: list[str] | None = None) -> int:
         from disputatio.graphs.ingest import graph
 
         graph.invoke({"paths": [str(warm)], "tenant": "warm"}, context=ctx)  # load the models
-        model = ctx.get_embeddings().model
+        # the bare arm: the sentence-transformers model itself (torch), whichever runtime
+        # ingestion's embedding model uses (the default, onnx:, has the same weights)
+        from disputatio.models.embeddings import get_embeddings
+
+        model = get_embeddings("local:all-MiniLM-L6-v2", settings=settings).model  # type: ignore[attr-defined]
     if args.short:
         folder = work / "short"
         write_snippets(folder, snippets[: args.short])

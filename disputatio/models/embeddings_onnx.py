@@ -263,10 +263,11 @@ class OnnxEmbeddings(Embeddings):
     @property
     def encoder(self) -> OnnxEncoder:
         """The loaded :class:`OnnxEncoder` (exported and loaded on first use)."""
-        key = f"{self.path.resolve()}|{self.threads}|{self.int8}"
         with _lock:
+            # keyed by the export itself: another model cache has (and makes) its own
+            model_file = onnx_file(self.path, self.cache_dir, int8=self.int8)
+            key = f"{model_file}|{self.threads}"
             if key not in _sessions:
-                model_file = onnx_file(self.path, self.cache_dir, int8=self.int8)
                 _sessions[key] = OnnxEncoder(self.path, model_file, self.threads)
             return _sessions[key]
 

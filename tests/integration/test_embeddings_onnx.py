@@ -122,3 +122,13 @@ def test_the_thread_setting_reaches_onnx_runtime(models: tuple[object, OnnxEmbed
     assert isinstance(one, OnnxEmbeddings) and one.threads == 1
     assert one.encoder.session.get_session_options().intra_op_num_threads == 1
     assert onnx.encoder.session.get_session_options().intra_op_num_threads == 0
+
+
+def test_each_model_cache_has_its_own_export(
+    models: tuple[object, OnnxEmbeddings], tmp_path: Path
+) -> None:
+    _, onnx = models
+    onnx.embed_query("loaded from the first cache")
+    other = OnnxEmbeddings(onnx.path, tmp_path / "other-cache")
+    other.embed_query("and from a second one")
+    assert len(list((tmp_path / "other-cache" / "onnx").glob("*/model.onnx"))) == 1
