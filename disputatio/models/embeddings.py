@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +133,30 @@ def token_batches(lengths: Sequence[int], max_texts: int, max_tokens: int) -> li
     return batches
 
 
+def encode_in_passes(
+    lengths: Sequence[int],
+    max_texts: int,
+    max_tokens: int,
+    encode: Callable[[list[int]], Any],
+) -> list[list[float]]:
+    """Vectors of every text, encoded in the passes of :func:`token_batches`.
+
+    Args:
+        lengths: Tokens of each text.
+        max_texts: Most texts a pass.
+        max_tokens: Most padded tokens a pass.
+        encode: Encodes the texts of one pass (their indices) into a float array, one row each.
+
+    Returns:
+        One vector per text, in the texts' order.
+    """
+    vectors: list[list[float]] = [[] for _ in lengths]
+    for batch in token_batches(lengths, max_texts, max_tokens):
+        for i, vector in zip(batch, encode(batch), strict=True):
+            vectors[i] = [float(x) for x in vector]
+    return vectors
+
+
 class LocalEmbeddings(Embeddings):
     """A sentence-transformers model loaded from disk, offline, on the CPU.
 
@@ -210,19 +234,18 @@ class LocalEmbeddings(Embeddings):
         if not texts:
             return []
         model = self.model
-        vectors: list[list[float]] = [[] for _ in texts]
-        lengths = self.token_lengths(texts)
-        for batch in token_batches(lengths, self.batch_size, self.max_batch_tokens):
-            out = model.encode(
+
+        def encode(batch: list[int]) -> Any:
+            return model.encode(
                 [texts[i] for i in batch],
                 batch_size=len(batch),
                 normalize_embeddings=True,
                 convert_to_numpy=True,
                 show_progress_bar=False,
             )
-            for i, vector in zip(batch, out, strict=True):
-                vectors[i] = [float(x) for x in vector]
-        return vectors
+
+        lengths = self.token_lengths(texts)
+        return encode_in_passes(lengths, self.batch_size, self.max_batch_tokens, encode)
 
     def embed_query(self, text: str) -> list[float]:
         """Embed one query."""

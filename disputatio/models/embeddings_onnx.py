@@ -32,7 +32,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 
 from disputatio.errors import ModelError
-from disputatio.models.embeddings import MAX_BATCH_TOKENS, token_batches
+from disputatio.models.embeddings import MAX_BATCH_TOKENS, encode_in_passes
 
 logger = logging.getLogger(__name__)
 
@@ -290,13 +290,12 @@ class OnnxEmbeddings(Embeddings):
             return []
         encoder = self.encoder
         ids = encoder.token_ids(texts)
-        vectors: list[list[float]] = [[] for _ in texts]
-        lengths = [len(x) for x in ids]
-        for batch in token_batches(lengths, self.batch_size, self.max_batch_tokens):
-            out = encoder.encode([ids[i] for i in batch])
-            for i, vector in zip(batch, out, strict=True):
-                vectors[i] = vector.tolist()
-        return vectors
+        return encode_in_passes(
+            [len(x) for x in ids],
+            self.batch_size,
+            self.max_batch_tokens,
+            lambda batch: encoder.encode([ids[i] for i in batch]),
+        )
 
     def embed_query(self, text: str) -> list[float]:
         """Embed one query."""
