@@ -231,7 +231,7 @@ class OnnxEncoder:
 class OnnxEmbeddings(Embeddings):
     """A sentence-transformers model run by ONNX Runtime (``onnx:<name>``), offline, on the CPU.
 
-    Loaded once per process and shared by every instance with the same folder; texts are
+    Loaded once per process and shared by every instance with the same export; texts are
     encoded in passes of similar length within a padded-token budget, as
     :class:`~disputatio.models.embeddings.LocalEmbeddings` does.
 
