@@ -112,7 +112,7 @@ class Engine:
         resume: Any,
         should_abort: Callable[[], bool],
     ) -> None:
-        from disputatio.storage.checkpoint import open_checkpointer, open_store
+        from disputatio.storage.checkpoint import open_checkpointer, open_store, unfinished
 
         spec = registry.by_protocol(protocol)
         context = self.services.context(spec.name, tenant)
@@ -127,10 +127,11 @@ class Engine:
             graph = self._compiled(spec, saver, long_term)
             snapshot = graph.get_state(config)
             pending = [i for t in snapshot.tasks for i in t.interrupts]
+            running = unfinished(snapshot)
             inputs: Any
             if resume is not None and pending:
                 inputs = Command(resume=resume)
-            elif snapshot.next or pending:
+            elif running:
                 inputs = None  # a crashed or interrupted run: go on from the last checkpoint
             elif snapshot.values:
                 inputs = None  # finished before the crash: only record the result below
@@ -138,7 +139,7 @@ class Engine:
                 inputs = spec.graph_input(request, run_id)
             store.update_run(self.settings, run_id, status="running")
             self._event(run_id, known, "status:running", "status", {"status": "running"})
-            if inputs is not None or snapshot.next:
+            if inputs is not None or running:
                 stream = graph.stream(
                     inputs, config, context=context, stream_mode="values", durability="sync"
                 )

@@ -330,7 +330,7 @@ def ask(
     ),
 ) -> None:
     """Answer a question from your documents with a multi-agent debate."""
-    from disputatio.storage.checkpoint import open_checkpointer
+    from disputatio.storage.checkpoint import open_checkpointer, unfinished
 
     settings = get_settings()
     if resume and not thread_id:
@@ -362,7 +362,7 @@ def ask(
         if resume:
             if snapshot is None or not snapshot.values:
                 raise ConfigError(f"no run with thread id {thread!r} to resume")
-            if not snapshot.next:
+            if not unfinished(snapshot):
                 screen.print(Text(f"thread {thread} had already finished"))
         elif snapshot is not None and snapshot.values:
             raise ConfigError(

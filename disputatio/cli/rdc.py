@@ -139,15 +139,16 @@ def _debate(case: Any, context: Any, thread: str, settings: Any, screen: Console
         ConfigError: If the thread already holds a finished debate.
     """
     from disputatio.graphs.rdc import build_graph
-    from disputatio.storage.checkpoint import open_checkpointer, open_store
+    from disputatio.storage.checkpoint import open_checkpointer, open_store, unfinished
 
     config: Any = {"configurable": {"thread_id": thread}}
     with open_checkpointer(settings) as saver, open_store(settings) as store:
         graph = build_graph().compile(checkpointer=saver, store=store, name="rdc")
         snapshot = graph.get_state(config)
-        if snapshot.values.get("verdict") and not snapshot.next:
+        running = unfinished(snapshot)
+        if snapshot.values.get("verdict") and not running:
             raise ConfigError(f"thread {thread} already holds a debate: start a new thread id")
-        inputs = None if snapshot.next else {"case": case.model_dump(mode="json")}
+        inputs = None if running else {"case": case.model_dump(mode="json")}
         for _, chunk in graph.stream(
             inputs, config, context=context, stream_mode=["updates", "custom"]
         ):

@@ -159,7 +159,7 @@ def run_referee_state(
 ) -> dict[str, Any]:
     """:func:`run_referee`, returning the final state as is (``claims`` included, if any)."""
     from disputatio.graphs.referee import build_graph
-    from disputatio.storage.checkpoint import open_checkpointer
+    from disputatio.storage.checkpoint import open_checkpointer, unfinished
 
     config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
     with open_checkpointer(settings) as saver:
@@ -168,7 +168,7 @@ def run_referee_state(
         snapshot = graph.get_state(config)
         pending = [i.value for i in snapshot.interrupts]
         payload: Any = inputs if not snapshot.values else None  # None resumes a stopped run
-        running = not snapshot.values or bool(snapshot.next)
+        running = not snapshot.values or unfinished(snapshot)
         for _ in range(context.clarification_cap() + 2):
             if pending:
                 payload = Command(resume=answerer(pending[0]))

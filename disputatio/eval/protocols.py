@@ -83,10 +83,12 @@ def run_debate(
     runnable = graph
     finished: dict[str, Any] | None = None
     if checkpointer is not None:
+        from disputatio.storage.checkpoint import unfinished
+
         runnable = build_graph().compile(checkpointer=checkpointer, name="medrag_debate")
         config = {"configurable": {"thread_id": thread_id or f"medrag:{question.id}"}}
         snapshot = runnable.get_state(config)
-        if snapshot.next:
+        if unfinished(snapshot):
             inputs = None  # resume the unfinished run on this thread
         elif snapshot.values.get("log"):
             finished = dict(snapshot.values)  # this thread already finished: reuse it

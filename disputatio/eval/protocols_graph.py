@@ -55,9 +55,11 @@ def _invoke(
     graph = spec.build().compile(checkpointer=env.checkpointer, name=spec.name)
     config: RunnableConfig | None = None
     if env.checkpointer is not None:
+        from disputatio.storage.checkpoint import unfinished
+
         config = {"configurable": {"thread_id": thread_id}}
         snapshot = graph.get_state(config)
-        if snapshot.next:
+        if unfinished(snapshot):
             inputs = None  # resume the unfinished run on this thread
         elif snapshot.values:
             return dict(snapshot.values), True  # finished earlier: reuse it

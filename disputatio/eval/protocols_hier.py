@@ -47,10 +47,12 @@ def _invoke(
     inputs: dict[str, Any] | None = {"question": question.question, "options": options}
     if checkpointer is None:
         return dict(graph.invoke(inputs, context=ctx)), False
+    from disputatio.storage.checkpoint import unfinished
+
     runnable = build_graph().compile(checkpointer=checkpointer, name="debate")
     config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
     snapshot = runnable.get_state(config)
-    if snapshot.next:
+    if unfinished(snapshot):
         inputs = None  # resume the unfinished run on this thread
     elif snapshot.values.get("answer") is not None:
         return dict(snapshot.values), True  # finished earlier: reuse it

@@ -3,7 +3,7 @@
 Use :func:`open_checkpointer` (sync; :func:`optional_checkpointer` where checkpoints are a
 choice) or :func:`open_async_checkpointer` (async) around a graph run; they set the checkpoint
 tables up on first use. A crashed run resumes by invoking the graph again with ``None`` as
-input on the same ``thread_id``.
+input on the same ``thread_id``; :func:`unfinished` tells whether a thread's run has steps left.
 
 :func:`open_store` yields the LangGraph long-term store (``langgraph.store.postgres
 .PostgresStore``, from ``langgraph-checkpoint-postgres``) that keeps data across threads, e.g.
@@ -20,6 +20,7 @@ from typing import Any, Protocol, TypeVar
 from langgraph.checkpoint.postgres import PostgresSaver
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.store.postgres import PostgresStore
+from langgraph.types import StateSnapshot
 from psycopg import AsyncConnection, Connection
 from psycopg.rows import dict_row
 
@@ -28,6 +29,21 @@ from disputatio.storage.db import database_url, open_connection
 
 _setup_done: set[str] = set()
 _store_setup_done: set[str] = set()
+
+
+def unfinished(snapshot: StateSnapshot) -> bool:
+    """Whether the run on a thread has steps left (resume it with ``None`` as input).
+
+    True when the thread's last checkpoint has tasks, run or not. ``snapshot.next`` is not this
+    test: it leaves out the tasks whose writes were saved, so a process that died after every
+    task of a step had finished, but before the step's checkpoint was written, leaves a thread
+    whose ``next`` is empty although the run has not finished (resumed, LangGraph applies the
+    saved writes and goes on).
+
+    Args:
+        snapshot: ``graph.get_state(config)`` of the thread.
+    """
+    return bool(snapshot.tasks)
 
 
 @contextmanager
