@@ -259,17 +259,21 @@ class OnnxEmbeddings(Embeddings):
         self.batch_size = batch_size
         self.max_batch_tokens = max_batch_tokens
         self.threads = threads
+        self._encoder: OnnxEncoder | None = None
 
     @property
     def encoder(self) -> OnnxEncoder:
         """The loaded :class:`OnnxEncoder` (exported and loaded on first use)."""
+        if self._encoder is not None:
+            return self._encoder
         with _lock:
             # keyed by the export itself: another model cache has (and makes) its own
             model_file = onnx_file(self.path, self.cache_dir, int8=self.int8)
             key = f"{model_file}|{self.threads}"
             if key not in _sessions:
                 _sessions[key] = OnnxEncoder(self.path, model_file, self.threads)
-            return _sessions[key]
+            self._encoder = _sessions[key]
+            return self._encoder
 
     def warm(self) -> None:
         """Load the model and run one short forward pass (what a first call would pay for)."""
