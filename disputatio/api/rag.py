@@ -146,6 +146,7 @@ async def ingest(request: Request) -> JSONResponse:
         "sha256": sha,
         "request": record,
         "document_id": document_id,
+        "bytes": len(data),
     }
     # counted again with the insert, atomically: concurrent uploads cannot pass the limit together
     if await run_in_threadpool(lambda: store.create_job(settings, job, limit=limit)) is not None:

@@ -209,8 +209,9 @@ class Engine:
         while True:
             with gate or nullcontext():
                 state, jobs = api_jobs.claim_batch(
-                    self.settings, job_id, server.ingest_batch, server.worker_stalled_s
-                )
+                    self.settings, job_id, server.ingest_batch, server.worker_stalled_s,
+                    max_bytes=int(server.ingest_batch_mb * 1024 * 1024),
+                )  # fmt: skip
                 if state == "done":
                     return
                 if state == "claimed":

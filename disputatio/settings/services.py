@@ -180,11 +180,18 @@ class ServerSettings(BaseModel):
         "(`disputatio worker --prewarm/--no-prewarm`; `disputatio serve`'s worker too).",
     )
     ingest_batch: int = Field(
-        32,
+        128,
         ge=1,
         description="Queued ingestion jobs (uploads) of one tenant and collection that one task "
         "ingests together, in one run of the ingestion graph (the models see whole batches). "
         "1 = each job alone.",
+    )
+    ingest_batch_mb: float = Field(
+        4.0,
+        gt=0,
+        description="A batch of queued jobs stops taking more once its files add up to this "
+        "many MB (a larger file still goes, alone): small files go in batches of "
+        "ingest_batch, large ones do not hold back each other's outcome.",
     )
     worker_heartbeat_s: float = Field(
         5.0, gt=0, description="How often a worker records that it is alive."

@@ -46,7 +46,7 @@ def create_job(settings: Settings, job: dict[str, Any], *, limit: int | None = N
     """Insert a queued job and its queue task, in one transaction.
 
     ``job`` holds ``id, tenant, collection, file_name, path, sha256, request`` (and optionally
-    ``document_id``).
+    ``document_id`` and ``bytes``, the file's size).
 
     With ``limit``, nothing is inserted when the tenant already has that many jobs queued or
     running: the count is returned (None when the job was inserted).
@@ -56,7 +56,7 @@ def create_job(settings: Settings, job: dict[str, Any], *, limit: int | None = N
     def insert(conn: Conn) -> None:
         conn.execute(
             "INSERT INTO api_jobs (id, tenant, collection, file_name, path, sha256, request,"
-            " status, document_id) VALUES (%s, %s, %s, %s, %s, %s, %s, 'queued', %s)",
+            " status, document_id, bytes) VALUES (%s, %s, %s, %s, %s, %s, %s, 'queued', %s, %s)",
             (
                 job["id"],
                 tenant,
@@ -66,6 +66,7 @@ def create_job(settings: Settings, job: dict[str, Any], *, limit: int | None = N
                 job["sha256"],
                 jsonb(job["request"]),
                 job.get("document_id"),
+                job.get("bytes"),
             ),
         )
         args = {"tenant": tenant, "job_id": job["id"]}
@@ -128,22 +129,37 @@ _SAME_INPUTS = (
 #: job ``id`` whose queue task waits (``todo``), unclaimed or claimed by ``id`` or by a batch
 #: that stopped refreshing its claim (its worker died), skipping rows another transaction holds:
 #: stamped as claimed by ``id``.
-_CLAIM_OTHERS = (
-    "UPDATE api_jobs SET claimed_by = %(id)s, claimed_at = now() WHERE id IN ("
-    " SELECT a.id FROM api_jobs a JOIN procrastinate_jobs q ON q.id = a.queue_job_id"
+#: The other jobs a batch may take, oldest first, locked (their sizes decide how many it takes).
+_CLAIMABLE = (
+    "SELECT a.id::text, coalesce(a.bytes, 0) AS bytes FROM api_jobs a"
+    " JOIN procrastinate_jobs q ON q.id = a.queue_job_id"
     " WHERE a.tenant = %(tenant)s AND a.collection = %(collection)s AND a.id <> %(id)s"
     " AND (a.claimed_by IS NULL OR a.claimed_by = %(id)s"
     " OR a.claimed_at < now() - make_interval(secs => %(stalled)s)) AND a.finished_at IS NULL"
     " AND a.error IS NULL AND a.status = 'queued' AND q.status = 'todo' AND " + _SAME_INPUTS +
-    " ORDER BY a.created_at LIMIT %(more)s FOR UPDATE OF a SKIP LOCKED)"
-    " RETURNING id::text"
+    " ORDER BY a.created_at LIMIT %(more)s FOR UPDATE OF a SKIP LOCKED"
 )  # fmt: skip
 
 
+def _within(rows: list[dict[str, Any]], budget: int) -> list[str]:
+    """Ids of the longest prefix of ``rows`` whose ``bytes`` add up to at most ``budget``."""
+    ids, total = [], 0
+    for row in rows:
+        total += int(row["bytes"])
+        if total > budget:
+            break
+        ids.append(row["id"])
+    return ids
+
+
 def claim_batch(
-    settings: Settings, job_id: str, size: int, stalled_s: float
+    settings: Settings, job_id: str, size: int, stalled_s: float, max_bytes: int | None = None
 ) -> tuple[str, list[dict[str, Any]]]:
     """Claim job ``job_id`` and up to ``size - 1`` jobs to ingest with it, in one transaction.
+
+    With ``max_bytes``, the other jobs are taken oldest first only while the files of the whole
+    batch, ``job_id``'s included, add up to at most that many bytes (``job_id`` is always
+    claimed, however large).
 
     Returns:
         ``("done", [])`` when the job is gone or finished; ``("wait", [])`` when another job's
@@ -152,7 +168,7 @@ def claim_batch(
     """
     with db(settings) as conn, conn.transaction():
         row = conn.execute(
-            "SELECT tenant, collection, finished_at, error, claimed_by::text,"
+            "SELECT tenant, collection, finished_at, error, claimed_by::text, bytes,"
             " claimed_at < now() - make_interval(secs => %s) AS stale"
             " FROM api_jobs WHERE id = %s FOR UPDATE",
             (stalled_s, job_id),
@@ -175,7 +191,18 @@ def claim_batch(
                 "more": size - 1,
                 "stalled": stalled_s,
             }
-            ids += [r["id"] for r in conn.execute(_CLAIM_OTHERS, args).fetchall()]
+            claimable = conn.execute(_CLAIMABLE, args).fetchall()
+            if max_bytes is not None:
+                others = _within(claimable, max_bytes - int(row["bytes"] or 0))
+            else:
+                others = [r["id"] for r in claimable]
+            if others:
+                conn.execute(
+                    "UPDATE api_jobs SET claimed_by = %s, claimed_at = now()"
+                    " WHERE id = ANY(%s::uuid[])",
+                    (job_id, others),
+                )
+            ids += others
         rows = conn.execute(
             "SELECT id::text, tenant, collection, path, request FROM api_jobs"
             " WHERE id = ANY(%s::uuid[])",

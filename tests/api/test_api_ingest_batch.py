@@ -11,6 +11,7 @@ import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -178,3 +179,18 @@ def test_a_batch_of_one_ingests_each_job_alone(deploy: Any, recorder: Recorder) 
     assert all(s["status"] == "succeeded" for s in done.values()), done
     mine = [r for r in recorder.runs if any(p.endswith(tuple(jobs)) for p in r)]
     assert sorted(len(r) for r in mine) == [1, 1, 1], recorder.runs
+
+
+def test_a_batch_stops_taking_jobs_at_its_byte_budget(deploy: Any, recorder: Recorder) -> None:
+    # files of ~2,000 bytes and a budget of 5,000: two files a batch, oldest first
+    dep = deploy(ingest_batch=32, ingest_batch_mb=5000 / 1024 / 1024)
+    files = [(name, data + b"Padding sentence about serology. " * 60) for name, data in _notes(5)]
+    assert all(1900 < len(data) < 2500 for _, data in files)
+    jobs = _upload_all(dep, files)
+    dep.start_worker()
+    done = _finish(dep, jobs)
+    assert all(s["status"] == "succeeded" for s in done.values()), done
+    mine = [r for r in recorder.runs if any(p.endswith(tuple(jobs)) for p in r)]
+    assert [len(r) for r in mine] == [2, 2, 1], recorder.runs
+    order = [p for run in mine for p in run]
+    assert [Path(p).name for p in order] == [name for name, _ in files]  # oldest first
