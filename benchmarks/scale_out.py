@@ -34,9 +34,10 @@ What it does, in its own DISPUTATIO_HOME (``--home``; its own embedded Postgres)
 5. ``pings``: queue overhead per task: one idle worker; ``--pings`` times in sequence, enqueue
    an empty ``disputatio.ping`` and poll every 2 ms until ``succeeded``: median and p90.
 
-Workers ingest queued jobs in batches (``server.ingest_batch``, 32 by default: one task claims
-that many queued jobs of the tenant and ingests them in one ingestion-graph run; each arm
-records ``graph_runs``, the batches it took); ``--ingest-batch 1`` measures one file per task,
+Workers ingest queued jobs in batches (``server.ingest_batch``, 128 by default: one task claims
+up to that many queued jobs of the tenant, within ``server.ingest_batch_mb`` of files, and
+ingests them in one ingestion-graph run; each arm records ``graph_runs``, the batches it
+took); ``--ingest-batch 1`` measures one file per task,
 as before batching. ``--embedding-threads N`` sets the workers' torch intra-op threads
 (``models.embedding_threads``); ``--enqueue-after S`` queues the jobs S seconds after the
 workers registered (a worker started ahead of its jobs). ``--steps`` runs only the steps
