@@ -185,9 +185,9 @@ def write_new_documents(
 
     All documents must belong to ``tenant`` and have distinct content hashes. The statements
     are pipelined (one round trip); errors surface when the pipeline syncs (at the latest when
-    this function returns). One statement per table for the whole batch, in document order,
-    except children: one statement per document, so the BM25 trigger (statement level) sees
-    the tenant's statistics exactly as it would document by document.
+    this function returns). One statement per table for the whole batch, in document order: the
+    BM25 trigger (statement level) fires once and still gives each chunk the tenant's mean
+    length as a document-by-document write would have seen it (migration 0011).
     """
     if not docs:
         return []
@@ -229,9 +229,7 @@ def write_new_documents(
                 [p.token_count for _, p, _ in parents],
             ),
         )
-        for doc_id, d in zip(ids, docs, strict=True):
-            children = [c for p in d.parents for c in p.children]
-            insert_children(cur, doc_id, d.record, children, d.embeddings)
+        insert_children(cur, list(zip(ids, docs, strict=True)))
         write_graph_rows(cur, tenant, [(i, d.graph) for i, d in zip(ids, docs, strict=True)])
     return ids
 
@@ -256,42 +254,35 @@ def write_document(
     return write_new_documents(conn, doc.tenant, [new])[0]
 
 
-def insert_children(
-    cur: psycopg.Cursor[Any],
-    document_id: str,
-    doc: Any,
-    children: Sequence[Any],
-    embeddings: Mapping[str, Sequence[float]],
-) -> None:
-    """Insert a document's child chunks with their vectors, in one statement.
+def insert_children(cur: psycopg.Cursor[Any], docs: Sequence[tuple[str, NewDocument]]) -> None:
+    """Insert the child chunks of documents with their vectors, in one statement.
 
-    One statement per document, so the BM25 trigger scores them as it always has.
+    Rows go in document order, then chunk order: the BM25 trigger reads a document's place in
+    the batch from it (migration 0011).
 
     Args:
         cur: Cursor of the writing transaction.
-        document_id: The document's id.
-        doc: Its record (``tenant``, ``collection``, ``tags``).
-        children: Its child chunks.
-        embeddings: Child id → vector.
+        docs: ``(document id, document)`` pairs.
     """
+    rows = [(doc_id, d, c) for doc_id, d in docs for p in d.parents for c in p.children]
     cur.execute(
         _INSERT_CHILDREN,
         (
-            document_id,
-            doc.tenant,
-            doc.collection,
-            list(doc.tags),
-            [c.id for c in children],
-            [c.parent_id for c in children],
-            [c.ordinal for c in children],
-            [c.text for c in children],
-            [json.dumps(list(c.heading_path)) for c in children],
-            [" > ".join(c.heading_path) for c in children],
-            [c.page for c in children],
-            [c.char_start for c in children],
-            [c.char_end for c in children],
-            [c.token_count for c in children],
-            [_vector(embeddings[c.id]) for c in children],
+            [doc_id for doc_id, _, _ in rows],
+            [d.record.tenant for _, d, _ in rows],
+            [d.record.collection for _, d, _ in rows],
+            [json.dumps(list(d.record.tags)) for _, d, _ in rows],
+            [c.id for _, _, c in rows],
+            [c.parent_id for _, _, c in rows],
+            [c.ordinal for _, _, c in rows],
+            [c.text for _, _, c in rows],
+            [json.dumps(list(c.heading_path)) for _, _, c in rows],
+            [" > ".join(c.heading_path) for _, _, c in rows],
+            [c.page for _, _, c in rows],
+            [c.char_start for _, _, c in rows],
+            [c.char_end for _, _, c in rows],
+            [c.token_count for _, _, c in rows],
+            [_vector(d.embeddings[c.id]) for _, d, c in rows],
         ),
     )
 
@@ -328,11 +319,14 @@ _INSERT_PARENTS = (
 _INSERT_CHILDREN = (
     "INSERT INTO child_chunks (id, parent_id, document_id, tenant, collection, tags, ordinal,"
     " text, heading_path, heading, page, char_start, char_end, token_count, embedding)"
-    " SELECT t.id, t.parent_id, %s, %s, %s, %s::text[], t.ordinal, t.text,"
+    " SELECT t.id, t.parent_id, t.doc, t.tenant, t.collection,"
+    " ARRAY(SELECT jsonb_array_elements_text(t.tags::jsonb)), t.ordinal, t.text,"
     " ARRAY(SELECT jsonb_array_elements_text(t.path::jsonb)), t.heading, t.page, t.cs, t.ce,"
     " t.tokens, t.embedding"
-    " FROM unnest(%s::text[], %s::text[], %s::int[], %s::text[], %s::text[], %s::text[],"
-    " %s::int[], %s::int[], %s::int[], %s::int[], %s::vector[])"
-    " AS t(id, parent_id, ordinal, text, path, heading, page, cs, ce, tokens, embedding)"
-    " ORDER BY t.ordinal"
+    " FROM unnest(%s::uuid[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
+    " %s::int[], %s::text[], %s::text[], %s::text[], %s::int[], %s::int[], %s::int[],"
+    " %s::int[], %s::vector[]) WITH ORDINALITY"
+    " AS t(doc, tenant, collection, tags, id, parent_id, ordinal, text, path, heading, page, cs,"
+    " ce, tokens, embedding, n)"
+    " ORDER BY t.n"
 )
