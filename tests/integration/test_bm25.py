@@ -158,3 +158,22 @@ def test_common_term_postings_are_bounded_and_rare_terms_still_rank(
     assert hits[0][0] == ids[17]
     exact = dict(pg_channels.lexical(conn, ["common", "rare"], scope, 30, per_term=1000))
     assert hits[0][1] == pytest.approx(exact[ids[17]])  # candidates are scored exactly
+
+
+def test_compacting_the_statistics_keeps_every_sum_and_one_row_per_tenant(
+    conn: psycopg.Connection[Any],
+) -> None:
+    for i in range(3):
+        add_document(conn, "bm25-compact", [f"zeta eta {i}", "theta"])
+    add_document(conn, "bm25-compact-2", ["iota kappa lambda"])
+    sums = "SELECT tenant, sum(n_docs), sum(total_len) FROM bm25_stats GROUP BY tenant ORDER BY 1"
+    before = conn.execute(sums).fetchall()
+    rows = "SELECT count(*) FROM bm25_stats WHERE tenant = 'bm25-compact'"
+    deltas = conn.execute(rows).fetchone()
+    assert deltas is not None and deltas[0] > 1  # a delta per statement written
+    scope = RetrievalFilters(tenant="bm25-compact")
+    hits = pg_channels.lexical(conn, ["theta", "zeta"], scope, 10)
+    conn.execute("SELECT bm25_compact_stats()")  # what migration 0012 runs
+    assert conn.execute(sums).fetchall() == before
+    assert conn.execute(rows).fetchone() == (1,)
+    assert pg_channels.lexical(conn, ["theta", "zeta"], scope, 10) == hits  # same scores
