@@ -23,6 +23,8 @@ _THINK_RE = re.compile(r"<think>.*?(?:</think>|$)", re.S | re.I)
 _BLANK_LINES_RE = re.compile(r"\n\s*\n+")
 _SPACES_RE = re.compile(r"[ \t]+")
 _VERDICT_LINE_RE = re.compile(r"^\W*verdict\W*\s*[:\-]\s*(.+)$", re.I)
+#: The end of a sentence: its stop, closing quotes or brackets, then its citations.
+_SENTENCE_END_RE = re.compile(r"[.!?…][\"'”’)]*(?:\s*\[[^\[\]\n]{1,300}\])*(?=\s|$)")
 
 
 def format_options(options: Options) -> str:
@@ -44,6 +46,18 @@ def clean_text(text: str) -> str:
     text = _THINK_RE.sub("", text)
     text = _SPACES_RE.sub(" ", text)
     return _BLANK_LINES_RE.sub("\n\n", text).strip()
+
+
+def drop_unfinished_tail(text: str) -> str:
+    """``text`` without the sentence its last line leaves unfinished (a reply cut at its limit).
+
+    Lines before the last are kept whole (a list item needs no stop); the last line keeps what
+    comes up to its last finished sentence (with that sentence's citations), or goes entirely.
+    """
+    head, newline, last = text.rstrip().rpartition("\n")
+    ends = list(_SENTENCE_END_RE.finditer(last))
+    kept = last[: ends[-1].end()] if ends else ""
+    return (head + newline + kept).rstrip() if kept else head.rstrip()
 
 
 def truncate(text: str, max_chars: int) -> str:

@@ -14,6 +14,7 @@ from disputatio.nodes.citations import resolve_labels, short_labels
 from disputatio.prompts.debate import NO_SECTIONS, OPTIONS_BLOCK, TRANSCRIPT_MOVE
 from disputatio.retrievers.base import CorpusRetriever, format_sections
 from disputatio.state.retrieval import RetrievalResult, Section
+from disputatio.tools.answer_text import drop_unfinished_tail
 from disputatio.tools.retrieval import search_corpus
 from disputatio.validators.citations import CitationCheck
 
@@ -29,14 +30,24 @@ def emit(event: str, **data: Any) -> None:
 
 
 def text_of(message: BaseMessage | Any) -> str:
-    """The text content of a model reply (joins content blocks)."""
+    """The text content of a model reply (joins content blocks).
+
+    A reply the model stopped at its token limit (``finish_reason`` ``length``) loses the
+    sentence it left unfinished (:func:`~disputatio.tools.answer_text.drop_unfinished_tail`): a
+    fragment is no claim, though each of its words may stand in the section it cites.
+    """
     content = getattr(message, "content", message)
     if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = [p if isinstance(p, str) else str(p.get("text", "")) for p in content]
-        return "".join(parts)
-    return str(content)
+        text = content
+    elif isinstance(content, list):
+        text = "".join(p if isinstance(p, str) else str(p.get("text", "")) for p in content)
+    else:
+        text = str(content)
+    metadata = getattr(message, "response_metadata", None) or {}
+    if metadata.get("finish_reason") == "length":
+        logger.info("a reply stopped at its token limit: its unfinished sentence is dropped")
+        return drop_unfinished_tail(text)
+    return text
 
 
 def to_sections(items: Iterable[Mapping[str, Any]]) -> list[Section]:
