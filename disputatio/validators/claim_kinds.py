@@ -2,15 +2,18 @@
 
 The claim checker (:mod:`disputatio.validators.claims`) judges only *factual* sentences. This
 module tells the others apart from the text alone: a sentence saying the documents do not
-answer (:data:`REFUSAL_RE`), one pointing at the documents (:func:`is_pointer`), a verdict line
-(``Answer: B``, ``Yes, …``), a heading or a question (:func:`is_factual`); and it splits a
-sentence joining independent facts into one claim per fact (:func:`split_compound`).
+answer (:data:`REFUSAL_RE`), one pointing at the documents (:func:`is_pointer`), one answer of a
+debate disputing another (:func:`disputes`), a verdict line (``Answer: B``, ``Yes, …``), a
+heading or a question (:func:`is_factual`); :func:`mark_unchecked` gives each its verdict. It
+also splits a sentence joining independent facts into one claim per fact
+(:func:`split_compound`).
 """
 
 from __future__ import annotations
 
 import re
 
+from disputatio.state.claims import Claim
 from disputatio.validators.sentences import content_words, numbers_with_units, stated_numbers
 
 #: A sentence saying the documents do not answer ("not found", "the sections do not say").
@@ -51,12 +54,19 @@ ABOUT_SECTION_RE = re.compile(
     r"(?:information|details?)\b",
     re.I,
 )
-#: "States that Q fever is caused by …", "Additionally, the sections and mention that …": the
-#: documents reported, not the world; what follows "that" is the claim (:func:`reported`).
+#: Another answer of the debate, as a summary names it ("the latest answer", "worker 1's").
+_ANSWER_SUBJECT = (
+    r"the\s+(?:(?:latest|last|previous|first|second|other|final|current)\s+)?"
+    r"(?:answers?|responses?)|worker\s*\d*(?:'s\s+answer)?"
+)
+#: "States that Q fever is caused by …", "Additionally, the sections and mention that …", "The
+#: latest answer supports the claim that …": the documents (or another answer) reported, not
+#: the world; what follows "that" is the claim (:func:`reported`).
 _REPORTED_RE = re.compile(
     r"^\W*(?:(?:additionally|also|moreover|furthermore|finally),?\s+)?"
     r"(?:(?:it|this|they|this\s+information|the\s+(?:sections?|texts?|passages?|documents?|"
-    r"sources?|context))(?:\s+and)?\s+)?(?:also\s+|directly\s+|clearly\s+)?"
+    r"sources?|context)|" + _ANSWER_SUBJECT + r")(?:\s+and)?\s+)?"
+    r"(?:also\s+|directly\s+|clearly\s+)?"
     r"(?:(?:states?|shows?|says|mentions?|notes?|confirms?|explains?|indicates?|reports?)|"
     r"supports?\s+the\s+(?:answer|claim|statement|conclusion))\s+that\s+",
     re.I,
@@ -68,6 +78,26 @@ _DESCRIBES_RE = re.compile(
     r"outlines?|covers?|details?|lists?)\s+(?:how|what|why|when|where|which|the)\b(?!.*\bthat\b)",
     re.I,
 )
+
+
+#: "The latest answer contradicts the claim that Q fever is caused by …" (``make demo``): one
+#: answer disputing another, a move of the debate; what follows "that" is what it denies.
+_DISPUTES_RE = re.compile(
+    r"^\W*(?:(?:additionally|also|however|but),?\s+)?(?:(?:it|this|they|"
+    + _ANSWER_SUBJECT
+    + r")\s+)?(?:also\s+)?(?:contradicts?|disputes?|refutes?|rejects?|denies|challenges?|"
+    r"questions?|doubts?)\s+the\s+(?:claim|answer|statement|idea|view|conclusion)\s+that\b",
+    re.I,
+)
+
+
+def disputes(text: str) -> bool:
+    """Whether ``text`` is one answer disputing another's claim (no claim about the world).
+
+    Checked as it stands it would be judged on the claim it denies, and shown as supported
+    when the documents state that claim.
+    """
+    return _DISPUTES_RE.match(text) is not None
 
 
 def reported(text: str) -> str:
@@ -147,3 +177,27 @@ def split_compound(text: str) -> list[str]:
             part += "."
         out.append(part)
     return out
+
+
+def mark_unchecked(claim: Claim) -> bool:
+    """Mark a piece that is no claim to judge (refusal, debate move, pointer, no statement).
+
+    Returns:
+        Whether ``claim`` was marked (else it is a factual claim for the checker).
+    """
+    piece = claim.text
+    if REFUSAL_RE.search(piece):  # what it cites is no evidence of anything
+        claim.verdict, claim.reason = "not_found", "says the documents do not answer"
+        claim.citations = []
+    elif disputes(piece):  # a debate move, not a claim: not shown
+        claim.verdict, claim.factual, claim.dropped = None, False, True
+        claim.reason = "disputes another answer, states nothing of the documents"
+    elif is_pointer(piece):  # cites a section, says nothing: not shown
+        claim.verdict, claim.factual, claim.dropped = None, False, True
+        claim.reason = "points at the documents, states nothing"
+    elif not is_factual(piece):
+        claim.verdict, claim.factual, claim.reason = None, False, "states nothing to check"
+        claim.citations = []  # unchecked: what states nothing cites nothing
+    else:
+        return False
+    return True

@@ -35,8 +35,7 @@ from disputatio.validators.citations import group_ids
 from disputatio.validators.claim_kinds import (
     REFUSAL_RE,
     YESNO_VERDICT_RE,
-    is_factual,
-    is_pointer,
+    mark_unchecked,
     reported,
     split_compound,
 )
@@ -164,16 +163,7 @@ def check_answer(
         fabricated.extend(f for f in fake if f not in fabricated)
         for i, piece in enumerate(split_compound(reported(text))):
             claim = Claim(text=piece, citations=cited, part=part)
-            if REFUSAL_RE.search(piece):  # what it cites is no evidence of anything
-                claim.verdict, claim.reason = "not_found", "says the documents do not answer"
-                claim.citations = []
-            elif is_pointer(piece):  # cites a section, says nothing: not shown
-                claim.verdict, claim.factual, claim.dropped = None, False, True
-                claim.reason = "points at the documents, states nothing"
-            elif not is_factual(piece):
-                claim.verdict, claim.factual, claim.reason = None, False, "states nothing to check"
-                claim.citations = []  # unchecked: what states nothing cites nothing
-            else:
+            if not mark_unchecked(claim):
                 _judge(claim, windows, checker, attribute, list(sections))
                 claim.dropped = claim.verdict != "supported" and not keep_unsupported
             claims.append(claim)

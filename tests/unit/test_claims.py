@@ -358,3 +358,29 @@ def test_a_sentence_describing_the_documents_is_no_claim() -> None:
     assert "Describes" not in report.answer
     [pointer] = [c for c in report.claims if c.text.startswith("Describes")]
     assert pointer.dropped and not pointer.factual
+
+
+def test_a_summary_reporting_another_answer_is_checked_as_what_that_answer_states() -> None:
+    """``make demo``: "The latest answer supports the claim that …" is that claim."""
+    report = check_answer(
+        "The latest answer supports the claim that the CTD-41 must be calibrated every 18 "
+        "months [sec-ctd].",
+        SECTIONS,
+    )
+    [claim] = [c for c in report.claims if c.factual]
+    assert claim.text.startswith("The CTD-41 must be calibrated")
+    assert claim.verdict == "supported"
+
+
+def test_an_answer_disputing_another_is_not_shown_as_a_supported_claim() -> None:
+    """``make demo``: "… contradicts the claim that X" was judged on X and shown supported."""
+    report = check_answer(
+        "The latest answer contradicts the claim that the CTD-41 must be calibrated every 18 "
+        "months [sec-ctd].",
+        SECTIONS,
+    )
+    claim = report.claims[0]
+    assert claim.text.startswith("The latest answer contradicts")
+    assert claim.dropped and not claim.factual and claim.verdict is None
+    assert not [c for c in report.claims if c.verdict == "supported"]
+    assert "contradicts" not in report.answer
