@@ -154,11 +154,11 @@ def is_factual(text: str) -> bool:
 _OPTION_RE = re.compile(r"^\(?[A-Ja-j]\)?(?:[.):]|\s|$)|^(?:yes|no|maybe)\b", re.I)
 
 
-_COMPOUND_RE = re.compile(r";\s+|,\s+and\s+|,\s+but\s+|,\s+while\s+")
+_COMPOUND_RE = re.compile(r";\s+|,\s+and\s+|,\s+but\s+|,\s+while\s+|,?\s+whereas\s+")
 
 
 def split_compound(text: str) -> list[str]:
-    """A sentence joining independent facts (``…, and …``, ``…; …``) as one claim per fact.
+    """A sentence joining independent facts (``…, and …``, ``… whereas …``) as one claim per fact.
 
     Each part must have at least four words, else the sentence stays whole ("red, and blue").
     A part that is not the last gets a full stop; one that is not the first a capital.

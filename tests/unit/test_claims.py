@@ -384,3 +384,18 @@ def test_an_answer_disputing_another_is_not_shown_as_a_supported_claim() -> None
     assert claim.dropped and not claim.factual and claim.verdict is None
     assert not [c for c in report.claims if c.verdict == "supported"]
     assert "contradicts" not in report.answer
+
+
+def test_a_contrast_joined_by_whereas_is_two_claims_each_judged() -> None:
+    """``make demo``: "Q fever is caused by …, whereas brucellosis is caused by …" was one claim,
+    judged supported on the brucellosis sentence alone."""
+    report = check_answer(
+        "The depth rating of the SBE-9 is 6,800 m, whereas the CTD-41 must be calibrated every "
+        "18 months [sec-ctd].",
+        SECTIONS,
+    )
+    got = [(c.text, c.verdict) for c in report.claims if c.factual]
+    assert got == [
+        ("The depth rating of the SBE-9 is 6,800 m.", "unsupported"),
+        ("The CTD-41 must be calibrated every 18 months.", "supported"),
+    ]
