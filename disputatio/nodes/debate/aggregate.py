@@ -85,6 +85,7 @@ def check_parts(
     checker: SupportChecker | None = None,
     on_question: bool = False,
     question_words: bool = False,
+    keep_unsupported: bool = False,
 ) -> list[dict[str, Any]]:
     """Each leaf child's answer checked claim by claim against the sections its workers saw.
 
@@ -99,6 +100,9 @@ def check_parts(
         on_question: Drop supported claims that answer a neighbouring question instead of the
             child's (``grounding.on_question``).
         question_words: Check the question's words too (``grounding.on_question_words``).
+        keep_unsupported: Keep unsupported claims, flagged (no retrieval at all, ``no_rag``, or
+            ``grounding.allow_unsupported``). Otherwise a part whose workers were shown nothing
+            says the documents do not answer it, as one whose sections do not support it.
 
     Returns:
         The children with ``answer`` and ``citations`` replaced, and ``claims`` added.
@@ -115,7 +119,7 @@ def check_parts(
             checker=checker,
             part=child["id"],
             not_found_answer=NOT_FOUND_PART,
-            keep_unsupported=not shown,
+            keep_unsupported=keep_unsupported,
             question=child.get("question") if on_question else None,
             question_words=question_words,
         )
@@ -184,6 +188,7 @@ def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str
         ctx.support_checker(),
         on_question=ctx.get_settings().grounding.on_question,
         question_words=ctx.get_settings().grounding.on_question_words,
+        keep_unsupported=ctx.no_rag or ctx.get_settings().grounding.allow_unsupported,
     )
     state = {**state, "children": children}
     allowed = list(dict.fromkeys(i for c in children for i in c["citations"]))

@@ -48,3 +48,21 @@ def test_a_fabricated_label_never_reaches_the_answer() -> None:
     out = _decomposed("The CTD-41 battery lasts 40 hours [CTD-41 Pressure Housing].")
     assert "Pressure Housing" not in out["answer"]
     assert "lasts 40 hours [battery]" in out["answer"]  # attributed to the sentence it copies
+
+
+def test_a_part_whose_workers_were_shown_nothing_says_so_instead_of_answering_from_memory() -> None:
+    # `disputatio ask` on the sample corpus: "What vaccine protects humans against brucellosis?"
+    # retrieved nothing, and its worker's invented vaccine and dose stayed in the answer, flagged
+    plan = {"subquestions": ["How often are fire drills held?", "How long does the battery last?"]}
+    models = {
+        "orchestrator": scripted("o", plan),
+        "worker-1-0": scripted("w1", "Fire drills are held every 2 weeks [S1]."),
+        "worker-2-0": scripted("w2", "The CTD-41 battery lasts about 3 years."),
+    }
+    retriever = FakeRetriever([], by_keyword={"drill": [DRILLS]})  # nothing for the battery
+    ctx = context(models, retriever, max_depth=1, workers=1, max_tool_calls=0)
+    out, _, _ = run("How often are drills held and how long does the battery last?", ctx)
+    battery_part = out["answer"].split("How long does the battery last?")[1]
+    assert "3 years" not in out["answer"]
+    assert aggregate.NOT_FOUND_PART in battery_part
+    assert "every 2 weeks [drills]" in out["answer"]
