@@ -127,9 +127,9 @@ _SAME_INPUTS = (
 
 #: Up to ``more`` queued, unfinished, never-failed jobs of the tenant, collection and inputs of
 #: job ``id`` whose queue task waits (``todo``), unclaimed or claimed by ``id`` or by a batch
-#: that stopped refreshing its claim (its worker died), skipping rows another transaction holds:
-#: stamped as claimed by ``id``.
-#: The other jobs a batch may take, oldest first, locked (their sizes decide how many it takes).
+#: that stopped refreshing its claim (its worker died), oldest first, skipping rows another
+#: transaction holds and locking the rest (with their sizes: :func:`claim_batch` claims those
+#: its byte budget takes).
 _CLAIMABLE = (
     "SELECT a.id::text, coalesce(a.bytes, 0) AS bytes FROM api_jobs a"
     " JOIN procrastinate_jobs q ON q.id = a.queue_job_id"

@@ -158,7 +158,9 @@ _COMPOUND_RE = re.compile(r";\s+|,\s+and\s+|,\s+but\s+|,\s+while\s+|,?\s+whereas
 
 
 def split_compound(text: str) -> list[str]:
-    """A sentence joining independent facts (``…, and …``, ``… whereas …``) as one claim per fact.
+    """A sentence joining independent facts as one claim per fact.
+
+    The joins: ``…; …``, ``…, and …``, ``…, but …``, ``…, while …``, ``… whereas …``.
 
     Each part must have at least four words, else the sentence stays whole ("red, and blue").
     A part that is not the last gets a full stop; one that is not the first a capital.
