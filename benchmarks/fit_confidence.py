@@ -1,16 +1,22 @@
-"""Fit the answer confidence on the grounding calibration split; measure it on the test split.
+"""Fit the answer confidence on labelled quick-path answers; measure it on held-out ones.
 
-Reads the quick path's records of ``benchmarks/grounding.py`` (system ``project``). An answer
-is right when every answerable part's gold answer is in it and it is not a refusal, or, for an
-unanswerable question, when it refuses. The signals are those of
+Reads the quick path's records of ``benchmarks/grounding.py`` (system ``project``), each
+``--fit`` / ``--test`` argument a records file, optionally ``@<split>`` to take one split of
+it. An answer is right when every answerable part's gold answer is in it, it is not a refusal
+and (records that mark parts) every unanswerable part is said not found; for an unanswerable
+question, when it refuses. The signals are those of
 :func:`disputatio.validators.calibrated.features`. An L2-regularised logistic regression is
-fitted on the ``calibration`` questions only (L2 penalty by leave-one-out log-loss there);
-on the ``test`` questions we report the Brier score, the expected calibration error (5
-equal-width bins), the reliability table and accuracy at each coverage (answers kept from
-the most confident down), beside the old heuristic (``agreement × (0.5 + 0.5 × share of
-cited ids verified)``) on the same answers.
+fitted on the ``--fit`` answers only (L2 penalty by leave-one-out log-loss there); on the
+``--test`` answers we report the Brier score, the expected calibration error (5 equal-width
+bins), the reliability table, the area under the ROC curve and accuracy at each coverage
+(answers kept from the most confident down), beside the base rate of the fit answers (a
+constant) and the old heuristic (``agreement × (0.5 + 0.5 × share of cited ids verified)``)
+on the same answers. The command of docs/grounding.md ("Confidence that means something"):
 
-    .venv/bin/python benchmarks/fit_confidence.py docs/grounding/records.jsonl \\
+    .venv/bin/python benchmarks/fit_confidence.py \\
+        --fit docs/grounding/records_run6.jsonl@calibration docs/grounding/records_run10.jsonl \\
+              docs/grounding/records_heldout_run10.jsonl ... \\
+        --test docs/grounding/records_heldout9_run15.jsonl ... \\
         --model disputatio/data/grounding/confidence.json --out docs/grounding/confidence.json \\
         --plot docs/grounding/reliability.png
 """
@@ -24,13 +30,38 @@ from pathlib import Path
 
 import numpy as np
 
-from disputatio.validators.calibrated import FEATURES, features
+from disputatio.validators.calibrated import FEATURES, ConfidenceModel, features
 
 
 def correct(rec: dict) -> bool:
+    """Whether a quick-path answer is right (see the module doc)."""
     if rec["kind"] == "unanswerable":
         return bool(rec["refused"])
-    return rec["parts_right"] == rec["parts_answerable"] and not rec["refused"]
+    said = rec.get("parts_unanswerable_said", 0) == rec.get("parts_unanswerable", 0)
+    return rec["parts_right"] == rec["parts_answerable"] and not rec["refused"] and said
+
+
+def load(specs: list[str]) -> list[dict]:
+    """The project's records of ``PATH[@SPLIT]`` arguments, each tagged with its source."""
+    out = []
+    for spec in specs:
+        path, _, split = spec.partition("@")
+        for line in Path(path).read_text().splitlines():
+            if not line.strip():
+                continue
+            rec = json.loads(line)
+            if rec["system"] == "project" and (not split or rec["split"] == split):
+                out.append({**rec, "source": spec})
+    return out
+
+
+def auc(p: np.ndarray, y: np.ndarray) -> float | None:
+    """Area under the ROC curve (ties count half); None without both classes."""
+    pos, neg = p[y == 1], p[y == 0]
+    if not len(pos) or not len(neg):
+        return None
+    wins = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return float(wins / (len(pos) * len(neg)))
 
 
 def heuristic(rec: dict) -> float:
@@ -56,7 +87,7 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 100) -> np.n
 
 
 def choose_l2(
-    x: np.ndarray, y: np.ndarray, grid: tuple[float, ...] = (0.01, 0.1, 1.0, 10.0)
+    x: np.ndarray, y: np.ndarray, grid: tuple[float, ...] = (0.01, 0.1, 1.0, 10.0, 100.0)
 ) -> float:
     """The L2 penalty with the best leave-one-out log-loss on the calibration answers."""
     best = (float("inf"), grid[0])
@@ -89,9 +120,11 @@ def calibration_report(p: np.ndarray, y: np.ndarray, bins: int = 5) -> dict:
         coverage.append(
             {"coverage": share, "n": k, "accuracy": round(float(y[order[:k]].mean()), 3)}
         )
+    area = auc(p, y)
     return {
         "n": len(p),
         "accuracy": round(float(y.mean()), 3),
+        "auc": None if area is None else round(area, 3),
         "brier": round(float(((p - y) ** 2).mean()), 4),
         "ece": round(float(ece), 4),
         "reliability": table,
@@ -99,40 +132,62 @@ def calibration_report(p: np.ndarray, y: np.ndarray, bins: int = 5) -> dict:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("records", type=Path)
-    parser.add_argument("--model", type=Path, required=True, help="write the fitted model here")
-    parser.add_argument("--out", type=Path, help="write the measurements here")
-    parser.add_argument("--plot", type=Path, help="write a reliability plot (PNG) here")
-    args = parser.parse_args()
-    recs = [json.loads(x) for x in args.records.read_text().splitlines() if x.strip()]
-    recs = [r for r in recs if r["system"] == "project"]
-    split = {s: [r for r in recs if r["split"] == s] for s in ("calibration", "test")}
-    xy = {
-        s: (np.array([features(r["claims_detail"]) for r in rs]),
-            np.array([float(correct(r)) for r in rs]))
-        for s, rs in split.items()
-    }  # fmt: skip
-    xc, yc = xy["calibration"]
-    l2 = choose_l2(xc, yc)
-    w = fit(xc, yc, l2=l2)
+def fit_model(recs: list[dict], specs: list[str]) -> tuple[np.ndarray, dict]:
+    """Fit on ``recs``; a feature constant there (agreement of one writer) keeps coefficient 0."""
+    x = np.array([features(r["claims_detail"]) for r in recs])
+    y = np.array([float(correct(r)) for r in recs])
+    varies = np.array([np.ptp(x[:, k]) > 0 for k in range(x.shape[1])])
+    l2 = choose_l2(x[:, varies], y)
+    w_free = fit(x[:, varies], y, l2=l2)
+    w = np.zeros(x.shape[1] + 1)
+    w[0] = w_free[0]
+    w[1:][varies] = w_free[1:]
+    seen = 1 / (1 + np.exp(-(w[0] + x @ w[1:])))
     model = {
         "features": list(FEATURES),
         "coef": [round(float(c), 6) for c in w[1:]],
         "intercept": round(float(w[0]), 6),
+        "base_rate": round(float(y.mean()), 4),
+        "low": round(float(seen.min()), 4),
+        "high": round(float(seen.max()), 4),
         "l2": l2,
-        "fitted_on": f"grounding calibration split, {len(split['calibration'])} quick-path "
-        f"answers of {recs[0]['model'] if recs else '?'} ({args.records.name})",
+        "not_fitted": [f for f, v in zip(FEATURES, varies, strict=True) if not v],
+        "fitted_on": f"{len(recs)} quick-path answers of "
+        f"{recs[0]['model'] if recs else '?'} ({', '.join(Path(s).name for s in specs)})",
     }
+    return w, model
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fit", nargs="+", required=True, help="PATH[@SPLIT] to fit on")
+    parser.add_argument("--test", nargs="+", required=True, help="PATH[@SPLIT] to measure on")
+    parser.add_argument("--model", type=Path, required=True, help="write the fitted model here")
+    parser.add_argument("--out", type=Path, help="write the measurements here")
+    parser.add_argument("--plot", type=Path, help="write a reliability plot (PNG) here")
+    args = parser.parse_args()
+    fit_recs, test_recs = load(args.fit), load(args.test)
+    shared = {r["id"] for r in fit_recs} & {r["id"] for r in test_recs}
+    if shared:
+        parser.error(f"{len(shared)} questions are in both --fit and --test, e.g. {min(shared)}")
+    _, model = fit_model(fit_recs, args.fit)
     args.model.write_text(json.dumps(model, indent=2) + "\n")
-    xt, yt = xy["test"]
-    fitted = 1 / (1 + np.exp(-(w[0] + xt @ w[1:])))
-    old = np.array([heuristic(r) for r in split["test"]])
+    yt = np.array([float(correct(r)) for r in test_recs])
+    shipped = ConfidenceModel.from_json(model)
+    fitted = np.array([shipped.confidence(r["claims_detail"]) for r in test_recs])
+    base = float(np.mean([correct(r) for r in fit_recs]))
+    old = np.array([heuristic(r) for r in test_recs])
     result = {
         "model": model,
+        "fit_accuracy": round(base, 3),
         "test_fitted": calibration_report(fitted, yt),
+        "test_base_rate": calibration_report(np.full(len(yt), base), yt),
         "test_heuristic": calibration_report(old, yt),
+        "test_fitted_by_file": {
+            spec: calibration_report(fitted[mask], yt[mask])
+            for spec in args.test
+            if (mask := np.array([r["source"] == spec for r in test_recs])).any()
+        },
     }
     print(json.dumps(result, indent=2))
     if args.out:
@@ -147,6 +202,7 @@ def main() -> None:
         ax.plot([0, 1], [0, 1], "k:", label="perfect")
         for name, rep in (
             ("fitted", result["test_fitted"]),
+            ("base rate", result["test_base_rate"]),
             ("heuristic", result["test_heuristic"]),
         ):
             pts = rep["reliability"]
@@ -154,7 +210,7 @@ def main() -> None:
                     label=f"{name} (ECE {rep['ece']:.2f}, Brier {rep['brier']:.2f})")  # fmt: skip
         ax.set_xlabel("confidence")
         ax.set_ylabel("share right")
-        ax.set_title(f"Quick path, grounding test split (n={len(yt)})")
+        ax.set_title(f"Quick path, held-out grounding answers (n={len(yt)})")
         ax.legend(loc="upper left", fontsize=8)
         fig.tight_layout()
         fig.savefig(args.plot, dpi=110)

@@ -57,20 +57,50 @@ def features(claims: Sequence[Mapping[str, Any]], agreement: float | None = None
 class ConfidenceModel:
     """A fitted logistic model: ``P(answer right) = sigmoid(intercept + coef · features)``.
 
+    A fitted model does not extrapolate: its probability is kept within the range it gave on
+    the answers it was fitted on, and an answer with nothing to judge (no factual claim, no
+    "not found") gets the share of those answers that were right.
+
     Attributes:
         coef: One coefficient per feature of :data:`FEATURES`.
         intercept: The intercept.
         fitted_on: What it was fitted on (for reports).
+        base_rate: Share of the fit answers that were right (None: not recorded).
+        low: Lowest probability the model gave a fit answer (None: no clipping).
+        high: Highest probability the model gave a fit answer (None: no clipping).
     """
 
     coef: tuple[float, ...]
     intercept: float
     fitted_on: str = ""
+    base_rate: float | None = None
+    low: float | None = None
+    high: float | None = None
 
     def probability(self, values: Sequence[float]) -> float:
-        """The probability that the answer is right, in [0, 1]."""
+        """The probability that the answer is right, in [0, 1] (within ``low``–``high``)."""
         z = self.intercept + sum(c * v for c, v in zip(self.coef, values, strict=True))
-        return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+        p = 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+        return min(max(p, self.low if self.low is not None else 0.0),
+                   self.high if self.high is not None else 1.0)  # fmt: skip
+
+    def confidence(
+        self, claims: Sequence[Mapping[str, Any]], agreement: float | None = None
+    ) -> float:
+        """The probability that an answer with these judged claims is right.
+
+        Args:
+            claims: The claims as the claim checker judged them (dropped ones included).
+            agreement: Agreement of the agents behind the answer (None: a single writer).
+
+        Returns:
+            :meth:`probability` of the answer's :func:`features`, or ``base_rate`` where the
+            answer states nothing to judge and the model recorded one.
+        """
+        judged = any(c.get("factual") or c.get("verdict") == "not_found" for c in claims)
+        if not judged and self.base_rate is not None:
+            return self.base_rate
+        return self.probability(features(claims, agreement))
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ConfidenceModel:
@@ -78,8 +108,14 @@ class ConfidenceModel:
         names = tuple(data["features"])
         if names != FEATURES:
             raise ValueError(f"confidence model features {names} are not {FEATURES}")
-        return cls(tuple(float(c) for c in data["coef"]), float(data["intercept"]),
-                   str(data.get("fitted_on", "")))  # fmt: skip
+
+        def opt(key: str) -> float | None:
+            return None if data.get(key) is None else float(data[key])
+
+        coef = tuple(float(c) for c in data["coef"])
+        fitted_on = str(data.get("fitted_on", ""))
+        return cls(coef, float(data["intercept"]), fitted_on, opt("base_rate"), opt("low"),
+                   opt("high"))  # fmt: skip
 
 
 @functools.lru_cache(maxsize=1)
@@ -113,4 +149,4 @@ class FittedConfidence:
 
             report = check_answer(answer, shown_sections(context))
             claims = [c.model_dump(mode="json") for c in report.claims]
-        return round(self.model.probability(features(claims, context.agreement)), 4)
+        return round(self.model.confidence(claims, context.agreement), 4)

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from disputatio.validators.base import ValidationContext, resolve_validators, run_validators
-from disputatio.validators.calibrated import ConfidenceModel, FittedConfidence, features
+from disputatio.validators.calibrated import (
+    ConfidenceModel,
+    FittedConfidence,
+    default_model,
+    features,
+)
 
 SECTIONS = {"s1": {"text": "The CTD-41 must be calibrated every 18 months."}}
 
@@ -37,3 +42,24 @@ def test_the_confidence_validator_reads_the_claims_the_support_validator_judged(
     one = run_validators(validators, clean, ctx)[1].score
     two = run_validators(validators, mixed, ctx)[1].score
     assert one is not None and two is not None and two < one
+
+
+def test_a_fitted_model_does_not_extrapolate_beyond_its_fit_answers() -> None:
+    """Clipped to the range seen on its fit answers; nothing to judge gives the base rate."""
+    model = ConfidenceModel(coef=(0.0, 0.0, 12.0, 0.0), intercept=-6.0, base_rate=0.8,
+                            low=0.6, high=0.9)  # fmt: skip
+    assert model.confidence([claim("supported", 1.0)]) == 0.9
+    assert model.confidence([claim("unsupported")]) == 0.6
+    assert model.confidence([claim(None, factual=False)]) == 0.8
+    assert model.confidence([]) == 0.8
+
+
+def test_the_shipped_confidence_tells_answers_apart() -> None:
+    """The default model is not one constant (the first fit gave 0.84 to every answer)."""
+    model = default_model()
+    well = model.confidence([claim("supported", 0.95), claim("supported", 0.95)])
+    half = model.confidence([claim("supported", 0.6), claim("unsupported")])
+    silent = model.confidence([claim("not_found")])
+    shown = {round(p, 2) for p in (well, half, silent)}  # as the CLI prints it
+    assert len(shown) == 3
+    assert half < well

@@ -18,7 +18,7 @@ from disputatio.prompts.retrieval import ANSWER_SECTIONS_SYSTEM, ANSWER_SYSTEM, 
 from disputatio.retrievers.base import format_sections
 from disputatio.state.rag import RagState
 from disputatio.state.retrieval import Section
-from disputatio.validators.calibrated import default_model, features
+from disputatio.validators.calibrated import default_model
 from disputatio.validators.claims import check_answer
 from disputatio.validators.parts import mark_unanswered_parts
 
@@ -71,7 +71,7 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     cited = [c for claim in report.claims if not claim.dropped for c in claim.citations]
     claims = [c.model_dump(mode="json") for c in report.claims]
     return {
-        "confidence": round(default_model().probability(features(claims)), 4),
+        "confidence": round(default_model().confidence(claims), 4),
         "answer": report.answer,
         "draft": str(reply.content),
         "citations": list(dict.fromkeys(cited)),
