@@ -18,6 +18,7 @@ from disputatio.prompts.retrieval import ANSWER_SECTIONS_SYSTEM, ANSWER_SYSTEM, 
 from disputatio.retrievers.base import format_sections
 from disputatio.state.rag import RagState
 from disputatio.state.retrieval import Section
+from disputatio.tools.answer_text import drop_unfinished_tail
 from disputatio.validators.calibrated import default_model
 from disputatio.validators.claims import check_answer
 from disputatio.validators.parts import mark_unanswered_parts
@@ -33,8 +34,9 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     (or kept and flagged with ``grounding.allow_unsupported``), uncited ones are attributed to
     their best supporting sentence, fabricated labels are removed; when nothing is supported
     it says that the documents do not answer, and with ``grounding.answer_parts`` it says
-    which part of a multi-part question no kept claim answers. The model's own text stays in
-    ``draft``.
+    which part of a multi-part question no kept claim answers. A reply the model stopped at
+    its token limit loses its unfinished last sentence before the check. The model's own text
+    stays in ``draft``.
     """
     ctx = runtime.context or RagContext()
     cfg = ctx.get_settings().grounding
@@ -56,8 +58,11 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
         HumanMessage(ANSWER_USER.format(sections=shown, question=state["question"])),
     ]
     reply, usage = invoke_with_usage(llm, messages, agent="answerer", role="answerer")
+    text = str(reply.content)
+    if (reply.response_metadata or {}).get("finish_reason") == "length":
+        text = drop_unfinished_tail(text)  # a fragment is no claim, though its words may match
     report = check_answer(
-        str(reply.content),
+        text,
         {s.id: s.model_dump() for s in sections},
         checker=ctx.support_checker(),
         aliases=labels,
