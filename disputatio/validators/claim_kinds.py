@@ -137,10 +137,13 @@ def is_factual(text: str) -> bool:
 
     A verdict line is not judged when it names an option, a yes/no or a short answer
     ("Verdict: B", "Answer: 300 hours"); one that makes a statement ("Verdict: Brucellosis is
-    diagnosed by blood cultures") is a claim like any other.
+    diagnosed by blood cultures") is a claim like any other. A lead-in to a list ("… are
+    diagnosed in the following ways [s1]:") is not: the lines after it state the facts.
     """
     if text.lstrip().startswith("#") or text.rstrip(" \t\"'\u201d\u2019\u00bb)]*").endswith("?"):
         return False
+    if _LEAD_IN_RE.search(text) and "," not in text and not stated_numbers(text):
+        return False  # "… in the following ways:": the lines after it state the facts
     if YESNO_VERDICT_RE.match(text):  # a conclusion: it stands on the claims after it
         return False
     head = _VERDICT_RE.match(text)
@@ -151,6 +154,14 @@ def is_factual(text: str) -> bool:
     return len(content_words(text)) >= 2 or bool(numbers_with_units(text))
 
 
+#: A lead-in to a list ("… in the following ways [s1]:", "… as follows:", "… include:"). With
+#: no comma and no number it states nothing of its own; one that does ("Q fever, caused by
+#: C. burnetii, spreads as follows:") is judged like any claim.
+_LEAD_IN_RE = re.compile(
+    r"\b(?:the\s+following(?:\s+\w+){0,3}|as\s+follows|these(?:\s+\w+){0,2}|are|is|"
+    r"include|includes|including)\s*(?:\[[^\[\]\n]{1,300}\]\s*)*:\s*(?:\[[^\[\]\n]{1,300}\]\s*)*$",
+    re.I,
+)
 _OPTION_RE = re.compile(r"^\(?[A-Ja-j]\)?(?:[.):]|\s|$)|^(?:yes|no|maybe)\b", re.I)
 
 

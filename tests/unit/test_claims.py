@@ -399,3 +399,23 @@ def test_a_contrast_joined_by_whereas_is_two_claims_each_judged() -> None:
         ("The depth rating of the SBE-9 is 6,800 m.", "unsupported"),
         ("The CTD-41 must be calibrated every 18 months.", "supported"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("lead", "factual"),
+    [
+        ("Brucellosis and Q fever are diagnosed in the following ways [s1]:", False),
+        ("The tests are as follows:", False),
+        ("Its symptoms include:", False),
+        ("Q fever, caused by Coxiella burnetii, spreads in the following ways:", True),
+        ("The two tests taking 5 days are the following:", True),
+    ],
+)
+def test_a_lead_in_to_a_list_is_judged_only_when_it_states_something(
+    lead: str, factual: bool
+) -> None:
+    secs = {"s1": {"text": "Brucellosis is diagnosed by blood cultures and serology."}}
+    item = "- Brucellosis is diagnosed by blood cultures and serology [s1]."
+    first = check_answer(f"{lead}\n{item}", secs).claims[0]
+    assert first.factual is factual
+    assert (first.verdict is None) is not factual
