@@ -152,6 +152,11 @@ def fit_group(
             "fitted": False,
             "reason": f"{len(calib)} answered calibration records (a fit needs {min_records})",
         }
+    return fit_records(calib, seed=seed)
+
+
+def fit_records(calib: Sequence[Mapping[str, Any]], *, seed: int = 0) -> dict[str, Any]:
+    """Fit on exactly these answered records, whatever their split (see :func:`fit_group`)."""
     rows = [signals(r) for r in calib]
     y = np.array([float(is_right(r)) for r in calib])
     names = [
@@ -180,6 +185,40 @@ def fit_group(
         "cv_log_loss": losses,
         "calibration_ids": sorted(question_key(r) for r in calib),
     }
+
+
+def cross_fitted(
+    records: Sequence[Mapping[str, Any]], *, seed: int = 0, min_records: int = MIN_FIT
+) -> tuple[list[float | None], list[str]]:
+    """Out-of-fold fitted confidences of answered test records (a run with no calibration ones).
+
+    The records are split into :data:`FOLDS` folds (shuffled with ``seed``); each fold is
+    scored by a model fitted (:func:`fit_records`, its own inner cross-validation) on the
+    other folds only, so no record is scored by a model that saw it. What this measures is
+    the fitting procedure on this many questions, not one shipped model.
+
+    Args:
+        records: Answered test records of one group.
+        seed: Seed of the outer and inner folds.
+        min_records: Fewest records a fold's model is fitted on.
+
+    Returns:
+        The confidence of each record (None where a fold's model cannot score it, or there
+        are fewer than ``2 * min_records`` records) and the kind chosen in each fold.
+    """
+    from sklearn.model_selection import KFold
+
+    out: list[float | None] = [None] * len(records)
+    if len(records) < 2 * min_records:
+        return out, []
+    kinds = []
+    folds = KFold(n_splits=FOLDS, shuffle=True, random_state=seed)
+    for train, test in folds.split(np.zeros((len(records), 1))):
+        model = fit_records([records[i] for i in train], seed=seed)
+        kinds.append(str(model["kind"]))
+        for i in test:
+            out[i] = fitted_confidence(model, records[i])
+    return out, kinds
 
 
 def fit_models(

@@ -24,7 +24,9 @@ from disputatio.eval.confidence import (
 )
 from disputatio.eval.confidence_fit import (
     CANDIDATES,
+    FOLDS,
     MODEL_FILE,
+    cross_fitted,
     find_model,
     fit_models,
     fitted_confidence,
@@ -86,13 +88,26 @@ def _group(
         out["fit"] = {"fitted": False, "reason": "no model for this protocol"}
         return out
     out["fit"] = {k: v for k, v in model.items() if k != "calibration_ids"}
-    if not model.get("fitted"):
-        return out
     test = [r for r in rows if split_of_record(r) == "test" and r.get("answer") is not None]
-    pairs = [(fitted_confidence(model, r), raw_confidence(r)[0], r) for r in test]
+    if model.get("fitted"):
+        fitted = [fitted_confidence(model, r) for r in test]
+    else:  # no calibration records: out-of-fold fits on the test records, said as such
+        fitted, kinds = cross_fitted(test, seed=seed)
+        if not kinds:
+            return out
+        out["fit"]["cross"] = {"folds": len(kinds), "kinds": kinds}
+    out["test"] = _test_summary(test, fitted, seed, resamples)
+    return out
+
+
+def _test_summary(
+    test: Sequence[Mapping[str, Any]], fitted: Sequence[float | None], seed: int, resamples: int
+) -> dict[str, Any]:
+    """The fitted confidence on the test records, and the raw one on the same records."""
+    pairs = [(f, raw_confidence(r)[0], r) for f, r in zip(fitted, test, strict=True)]
     with_fit = [(f, c, r) for f, c, r in pairs if f is not None]
     both = [(f, c, r) for f, c, r in with_fit if c is not None]
-    out["test"] = {
+    return {
         "answered": len(test),
         "with_fitted": len(with_fit),
         "fitted": confidence_summary(
@@ -109,7 +124,6 @@ def _group(
             [f for f, _, _ in both], [is_right(r) for _, _, r in both], resamples=0
         ),
     }
-    return out
 
 
 def confidence_analysis(
@@ -190,13 +204,21 @@ def _fit_table(analysis: Mapping[str, Mapping[str, Any]]) -> list[str]:
     for dataset, protocols in analysis.items():
         for name, g in protocols.items():
             fit = g["fit"]
-            if not fit.get("fitted"):
+            if not fit.get("fitted") and "cross" not in fit:
                 lines.append(f"| {dataset} | {name} | not fitted: {fit['reason']} |" + " |" * 9)
                 continue
             t = g["test"]
             raw, fitted, same = t["raw"], t["fitted"], t["fitted_on_raw_records"]
-            cv = fit["cv_log_loss"]
-            losses = ", ".join(f"{k} {cv[k]:.3f}" for k in CANDIDATES if k in cv)
+            if "cross" in fit:  # no calibration records: out-of-fold fits on the test ones
+                kinds = ", ".join(sorted(set(fit["cross"]["kinds"])))
+                head = f"cross-fitted ({fit['cross']['folds']} folds): {kinds} | – | – | – "
+            else:
+                cv = fit["cv_log_loss"]
+                losses = ", ".join(f"{k} {cv[k]:.3f}" for k in CANDIDATES if k in cv)
+                head = (
+                    f"{fit['kind']} | {', '.join(fit['features']) or '–'} "
+                    f"| {fit['n_calibration']} ({fit['right']}) | {losses} "
+                )
             if raw.get("n"):  # side by side on the test records that carry a raw confidence
                 cells = [_arrow(raw, same, k) for k in ("ece", "brier", "area")]
                 at = (raw.get("accuracy_at") or {}).get("0.5")
@@ -207,8 +229,7 @@ def _fit_table(analysis: Mapping[str, Mapping[str, Any]]) -> list[str]:
                 cells.append(f"none → {_acc_at(fitted)[0]}")
                 n = str(fitted.get("n", 0))
             lines.append(
-                f"| {dataset} | {name} | {fit['kind']} | {', '.join(fit['features']) or '–'} "
-                f"| {fit['n_calibration']} ({fit['right']}) | {losses} | {n} | "
+                f"| {dataset} | {name} | {head}| {n} | "
                 + " | ".join(cells)
                 + f" | {_f(fitted.get('ece'))}{_ci(fitted, 'ece')} |"
             )
@@ -242,7 +263,11 @@ def markdown_section(analysis: Mapping[str, Mapping[str, Any]], origin: Sequence
         "maps of the raw confidence, and a logistic regression on the measured signals "
         "(option margin, agents' or samples' agreement, retrieval scores, support verdicts); "
         "the one with the lowest 5-fold cross-validated log-loss on the calibration split is "
-        "kept (`CV log-loss`). Raw → fitted compares them on the same test records.",
+        "kept (`CV log-loss`). Raw → fitted compares them on the same test records. "
+        "A group with no calibration records (MIRAGE test draws) is **cross-fitted**: its "
+        f"test records in {FOLDS} folds, each scored by a model chosen and fitted as above "
+        "on the other folds only (the kinds chosen are listed); it measures fitting on this "
+        "many questions, not one kept model.",
         "",
         *[f"- models of run {o}" for o in origin],
         "",

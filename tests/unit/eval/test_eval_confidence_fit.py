@@ -14,7 +14,13 @@ from typer.testing import CliRunner
 from disputatio.cli import eval_report
 from disputatio.errors import ConfigError
 from disputatio.eval.confidence import agreement, raw_confidence, signals, split_of_record
-from disputatio.eval.confidence_fit import MODEL_FILE, find_model, fit_models, fitted_confidence
+from disputatio.eval.confidence_fit import (
+    MODEL_FILE,
+    cross_fitted,
+    find_model,
+    fit_models,
+    fitted_confidence,
+)
 from disputatio.eval.confidence_metrics import ece
 from disputatio.eval.render import write_report
 
@@ -194,3 +200,27 @@ def test_records_of_a_calibration_run_fit_the_model_of_their_set() -> None:
     model = find_model(fit_models(test + calib), "toy", "rag_logprob")
     assert model is not None and model["fitted"]
     assert len(model["calibration_ids"]) == len(calib)
+
+
+def test_cross_fitting_scores_each_record_with_a_model_that_never_saw_it() -> None:
+    """Flipping a record's outcome leaves its own out-of-fold confidence as it was."""
+    records = [{**r, "split": "test"} for r in overconfident_records(100)]
+    before, kinds = cross_fitted(records)
+    assert len(kinds) == 5 and all(p is not None for p in before)
+    for i in (0, 37, 99):
+        flipped = [*records[:i], {**records[i], "correct": not records[i]["correct"]},
+                   *records[i + 1 :]]  # fmt: skip
+        after, _ = cross_fitted(flipped)
+        assert after[i] == before[i]
+        assert after != before  # the other folds' models did see it
+    assert cross_fitted(records[:15]) == ([None] * 15, [])  # too few to fit 5 folds
+
+
+def test_a_run_without_calibration_records_is_cross_fitted_in_the_report(tmp_path: Path) -> None:
+    records = [{**r, "split": "test"} for r in overconfident_records(200)]
+    paths = write_report([write_run(tmp_path, records)], tmp_path / "report")
+    group = json.loads(paths["json"].read_text())["confidence"]["toy"]["rag_logprob"]
+    assert not group["fit"]["fitted"] and group["fit"]["cross"]["folds"] == 5
+    assert group["test"]["fitted"]["n"] == 200
+    assert group["raw"]["ece"] > group["test"]["fitted"]["ece"]
+    assert "| toy | rag_logprob | cross-fitted (5 folds): " in paths["markdown"].read_text()
