@@ -13,6 +13,7 @@ answers (:func:`disputatio.api.schemas.verdict_body`), so scripts read claims, n
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -35,14 +36,33 @@ EVIDENCE_CHARS = 160
 _JUDGED = ("supported", "unsupported", "uncited")
 
 
+#: An answer's own label before its text ("Verdict: …", "Support:"): shown without it.
+_LABEL_RE = re.compile(r"^\W*(?:final\s+)?(?:verdict|answer|support|evidence)\s*:\s*", re.I)
+
+
+def shown_text(claim: Mapping[str, Any]) -> str:
+    """The claim's text as shown: without a leading ``Verdict:`` / ``Support:`` label.
+
+    The writers head their answer "Verdict: …" and their list "Support:"; the label is the
+    answer's layout, not part of the claim (the JSON keeps the text as judged).
+    """
+    text = str(claim.get("text") or "")
+    return _LABEL_RE.sub("", text, count=1)
+
+
+def is_bare_label(claim: Mapping[str, Any]) -> bool:
+    """A piece that is only a label ("Support:"), which states nothing and is not shown."""
+    return claim.get("verdict") is None and not shown_text(claim).strip(" .:")
+
+
 def _short(value: Any, width: int) -> str:
     text = " ".join(str(value).split())
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _cited(claim: Mapping[str, Any]) -> str:
-    """The claim's text with its citations before the closing punctuation."""
-    text = str(claim.get("text") or "").rstrip()
+    """The claim's shown text with its citations before the closing punctuation."""
+    text = shown_text(claim).rstrip()
     ids = [str(c) for c in claim.get("citations") or []]
     if not ids:
         return text
@@ -165,6 +185,8 @@ def _print_claims(
 ) -> None:
     last: Any = object()
     for claim in claims:
+        if is_bare_label(claim):
+            continue
         if parts and claim.get("part") != last:
             last = claim.get("part")
             console.print(Text(f"  {last or '(whole question)'}", style="bold dim"))

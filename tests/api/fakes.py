@@ -78,11 +78,12 @@ def _sentences(text: str) -> list[str]:
 
 
 def restating(
-    shown: list[str] | None = None, extra: str | None = UNSUPPORTED_CLAIM
+    shown: list[str] | None = None, extra: str | None = UNSUPPORTED_CLAIM, head: str = ""
 ) -> Callable[[list[BaseMessage]], str]:
     """A quick answer that restates a sentence it was shown (the first naming brucellosis,
     else the first), citing it, then adds ``extra`` (cited the same: no sentence supports
-    :data:`UNSUPPORTED_CLAIM`); each sentence restated is appended to ``shown``.
+    :data:`UNSUPPORTED_CLAIM`); each sentence restated is appended to ``shown``. ``head``
+    (a line such as ``"Support:"``) goes first.
 
     It reads numbered sentences (``[S1.2] …``) or whole sections (``<section id="S1">``).
     """
@@ -106,7 +107,7 @@ def restating(
         if shown is not None:
             shown.append(sentence)
         more = f" {extra} [{label}]." if extra else ""
-        return f"{sentence.rstrip('.')} [{label}].{more}"
+        return f"{head}{sentence.rstrip('.')} [{label}].{more}"
 
     return reply
 

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from disputatio.cli.claims import is_bare_label
+
 from .conftest import KEY_A, LiveServer
 from .fakes import restating
 
@@ -70,6 +72,7 @@ def test_page_streams_a_debate_with_an_answer_and_citations(
         case_id = page.evaluate("state.caseId")
         with live.client(KEY_A) as client:
             claims = client.get(f"/debate/{case_id}/verdict").json()["claims"]
+        claims = [c for c in claims if not is_bare_label(c)]  # "Support:" is not shown
         assert claims
         shown = page.locator("#answer .claims li.claim")
         assert shown.count() == len(claims)
@@ -174,7 +177,7 @@ def test_page_quick_answer_marks_each_claim_with_its_verdict(
 ) -> None:
     restated: list[str] = []
     assert live.fakes is not None
-    monkeypatch.setattr(live.fakes, "rag_reply", restating(restated))
+    monkeypatch.setattr(live.fakes, "rag_reply", restating(restated, head="Support:\n"))
     with signed_in(live.url, width=420) as page:  # a narrow card
         page.fill("#question", "How is brucellosis diagnosed?")
         page.click("#quick")
@@ -189,6 +192,8 @@ def test_page_quick_answer_marks_each_claim_with_its_verdict(
         assert "4711" in dropped.first.locator("del").inner_text()
         assert "4711" in (dropped.first.get_attribute("title") or "")  # the reason
         assert "1 of 2 claims supported; 1 dropped" in page.inner_text("#answer .support")
+        # the "Support:" line before them is the answer's layout: no item of its own
+        assert page.locator("#answer li.claim").count() == 2
         # long text wraps inside its card: nothing wider than the answer box
         overflow = page.evaluate(
             "() => { const a = document.querySelector('#result');"

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from disputatio.cli.claims import is_bare_label
 from disputatio.testing import ScriptedChatModel
 
 from .conftest import KEY_A, LiveServer, read_sse
@@ -157,7 +158,8 @@ def test_medrag_moves_read_as_text_and_the_verdict_names_the_option(
     line = page.inner_text("#answer .verdict-line")
     assert f"{verdict['answer']} — {OPTIONS[verdict['answer']]}" in line
     assert verdict["consensus_type"] in line
-    assert page.locator("#answer li.claim").count() == len(verdict["claims"])
+    shown = [c for c in verdict["claims"] if not is_bare_label(c)]  # "Support:" is not shown
+    assert page.locator("#answer li.claim").count() == len(shown)
     assert page.is_hidden("#answer-status")  # no quick answer ran
     cards.nth(0).scroll_into_view_if_needed()
     keep_screenshot(page, tmp_path, "medrag.png")

@@ -207,3 +207,26 @@ def test_support_line_counts_factual_claims_only() -> None:
     )
     assert support_line([verdict_line, refusal]).startswith("support: the documents do not answer")
     assert support_line([]) == "support: not checked (no claims were judged)"
+
+
+def test_claims_are_shown_without_the_answers_own_labels() -> None:
+    """ "Verdict:" heads the writer's answer and "Support:" its list: layout, not a claim."""
+    from rich.console import Console
+
+    from disputatio.cli.claims import render_claims
+
+    claims = [
+        {"text": "Verdict: Brucellosis is diagnosed by blood cultures.", "verdict": "supported",
+         "factual": True, "citations": ["s1"], "evidence": {"sentence": "Blood cultures.",
+                                                            "section_id": "s1"}},
+        {"text": "Support:", "verdict": None, "factual": False},
+        {"text": "Supportive care helps.", "verdict": "supported", "factual": True,
+         "citations": ["s1"], "evidence": {"sentence": "Supportive care.", "section_id": "s1"}},
+    ]  # fmt: skip
+    console = Console(record=True, width=200)
+    render_claims(claims, console)
+    out = console.export_text()
+    assert "✓ Brucellosis is diagnosed by blood cultures [s1]." in out
+    assert "Verdict" not in out and "Support:" not in out
+    assert "✓ Supportive care helps [s1]." in out  # a word that starts like a label stays
+    assert "support: 2 of 2 claims supported" in out

@@ -41,11 +41,16 @@ function claimTitle(c) {
   return lines.join("\n");
 }
 
+// The answer's own label ("Verdict: …", "Support:") is its layout, not part of the claim.
+const LABEL_RE = /^\W*(?:final\s+)?(?:verdict|answer|support|evidence)\s*:\s*/i;
+const shownText = (c) => String(c.text || "").replace(LABEL_RE, "");
+const isBareLabel = (c) => !c.verdict && !shownText(c).replace(/[\s.:]/g, "");
+
 function claimItem(c) {
   const verdict = c.verdict || "none";
   const [mark] = VERDICTS[c.verdict] || ["·"];
   const cls = ["claim", verdict, c.dropped ? "dropped" : "", c.attributed ? "attributed" : ""].filter(Boolean).join(" ");
-  const text = c.dropped ? el("del", { class: "claim-text" }, c.text) : el("span", { class: "claim-text" }, c.text);
+  const text = c.dropped ? el("del", { class: "claim-text" }, shownText(c)) : el("span", { class: "claim-text" }, shownText(c));
   return el("li", { class: cls, title: claimTitle(c), "data-verdict": verdict },
     el("span", { class: "mark", "aria-label": c.verdict ? c.verdict.replace("_", " ") : "not a factual claim" }, mark), " ",
     c.part && c.part !== "root" ? el("span", { class: "part muted" }, `${c.part}: `) : null, text, (c.citations || []).map((id) => citeButton(id)),
@@ -60,7 +65,7 @@ function claimList(claims) {
     (dropped ? `; ${dropped} dropped` : "") : claims.some((c) => c.verdict === "not_found") ?
     "the documents do not answer" : "no factual claim";
   return el("div", { class: "claims-box" },
-    el("ol", { class: "claims", "aria-label": "the answer, claim by claim" }, claims.map(claimItem)),
+    el("ol", { class: "claims", "aria-label": "the answer, claim by claim" }, claims.filter((c) => !isBareLabel(c)).map(claimItem)),
     el("p", { class: "support muted" }, `support: ${summary}`));
 }
 
