@@ -13,11 +13,9 @@ from __future__ import annotations
 import dataclasses
 import uuid
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
-from langchain_core.runnables import RunnableConfig
-from langgraph.graph import StateGraph
 from rich.console import Console, Group
 from rich.live import Live
 from rich.panel import Panel
@@ -35,6 +33,10 @@ from disputatio.cli.options import COLLECTION, MODEL, RESUME, SHOW_CONTEXT, TENA
 from disputatio.errors import ConfigError
 from disputatio.graphs import registry
 from disputatio.settings import Settings, get_settings
+
+if TYPE_CHECKING:  # langgraph loads when a command runs, not for --help
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.graph import StateGraph
 
 out = Console()
 
@@ -131,7 +133,7 @@ def run_protocol(
         context: The run context.
         on_chunk: Called with ``(mode, chunk)`` for every streamed chunk.
     """
-    run_config = cast(RunnableConfig, dict(config))
+    run_config = cast("RunnableConfig", dict(config))
     for mode, chunk in graph.stream(
         None if inputs is None else dict(inputs),
         run_config,

@@ -11,11 +11,9 @@ import json
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from langchain_core.runnables import RunnableConfig
-from langgraph.types import Command
 from rich.console import Console
 from rich.panel import Panel
 from rich.prompt import Prompt
@@ -24,9 +22,13 @@ from rich.table import Table
 from disputatio.cli.claims import echo_json, render_case_claims, verdict_json
 from disputatio.cli.options import COLLECTION, MODEL, SHOW_CONTEXT, TENANT, THREAD_ID
 from disputatio.errors import ConfigError
-from disputatio.graphs.referee import RefereeContext
 from disputatio.settings import Settings, get_settings
 from disputatio.state.referee import ClarificationQuestion, RefereeResult, SourceRef
+
+if TYPE_CHECKING:  # the graph and langgraph load when a command runs, not for --help
+    from langchain_core.runnables import RunnableConfig
+
+    from disputatio.graphs.referee import RefereeContext
 
 out = Console()
 
@@ -45,6 +47,7 @@ def make_context(
     Resolves the web search now, so a misconfigured one (key set, integration missing) is a
     one-line error before any model runs.
     """
+    from disputatio.graphs.referee import RefereeContext
     from disputatio.tools.web_search import web_search_from_settings
 
     web = web_search_from_settings(settings.referee.web_search)
@@ -158,6 +161,8 @@ def run_referee_state(
     on_event: Callable[[dict[str, Any]], None] = lambda e: None,
 ) -> dict[str, Any]:
     """:func:`run_referee`, returning the final state as is (``claims`` included, if any)."""
+    from langgraph.types import Command
+
     from disputatio.graphs.referee import build_graph
     from disputatio.storage.checkpoint import open_checkpointer, unfinished
 
