@@ -152,7 +152,8 @@ def render_claims(
     """Print the claims (kept ones, then the dropped ones) and the support line.
 
     Claims answering several parts of the question (sub-questions, a referee's option and
-    axis) are headed by their part.
+    axis) are shown under one heading per part, parts in the order they first come and
+    claims that name no part last; within a part, in the answer's order.
     """
     console.rule(title)
     parts = len({c.get("part") for c in claims}) > 1
@@ -183,10 +184,15 @@ def _print_claims(
     sources: Mapping[str, Mapping[str, Any]] | None,
     parts: bool,
 ) -> None:
+    claims = [c for c in claims if not is_bare_label(c)]
+    if parts:  # each part's claims together, parts in the order they first come
+        first: dict[Any, int] = {}
+        for i, claim in enumerate(claims):
+            first.setdefault(claim.get("part"), i)
+        first[None] = len(claims)  # claims naming no part last: "(whole question)"
+        claims = sorted(claims, key=lambda c: first[c.get("part")])
     last: Any = object()
     for claim in claims:
-        if is_bare_label(claim):
-            continue
         if parts and claim.get("part") != last:
             last = claim.get("part")
             console.print(Text(f"  {last or '(whole question)'}", style="bold dim"))

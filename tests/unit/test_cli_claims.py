@@ -230,3 +230,21 @@ def test_claims_are_shown_without_the_answers_own_labels() -> None:
     assert "Verdict" not in out and "Support:" not in out
     assert "✓ Supportive care helps [s1]." in out  # a word that starts like a label stays
     assert "support: 2 of 2 claims supported" in out
+
+
+def test_claims_of_each_part_are_shown_together_under_one_heading() -> None:
+    from rich.console import Console
+
+    from disputatio.cli.claims import render_claims
+
+    def claim(text: str, part: str | None) -> dict[str, Any]:
+        return {"text": text, "verdict": "supported", "factual": True, "part": part}
+
+    parts = ["part 1", None, "part 2"] * 2
+    claims = [claim(f"{(p or 'W')[-1]} {i // 3}.", p) for i, p in enumerate(parts)]
+    console = Console(record=True, width=120)
+    render_claims(claims, console)
+    lines = [x.strip() for x in console.export_text().splitlines() if x.strip()]
+    shown = [x for x in lines if x.startswith(("part", "(whole", "✓"))]
+    assert shown == ["part 1", "✓ 1 0.", "✓ 1 1.", "part 2", "✓ 2 0.", "✓ 2 1.",
+                     "(whole question)", "✓ W 0.", "✓ W 1."]  # fmt: skip
