@@ -19,6 +19,7 @@ measured on the labelled multi-part questions in docs/grounding.md. Lexical; no 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -31,6 +32,7 @@ from disputatio.validators.asked import (
 )
 from disputatio.validators.questions import question_parts
 from disputatio.validators.relevance import topic_words
+from disputatio.validators.sentences import stem, words
 
 #: The claim that stands for a part of the question no kept claim answers.
 NOT_FOUND_PART = "The documents do not answer this part of the question: {part}"
@@ -75,6 +77,32 @@ def can_answer(part: str, claim: str) -> bool:
     return not kind or not kinds or None in kinds or kind in kinds
 
 
+def name_heads(part: str) -> dict[str, str]:
+    """A part's words that end a name, each with the name's word before it.
+
+    In "how does it differ from Q fever?" and "what does a shower cost in the Fjord Lounge?"
+    *fever* and *lounge* are the last words of a name (*Q* fever, *Fjord* Lounge): a claim
+    about Malta fever or the Aurora Lounge names the word, not the thing. Returns stem →
+    the casefolded word before it, for every word after a capitalised one that does not open
+    the part.
+    """
+    tokens = words(part)
+    return {
+        stem(t.casefold()): prev.casefold()
+        for prev, t in itertools.pairwise(tokens[1:])
+        if prev[:1].isupper()
+    }
+
+
+def _names(claim: str, part: str, own: set[str]) -> bool:
+    """Whether ``claim`` names one of ``own`` (the part's own words), each with its name."""
+    said = words(claim)
+    stems = {stem(t.casefold()) for t in said}
+    low = {t.casefold() for t in said}
+    heads = name_heads(part)
+    return any(w in stems and (w not in heads or heads[w] in low) for w in own)
+
+
 def claim_parts(claim: str, parts: Sequence[str], *, refusal: bool = False) -> set[int]:
     """The indices of the parts ``claim`` may answer (all of them when nothing tells).
 
@@ -90,8 +118,7 @@ def claim_parts(claim: str, parts: Sequence[str], *, refusal: bool = False) -> s
         return set()
     topics = [topic_words(p) for p in parts]
     own = [t - set().union(*(topics[:i] + topics[i + 1 :])) for i, t in enumerate(topics)]
-    said = topic_words(claim)
-    named = {i for i in able if own[i] & said}
+    named = {i for i in able if own[i] & topic_words(claim) and _names(claim, parts[i], own[i])}
     kinds = [part_kind(p) for p in parts]
     stated = stated_kinds(claim)
     # a kind of amount only one part asks for, stated: "21 days" answers "how long", whatever

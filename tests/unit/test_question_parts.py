@@ -188,3 +188,12 @@ def test_without_answer_parts_the_unanswered_part_goes_unsaid(tmp_path: Path) ->
     out = _run(tmp_path, answer_parts=False)
     assert "How deep" not in out["answer"]
     assert not [c for c in out["claims"] if c["verdict"] == "not_found"]
+
+
+def test_a_word_of_a_name_is_no_name_without_the_rest_of_it() -> None:
+    """Malta fever is not Q fever (``make demo``): "fever" alone named the second part."""
+    parts = question_parts("How is brucellosis diagnosed, and how does it differ from Q fever?")
+    assert len(parts) == 2
+    assert claim_parts("Brucellosis is also known as Malta fever.", parts) == {0}
+    assert claim_parts("Q fever is caused by Coxiella burnetii.", parts) == {1}
+    assert claim_parts("It is also known as Malta fever.", parts) == {0, 1}  # names no part
