@@ -16,18 +16,18 @@ from typing import Any
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
+from rag_fakes import text_funnel
 from typer.testing import CliRunner
 
 from disputatio.cli import ask
 from disputatio.cli import query as query_cli
 from disputatio.cli.app import app
 from disputatio.cli.claims import support_line
-from disputatio.models.rerank import NoReranker
 from disputatio.nodes.rag.context import RagContext
 from disputatio.retrievers.memory import InMemoryFunnel
 from disputatio.settings import load_settings
 from disputatio.state.retrieval import Section
-from disputatio.testing import FakeEmbeddings, FakeRetriever, ScriptedChatModel
+from disputatio.testing import FakeRetriever, ScriptedChatModel
 
 TEXT = (
     "Brucellosis is confirmed by blood culture. "
@@ -151,13 +151,7 @@ def test_ask_json_usage_errors_exit_2_without_output() -> None:
 def funnel(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> InMemoryFunnel:
     """``query`` on an in-memory funnel over one section and a scripted answerer."""
     settings = load_settings(home=tmp_path)
-    corpus = InMemoryFunnel.from_texts(
-        [(f"{TEXT}\n", {"source": "brucellosis.md"})],
-        embeddings=FakeEmbeddings(),
-        reranker=NoReranker(),
-        entity_extractor=False,
-        settings=settings,
-    )
+    corpus = text_funnel(TEXT, "brucellosis.md", settings)
     answerer = ScriptedChatModel(script=[_answer("S1.1")])
 
     def make_context(model: Any, tenant: Any, collection: Any, answer: bool) -> RagContext:

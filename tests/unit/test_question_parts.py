@@ -11,14 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rag_fakes import text_funnel
 
 from disputatio.graphs.rag import graph
-from disputatio.models.rerank import NoReranker
 from disputatio.nodes.rag.context import RagContext
-from disputatio.retrievers.memory import InMemoryFunnel
 from disputatio.settings import load_settings
 from disputatio.state.claims import Claim, ClaimReport, Evidence
-from disputatio.testing import FakeEmbeddings, ScriptedChatModel
+from disputatio.testing import ScriptedChatModel
 from disputatio.validators.parts import claim_parts, mark_unanswered_parts
 from disputatio.validators.questions import question_parts
 
@@ -161,13 +160,7 @@ def _run(tmp_path: Path, answer_parts: bool) -> dict:
     settings = load_settings(
         home=tmp_path, grounding={"checker": "lexical", "answer_parts": answer_parts}
     )
-    corpus = InMemoryFunnel.from_texts(
-        [(f"{TEXT}\n", {"source": "pools.md"})],
-        embeddings=FakeEmbeddings(),
-        reranker=NoReranker(),
-        entity_extractor=False,
-        settings=settings,
-    )
+    corpus = text_funnel(TEXT, "pools.md", settings)
     answerer = ScriptedChatModel(script=[DRAFT])
     ctx = RagContext(settings=settings, retriever=corpus, models={"answerer": answerer})
     out = graph.invoke({"question": POOL, "threshold": 0.0}, context=ctx)

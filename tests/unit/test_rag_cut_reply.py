@@ -5,13 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from langchain_core.messages import AIMessage
+from rag_fakes import text_funnel
 
 from disputatio.graphs.rag import graph
-from disputatio.models.rerank import NoReranker
 from disputatio.nodes.rag.context import RagContext
-from disputatio.retrievers.memory import InMemoryFunnel
 from disputatio.settings import load_settings
-from disputatio.testing import FakeEmbeddings, ScriptedChatModel
+from disputatio.testing import ScriptedChatModel
 
 TEXT = (
     "The water temperature of the Therapy Pool is kept at 34 degrees Celsius. "
@@ -22,13 +21,7 @@ TEXT = (
 def test_a_reply_cut_at_its_token_limit_loses_its_unfinished_sentence(tmp_path: Path) -> None:
     """Every word of the fragment stands in the section, so only the cut tells it is no claim."""
     settings = load_settings(home=tmp_path, grounding={"checker": "lexical"})
-    corpus = InMemoryFunnel.from_texts(
-        [(f"{TEXT}\n", {"source": "pools.md"})],
-        embeddings=FakeEmbeddings(),
-        reranker=NoReranker(),
-        entity_extractor=False,
-        settings=settings,
-    )
+    corpus = text_funnel(TEXT, "pools.md", settings)
     whole = "The water temperature of the Therapy Pool is kept at 34 degrees Celsius [S1]."
     cut = AIMessage(
         content=f"{whole} The Therapy Pool is open to members over 60",
