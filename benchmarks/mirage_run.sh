@@ -63,7 +63,7 @@ step4() {
 step5() {
   ev -d "$SETS" -p hier -n 20
 }
-step6() {  # calibration splits: what the fitted confidence is fitted on (eval calibrate-confidence)
+step6() {  # calibration splits: fit the main run by calibrate-confidence RUN --calibration-run <this>
   ev -d mirage:all@calibration -p cot_logprob,rag_logprob,medrag -n 50
 }
 

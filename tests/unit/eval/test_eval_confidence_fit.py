@@ -23,6 +23,7 @@ from disputatio.eval.confidence_fit import (
 )
 from disputatio.eval.confidence_metrics import ece
 from disputatio.eval.render import write_report
+from disputatio.eval.results import write_manifest
 
 from .run_files import write_run
 
@@ -224,3 +225,43 @@ def test_a_run_without_calibration_records_is_cross_fitted_in_the_report(tmp_pat
     assert group["test"]["fitted"]["n"] == 200
     assert group["raw"]["ece"] > group["test"]["fitted"]["ece"]
     assert "| toy | rag_logprob | cross-fitted (5 folds): " in paths["markdown"].read_text()
+
+
+def _calibrate(*args: str) -> Any:
+    cli = typer.Typer()
+    cli.command("calibrate-confidence")(eval_report.calibrate_confidence)
+    cli.command("report")(eval_report.report)
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_a_test_run_is_calibrated_on_another_runs_calibration_records(tmp_path: Path) -> None:
+    """A MIRAGE run draws test questions only; a run of ``<set>@calibration`` fits its model."""
+    records = overconfident_records(300)
+    test = [{**r, "split": "test"} for r in records]
+    calib = [{**r, "dataset": "toy@calibration", "question_id": f"c{i}"} for i, r in
+             enumerate(records[:120])]  # fmt: skip
+    run, other = write_run(tmp_path / "a", test), write_run(tmp_path / "b", calib)
+    alone = _calibrate("calibrate-confidence", str(run))
+    assert "toy/rag_logprob: not fitted" in alone.output
+    both = _calibrate("calibrate-confidence", str(run), "--calibration-run", str(other))
+    assert both.exit_code == 0, both.output
+    kept = json.loads((run / MODEL_FILE).read_text())
+    model = find_model(kept, "toy", "rag_logprob")
+    assert model is not None and model["fitted"] and model["n_calibration"] == 120
+    assert kept["calibration_runs"] == [str(other)]
+    out = _calibrate("report", str(run), "-o", str(tmp_path / "r"))
+    assert out.exit_code == 0, out.output
+    doc = json.loads((tmp_path / "r" / "report.json").read_text())
+    group = doc["confidence"]["toy"]["rag_logprob"]
+    assert "cross" not in group["fit"] and group["test"]["fitted"]["n"] == 300
+
+
+def test_a_calibration_run_of_another_model_is_refused(tmp_path: Path) -> None:
+    run = write_run(tmp_path / "a", [{**r, "split": "test"} for r in overconfident_records(50)])
+    other = tmp_path / "b"
+    write_manifest(other, {"model": "another", "corpus": "kb"}, {})
+    (other / "results.jsonl").write_text("")
+    out = _calibrate("calibrate-confidence", str(run), "--calibration-run", str(other))
+    assert out.exit_code != 0
+    assert "used model 'another'" in str(out.exception) + out.output
+    assert not (run / MODEL_FILE).exists()
