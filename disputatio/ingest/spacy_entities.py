@@ -22,6 +22,7 @@ from disputatio.ingest.entities import (
     GraphAccumulator,
     normalize_entity_name,
 )
+from disputatio.ingest.spacy_import import import_spacy
 from disputatio.ingest.types import ChildChunk, DocumentGraph
 from disputatio.ingest.util import one_line
 
@@ -78,8 +79,7 @@ class SpacyEntityExtractor:
             return self._nlp
 
     def _load(self) -> Any:
-        import spacy
-
+        spacy = import_spacy(without_torch=self.model == DEFAULT_SPACY_MODEL)
         try:
             if self.dependency_relations:
                 return spacy.load(self.model)
