@@ -19,7 +19,7 @@ import typer
 from rich.console import Console, Group
 from rich.live import Live
 from rich.panel import Panel
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from disputatio.cli.claims import (
@@ -289,7 +289,8 @@ def render_result(
         console.print(Panel(answer, title="answer", expand=False))
     citations = values.get("citations") or []
     if citations:
-        table = Table("id", "source", "page", title="citations")
+        # a long path wraps rather than losing its file name to an ellipsis
+        table = Table("id", Column("source", overflow="fold"), "page", title="citations")
         for citation in citations:
             table.add_row(*_citation_row(citation))
         console.print(table)

@@ -242,3 +242,16 @@ def test_claims_of_each_part_are_shown_together_under_one_heading() -> None:
     shown = [x for x in lines if x.startswith(("part", "(whole", "✓"))]
     assert shown == ["part 1", "✓ 1 0.", "✓ 1 1.", "part 2", "✓ 2 0.", "✓ 2 1.",
                      "(whole question)", "✓ W 0.", "✓ W 1."]  # fmt: skip
+
+
+def test_a_long_source_path_keeps_its_file_name_in_the_citations_table() -> None:
+    from rich.console import Console
+
+    from disputatio.cli.ask import render_result
+
+    source = "/srv/a/very/long/folder/of/the/server/that/holds/the/corpus/brucellosis.txt"
+    values = {"answer": "x", "citations": [{"id": "7c08d514ff5f90a1635c5a1b", "source": source}]}
+    console = Console(record=True, width=80)
+    render_result(values, show_transcript=False, console=console)
+    table = "".join(console.export_text().split())  # the path may wrap, never be cut
+    assert "brucellosis.txt" in table
