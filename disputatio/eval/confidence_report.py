@@ -3,8 +3,10 @@
 :func:`confidence_analysis` measures, per data set and protocol, the records' raw confidence
 (:func:`~disputatio.eval.confidence.raw_confidence`) on every answered record that carries
 one, and the fitted confidence (:mod:`disputatio.eval.confidence_fit`) beside the raw one on
-the test split; :func:`markdown_section` writes it; :func:`models_for_runs` takes each run's
-kept models (``<run>/confidence_model.json``) or fits them in memory.
+the test split (cross-fitted on the test records, out of fold, for a group without calibration
+records: :func:`~disputatio.eval.confidence_fit.cross_fitted`); :func:`markdown_section`
+writes it; :func:`models_for_runs` takes each run's kept models
+(``<run>/confidence_model.json``) or fits them in memory.
 """
 
 from __future__ import annotations
