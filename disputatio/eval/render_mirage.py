@@ -160,7 +160,9 @@ def _accuracy_rows(sets: Mapping[str, Any]) -> list[str]:
     for name in _protocols(sets):
         summaries = [sets[n]["protocols"].get(name) for n in names]
         accs = [s["accuracy"] for s in summaries if s and s["accuracy"] is not None]
-        avg = sum(accs) / len(accs) if len(accs) == len(NAMES) else None
+        sizes = {s["n"] for s in summaries if s}
+        # a mean over cells of different sizes mixes a finished draw with a begun one
+        avg = sum(accs) / len(accs) if len(accs) == len(NAMES) and len(sizes) == 1 else None
         cells = [_cell(s) if s else "–" for s in summaries]
         lines.append(f"| **{name}** (this run) | " + " | ".join(cells) + f" | {_pct(avg)} |")
     for row in PUBLISHED:
@@ -236,7 +238,7 @@ def mirage_table(analysis: Mapping[str, Any]) -> list[str]:
         "Accuracy (%) with its 95% Wilson interval on MIRAGE's test sets, n questions a cell "
         "(the first n of one seeded draw of each set's test split, so a smaller n is inside a "
         "larger one); avg: the unweighted mean of the five, as MIRAGE averages, only for a "
-        "protocol with all five. Chance and the majority label come from each set's "
+        "protocol with all five at the same n. Chance and the majority label come from each set's "
         "calibration split (never drawn for a test); the majority row is that label's accuracy "
         "there. The rows marked *another model's* are published results of other models on "
         "all the questions, for scale only: " + SOURCE + ".",

@@ -80,11 +80,19 @@ def test_each_cell_is_the_protocol_s_accuracy_and_wilson_interval_under_its_set(
 def test_avg_is_the_unweighted_mean_of_the_five_sets() -> None:
     shares = {name: i + 1 for i, name in enumerate(NAMES)}  # 1..5 right of 10
     records = [
-        r for name, k in shares.items() for r in outcomes(name, "cot", [True] * k + [False] * 8)
+        r
+        for name, k in shares.items()
+        for r in outcomes(name, "cot", [True] * k + [False] * (10 - k))
     ]
     cells = row(mirage_table(analyse(records)), "**cot**")
-    expected = sum(k / (k + 8) for k in shares.values()) / 5
-    assert cells[-1] == f"{100 * expected:.1f}"
+    assert cells[-1] == f"{100 * sum(k / 10 for k in shares.values()) / 5:.1f}"
+
+
+def test_no_avg_while_one_set_s_draw_is_smaller() -> None:
+    """A set with 1 question of 10 drawn so far is no result; a mean over it is none either."""
+    records = [r for name in NAMES[:-1] for r in outcomes(name, "rag", [True] * 5 + [False] * 5)]
+    records += outcomes(NAMES[-1], "rag", [True])
+    assert row(mirage_table(analyse(records)), "**rag**")[-1] == "–"
 
 
 def test_the_table_family_is_holm_adjusted_over_every_set() -> None:
