@@ -15,7 +15,8 @@
 #   2. retrieval, >= 100 per set: RAG and its log-probability verdicts; on the yes/no sets the
 #      evidence-found (own snippets removed, gold recall@k recorded) / evidence-read pair;
 #   3. >= 50 per set: self-consistency at the debate's budget and the MedRAG debate;
-#   4. GSM8K >= 200: CoT, Du et al.'s 3x2 debate, self-consistency at its 6 calls;
+#   4. GSM8K >= 200: CoT, Du et al.'s 3x2 debate, self-consistency at its 6 calls (512 tokens
+#      a reply: its own run id);
 #   5. >= 20 per set: the hierarchical debate (~15 min of CPU a MedQA question);
 #   6. 50 per set of each calibration split (mirage:<set>@calibration), for the fitted
 #      confidence of `disputatio eval calibrate-confidence` (never drawn by steps 1-5).
@@ -57,8 +58,8 @@ step2() {
 step3() {
   ev -d "$SETS" -p sc_rag,medrag -n 50
 }
-step4() {
-  ev -d gsm8k -p cot,du_debate,sc_du -n 200
+step4() {  # 512 tokens: at the default 192, 13 of 14 GSM8K replies were cut before an answer
+  ev -d gsm8k -p cot,du_debate,sc_du -n 200 --max-tokens 512
 }
 step5() {
   ev -d "$SETS" -p hier -n 20
