@@ -101,6 +101,8 @@ class Turn(TypedDict, total=False):
         peers: Agents whose summaries were shown in this turn.
         usage: ``{agent: {role, calls, input_tokens, output_tokens, latency_ms}}``.
         reason_ms: Wall time of the model call.
+        cut: The model stopped the reply at its token limit: its unfinished last sentence is
+            left out of the claims checked (a fragment's words may all stand in a section).
     """
 
     agent: str
@@ -124,6 +126,7 @@ class Turn(TypedDict, total=False):
     peers: list[str]
     usage: dict[str, dict[str, Any]]
     reason_ms: float
+    cut: bool
 
 
 class Summary(TypedDict, total=False):

@@ -255,3 +255,25 @@ def test_a_long_source_path_keeps_its_file_name_in_the_citations_table() -> None
     render_result(values, show_transcript=False, console=console)
     table = "".join(console.export_text().split())  # the path may wrap, never be cut
     assert "brucellosis.txt" in table
+
+
+def test_a_medrag_reply_cut_at_its_token_limit_is_checked_without_its_fragment(
+    models: dict[str, Any],
+) -> None:
+    """Every word of "Serology with the Rose Bengal" stands in the section: only the cut tells."""
+    from langchain_core.messages import AIMessage
+
+    cut = AIMessage(
+        content=f"\\boxed{{A}} {SUPPORTED} [S1]. Serology with the Rose Bengal",
+        response_metadata={"finish_reason": "length"},
+    )
+    for agent in ("agent1", "agent2"):
+        models[agent] = ScriptedChatModel(script=['retrieve("brucellosis")', cut])
+    result = _invoke(
+        "ask", "How is brucellosis confirmed?", "--protocol", "medrag",
+        "--option", "A=blood culture", "--option", "B=x-ray", "--thread-id", "t-cut", "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    claims = json.loads(result.stdout)["claims"]
+    assert any(SUPPORTED in c["text"] and c["verdict"] == "supported" for c in claims)
+    assert not [c for c in claims if "Rose Bengal" in c["text"]]

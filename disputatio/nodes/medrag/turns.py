@@ -243,6 +243,7 @@ def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[s
         peers=[p["agent"] for p in peers],
         usage=usage,
         reason_ms=float(usage[agent]["latency_ms"]),
+        cut=(getattr(reply, "response_metadata", None) or {}).get("finish_reason") == "length",
     )
     if not parsed.ok:
         logger.info("%s round %d: answer %s (%s)", agent, round_, parsed.status, parsed.raw)

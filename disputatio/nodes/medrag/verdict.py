@@ -38,7 +38,7 @@ from disputatio.nodes.medrag.text import (
 )
 from disputatio.parsing.answers import majority_vote
 from disputatio.state.medrag import SEED_CONSENSUS, ConsensusType, MedragState, Turn, Verdict
-from disputatio.tools.answer_text import clean_text, message_text
+from disputatio.tools.answer_text import clean_text, drop_unfinished_tail, message_text
 from disputatio.validators.base import ValidationContext, resolve_validators, run_validators
 from disputatio.validators.claims import claims_of
 
@@ -297,6 +297,12 @@ def answer_citations(
     ]
 
 
+def _checkable(turn: Turn) -> str:
+    """A supporting turn's reply as its claims are checked: without a cut-off last sentence."""
+    text = turn.get("response", "")
+    return drop_unfinished_tail(text) if turn.get("cut") else text
+
+
 def validate_answer(
     state: MedragState, ctx: MedragContext, answer: str | None, agents: Sequence[str]
 ) -> tuple[list[dict[str, Any]], float | None]:
@@ -321,7 +327,7 @@ def validate_answer(
         and t.get("status") == "OK"
         and same_answer(t.get("choice"), answer, numeric=numeric)
     ]
-    text = "\n".join([f"Answer: {answer}", *(t.get("response", "") for t in support)])
+    text = "\n".join([f"Answer: {answer}", *(_checkable(t) for t in support)])
     allowed = list(dict.fromkeys(i for t in support for i in (t.get("labels") or {}).values()))
     vctx = ValidationContext(
         question=str(state.get("question") or ""),
