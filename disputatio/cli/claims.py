@@ -36,6 +36,8 @@ EVIDENCE_CHARS = 160
 _JUDGED = ("supported", "unsupported", "uncited")
 
 
+#: A MedRAG answer's option marker (``\\boxed{A}``), before or after the claim's text.
+_BOXED_RE = re.compile(r"\s*\\boxed\{[^{}\n]{0,40}\}\s*")
 #: An answer's own label before its text ("Verdict: …", "Support:"): shown without it.
 _LABEL_RE = re.compile(r"^\W*(?:final\s+)?(?:verdict|answer|support|evidence)\s*:\s*", re.I)
 
@@ -43,10 +45,12 @@ _LABEL_RE = re.compile(r"^\W*(?:final\s+)?(?:verdict|answer|support|evidence)\s*
 def shown_text(claim: Mapping[str, Any]) -> str:
     """The claim's text as shown: without a leading ``Verdict:`` / ``Support:`` label.
 
+    A MedRAG answer's option marker (boxed A) goes too.
+
     The writers head their answer "Verdict: …" and their list "Support:"; the label is the
     answer's layout, not part of the claim (the JSON keeps the text as judged).
     """
-    text = str(claim.get("text") or "")
+    text = _BOXED_RE.sub(" ", str(claim.get("text") or "")).strip()
     return _LABEL_RE.sub("", text, count=1)
 
 

@@ -216,6 +216,8 @@ def test_claims_are_shown_without_the_answers_own_labels() -> None:
         {"text": "Support:", "verdict": None, "factual": False},
         {"text": "Supportive care helps.", "verdict": "supported", "factual": True,
          "citations": ["s1"], "evidence": {"sentence": "Supportive care.", "section_id": "s1"}},
+        {"text": "\\boxed{A} Serology confirms it.", "verdict": "supported", "factual": True,
+         "citations": ["s1"], "evidence": {"sentence": "Serology.", "section_id": "s1"}},
     ]  # fmt: skip
     console = Console(record=True, width=200)
     render_claims(claims, console)
@@ -223,7 +225,8 @@ def test_claims_are_shown_without_the_answers_own_labels() -> None:
     assert "✓ Brucellosis is diagnosed by blood cultures [s1]." in out
     assert "Verdict" not in out and "Support:" not in out
     assert "✓ Supportive care helps [s1]." in out  # a word that starts like a label stays
-    assert "support: 2 of 2 claims supported" in out
+    assert "✓ Serology confirms it [s1]." in out and "boxed" not in out  # MedRAG's marker
+    assert "support: 3 of 3 claims supported" in out
 
 
 def test_claims_of_each_part_are_shown_together_under_one_heading() -> None:

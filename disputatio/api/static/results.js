@@ -43,7 +43,9 @@ function claimTitle(c) {
 
 // The answer's own label ("Verdict: …", "Support:") is its layout, not part of the claim.
 const LABEL_RE = /^\W*(?:final\s+)?(?:verdict|answer|support|evidence)\s*:\s*/i;
-const shownText = (c) => String(c.text || "").replace(LABEL_RE, "");
+// a MedRAG answer's option marker (\boxed{A}), before or after the claim
+const BOXED_RE = /\s*\\boxed\{[^{}\n]{0,40}\}\s*/g;
+const shownText = (c) => String(c.text || "").replace(BOXED_RE, " ").trim().replace(LABEL_RE, "");
 const isBareLabel = (c) => !c.verdict && !shownText(c).replace(/[\s.:]/g, "");
 
 function claimItem(c) {
