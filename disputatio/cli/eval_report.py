@@ -29,10 +29,8 @@ def report(
 ) -> None:
     """Write the Markdown report (tables, paired tests) and PNG plots of finished runs."""
     from disputatio.eval.render import write_report
-    from disputatio.settings import get_settings
 
-    root = runs_root or default_out(get_settings())
-    dirs = [Path(r) if Path(r).is_dir() else root / r for r in runs]
+    dirs = [_run_dir(r, runs_root) for r in runs]
     target = out or dirs[0] / "report"
     paths = write_report(dirs, target, seed=seed)
     for name, path in paths.items():
@@ -74,19 +72,26 @@ def calibrate_confidence(
     from disputatio.eval.confidence import usable
     from disputatio.eval.confidence_fit import fit_models, write_models
     from disputatio.eval.render import load_runs
-    from disputatio.settings import get_settings
 
-    root = runs_root or default_out(get_settings())
-    run_dir = Path(run) if Path(run).is_dir() else root / run
+    run_dir = _run_dir(run, runs_root)
     manifests, records = load_runs([run_dir])
     for other in calibration_runs:
-        (theirs,), more = load_runs([Path(other) if Path(other).is_dir() else root / other])
+        (theirs,), more = load_runs([_run_dir(other, runs_root)])
         records += _calibration_records(manifests[0], theirs, more)
     models = fit_models(usable(records), by=by.value, seed=seed, min_records=min_records)
     models["calibration_runs"] = [str(c) for c in calibration_runs]
     path = write_models(run_dir, models)
     _print_models(models)
     console.print(f"models: {path}", highlight=False)
+
+
+def _run_dir(run: str, runs_root: Path | None) -> Path:
+    """A run folder given as a path, or as a run id under ``runs_root`` (<home>/eval/runs)."""
+    if Path(run).is_dir():
+        return Path(run)
+    from disputatio.settings import get_settings
+
+    return (runs_root or default_out(get_settings())) / run
 
 
 def _calibration_records(

@@ -48,6 +48,12 @@ def clean_text(text: str) -> str:
     return _BLANK_LINES_RE.sub("\n\n", text).strip()
 
 
+def stopped_at_limit(reply: Any) -> bool:
+    """Whether the model stopped ``reply`` at its token limit (``finish_reason`` ``length``)."""
+    metadata = getattr(reply, "response_metadata", None) or {}
+    return metadata.get("finish_reason") == "length"
+
+
 def drop_unfinished_tail(text: str) -> str:
     """``text`` without the sentence its last line leaves unfinished (a reply cut at its limit).
 

@@ -94,9 +94,8 @@ def name_heads(part: str) -> dict[str, str]:
     }
 
 
-def _names(claim: str, part: str, own: set[str]) -> bool:
-    """Whether ``claim`` names one of ``own`` (the part's own words), each with its name."""
-    said = words(claim)
+def _names(said: Sequence[str], part: str, own: set[str]) -> bool:
+    """Whether a claim (its words ``said``) names one of ``own``, each with its name."""
     stems = {stem(t.casefold()) for t in said}
     low = {t.casefold() for t in said}
     heads = name_heads(part)
@@ -118,7 +117,8 @@ def claim_parts(claim: str, parts: Sequence[str], *, refusal: bool = False) -> s
         return set()
     topics = [topic_words(p) for p in parts]
     own = [t - set().union(*(topics[:i] + topics[i + 1 :])) for i, t in enumerate(topics)]
-    named = {i for i in able if own[i] & topic_words(claim) and _names(claim, parts[i], own[i])}
+    said, tokens = topic_words(claim), words(claim)
+    named = {i for i in able if own[i] & said and _names(tokens, parts[i], own[i])}
     kinds = [part_kind(p) for p in parts]
     stated = stated_kinds(claim)
     # a kind of amount only one part asks for, stated: "21 days" answers "how long", whatever

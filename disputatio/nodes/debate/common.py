@@ -14,7 +14,7 @@ from disputatio.nodes.citations import resolve_labels, short_labels
 from disputatio.prompts.debate import NO_SECTIONS, OPTIONS_BLOCK, TRANSCRIPT_MOVE
 from disputatio.retrievers.base import CorpusRetriever, format_sections
 from disputatio.state.retrieval import RetrievalResult, Section
-from disputatio.tools.answer_text import drop_unfinished_tail
+from disputatio.tools.answer_text import drop_unfinished_tail, stopped_at_limit
 from disputatio.tools.retrieval import search_corpus
 from disputatio.validators.citations import CitationCheck
 
@@ -43,8 +43,7 @@ def text_of(message: BaseMessage | Any) -> str:
         text = "".join(p if isinstance(p, str) else str(p.get("text", "")) for p in content)
     else:
         text = str(content)
-    metadata = getattr(message, "response_metadata", None) or {}
-    if metadata.get("finish_reason") == "length":
+    if stopped_at_limit(message):
         logger.info("a reply stopped at its token limit: its unfinished sentence is dropped")
         return drop_unfinished_tail(text)
     return text

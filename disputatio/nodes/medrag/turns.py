@@ -54,6 +54,7 @@ from disputatio.tools.answer_text import (
     clean_text,
     format_options,
     message_text,
+    stopped_at_limit,
     truncate,
 )
 from disputatio.tools.turn_search import parse_query, retrieve
@@ -243,7 +244,7 @@ def agent_turn(state: AgentTurnInput, runtime: Runtime[MedragContext]) -> dict[s
         peers=[p["agent"] for p in peers],
         usage=usage,
         reason_ms=float(usage[agent]["latency_ms"]),
-        cut=(getattr(reply, "response_metadata", None) or {}).get("finish_reason") == "length",
+        cut=stopped_at_limit(reply),
     )
     if not parsed.ok:
         logger.info("%s round %d: answer %s (%s)", agent, round_, parsed.status, parsed.raw)

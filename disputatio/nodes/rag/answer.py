@@ -18,7 +18,7 @@ from disputatio.prompts.retrieval import ANSWER_SECTIONS_SYSTEM, ANSWER_SYSTEM, 
 from disputatio.retrievers.base import format_sections
 from disputatio.state.rag import RagState
 from disputatio.state.retrieval import Section
-from disputatio.tools.answer_text import drop_unfinished_tail
+from disputatio.tools.answer_text import drop_unfinished_tail, stopped_at_limit
 from disputatio.validators.calibrated import default_model
 from disputatio.validators.claims import check_answer
 from disputatio.validators.parts import mark_unanswered_parts
@@ -59,7 +59,7 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     ]
     reply, usage = invoke_with_usage(llm, messages, agent="answerer", role="answerer")
     text = str(reply.content)
-    if (reply.response_metadata or {}).get("finish_reason") == "length":
+    if stopped_at_limit(reply):
         text = drop_unfinished_tail(text)  # a fragment is no claim, though its words may match
     report = check_answer(
         text,
