@@ -35,7 +35,6 @@ from disputatio.validators.citations import group_ids
 from disputatio.validators.claim_kinds import (
     REFUSAL_RE,
     YESNO_VERDICT_RE,
-    mark_unchecked,
     reported,
     split_compound,
 )
@@ -45,6 +44,7 @@ from disputatio.validators.sentences import (
     split_sentences,
 )
 from disputatio.validators.support import LexicalSupport, SupportChecker, cosine
+from disputatio.validators.verdicts import judge_piece
 from disputatio.validators.windows import Windows
 
 #: The answer when no shown sentence supports any claim.
@@ -162,12 +162,19 @@ def check_answer(
         text, cited, fake = _read_citations(span.sentence, sections, aliases)
         fabricated.extend(f for f in fake if f not in fabricated)
         for i, piece in enumerate(split_compound(reported(text))):
-            claim = Claim(text=piece, citations=cited, part=part)
-            if not mark_unchecked(claim):
-                _judge(claim, windows, checker, attribute, list(sections))
-                claim.dropped = claim.verdict != "supported" and not keep_unsupported
-            claims.append(claim)
-            pieces.append(("\n" if "\n" in gap and not i else " ", claim))
+            judged = judge_piece(
+                piece,
+                cited,
+                windows,
+                checker,
+                attribute=attribute,
+                shown=list(sections),
+                keep_unsupported=keep_unsupported,
+                part=part,
+            )
+            for j, claim in enumerate(judged):
+                claims.append(claim)
+                pieces.append(("\n" if "\n" in gap and not i and not j else " ", claim))
     if question:
         drop_off_question(
             question,
@@ -212,39 +219,6 @@ def _similar(checker: SupportChecker) -> Callable[[str, str], float] | None:
     if embed is None:
         return None
     return lambda a, b: cosine(*embed([a, b]))
-
-
-def _judge(
-    claim: Claim,
-    windows: Windows,
-    checker: SupportChecker,
-    attribute: bool,
-    shown: list[str],
-) -> None:
-    found, reason = (
-        windows.best(claim.text, claim.citations, checker) if claim.citations else ([], "")
-    )
-    if found:
-        used = [e.section_id for e in found]
-        claim.verdict, claim.evidence, claim.more_evidence = "supported", found[0], found[1:]
-        claim.citations = [*used, *(c for c in claim.citations if c not in used)]
-        return
-    if attribute:
-        others = [s for s in shown if s not in claim.citations]
-        found, _ = windows.best(claim.text, others, checker)
-        if found:
-            was = (
-                "cited nothing" if not claim.citations else "cited sections that do not support it"
-            )
-            claim.verdict, claim.attributed = "supported", True
-            claim.evidence, claim.more_evidence = found[0], found[1:]
-            claim.citations = [e.section_id for e in found]
-            claim.reason = f"the writer {was}; attributed to its best supporting sentence"
-            return
-    if claim.citations:
-        claim.verdict, claim.reason = "unsupported", reason or "no cited sentence supports it"
-    else:
-        claim.verdict, claim.reason = "uncited", "cites nothing and no shown sentence supports it"
 
 
 def render_claim(claim: Claim) -> str:

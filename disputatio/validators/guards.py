@@ -3,9 +3,10 @@
 The hard negatives of the labelled claim pairs copy their sentence but change one thing, which
 similarity scores miss: every number of the claim must be in the window with the same unit, the
 two must agree on negation, every name of the claim must be in the window or its section's
-title and headings, and a window of two sentences may not lend a claim's number the names or
-words of another sentence. :func:`coverage` is the share of the claim's words in the window.
-The checkers of :mod:`disputatio.validators.support` apply these first.
+title and headings, so must what the claim compares its subject with ("unlike Q fever",
+:mod:`disputatio.validators.contrast`), and a window of two sentences may not lend a
+claim's number the names or words of another sentence. :func:`coverage` is the share of the
+claim's words in the window. The checkers of :mod:`disputatio.validators.support` apply these first.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from disputatio.validators.contrast import missing_contrast
 from disputatio.validators.sentences import (
     STOPWORDS,
     content_words,
@@ -70,7 +72,7 @@ def guard(claim: str, window: str, context: str = "") -> str:
     )
     if missing:
         return f"{', '.join(missing)} is not in the section"
-    return ""
+    return missing_contrast(claim, window + " " + context)
 
 
 def _unbound_numbers(claim: str, window: str) -> str:

@@ -1,0 +1,92 @@
+"""One claim's verdict: the sentence behind it, or why there is none.
+
+:func:`judge_claim` looks for a claim's evidence in the sections it cites, then (when asked to
+attribute) in the other shown sections; :func:`judge_piece` judges one piece of an answer's
+sentence, and a piece comparing its subject with something its evidence does not name ("…,
+unlike Q fever") once more without that comparison (:mod:`disputatio.validators.contrast`): the
+rest is shown when supported, the whole is dropped with its reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from disputatio.state.claims import Claim
+from disputatio.validators.claim_kinds import mark_unchecked
+from disputatio.validators.contrast import without_contrast
+from disputatio.validators.support import SupportChecker
+from disputatio.validators.windows import Windows
+
+
+def judge_claim(
+    claim: Claim,
+    windows: Windows,
+    checker: SupportChecker,
+    attribute: bool,
+    shown: list[str],
+) -> None:
+    """Set ``claim``'s verdict, evidence, citations and reason (in place).
+
+    Args:
+        claim: The claim, with the citations its writer gave.
+        windows: The shown sections' sentences.
+        checker: The support checker.
+        attribute: Look in the other shown sections when the cited ones do not support it.
+        shown: Ids of every shown section.
+    """
+    found, reason = (
+        windows.best(claim.text, claim.citations, checker) if claim.citations else ([], "")
+    )
+    if found:
+        used = [e.section_id for e in found]
+        claim.verdict, claim.evidence, claim.more_evidence = "supported", found[0], found[1:]
+        claim.citations = [*used, *(c for c in claim.citations if c not in used)]
+        return
+    if attribute:
+        others = [s for s in shown if s not in claim.citations]
+        found, _ = windows.best(claim.text, others, checker)
+        if found:
+            was = (
+                "cited nothing" if not claim.citations else "cited sections that do not support it"
+            )
+            claim.verdict, claim.attributed = "supported", True
+            claim.evidence, claim.more_evidence = found[0], found[1:]
+            claim.citations = [e.section_id for e in found]
+            claim.reason = f"the writer {was}; attributed to its best supporting sentence"
+            return
+    if claim.citations:
+        claim.verdict, claim.reason = "unsupported", reason or "no cited sentence supports it"
+    else:
+        claim.verdict, claim.reason = "uncited", "cites nothing and no shown sentence supports it"
+
+
+def judge_piece(
+    piece: str,
+    cited: Sequence[str],
+    windows: Windows,
+    checker: SupportChecker,
+    *,
+    attribute: bool,
+    shown: list[str],
+    keep_unsupported: bool,
+    part: str | None,
+) -> list[Claim]:
+    """The claims of one piece of an answer's sentence, judged, in the order to show them.
+
+    Returns:
+        The piece as one claim; or, when it is not supported and carries a detachable
+        comparison, the piece without it (judged on its own) followed by the whole piece
+        (dropped: what it adds is not supported).
+    """
+    claim = Claim(text=piece, citations=list(cited), part=part)
+    if mark_unchecked(claim):
+        return [claim]
+    judge_claim(claim, windows, checker, attribute, shown)
+    claim.dropped = claim.verdict != "supported" and not keep_unsupported
+    rest = None if claim.verdict == "supported" else without_contrast(piece)
+    if rest is None:
+        return [claim]
+    core = Claim(text=rest, citations=list(cited), part=part)
+    judge_claim(core, windows, checker, attribute, shown)
+    core.dropped = core.verdict != "supported" and not keep_unsupported
+    return [core, claim]
