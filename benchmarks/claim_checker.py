@@ -88,12 +88,13 @@ def metrics(rows: list[dict], scores: list[float], threshold: float) -> dict:
     }
 
 
-def judged(rows: list[dict], hybrid: HybridSupport, model: str) -> dict:
+def judged(rows: list[dict], hybrid: HybridSupport, model: str, cache: Path | None = None) -> dict:
     """The judged checker, its grey floor, judge threshold and veto fitted on calibration (F0.5).
 
     The judge is asked about each pair's best window when it passed the guards with a hybrid
     score of at least the lowest floor tried; :func:`decide` (the checker's own rule) turns
-    scores and P(yes) into verdicts for each setting.
+    scores and P(yes) into verdicts for each setting. ``cache`` keeps each pair's best window,
+    its scores and the judge's P(yes), so a later run re-fits without calling the judge.
     """
     from disputatio.models.chat import get_chat_model
     from disputatio.validators.judge import SupportJudge
@@ -102,33 +103,63 @@ def judged(rows: list[dict], hybrid: HybridSupport, model: str) -> dict:
     judge = SupportJudge(get_chat_model(model))
     floors, cuts, vetoes = (0.4, 0.5, 0.6, 0.7), (0.3, 0.4, 0.5, 0.7, 0.9), (None, 0.3, 0.4, 0.5)
     trusts = (None, 0.99, 0.97, 0.95)  # a near-verbatim copy is not judged
-    best: list[tuple[float, float | None]] = []  # (hybrid score, P(yes) when judged)
+    # a grey-zone lift needs this share of the claim's words in its window (None: any share)
+    lifts = (None, 0.34, 0.5, 0.6)
+    cached = _read_judged(cache, rows, model)
+    # (hybrid score, P(yes) when judged, the claim's word coverage of its best window)
+    best: list[tuple[float, float | None, float]] = []
     t0 = time.perf_counter()
-    for r in rows:
+    for k, r in enumerate(rows):
+        if cached is not None:
+            best.append(cached[k])
+            continue
         ws = windows(r["passage"])
         scores = hybrid.score_many(r["claim"], ws, [""] * len(ws))
         i = max(range(len(ws)), key=lambda j: scores[j].score)
         judged_here = not scores[i].reason and scores[i].score >= min(floors)
-        best.append((scores[i].score, judge(r["claim"], ws[i], "") if judged_here else None))
+        p = judge(r["claim"], ws[i], "") if judged_here else None
+        best.append((scores[i].score, p, coverage(r["claim"], ws[i])))
     seconds = time.perf_counter() - t0
+    if cached is None and cache is not None:
+        _write_judged(cache, rows, model, best)
 
     def verdicts(
-        floor: float, cut: float, veto: float | None, trust: float | None = None
+        floor: float,
+        cut: float,
+        veto: float | None,
+        trust: float | None = None,
+        lift: float | None = None,
     ) -> list[float]:
         t = hybrid.threshold
-        return [1.0 if decide(s, p, t, floor, cut, veto, trust=trust) else 0.0 for s, p in best]
+        return [
+            1.0
+            if decide(s, p, t, floor, cut, veto, trust=trust) and (s >= t or not lift or c >= lift)
+            else 0.0
+            for s, p, c in best
+        ]
 
-    def calls(floor: float, cut: float, veto: float | None, trust: float | None) -> int:
+    def calls(
+        floor: float, cut: float, veto: float | None, trust: float | None, lift: float | None
+    ) -> int:
         """Judge calls the setting makes on the calibration pairs."""
         rule = (hybrid.threshold, floor, cut, veto)
         return sum(
             1
             for i in cal
-            if best[i][1] is not None and decide(best[i][0], None, *rule, trust=trust) is None
+            if best[i][1] is not None
+            and decide(best[i][0], None, *rule, trust=trust) is None
+            and (best[i][0] >= hybrid.threshold or not lift or best[i][2] >= lift)
         )
 
     cal = [i for i, r in enumerate(rows) if r["split"] == "calibration"]
-    grid = [(f, c, v, u) for f in floors for c in cuts for v in vetoes for u in trusts]
+    grid = [
+        (f, c, v, u, lf)
+        for f in floors
+        for c in cuts
+        for v in vetoes
+        for u in trusts
+        for lf in lifts
+    ]
     cal_rows = [rows[i] for i in cal]
     # on a tie, the setting that asks the judge least, then the higher floor, then the higher
     # veto (vetoes 0.4 and 0.5 tie on the calibration pairs; 0.5 is the more precise on the test
@@ -150,13 +181,14 @@ def judged(rows: list[dict], hybrid: HybridSupport, model: str) -> dict:
         judge_threshold=choice[1],
         veto=choice[2],
         trust=choice[3],
+        lift_coverage=choice[4],
         calibration_judge_calls=calls(*choice),
         judge_model=model,
-        judge_calls=judge.calls,
+        judge_calls=judge.calls if cached is None else 0,
         seconds_per_judge_call=round(seconds / max(judge.calls, 1), 2),
     )
     grey_only = verdicts(choice[0], choice[1], None)
-    untrusting = (*choice[:3], None)
+    untrusting = (*choice[:3], None, choice[4])
     result["judging_every_supported"] = metrics(
         [rows[i] for i in test], [verdicts(*untrusting)[i] for i in test], 0.5
     )
@@ -166,7 +198,7 @@ def judged(rows: list[dict], hybrid: HybridSupport, model: str) -> dict:
     result["sweep"] = []
     for cut in cuts:
         for veto in vetoes:
-            pred = verdicts(choice[0], cut, veto, choice[3])
+            pred = verdicts(choice[0], cut, veto, choice[3], choice[4])
             row = {"judge_threshold": cut, "veto": veto}
             for split, ids in (("calibration", cal), ("test", test)):
                 m = metrics([rows[i] for i in ids], [pred[i] for i in ids], 0.5)
@@ -178,12 +210,52 @@ def judged(rows: list[dict], hybrid: HybridSupport, model: str) -> dict:
                 f"R={row['calibration']['recall']:.3f} F0.5={row['calibration']['f05']:.3f}  "
                 f"test P={row['test']['precision']:.3f} R={row['test']['recall']:.3f}"
             )
+    # each lift floor at the chosen rest: what it gains or costs on both splits
+    result["lift_sweep"] = []
+    for lift in lifts:
+        pred = verdicts(*choice[:4], lift)
+        row = {"lift_coverage": lift, "calibration_judge_calls": calls(*choice[:4], lift)}
+        for split, ids in (("calibration", cal), ("test", test)):
+            m = metrics([rows[i] for i in ids], [pred[i] for i in ids], 0.5)
+            row[split] = {k: m[k] for k in ("precision", "recall", "f1")}
+            row[split]["by_perturbation"] = m["judged_supported_by_perturbation"]
+        row["calibration"]["f05"] = round(fit_f05([pred[i] for i in cal], cal_rows), 3)
+        result["lift_sweep"].append(row)
+        print(
+            f"  lift={lift}  cal F0.5={row['calibration']['f05']:.3f}  "
+            f"test P={row['test']['precision']:.3f} R={row['test']['recall']:.3f}  "
+            f"{row['calibration_judge_calls']} cal calls"
+        )
     print(
-        f"judged    floor={choice[0]} cut={choice[1]} veto={choice[2]} trust={choice[3]}  "
+        f"judged    floor={choice[0]} cut={choice[1]} veto={choice[2]} trust={choice[3]} "
+        f"lift={choice[4]}  "
         f"P={result['precision']:.3f} R={result['recall']:.3f} F1={result['f1']:.3f}  "
         f"{judge.calls} judge calls"
     )
     return result
+
+
+def _read_judged(
+    cache: Path | None, rows: list[dict], model: str
+) -> list[tuple[float, float | None, float]] | None:
+    """The cached (score, P(yes), coverage) of every pair, or None when there is none to use."""
+    if cache is None or not cache.exists():
+        return None
+    data = json.loads(cache.read_text())
+    if data["model"] != model or [p["claim"] for p in data["pairs"]] != [r["claim"] for r in rows]:
+        raise SystemExit(f"{cache} was judged by another model or on other pairs")
+    return [(p["score"], p["p_yes"], p["coverage"]) for p in data["pairs"]]
+
+
+def _write_judged(
+    cache: Path, rows: list[dict], model: str, best: list[tuple[float, float | None, float]]
+) -> None:
+    pairs = [
+        {"claim": r["claim"], "split": r["split"], "score": s, "p_yes": p, "coverage": c}
+        for r, (s, p, c) in zip(rows, best, strict=True)
+    ]
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps({"model": model, "pairs": pairs}, indent=1) + "\n")
 
 
 def fit_f05(pred: list[float], rows: list[dict]) -> float:
@@ -198,6 +270,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     parser.add_argument("--judge", help="chat model string of the judged checker's judge")
+    parser.add_argument(
+        "--judged-pairs",
+        type=Path,
+        help="keep each pair's judge P(yes) here; read it back instead of calling the judge",
+    )
     args = parser.parse_args()
     rows = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
 
@@ -266,7 +343,7 @@ def main() -> None:
         )
         print("          ", result["judged_supported_by_perturbation"])
     if args.judge:
-        out["checkers"]["judged"] = judged(rows, hybrid, args.judge)
+        out["checkers"]["judged"] = judged(rows, hybrid, args.judge, args.judged_pairs)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
