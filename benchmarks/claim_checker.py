@@ -199,11 +199,7 @@ def judged(rows: list[dict], hybrid: HybridSupport, model: str, cache: Path | No
     for cut in cuts:
         for veto in vetoes:
             pred = verdicts(choice[0], cut, veto, choice[3], choice[4])
-            row = {"judge_threshold": cut, "veto": veto}
-            for split, ids in (("calibration", cal), ("test", test)):
-                m = metrics([rows[i] for i in ids], [pred[i] for i in ids], 0.5)
-                row[split] = {k: m[k] for k in ("precision", "recall", "f1")}
-            row["calibration"]["f05"] = round(fit_f05([pred[i] for i in cal], cal_rows), 3)
+            row = {"judge_threshold": cut, "veto": veto, **by_split(rows, pred, cal, test)}
             result["sweep"].append(row)
             print(
                 f"  cut={cut} veto={veto}  cal P={row['calibration']['precision']:.3f} "
@@ -214,12 +210,11 @@ def judged(rows: list[dict], hybrid: HybridSupport, model: str, cache: Path | No
     result["lift_sweep"] = []
     for lift in lifts:
         pred = verdicts(*choice[:4], lift)
-        row = {"lift_coverage": lift, "calibration_judge_calls": calls(*choice[:4], lift)}
-        for split, ids in (("calibration", cal), ("test", test)):
-            m = metrics([rows[i] for i in ids], [pred[i] for i in ids], 0.5)
-            row[split] = {k: m[k] for k in ("precision", "recall", "f1")}
-            row[split]["by_perturbation"] = m["judged_supported_by_perturbation"]
-        row["calibration"]["f05"] = round(fit_f05([pred[i] for i in cal], cal_rows), 3)
+        row = {
+            "lift_coverage": lift,
+            "calibration_judge_calls": calls(*choice[:4], lift),
+            **by_split(rows, pred, cal, test, perturbations=True),
+        }
         result["lift_sweep"].append(row)
         print(
             f"  lift={lift}  cal F0.5={row['calibration']['f05']:.3f}  "
@@ -233,6 +228,24 @@ def judged(rows: list[dict], hybrid: HybridSupport, model: str, cache: Path | No
         f"{judge.calls} judge calls"
     )
     return result
+
+
+def by_split(
+    rows: list[dict],
+    pred: list[float],
+    cal: list[int],
+    test: list[int],
+    perturbations: bool = False,
+) -> dict:
+    """Precision, recall and F1 of ``pred`` on each split (calibration also F0.5)."""
+    out: dict = {}
+    for split, ids in (("calibration", cal), ("test", test)):
+        m = metrics([rows[i] for i in ids], [pred[i] for i in ids], 0.5)
+        out[split] = {k: m[k] for k in ("precision", "recall", "f1")}
+        if perturbations:
+            out[split]["by_perturbation"] = m["judged_supported_by_perturbation"]
+    out["calibration"]["f05"] = round(fit_f05([pred[i] for i in cal], [rows[i] for i in cal]), 3)
+    return out
 
 
 def _read_judged(
