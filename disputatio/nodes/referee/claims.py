@@ -45,14 +45,3 @@ def brief_claims(
             )
             out.append({**claim.model_dump(mode="json"), "id": item.get("id")})
     return out
-
-
-def unsupported_cells(ruling: dict[str, Any], claims: list[dict[str, Any]]) -> list[str]:
-    """``"option / axis"`` of the scored cells none of whose evidence claims is supported."""
-    verdict = {c.get("id"): c.get("verdict") for c in claims}
-    cells = []
-    for score in ruling.get("scores") or []:
-        ids = score.get("evidence") or []
-        if ids and not any(verdict.get(i) == "supported" for i in ids):
-            cells.append(f"{score.get('option')} / {score.get('axis')}")
-    return cells

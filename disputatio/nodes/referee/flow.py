@@ -8,9 +8,18 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from disputatio.nodes.context import context_of
-from disputatio.nodes.referee.claims import brief_claims, unsupported_cells
+from disputatio.nodes.referee.backing import held_to_evidence
+from disputatio.nodes.referee.claims import brief_claims
 from disputatio.nodes.referee.context import RefereeContext
-from disputatio.state.referee import PHASES, ExaminerTask, Phase, PhaseError, RefereeState
+from disputatio.state.referee import (
+    PHASES,
+    ExaminerTask,
+    Phase,
+    PhaseError,
+    Plan,
+    RefereeState,
+    Ruling,
+)
 
 
 def _failed(state: RefereeState, phase: Phase) -> bool:
@@ -52,8 +61,9 @@ def finalize(state: RefereeState, runtime: Runtime[RefereeContext]) -> dict[str,
 
     ``ok`` needs every phase of :data:`~disputatio.state.referee.PHASES` completed and no error;
     search warnings do not count against it. ``claims`` holds every advocate claim with its
-    verdict against the sections it cites; a scored cell whose evidence claims are all
-    unsupported is named in a caveat of the ruling.
+    verdict against the sections it cites; the ruling is then held to them
+    (:func:`~disputatio.nodes.referee.backing.held_to_evidence`): no recommendation for an
+    option none of whose scores rests on a supported claim.
     """
     done = set(state.get("completed_phases") or [])
     errors = [PhaseError.model_validate(e) for e in state.get("errors") or []]
@@ -68,9 +78,10 @@ def finalize(state: RefereeState, runtime: Runtime[RefereeContext]) -> dict[str,
         "error": errors[0].model_dump(mode="json") if errors else None,
         "claims": claims,
     }
-    ruling = state.get("ruling")
-    weak = unsupported_cells(ruling, claims) if ruling else []
-    if ruling and weak:
-        note = f"Scores resting on no supported claim: {', '.join(weak)}."
-        update["ruling"] = {**ruling, "caveats": [*(ruling.get("caveats") or []), note]}
+    if state.get("ruling") and state.get("plan"):
+        plan = Plan.model_validate(state["plan"])
+        ruling = Ruling.model_validate(state["ruling"])
+        held = held_to_evidence(plan, ruling, claims)
+        if held is not ruling:
+            update["ruling"] = held.model_dump(mode="json")
     return update

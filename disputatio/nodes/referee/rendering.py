@@ -56,6 +56,8 @@ def render_ruling(plan: Plan, ruling: Ruling) -> str:
     confidence = f"(confidence: {ruling.confidence})"
     if ruling.degenerate:
         head = f"No verdict: the scores are degenerate ({ruling.degenerate}) {confidence}"
+    elif ruling.unbacked:
+        head = f"No recommendation on the evidence: {ruling.unbacked} {confidence}"
     elif ruling.no_clear_winner and not ruling.recommendation:
         head = f"No clear winner on the weighted scores {confidence}"
     else:

@@ -109,6 +109,10 @@ class Ruling(RulingDraft):
         no_clear_winner: The best complete options' weighted scores are tied or within the
             run's margin (``RefereeContext.tie_margin``); the ruling then recommends nothing
             unless a user constraint decides (``overridden_by``), with ``low`` confidence.
+        unsupported_cells: ``"option / axis"`` cells whose evidence claims the claim checker
+            found unsupported, every one of them (set when the run finalizes).
+        unbacked: Why the ruling recommends nothing although the referee named an option:
+            no score of that option rests on a supported claim (``""`` otherwise).
         rendered: The verdict as text with rendering keys (``_Poll{…}``, ``_Score{…}``,
             ``_Table{…}``; grammar in :mod:`disputatio.state.referee_keys`).
         keys: The same keys in their JSON form (``keys_json(rendered)``).
@@ -123,5 +127,7 @@ class Ruling(RulingDraft):
     rescored: bool = False
     degenerate: str = ""
     no_clear_winner: bool = False
+    unsupported_cells: list[str] = Field(default_factory=list)
+    unbacked: str = ""
     rendered: str = ""
     keys: list[dict[str, Any]] = Field(default_factory=list)

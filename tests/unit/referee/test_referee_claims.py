@@ -26,7 +26,9 @@ def _advocate(option: str, latency: str, cite: str) -> dict[str, Any]:
     return {"summary": f"{option} fits", "claims": claims, "weaknesses": []}
 
 
-def _models() -> dict[str, Any]:
+def _models(
+    faiss_latency: str = "FAISS searches trillions of vectors in memory.",
+) -> dict[str, Any]:
     reply = ruling_reply({}, "FAISS", confidence="high")
     reply["scores"] = [
         {"option": o, "axis": a, "score": n, "rationale": "r", "evidence": [f"{o.lower()}#{i}"]}
@@ -41,9 +43,7 @@ def _models() -> dict[str, Any]:
         advocate_pgvector=[
             _advocate("pgvector", "pgvector adds vector similarity search to PostgreSQL.", "pg-1")
         ],
-        advocate_faiss=[  # fa-1 says billions of vectors, not trillions
-            _advocate("FAISS", "FAISS searches trillions of vectors in memory.", "fa-1")
-        ],
+        advocate_faiss=[_advocate("FAISS", faiss_latency, "fa-1")],  # fa-1: billions
         referee=[reply],
     )
 
@@ -58,3 +58,30 @@ def test_each_advocate_claim_carries_its_verdict_and_the_ruling_names_weak_score
     assert by_id["faiss#2"]["verdict"] == "uncited"
     caveat = next(c for c in out["ruling"]["caveats"] if c.startswith("Scores resting on"))
     assert "FAISS / latency" in caveat and "pgvector / latency" not in caveat
+
+
+def test_a_recommendation_no_supported_claim_backs_is_no_recommendation() -> None:
+    """The demo corpus (2026-12-02): serology recommended "confidence: high" while none of its
+    claims was supported. Here FAISS: its latency claim is unsupported, its operations claim
+    cites nothing; pgvector's latency claim is supported."""
+    out = _run(context(_models()))
+    ruling = out["ruling"]
+    assert ruling["recommendation"] == "" and ruling["confidence"] == "low"
+    assert "FAISS" in ruling["unbacked"]
+    assert ruling["caveats"][0].startswith("No recommendation on the evidence: no score of FAISS")
+    assert ruling["rendered"].startswith("No recommendation on the evidence")
+    assert ruling["unsupported_cells"] == [
+        "pgvector / operations",
+        "FAISS / latency",
+        "FAISS / operations",
+    ]
+    assert ruling["leader"] == "FAISS"  # the totals are the referee's; only the verdict is held
+
+
+def test_a_recommendation_partly_backed_keeps_its_option_at_medium_confidence() -> None:
+    out = _run(context(_models(faiss_latency="FAISS searches billions of vectors in memory.")))
+    ruling = out["ruling"]
+    assert {c["id"]: c["verdict"] for c in out["claims"]}["faiss#1"] == "supported"
+    assert ruling["recommendation"] == "FAISS" and ruling["confidence"] == "medium"
+    assert not ruling["unbacked"]
+    assert ruling["unsupported_cells"] == ["pgvector / operations", "FAISS / operations"]

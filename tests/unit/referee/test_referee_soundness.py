@@ -24,6 +24,7 @@ from disputatio.state.referee import (
 )
 
 from .referee_fakes import (
+    AXIS_NAMES,
     advocate_reply,
     context,
     happy_models,
@@ -48,6 +49,22 @@ def _cell(o: str, a: str, score: int, evidence: list[str]) -> dict[str, Any]:
     return {"option": o, "axis": a, "score": score, "rationale": "why", "evidence": evidence}
 
 
+#: A FAISS advocate whose every claim its section (fa-1) states: the claim check supports them.
+FAISS_SUPPORTED = {
+    "summary": "FAISS fits",
+    "claims": [
+        {
+            "axis": a,
+            "text": "FAISS is an in-memory library for fast similarity search on billions of "
+            "vectors.",
+            "citations": ["fa-1"],
+        }
+        for a in AXIS_NAMES
+    ],
+    "weaknesses": [],
+}
+
+
 # --- (a) every score cell carries the evidence it rests on --------------------------------------
 
 
@@ -62,7 +79,7 @@ def test_score_cells_keep_their_cited_claims_and_uncited_cells_are_flagged() -> 
         "recommendation": "FAISS",
         "confidence": "high",
     }
-    models = happy_models(referee=[reply])
+    models = happy_models(referee=[reply], advocate_faiss=[FAISS_SUPPORTED])
     result = _run(context(models))
     ruling = result.ruling
     assert ruling is not None and result.status == "ok"
@@ -90,10 +107,10 @@ def test_a_ruling_whose_cells_all_cite_claims_keeps_its_confidence() -> None:
         _cell("FAISS", "latency", 9, ["faiss#1"]),
         _cell("FAISS", "operations", 4, ["faiss#2"]),
     ]
-    ruling = _run(context(happy_models(referee=[reply]))).ruling
+    ruling = _run(context(happy_models(referee=[reply], advocate_faiss=[FAISS_SUPPORTED]))).ruling
     assert ruling is not None
     assert ruling.uncited_cells == [] and ruling.confidence == "high"
-    assert ruling.recommendation == "FAISS"
+    assert ruling.recommendation == "FAISS" and not ruling.unbacked
 
 
 # --- (b) degenerate scores: asked again once, then reported -----------------------------------
