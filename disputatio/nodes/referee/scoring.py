@@ -275,6 +275,34 @@ def canonical_trade_offs(trade_offs: list[TradeOff], options: list[str]) -> list
     return out
 
 
+def scored_trade_offs(
+    trade_offs: list[TradeOff], plan: Plan, cells: Cells
+) -> tuple[list[TradeOff], list[str]]:
+    """The trade-offs the scores bear out, and a caveat per one they contradict.
+
+    "If cost matters, choose serology" stands when ``cost`` is an axis and serology scores
+    strictly best on it; with both options scored 1 on cost (the demo corpus, 2026-12-02) it
+    is dropped and said so. A trade-off naming no axis, or an axis nobody scored, is kept.
+    """
+    kept, caveats = [], []
+    for trade in trade_offs:
+        axis = match_axis(trade.if_matters, plan.axes)
+        scored = {o: s.score for (o, a), s in cells.scores.items() if a == axis}
+        mine = scored.get(trade.choose)
+        if (
+            mine is None
+            or len(scored) < 2
+            or mine > max(v for o, v in scored.items() if o != trade.choose)
+        ):
+            kept.append(trade)
+            continue
+        caveats.append(
+            f"Dropped the trade-off 'if {trade.if_matters} matters, choose {trade.choose}': "
+            f"{trade.choose} does not score best on {axis}."
+        )
+    return kept, caveats
+
+
 def build_ruling(
     plan: Plan,
     draft: RulingDraft,
@@ -321,6 +349,10 @@ def build_ruling(
     caveats = [c for c in draft.caveats if c.strip()]
     caveats += gap_caveats(totals, missing, cells.ambiguous)
     caveats += verdict.notes
+    trade_offs, dropped = scored_trade_offs(
+        canonical_trade_offs(draft.trade_offs, options), plan, cells
+    )
+    caveats += dropped
     if verdict.headline:
         caveats.insert(0, verdict.headline)
     if uncited:
@@ -331,7 +363,7 @@ def build_ruling(
         caveats.append(f"Cited ids no case holds, dropped: {', '.join(cells.unknown_evidence)}.")
     ruling = Ruling(
         scores=scores,
-        trade_offs=canonical_trade_offs(draft.trade_offs, options),
+        trade_offs=trade_offs,
         recommendation=verdict.recommendation,
         override_constraint=draft.override_constraint,
         confidence=confidence,

@@ -156,3 +156,24 @@ def test_ambiguous_cells_are_reported_not_credited() -> None:
     assert cells.scores == {} and cells.ambiguous == {"A or B": ["A", "B"]}
     ruling = build_ruling(_plan("A", "B"), draft, cells)
     assert any("ambiguous" in c for c in ruling.caveats) and ruling.confidence == "low"
+
+
+def test_a_trade_off_the_scores_contradict_is_dropped_and_said() -> None:
+    """The demo corpus: "if cost matters, choose serology" with both options scored 1 on cost."""
+    draft = RulingDraft(
+        scores=_scores("A", 8, 3, 10) + _scores("B", 5, 3, 9),
+        recommendation="A",
+        trade_offs=[
+            {"if_matters": "cost", "choose": "B"},  # tied at 3: dropped
+            {"if_matters": "ops", "choose": "B"},  # B scores 9 against 10: dropped
+            {"if_matters": "latency", "choose": "a"},  # A scores best: kept, plan's spelling
+            {"if_matters": "the team's habits", "choose": "B"},  # no axis: kept
+        ],
+    )
+    ruling = build_ruling(_plan("A", "B"), draft)
+    assert [(t.if_matters, t.choose) for t in ruling.trade_offs] == [
+        ("latency", "A"),
+        ("the team's habits", "B"),
+    ]
+    dropped = [c for c in ruling.caveats if c.startswith("Dropped the trade-off")]
+    assert len(dropped) == 2 and "B does not score best on cost" in dropped[0]
