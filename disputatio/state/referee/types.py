@@ -29,12 +29,32 @@ def _truncate(n: int) -> BeforeValidator:
     return BeforeValidator(lambda v: v[:n] if isinstance(v, str | list) else v)
 
 
+def _cut_prose(n: int) -> BeforeValidator:
+    """Cut prose at its bound on a word boundary, marked "…".
+
+    A grammar-constrained local model stops writing at the bound, mid-word ("still a valuable
+    tool for diagnosing brucel"); a longer value from another model is cut there too. A value
+    of the bound's length that ends a sentence is whole and kept.
+    """
+
+    def cut(value: Any) -> Any:
+        if not isinstance(value, str) or len(value) < n:
+            return value
+        if len(value) == n and value.rstrip()[-1:] in ".!?":
+            return value
+        head = value[: n - 1]
+        space = head.rfind(" ")
+        return (head[:space] if space > n // 2 else head).rstrip(" ,;:") + "…"
+
+    return BeforeValidator(cut)
+
+
 # Bounded types for everything a model writes: the bounds reach the JSON schema (so
 # grammar-constrained local models cannot ramble past them) and longer values from other
-# models are cut, not rejected.
+# models are cut, not rejected (prose on a word boundary, marked "…").
 Name = Annotated[str, _truncate(80), Field(max_length=80)]
-Text = Annotated[str, _truncate(300), Field(max_length=300)]
-Short = Annotated[str, _truncate(160), Field(max_length=160)]
+Text = Annotated[str, _cut_prose(300), Field(max_length=300)]
+Short = Annotated[str, _cut_prose(160), Field(max_length=160)]
 Ids = Annotated[
     list[Annotated[str, _truncate(40), Field(max_length=40)]], _truncate(4), Field(max_length=4)
 ]

@@ -28,6 +28,20 @@ def test_long_model_output_is_cut_not_rejected() -> None:
     assert props["options"]["maxItems"] == 6 and props["options"]["items"]["maxLength"] == 80
 
 
+def test_prose_cut_at_its_bound_ends_on_a_whole_word_marked() -> None:
+    """The local model stops at the bound mid-word ("… for diagnosing brucel")."""
+    text = (
+        "Blood culture is slower than serology but still a valuable tool for diagnosing "
+        "brucellosis in many settings, "
+    ) * 3
+    draft = AdvocateDraft.model_validate({"summary": text[:160]})
+    assert draft.summary.endswith("…") and len(draft.summary) <= 160
+    assert text.startswith(draft.summary[:-1]) and text[len(draft.summary) - 1] == " "
+    whole = "y" * 159 + "."
+    assert AdvocateDraft.model_validate({"summary": whole}).summary == whole
+    assert AdvocateDraft.model_validate({"summary": "short"}).summary == "short"
+
+
 def test_advocate_schema_fits_the_plan() -> None:
     plain = advocate_schema(_plan(Constraints()))
     assert "constraints" not in plain.model_fields
