@@ -54,6 +54,19 @@ _GROUP_RE = re.compile(r"\s*\[([^\[\]\n]{1,120})\](?!\()")
 _SPACE_RE = re.compile(r"[ \t]{2,}")
 _TAG_RE = re.compile(r"</?(?:section|sections|documents?|question|options|sub_answers?)\b[^>]*>")
 _SPACE_PUNCT_RE = re.compile(r"[ \t]+([.,;:!?)])")
+#: What is left of "…, as mentioned in [S1] and [S2]." once its labels are taken out: a pointer
+#: at the sections, no part of the claim ("…, as mentioned in and." on `make demo`).
+_POINTER_TAIL_RE = re.compile(
+    r",?\s*\b(?:as\s+(?:mentioned|stated|described|noted|shown|seen|given|explained|found)"
+    r"\s+in|according\s+to|see)(?:\s*(?:,|\band\b))*\s*(?=[.!?]*\s*$)",
+    re.I,
+)
+#: The same pointer opening a claim: "According to [S1], brucellosis …".
+_POINTER_LEAD_RE = re.compile(
+    r"^\s*(?:as\s+(?:mentioned|stated|described|noted|shown|seen|given|explained|found)\s+in"
+    r"|according\s+to)(?:\s*\band\b)*\s*,\s*(?=\w)",
+    re.I,
+)
 
 
 def _sentence_label(cid: str) -> str:
@@ -87,6 +100,11 @@ def _read_citations(
         return ""
 
     text = _GROUP_RE.sub(take, sentence)
+    if text != sentence:
+        text = _POINTER_TAIL_RE.sub("", text)
+        lead = _POINTER_LEAD_RE.match(text)
+        if lead:
+            text = text[lead.end() :][:1].upper() + text[lead.end() + 1 :]
     text = _SPACE_PUNCT_RE.sub(r"\1", _SPACE_RE.sub(" ", text)).strip()
     return text, cited, fabricated
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from disputatio.validators.sentences import STOPWORDS, content_words, words
+from disputatio.validators.sentences import content_words, letter_names, words
 
 #: A detachable contrast: what follows it is the other thing, up to a clause boundary.
 _DETACHABLE = r"unlike|in\s+contrast\s+(?:to|with)|as\s+opposed\s+to|contrary\s+to"
@@ -55,19 +55,6 @@ def contrasted(claim: str) -> list[str]:
     return out
 
 
-def _letter_names(phrase: str) -> list[str]:
-    """Names made of a capital letter and the word after it: "Q fever", "B cells"."""
-    toks = words(phrase)
-    return [
-        f"{tok} {toks[i + 1]}".casefold()
-        for i, tok in enumerate(toks[:-1])
-        if len(tok) == 1
-        and tok.isupper()
-        and tok not in "AI"
-        and toks[i + 1].casefold() not in STOPWORDS
-    ]
-
-
 def missing_contrast(claim: str, known: str) -> str:
     """Why ``known`` (evidence, title and headings) cannot carry ``claim``'s comparison.
 
@@ -85,7 +72,7 @@ def missing_contrast(claim: str, known: str) -> str:
     folded = " ".join(words(known)).casefold()
     for phrase in contrasted(claim):
         wanted = content_words(phrase)
-        if not wanted <= have or any(n not in folded for n in _letter_names(phrase)):
+        if not wanted <= have or any(n not in folded for n in letter_names(phrase)):
             return f"it compares with {phrase}, which the sentence does not mention"
     return ""
 

@@ -19,6 +19,7 @@ from disputatio.validators.sentences import (
     STOPWORDS,
     content_words,
     has_negation,
+    letter_names,
     names,
     opposite_words,
     split_sentences,
@@ -66,7 +67,7 @@ def guard(claim: str, window: str, context: str = "") -> str:
     tokens = set(re.findall(r"[^\W_]+", known))
     missing = sorted(
         n
-        for n in names(claim)
+        for n in names(claim) | set(letter_names(claim))  # "Q fever" is not "Malta fever"
         # "Incident 2291" is named by "INCIDENT REPORT 2291" or incident_report_2291.txt too
         if n not in known and not (" " in n and set(n.split()) <= tokens)
     )

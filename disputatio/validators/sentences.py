@@ -347,6 +347,25 @@ _CODE_RE = re.compile(r"\b[A-Za-z]+[-/]?\d+[A-Za-z0-9-]*\b|\b\d+[A-Za-z]+\d*[A-Z
 
 
 @functools.lru_cache(maxsize=16384)
+def letter_names(text: str) -> list[str]:
+    """Names made of a capital letter and the word after it: "Q fever", "B cells" (case-folded).
+
+    :func:`names` leaves one-letter words out (an option letter is no name), so "Q fever" and
+    "Malta fever" would share only "fever"; the guards and the contrast check use these too.
+    """
+    toks = words(text or "")
+    return [
+        f"{tok} {toks[i + 1]}".casefold()
+        for i, tok in enumerate(toks[:-1])
+        if len(tok) == 1
+        and tok.isupper()
+        and tok not in "AI"
+        and toks[i + 1].casefold() not in STOPWORDS
+        and len(toks[i + 1]) > 1  # not a unit: "7 S/m"
+        and toks[i + 1][:1].islower()
+    ]
+
+
 def names(text: str) -> frozenset[str]:
     """Name-like tokens of ``text``: capitalised words not opening a sentence, and codes.
 

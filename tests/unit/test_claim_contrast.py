@@ -52,7 +52,11 @@ def test_the_thing_compared_with_is_read_off_the_claim(claim: str, other: str) -
 
 def test_a_contrast_the_sentence_does_not_name_fails_the_guard() -> None:
     reason = guard(CLAIM, BRUCELLOSIS, "Brucellosis")
-    assert "Q fever" in reason
+    assert "q fever" in reason.casefold()
+    # a thing compared with that is no name: only the contrast check sees it
+    pilot = "The pilot course lasts 5 days, in contrast to the operator course."
+    assert "operator course" in guard(pilot, "The pilot course lasts 5 days.", "Courses")
+    assert guard(pilot, "The pilot course lasts 5 days; the operator course 3 months.") == ""
     assert guard(CLAIM, BOTH, "Diagnosis") == ""
     # a one-letter name counts with its word: "fever" alone is not "Q fever"
     assert missing_contrast(CLAIM, "Malta fever is brucellosis, diagnosed by serology.")
@@ -90,7 +94,7 @@ def test_an_unsupported_contrast_is_dropped_and_the_rest_is_shown() -> None:
     assert (core.text, core.verdict, core.dropped) == (BRUCELLOSIS, "supported", False)
     assert core.citations == ["bru"] and core.evidence is not None
     assert whole.text == CLAIM + "." and whole.verdict == "unsupported" and whole.dropped
-    assert "Q fever" in whole.reason
+    assert "q fever" in whole.reason.casefold()
     assert "Q fever" not in report.answer and report.answer.startswith("Brucellosis is diagnosed")
     assert report.counts["supported"] == 1 and report.counts["unsupported"] == 1
 

@@ -1,0 +1,58 @@
+"""Two faults of `make demo` (2026-12-02, second run): a subject swapped for "Q fever" was
+shown as supported, and a pointer at the sections was left as "…, as mentioned in and."."""
+
+from __future__ import annotations
+
+from disputatio.testing import FakeEmbeddings
+from disputatio.validators.claims import check_answer
+from disputatio.validators.sentences import letter_names
+from disputatio.validators.support import JudgedSupport
+
+CAUSE = (
+    "Brucellosis is caused by bacteria of the genus Brucella, small Gram-negative coccobacilli "
+    "that survive and multiply inside host cells, especially macrophages."
+)
+SECTIONS = {
+    "bru": {"text": CAUSE + " Blood culture is the reference method.", "title": "brucellosis"},
+    "qf": {"text": "Q fever is caused by the bacterium Coxiella burnetii.", "title": "Q Fever"},
+}
+
+
+class YesJudge:
+    """A judge that lifts every claim it is asked about."""
+
+    def __call__(self, claim: str, window: str, context: str) -> float:
+        return 1.0
+
+
+def _checker() -> JudgedSupport:
+    return JudgedSupport(FakeEmbeddings().embed_documents, YesJudge())  # type: ignore[arg-type]
+
+
+def test_a_one_letter_name_must_be_in_the_evidence() -> None:
+    """A near-verbatim copy (not even judged: ``trust``) with the subject swapped."""
+    swapped = CAUSE.replace("Brucellosis", "Q fever")
+    report = check_answer(f"{swapped[:-1]} [bru].", SECTIONS, checker=_checker(), attribute=False)
+    claim = report.claims[0]
+    assert claim.verdict == "unsupported" and claim.dropped and report.not_found
+    assert "q fever" in claim.reason
+    # its own section names it: supported there
+    ok = check_answer("Q fever is caused by the bacterium Coxiella burnetii [qf].", SECTIONS)
+    assert ok.claims[0].verdict == "supported"
+    assert letter_names("Q fever and B cells, option B is right; A cat.") == ["q fever", "b cells"]
+
+
+def test_a_pointer_at_the_sections_is_no_part_of_the_claim() -> None:
+    report = check_answer(
+        "Brucellosis is caused by bacteria of the genus Brucella [bru]. "
+        "Brucellosis is caused by bacteria of the genus Brucella, as mentioned in [bru] and [qf]. "
+        "According to [bru], blood culture is the reference method.",
+        SECTIONS,
+        checker=_checker(),
+    )
+    texts = [c.text for c in report.claims]
+    assert texts == [
+        "Brucellosis is caused by bacteria of the genus Brucella.",
+        "Blood culture is the reference method.",
+    ]  # the pointer's copy is a word-for-word repeat: shown once
+    assert "mentioned in" not in report.answer and "According to" not in report.answer
