@@ -10,9 +10,9 @@ demo, 2026-12-02). "Q" is one letter, so the name guard did not see "Q fever" ei
   contrast to *the pilot course*", "compared with *placebo*") must be named in the evidence or
   its section's title and headings (the guard of :mod:`disputatio.validators.guards`);
 * :func:`without_contrast`: the claim with a detachable contrast removed ("unlike Q fever",
-  "in contrast to …", "as opposed to …", "contrary to …"), which the claim checker judges on
-  its own when the whole claim is not supported. A comparison that carries the claim's meaning
-  ("improved outcome *compared with placebo*") is not detachable.
+  "in contrast to …", "as opposed to …", "contrary to …", "which differs from …"), which the
+  claim checker judges on its own when the whole claim is not supported. A comparison that
+  carries the claim's meaning ("improved outcome *compared with placebo*") is not detachable.
 
 Lexical; no model call.
 """
@@ -24,7 +24,10 @@ import re
 from disputatio.validators.sentences import content_words, letter_names, words
 
 #: A detachable contrast: what follows it is the other thing, up to a clause boundary.
-_DETACHABLE = r"unlike|in\s+contrast\s+(?:to|with)|as\s+opposed\s+to|contrary\s+to"
+_DETACHABLE = (
+    r"unlike|in\s+contrast\s+(?:to|with)|as\s+opposed\s+to|contrary\s+to"
+    r"|(?:which|that)\s+(?:differs|is\s+different)\s+from|differing\s+from|different\s+from"
+)
 #: A comparison that belongs to the claim's meaning (not detachable, still guarded).
 _BOUND = r"(?:as\s+)?compared\s+(?:with|to)|in\s+comparison\s+(?:with|to)"
 #: Where the other thing's phrase ends: punctuation, a citation, or a new clause.

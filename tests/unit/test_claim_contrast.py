@@ -70,6 +70,12 @@ def test_a_contrast_the_sentence_does_not_name_fails_the_guard() -> None:
     ("claim", "rest"),
     [
         (CLAIM + ".", BRUCELLOSIS),
+        # the third `make demo` of 2026-12-02: the whole claim was dropped, its first half lost
+        (
+            "Brucellosis is diagnosed by blood cultures and specific serology, which differs "
+            "from Q fever.",
+            BRUCELLOSIS,
+        ),
         (
             "Unlike Q fever, brucellosis is diagnosed by blood cultures.",
             "Brucellosis is diagnosed by blood cultures.",
