@@ -62,10 +62,13 @@ _ANSWER_SUBJECT = (
 #: "States that Q fever is caused by …", "Additionally, the sections and mention that …", "The
 #: latest answer supports the claim that …": the documents (or another answer) reported, not
 #: the world; what follows "that" is the claim (:func:`reported`).
+#: A section named by its label: "section S4", "the text in section ae42…".
+_SECTION_NAMED = r"(?:the\s+(?:text|passage)\s+in\s+)?sections?\s+[\w.\-]+"
 _REPORTED_RE = re.compile(
     r"^\W*(?:(?:additionally|also|moreover|furthermore|finally),?\s+)?"
+    r"(?:in\s+(?:the\s+)?sections?\s+[\w.\-]+\s*,?\s+)?"
     r"(?:(?:it|this|they|this\s+information|the\s+(?:sections?|texts?|passages?|documents?|"
-    r"sources?|context)|" + _ANSWER_SUBJECT + r")(?:\s+and)?\s+)?"
+    r"sources?|context)|" + _SECTION_NAMED + "|" + _ANSWER_SUBJECT + r")(?:\s+and)?\s+)?"
     r"(?:also\s+|directly\s+|clearly\s+)?"
     r"(?:(?:states?|shows?|says|mentions?|notes?|confirms?|explains?|indicates?|reports?)|"
     r"supports?\s+the\s+(?:answer|claim|statement|conclusion))\s+that\s+",
@@ -108,6 +111,8 @@ def reported(text: str) -> str:
     """
     m = _REPORTED_RE.match(text)
     rest = text[m.end() :].strip() if m else ""
+    if rest[:1] in "\"“'":  # states that "X." — the quoted sentence
+        rest = rest[1:].replace("”", "").replace('"', "").strip()
     if len(rest.split()) < 3:
         return text
     return rest[0].upper() + rest[1:]

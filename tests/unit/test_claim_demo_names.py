@@ -56,3 +56,19 @@ def test_a_pointer_at_the_sections_is_no_part_of_the_claim() -> None:
         "Blood culture is the reference method.",
     ]  # the pointer's copy is a word-for-word repeat: shown once
     assert "mentioned in" not in report.answer and "According to" not in report.answer
+
+
+def test_a_claim_reported_from_a_named_section_is_checked_as_what_it_reports() -> None:
+    """The fourth `make demo` of the day: "Section S4 also mentions that "X" was judged whole
+    and dropped ("s4 is not in the section") although X is its section's sentence."""
+    report = check_answer(
+        'Section S4 also mentions that "Blood culture is the reference method [bru]. '
+        'In section qf, it states that "Q fever is caused by the bacterium Coxiella burnetii." '
+        "[qf]",
+        SECTIONS,
+        checker=_checker(),
+    )
+    assert [(c.text, c.verdict) for c in report.claims] == [
+        ("Blood culture is the reference method.", "supported"),
+        ("Q fever is caused by the bacterium Coxiella burnetii.", "supported"),
+    ]
