@@ -61,6 +61,14 @@ _POINTER_TAIL_RE = re.compile(
     r"\s+in|according\s+to|see)(?:\s*(?:,|\band\b))*\s*(?=[.!?]*\s*$)",
     re.I,
 )
+#: A preposition whose section label was taken out: "In [S1], the text …" → "In, the text …";
+#: "The text in [S4] mentions that …" → "The text in mentions that …".
+_BARE_IN_LEAD_RE = re.compile(r"^\s*(?:in|from)\s*,\s*(?=\w)", re.I)
+_BARE_IN_RE = re.compile(
+    r"\b(?:in|from)\s+(?=(?:also\s+|specifically\s+|clearly\s+)?(?:mentions?|states?|says|"
+    r"notes?|shows?|describes?|explains?|confirms?|indicates?)\b)",
+    re.I,
+)
 #: The same pointer opening a claim: "According to [S1], brucellosis …".
 _POINTER_LEAD_RE = re.compile(
     r"^\s*(?:as\s+(?:mentioned|stated|described|noted|shown|seen|given|explained|found)\s+in"
@@ -101,8 +109,8 @@ def _read_citations(
 
     text = _GROUP_RE.sub(take, sentence)
     if text != sentence:
-        text = _POINTER_TAIL_RE.sub("", text)
-        lead = _POINTER_LEAD_RE.match(text)
+        text = _BARE_IN_RE.sub("", _POINTER_TAIL_RE.sub("", text))
+        lead = _POINTER_LEAD_RE.match(text) or _BARE_IN_LEAD_RE.match(text)
         if lead:
             text = text[lead.end() :][:1].upper() + text[lead.end() + 1 :]
     text = _SPACE_PUNCT_RE.sub(r"\1", _SPACE_RE.sub(" ", text)).strip()

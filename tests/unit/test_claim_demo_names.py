@@ -72,3 +72,18 @@ def test_a_claim_reported_from_a_named_section_is_checked_as_what_it_reports() -
         ("Blood culture is the reference method.", "supported"),
         ("Q fever is caused by the bacterium Coxiella burnetii.", "supported"),
     ]
+
+
+def test_a_preposition_left_bare_by_a_removed_label_is_taken_out() -> None:
+    """The fifth `make demo` of the day showed "In, the text describes how …" (from "In
+    [S1], the text …") and "The text in mentions that …" (from "The text in [S4] …")."""
+    report = check_answer(
+        "In [bru], the text states that blood culture is the reference method. "
+        "The text in [qf] mentions that Q fever is caused by the bacterium Coxiella burnetii.",
+        SECTIONS,
+        checker=_checker(),
+    )
+    assert [c.text for c in report.claims] == [
+        "Blood culture is the reference method.",
+        "Q fever is caused by the bacterium Coxiella burnetii.",
+    ]
