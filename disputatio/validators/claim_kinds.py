@@ -219,3 +219,37 @@ def mark_unchecked(claim: Claim) -> bool:
     else:
         return False
     return True
+
+
+#: Verbs of a pointer at the sections: "as *mentioned* in [S1]".
+_POINTED = r"as\s+(?:mentioned|stated|described|noted|shown|seen|given|explained|found)\s+in"
+#: What is left of "…, as mentioned in [S1] and [S2]." once its labels are taken out.
+_POINTER_TAIL_RE = re.compile(
+    rf",?\s*\b(?:{_POINTED}|according\s+to|see)(?:\s*(?:,|\band\b))*\s*(?=[.!?]*\s*$)", re.I
+)
+#: The same pointer opening a claim: "According to [S1], brucellosis …".
+_POINTER_LEAD_RE = re.compile(
+    rf"^\s*(?:{_POINTED}|according\s+to)(?:\s*\band\b)*\s*,\s*(?=\w)", re.I
+)
+#: A preposition whose label was taken out: "In [S1], the text …" → "In, the text …".
+_BARE_IN_LEAD_RE = re.compile(r"^\s*(?:in|from)\s*,\s*(?=\w)", re.I)
+#: "The text in [S4] mentions that …" → "The text in mentions that …".
+_BARE_IN_RE = re.compile(
+    r"\b(?:in|from)\s+(?=(?:also\s+|specifically\s+|clearly\s+)?(?:mentions?|states?|says|"
+    r"notes?|shows?|describes?|explains?|confirms?|indicates?)\b)",
+    re.I,
+)
+
+
+def without_pointers(text: str) -> str:
+    """``text`` (its section labels just taken out) without what pointed at them.
+
+    "…, as mentioned in and." (from "…, as mentioned in [a] and [b].") → "….";
+    "According to, X" → "X"; "In, the text states …" → "The text states …"; "The text in
+    mentions that …" → "The text mentions that …". The pointer is no part of the claim.
+    """
+    text = _BARE_IN_RE.sub("", _POINTER_TAIL_RE.sub("", text))
+    lead = _POINTER_LEAD_RE.match(text) or _BARE_IN_LEAD_RE.match(text)
+    if lead:
+        text = text[lead.end() :][:1].upper() + text[lead.end() + 1 :]
+    return text

@@ -37,6 +37,7 @@ from disputatio.validators.claim_kinds import (
     YESNO_VERDICT_RE,
     reported,
     split_compound,
+    without_pointers,
 )
 from disputatio.validators.relevance import drop_off_question
 from disputatio.validators.sentences import (
@@ -54,27 +55,6 @@ _GROUP_RE = re.compile(r"\s*\[([^\[\]\n]{1,120})\](?!\()")
 _SPACE_RE = re.compile(r"[ \t]{2,}")
 _TAG_RE = re.compile(r"</?(?:section|sections|documents?|question|options|sub_answers?)\b[^>]*>")
 _SPACE_PUNCT_RE = re.compile(r"[ \t]+([.,;:!?)])")
-#: What is left of "…, as mentioned in [S1] and [S2]." once its labels are taken out: a pointer
-#: at the sections, no part of the claim ("…, as mentioned in and." on `make demo`).
-_POINTER_TAIL_RE = re.compile(
-    r",?\s*\b(?:as\s+(?:mentioned|stated|described|noted|shown|seen|given|explained|found)"
-    r"\s+in|according\s+to|see)(?:\s*(?:,|\band\b))*\s*(?=[.!?]*\s*$)",
-    re.I,
-)
-#: A preposition whose section label was taken out: "In [S1], the text …" → "In, the text …";
-#: "The text in [S4] mentions that …" → "The text in mentions that …".
-_BARE_IN_LEAD_RE = re.compile(r"^\s*(?:in|from)\s*,\s*(?=\w)", re.I)
-_BARE_IN_RE = re.compile(
-    r"\b(?:in|from)\s+(?=(?:also\s+|specifically\s+|clearly\s+)?(?:mentions?|states?|says|"
-    r"notes?|shows?|describes?|explains?|confirms?|indicates?)\b)",
-    re.I,
-)
-#: The same pointer opening a claim: "According to [S1], brucellosis …".
-_POINTER_LEAD_RE = re.compile(
-    r"^\s*(?:as\s+(?:mentioned|stated|described|noted|shown|seen|given|explained|found)\s+in"
-    r"|according\s+to)(?:\s*\band\b)*\s*,\s*(?=\w)",
-    re.I,
-)
 
 
 def _sentence_label(cid: str) -> str:
@@ -109,10 +89,7 @@ def _read_citations(
 
     text = _GROUP_RE.sub(take, sentence)
     if text != sentence:
-        text = _BARE_IN_RE.sub("", _POINTER_TAIL_RE.sub("", text))
-        lead = _POINTER_LEAD_RE.match(text) or _BARE_IN_LEAD_RE.match(text)
-        if lead:
-            text = text[lead.end() :][:1].upper() + text[lead.end() + 1 :]
+        text = without_pointers(text)
     text = _SPACE_PUNCT_RE.sub(r"\1", _SPACE_RE.sub(" ", text)).strip()
     return text, cited, fabricated
 
