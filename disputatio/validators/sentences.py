@@ -346,7 +346,6 @@ def _names_a_number(word: str) -> bool:
 _CODE_RE = re.compile(r"\b[A-Za-z]+[-/]?\d+[A-Za-z0-9-]*\b|\b\d+[A-Za-z]+\d*[A-Za-z0-9-]*\b")
 
 
-@functools.lru_cache(maxsize=16384)
 def letter_names(text: str) -> list[str]:
     """Names made of a capital letter and the word after it: "Q fever", "B cells" (case-folded).
 
@@ -366,6 +365,7 @@ def letter_names(text: str) -> list[str]:
     ]
 
 
+@functools.lru_cache(maxsize=16384)
 def names(text: str) -> frozenset[str]:
     """Name-like tokens of ``text``: capitalised words not opening a sentence, and codes.
 
