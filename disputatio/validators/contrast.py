@@ -69,11 +69,12 @@ def missing_contrast(claim: str, known: str) -> str:
         The reason, naming the thing compared with, or ``""`` when every such thing is named
         (each of its content words, and a one-letter name together with its word).
     """
-    if not claim or not _CONTRAST_RE.search(claim):
+    phrases = contrasted(claim)
+    if not phrases:
         return ""
     have = content_words(known)
     folded = " ".join(words(known)).casefold()
-    for phrase in contrasted(claim):
+    for phrase in phrases:
         wanted = content_words(phrase)
         if not wanted <= have or any(n not in folded for n in letter_names(phrase)):
             return f"it compares with {phrase}, which the sentence does not mention"

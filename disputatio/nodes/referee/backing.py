@@ -20,10 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from disputatio.nodes.referee.rendering import render_ruling
+from disputatio.nodes.referee.scoring import cap_confidence
 from disputatio.state.referee import Plan, Ruling
-
-#: The confidences in order, for capping.
-_ORDER = ("low", "medium", "high")
 
 
 def unsupported_cells(ruling: Ruling, claims: list[dict[str, Any]]) -> list[str]:
@@ -65,7 +63,7 @@ def held_to_evidence(plan: Plan, ruling: Ruling, claims: list[dict[str, Any]]) -
         caveats.insert(0, f"No recommendation on the evidence: {why}.")
         update.update(recommendation="", confidence="low", unbacked=why)
     elif rec and any(cell in loose for cell in mine):
-        update["confidence"] = min(ruling.confidence, "medium", key=_ORDER.index)
+        update["confidence"] = cap_confidence(ruling.confidence, "medium")
     held = ruling.model_copy(update={**update, "caveats": caveats})
     held.rendered = render_ruling(plan, held)
     return held

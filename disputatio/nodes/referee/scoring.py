@@ -139,7 +139,8 @@ def leader(totals: list[OptionTotal]) -> str | None:
 _ORDER: dict[str, int] = {"low": 0, "medium": 1, "high": 2}
 
 
-def _cap(confidence: Confidence, most: Confidence) -> Confidence:
+def cap_confidence(confidence: Confidence, most: Confidence) -> Confidence:
+    """``confidence``, lowered to ``most`` when it is above it."""
     return confidence if _ORDER[confidence] <= _ORDER[most] else most
 
 
@@ -168,7 +169,7 @@ def _recommend(
     if constraint is not None:
         why = f"because of the user constraint '{constraint}'"
         caveat = f"{named} is recommended over the best weighted score ({top}) {why}."
-        return named, _cap(confidence, "medium"), constraint, [caveat]
+        return named, cap_confidence(confidence, "medium"), constraint, [caveat]
     caveat = (
         f"The referee recommended {named} against the weighted totals without naming a "
         f"user constraint that overrides them; the recommendation follows the totals."
@@ -343,7 +344,7 @@ def build_ruling(
     uncited = uncited_cells(plan, cells)
     confidence = verdict.confidence
     if uncited:
-        confidence = _cap(confidence, "medium")
+        confidence = cap_confidence(confidence, "medium")
     if missing:
         confidence = "low"
     caveats = [c for c in draft.caveats if c.strip()]
