@@ -22,6 +22,8 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from disputatio.validators.claim_kinds import ANSWER_LABEL_RE
+
 #: Verdict → (mark, style, word). ``None`` is a claim that states nothing to check.
 MARKS: dict[str | None, tuple[str, str, str]] = {
     "supported": ("✓", "green", "supported"),
@@ -38,8 +40,6 @@ _JUDGED = ("supported", "unsupported", "uncited")
 
 #: A MedRAG answer's option marker (``\\boxed{A}``), before or after the claim's text.
 _BOXED_RE = re.compile(r"\s*\\boxed\{[^{}\n]{0,40}\}\s*")
-#: An answer's own label before its text ("Verdict: …", "Support:"): shown without it.
-_LABEL_RE = re.compile(r"^\W*(?:final\s+)?(?:verdict|answer|support|evidence)\s*:\s*", re.I)
 
 
 def shown_text(claim: Mapping[str, Any]) -> str:
@@ -51,7 +51,7 @@ def shown_text(claim: Mapping[str, Any]) -> str:
     answer's layout, not part of the claim (the JSON keeps the text as judged).
     """
     text = _BOXED_RE.sub(" ", str(claim.get("text") or "")).strip()
-    return _LABEL_RE.sub("", text, count=1)
+    return ANSWER_LABEL_RE.sub("", text, count=1)
 
 
 def is_bare_label(claim: Mapping[str, Any]) -> bool:

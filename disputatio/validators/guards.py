@@ -3,10 +3,12 @@
 The hard negatives of the labelled claim pairs copy their sentence but change one thing, which
 similarity scores miss: every number of the claim must be in the window with the same unit, the
 two must agree on negation, every name of the claim must be in the window or its section's
-title and headings, so must what the claim compares its subject with ("unlike Q fever",
-:mod:`disputatio.validators.contrast`), and a window of two sentences may not lend a
-claim's number the names or words of another sentence. :func:`coverage` is the share of the
-claim's words in the window. The checkers of :mod:`disputatio.validators.support` apply these first.
+title and headings, so must each item of a list the claim names ("fever, arthralgia and
+hepatitis", :mod:`disputatio.validators.lists`) and what the claim compares its subject with
+("unlike Q fever", :mod:`disputatio.validators.contrast`), and a window of two sentences may
+not lend a claim's number the names or words of another sentence. :func:`coverage` is the share
+of the claim's words in the window. The checkers of :mod:`disputatio.validators.support` apply
+these first.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from disputatio.validators.contrast import missing_contrast
+from disputatio.validators.lists import missing_items
 from disputatio.validators.sentences import (
     STOPWORDS,
     content_words,
@@ -73,6 +76,9 @@ def guard(claim: str, window: str, context: str = "") -> str:
     )
     if missing:
         return f"{', '.join(missing)} is not in the section"
+    unlisted = missing_items(claim, window + " " + context)  # "fever, arthralgia and …"
+    if unlisted:
+        return f"{', '.join(unlisted)} of the claim's list is not in the sentence"
     return missing_contrast(claim, window + " " + context)
 
 

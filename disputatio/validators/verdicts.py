@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from disputatio.state.claims import Claim
-from disputatio.validators.claim_kinds import mark_unchecked
+from disputatio.validators.claim_kinds import ANSWER_LABEL_RE, mark_unchecked
 from disputatio.validators.contrast import without_contrast
 from disputatio.validators.support import SupportChecker
 from disputatio.validators.windows import Windows
@@ -27,6 +27,8 @@ def judge_claim(
 ) -> None:
     """Set ``claim``'s verdict, evidence, citations and reason (in place).
 
+    An answer's own label ("Verdict: …") is its layout: the claim is judged without it.
+
     Args:
         claim: The claim, with the citations its writer gave.
         windows: The shown sections' sentences.
@@ -34,9 +36,8 @@ def judge_claim(
         attribute: Look in the other shown sections when the cited ones do not support it.
         shown: Ids of every shown section.
     """
-    found, reason = (
-        windows.best(claim.text, claim.citations, checker) if claim.citations else ([], "")
-    )
+    text = ANSWER_LABEL_RE.sub("", claim.text, count=1)  # "Verdict: X" states X
+    found, reason = windows.best(text, claim.citations, checker) if claim.citations else ([], "")
     if found:
         used = [e.section_id for e in found]
         claim.verdict, claim.evidence, claim.more_evidence = "supported", found[0], found[1:]
@@ -44,7 +45,7 @@ def judge_claim(
         return
     if attribute:
         others = [s for s in shown if s not in claim.citations]
-        found, _ = windows.best(claim.text, others, checker)
+        found, _ = windows.best(text, others, checker)
         if found:
             was = (
                 "cited nothing" if not claim.citations else "cited sections that do not support it"

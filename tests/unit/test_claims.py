@@ -335,6 +335,28 @@ def test_a_claim_stated_twice_is_shown_once() -> None:
     assert report.answer.count("18 months") == 1
 
 
+def test_a_verdict_line_repeated_as_a_claim_is_shown_once() -> None:
+    """``make demo`` (2026-12-02) showed "Brucellosis is diagnosed through …" twice: once as
+    the answer's "Verdict: …" line and once as the first claim under it."""
+    said = "Contractors are not reimbursed for meals"
+    report = check_answer(
+        f"Verdict: {said} [sec-travel].\nSupport:\n- {said} [sec-travel].", SECTIONS
+    )
+    kept = [c for c in report.claims if c.factual and not c.dropped]
+    assert [c.text.removeprefix("Verdict: ") for c in kept] == [f"{said}."]
+    assert report.answer.count("reimbursed") == 1
+
+
+def test_a_verdict_line_is_judged_without_its_label() -> None:
+    """ "Verdict:" is the answer's layout; the word is in no sentence."""
+    report = check_answer(
+        "Verdict: Contractors are not reimbursed for meals [sec-travel].", SECTIONS
+    )
+    (claim,) = report.claims
+    assert claim.factual and claim.verdict == "supported" and not claim.dropped
+    assert report.answer.startswith("Verdict: Contractors")
+
+
 def test_a_sentence_answering_two_sub_questions_is_kept_under_each() -> None:
     said = "The CTD-41 must be calibrated every 18 months [sec-ctd]."
     report = check_answer(f"How often?\n{said}\nWhat interval?\n{said}", SECTIONS)
