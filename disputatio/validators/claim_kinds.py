@@ -105,12 +105,27 @@ def disputes(text: str) -> bool:
     return _DISPUTES_RE.match(text) is not None
 
 
+#: "This is specified in the section on liquids, which states that "Liquids … 100 ml each."":
+#: a pointer at the documents that goes on to quote them (v023, held-out set 9).
+_QUOTED_TAIL_RE = re.compile(
+    r",?\s*(?:which|that|where\s+it)\s+(?:states?|says|reads?|mentions?|notes?)"
+    r"(?:\s+that)?\s*[:,]?\s*[\"“](?P<quote>[^\"”]{12,})[\"”]\s*\.?\s*$",
+    re.I,
+)
+
+
 def reported(text: str) -> str:
     """``text`` without a lead reporting the documents ("States that X" → "X"), if it has one.
 
     The 1.5B lists its support as "States that Q fever is caused by *Coxiella burnetii*";
-    the claim to check and show is what the documents are said to state.
+    the claim to check and show is what the documents are said to state. A pointer at the
+    documents that quotes them ("This is specified in …, which states that "X"") is the quote.
     """
+    quoted = _QUOTED_TAIL_RE.search(text)
+    if quoted and (POINTER_RE.match(text) or ABOUT_SECTION_RE.match(text)):
+        quote = quoted.group("quote").strip()
+        if len(quote.split()) >= 3:
+            return quote[0].upper() + quote[1:]
     m = _REPORTED_RE.match(text)
     rest = text[m.end() :].strip() if m else ""
     if rest[:1] in "\"“'":  # states that "X." — the quoted sentence
@@ -172,13 +187,20 @@ _LEAD_IN_RE = re.compile(
 _OPTION_RE = re.compile(r"^\(?[A-Ja-j]\)?(?:[.):]|\s|$)|^(?:yes|no|maybe)\b", re.I)
 
 
-_COMPOUND_RE = re.compile(r";\s+|,\s+and\s+|,\s+but\s+|,\s+while\s+|,?\s+whereas\s+")
+_COMPOUND_RE = re.compile(
+    r";\s+|,\s+and\s+|,\s+but\s+|,\s+while\s+|,?\s+whereas\s+"
+    # "… opens at 04:15 and each passenger may carry one lighter" (v017, held-out set 9): an
+    # "and" (no comma) before a new subject with a modal verb of its own
+    r"|\s+and\s+(?=(?:each|every|all|no|any)\s+(?:\w+\s+){1,2}(?:may|must|can|cannot|should|"
+    r"shall|will|need|needs)\b)"
+)
 
 
 def split_compound(text: str) -> list[str]:
     """A sentence joining independent facts as one claim per fact.
 
-    The joins: ``…; …``, ``…, and …``, ``…, but …``, ``…, while …``, ``… whereas …``.
+    The joins: ``…; …``, ``…, and …``, ``…, but …``, ``…, while …``, ``… whereas …``, and
+    ``… and each <thing> may …`` (a new subject with a modal verb of its own, no comma).
 
     Each part must have at least four words, else the sentence stays whole ("red, and blue").
     A part that is not the last gets a full stop; one that is not the first a capital.
