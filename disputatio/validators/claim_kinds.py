@@ -196,14 +196,30 @@ _COMPOUND_RE = re.compile(
 )
 
 
+#: A part starting with an auxiliary verb shares the subject before the join.
+_NO_SUBJECT_RE = re.compile(
+    r"^\W*(?:also\s+|then\s+)?(?:is|are|was|were|has|have|had|can|could|will|would|may|might|"
+    r"must|shall|should|does|do|did)\b",
+    re.I,
+)
+
+
+def lacks_subject(part: str) -> bool:
+    """Whether ``part`` of a joined sentence starts with its verb ("is transmitted …")."""
+    return _NO_SUBJECT_RE.match(part) is not None
+
+
 def split_compound(text: str) -> list[str]:
     """A sentence joining independent facts as one claim per fact.
 
     The joins: ``…; …``, ``…, and …``, ``…, but …``, ``…, while …``, ``… whereas …``, and
     ``… and each <thing> may …`` (a new subject with a modal verb of its own, no comma).
 
-    Each part must have at least four words, else the sentence stays whole ("red, and blue").
-    A part that is not the last gets a full stop; one that is not the first a capital.
+    Each part must have at least four words, else the sentence stays whole ("red, and blue"),
+    and each part after the first its own subject: "It is caused by *B. melitensis*, and is
+    transmitted through milk" is one claim (``make demo``, 2026-12-02: split, its second half
+    was shown as "Is transmitted through milk …", a claim about nothing, and the judge lifted
+    it). A part that is not the last gets a full stop; one that is not the first a capital.
 
     Returns:
         The parts (the text itself when it does not split).
@@ -211,6 +227,8 @@ def split_compound(text: str) -> list[str]:
     parts = [p.strip() for p in _COMPOUND_RE.split(text) if p.strip()]
     if len(parts) < 2 or any(len(p.split()) < 4 for p in parts):
         return [text] if text else []
+    if any(lacks_subject(p) for p in parts[1:]):
+        return [text]  # "…, and is transmitted through milk": one subject, one claim
     out = []
     for i, part in enumerate(parts):
         if i:
