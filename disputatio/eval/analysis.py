@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from disputatio.eval.metrics import gold_recall
 from disputatio.eval.protocols_hier import is_first_root_answer
 from disputatio.eval.question import Question
 from disputatio.eval.stats import (
@@ -244,6 +245,7 @@ def protocol_summary(
         else None,
         "gold_answers": answer_counts(golds),
         "first_answers_by_role": first_answers_by_role(records),
+        "gold_recall": gold_recall(records),
         "resumed": sum(m["resumed"] for m in per),
         "decomposed": _decomposed(per),
         "wall_p50_s": (percentile(walls, 50) or 0.0) / 1000.0 if walls else None,

@@ -139,3 +139,32 @@ def summarize(records: Sequence[Mapping[str, Any]], golds: Sequence[str]) -> dic
         "convergence": convergence(records),
         "cost": cost(records),
     }
+
+
+def gold_recall(records: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """How much of the gold evidence the search found, over records of the ``found`` setting.
+
+    Each such record's ``evidence`` holds ``recall_at_k``: the share of the question's gold
+    snippets among the first ``k`` sections the search returned, before they were taken out
+    (:mod:`disputatio.eval.evidence`). None when no record carries one.
+
+    Returns:
+        ``n`` (questions with gold snippets), ``k``, ``mean`` recall@k, ``any`` (questions with
+        at least one gold snippet found) and ``all`` (every one found).
+    """
+    recalls = []
+    ks = set()
+    for record in records:
+        evidence = record.get("evidence")
+        if isinstance(evidence, Mapping) and evidence.get("recall_at_k") is not None:
+            recalls.append(float(evidence["recall_at_k"]))
+            ks.add(evidence.get("k"))
+    if not recalls:
+        return None
+    return {
+        "n": len(recalls),
+        "k": ks.pop() if len(ks) == 1 else None,
+        "mean": float(np.mean(recalls)),
+        "any": sum(1 for r in recalls if r > 0),
+        "all": sum(1 for r in recalls if r >= 1.0),
+    }

@@ -214,6 +214,7 @@ def _dataset_section(dataset: str, data: Mapping[str, Any]) -> list[str]:
         )
         lines.append(f"- {name}: {roles or '–'}")
     lines += _answers_given(data)
+    lines += _gold_recall(data)
     if data["pairs"]:
         lines += _pairs_table(data["pairs"])
     return lines
@@ -302,6 +303,27 @@ def _answers_given(data: Mapping[str, Any]) -> list[str]:
                 f"{role} {_counts(counts)}" for role, counts in first.items()
             )
         lines.append(line)
+    return lines
+
+
+def _gold_recall(data: Mapping[str, Any]) -> list[str]:
+    """Each ``found``-setting protocol's recall@k of the gold evidence (before its removal)."""
+    found = {n: s["gold_recall"] for n, s in data["protocols"].items() if s.get("gold_recall")}
+    if not found:
+        return []
+    lines = [
+        "",
+        "Gold evidence found (the *found* setting: the share of the question's gold snippets "
+        "among the first k sections the search returned, before they were taken out of what "
+        "the model saw):",
+        "",
+    ]
+    for name, g in found.items():
+        k = g["k"] if g["k"] is not None else "k"
+        lines.append(
+            f"- {name}: recall@{k} mean {_f(g['mean'])} over {g['n']} questions; at least one "
+            f"gold snippet found for {g['any']}, all for {g['all']}"
+        )
     return lines
 
 

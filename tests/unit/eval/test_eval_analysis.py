@@ -284,3 +284,18 @@ def test_hierarchical_plans_are_counted_decomposed_and_debated(tmp_path: Path) -
         "- hier: 2 of 3 questions decomposed (2.0 sub-questions on average); 2 with a debated leaf"
         in text
     )
+
+
+def test_the_report_states_how_much_gold_evidence_the_search_found(tmp_path: Path) -> None:
+    """#26: the evidence-found setting is reported with the gold recall@k of its records."""
+
+    def found(qid: str, recall: float) -> dict[str, Any]:
+        return rec("rag_found", qid, "yes", "yes", evidence={"k": 8, "recall_at_k": recall})
+
+    records = [found("q0", 0.0), found("q1", 0.5), found("q2", 1.0), rec("cot", "q0", "yes", "yes")]
+    text = report_of(tmp_path, records)
+    assert (
+        "- rag_found: recall@8 mean 0.500 over 3 questions; at least one gold snippet found "
+        "for 2, all for 1"
+    ) in text
+    assert "- cot: recall" not in text
