@@ -22,7 +22,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from disputatio.validators.claim_kinds import ANSWER_LABEL_RE
+from disputatio.validators.claim_kinds import without_label
 
 #: Verdict → (mark, style, word). ``None`` is a claim that states nothing to check.
 MARKS: dict[str | None, tuple[str, str, str]] = {
@@ -51,7 +51,7 @@ def shown_text(claim: Mapping[str, Any]) -> str:
     answer's layout, not part of the claim (the JSON keeps the text as judged).
     """
     text = _BOXED_RE.sub(" ", str(claim.get("text") or "")).strip()
-    return ANSWER_LABEL_RE.sub("", text, count=1)
+    return without_label(text)
 
 
 def is_bare_label(claim: Mapping[str, Any]) -> bool:

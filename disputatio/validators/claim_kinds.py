@@ -35,6 +35,13 @@ _VERDICT_RE = re.compile(
 )
 #: An answer's own label before its text ("Verdict: …", "Support:"): its layout, not its claim.
 ANSWER_LABEL_RE = re.compile(r"^\W*(?:final\s+)?(?:verdict|answer|support|evidence)\s*:\s*", re.I)
+
+
+def without_label(text: str) -> str:
+    """``text`` without the answer's own label before it ("Verdict: X" → "X")."""
+    return ANSWER_LABEL_RE.sub("", text, count=1)
+
+
 #: "Yes, the protein is secreted.": a yes/no verdict restating the question, a conclusion the
 #: supported claims after it must carry (dropped when none is supported).
 YESNO_VERDICT_RE = re.compile(r"^\s*(?:yes|no|maybe)\s*[,:;]\s*\S", re.I)

@@ -33,11 +33,11 @@ from disputatio.state.claims import VERDICTS, Claim, ClaimReport
 from disputatio.validators.base import ValidationContext, ValidationResult
 from disputatio.validators.citations import group_ids
 from disputatio.validators.claim_kinds import (
-    ANSWER_LABEL_RE,
     REFUSAL_RE,
     YESNO_VERDICT_RE,
     reported,
     split_compound,
+    without_label,
     without_pointers,
 )
 from disputatio.validators.relevance import drop_off_question
@@ -210,7 +210,7 @@ def _repeats(claims: Sequence[Claim]) -> set[int]:
             seen.clear()  # the next sub-question's own answer
         if claim.dropped or not claim.factual:
             continue
-        text = ANSWER_LABEL_RE.sub("", claim.text, count=1)  # "Verdict: X" repeats X
+        text = without_label(claim.text)  # "Verdict: X" repeats X
         key = (claim.part, " ".join(text.casefold().rstrip(".!?;: ").split()))
         if key in seen:
             out.add(id(claim))

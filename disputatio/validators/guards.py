@@ -66,7 +66,8 @@ def guard(claim: str, window: str, context: str = "") -> str:
     flipped = opposite_words(claim, window)
     if flipped:
         return f"the claim says {flipped[0]!r} where the sentence says {flipped[1]!r}"
-    known = (window + " " + context).casefold()
+    evidence = window + " " + context
+    known = evidence.casefold()
     tokens = set(re.findall(r"[^\W_]+", known))
     missing = sorted(
         n
@@ -76,10 +77,10 @@ def guard(claim: str, window: str, context: str = "") -> str:
     )
     if missing:
         return f"{', '.join(missing)} is not in the section"
-    unlisted = missing_items(claim, window + " " + context)  # "fever, arthralgia and …"
+    unlisted = missing_items(claim, evidence)  # "fever, arthralgia and …"
     if unlisted:
         return f"{', '.join(unlisted)} of the claim's list is not in the sentence"
-    return missing_contrast(claim, window + " " + context)
+    return missing_contrast(claim, evidence)
 
 
 def identifier_in(claim: str, window: str, number: str) -> bool:

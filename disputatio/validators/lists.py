@@ -13,8 +13,8 @@ A list is three or more items joined by commas and a final "and"/"or" ("A, B and
 or C"); each item after the first is at most :data:`MAX_ITEM_WORDS` words, so clauses joined by
 commas are not read as a list, nor are segments that start a clause ("which", "that", …). The
 first item is the last word before the first comma ("by *fever*, arthralgia …"), the last runs
-to a clause boundary. An item is present when one of its
-content words (stemmed) is in the evidence or its section's title and headings.
+to a clause boundary. An item is present when one of its content words (stemmed) is in the
+evidence or its section's title and headings.
 
 Lexical; no model call.
 """
@@ -63,18 +63,19 @@ def _items_from(segments: list[str]) -> list[str]:
     for segment in segments[1:]:
         if _CLAUSE_START.match(segment):
             return []
-        final = _FINAL.search(" " + segment)
+        padded = " " + segment  # a final "and" at the segment's start still has a space before
+        final = _FINAL.search(padded)
         if final is None:
             if len(words(segment)) > MAX_ITEM_WORDS or not words(segment):
                 return []
             items.append(segment.strip())
             continue
-        before = (" " + segment)[: final.start()].strip()
+        before = padded[: final.start()].strip()
         if before:
             if len(words(before)) > MAX_ITEM_WORDS:
                 return []
             items.append(before)
-        rest = (" " + segment)[final.end() :]
+        rest = padded[final.end() :]
         end = _LAST_END.search(" " + rest)
         last = (" " + rest)[: end.start()] if end else rest
         if not words(last) or len(words(last)) > MAX_ITEM_WORDS:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from disputatio.state.claims import Claim
-from disputatio.validators.claim_kinds import ANSWER_LABEL_RE, mark_unchecked
+from disputatio.validators.claim_kinds import mark_unchecked, without_label
 from disputatio.validators.contrast import without_contrast
 from disputatio.validators.support import SupportChecker
 from disputatio.validators.windows import Windows
@@ -36,7 +36,7 @@ def judge_claim(
         attribute: Look in the other shown sections when the cited ones do not support it.
         shown: Ids of every shown section.
     """
-    text = ANSWER_LABEL_RE.sub("", claim.text, count=1)  # "Verdict: X" states X
+    text = without_label(claim.text)  # "Verdict: X" states X
     found, reason = windows.best(text, claim.citations, checker) if claim.citations else ([], "")
     if found:
         used = [e.section_id for e in found]
