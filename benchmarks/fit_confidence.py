@@ -11,12 +11,17 @@ fitted on the ``--fit`` answers only (L2 penalty by leave-one-out log-loss there
 bins), the reliability table, the area under the ROC curve and accuracy at each coverage
 (answers kept from the most confident down), beside the base rate of the fit answers (a
 constant) and the old heuristic (``agreement × (0.5 + 0.5 × share of cited ids verified)``)
-on the same answers. The command of docs/grounding.md ("Confidence that means something"):
+on the same answers. With ``--relevance``, the judge's P(the answer answers the question) of
+``benchmarks/grounding_relevance.py`` rows (its ``--signal`` prompt) is the ``relevance``
+signal, for an answer the quick path would ask about (one part, not refused, a supported
+claim kept); other answers get none, as in the quick path. The command of docs/grounding.md
+("Confidence that means something"):
 
     .venv/bin/python benchmarks/fit_confidence.py \\
         --fit docs/grounding/records_run6.jsonl@calibration docs/grounding/records_run10.jsonl \\
               docs/grounding/records_heldout_run10.jsonl ... \\
         --test docs/grounding/records_heldout9_run15.jsonl ... \\
+        --relevance docs/grounding/experiments/relevance_sets1_12.jsonl \\
         --model disputatio/data/grounding/confidence.json --out docs/grounding/confidence.json \\
         --plot docs/grounding/reliability.png
 """
@@ -31,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from disputatio.validators.calibrated import FEATURES, ConfidenceModel, features
+from disputatio.validators.questions import question_parts
 
 
 def correct(rec: dict) -> bool:
@@ -53,6 +59,29 @@ def load(specs: list[str]) -> list[dict]:
             if rec["system"] == "project" and (not split or rec["split"] == split):
                 out.append({**rec, "source": spec})
     return out
+
+
+def attach_relevance(recs: list[dict], path: Path | None, signal: str) -> None:
+    """Give each record the judge's P the quick path would have asked (``relevance``).
+
+    Only an answer of one part (as the quick path reads the question), not refused, with a
+    supported claim kept, is asked about; the others keep None, as they do in the quick path.
+    """
+    if path is None:
+        return
+    from grounding_relevance import load_questions
+
+    rows = {r["id"]: r for r in map(json.loads, path.read_text().splitlines()) if r}
+    questions = load_questions(bioasq=any(str(r["id"]).startswith("bioasq") for r in recs))
+    for rec in recs:
+        row, q = rows.get(rec["id"]), questions.get(rec["id"])
+        one_part = q is not None and len(question_parts(q["question"])) == 1
+        rec["relevance"] = float(row[signal]) if row and one_part else None
+
+
+def signals(rec: dict) -> list[float]:
+    """The confidence model's signals of one record."""
+    return features(rec["claims_detail"], relevance=rec.get("relevance"))
 
 
 def auc(p: np.ndarray, y: np.ndarray) -> float | None:
@@ -134,7 +163,7 @@ def calibration_report(p: np.ndarray, y: np.ndarray, bins: int = 5) -> dict:
 
 def fit_model(recs: list[dict], specs: list[str]) -> tuple[np.ndarray, dict]:
     """Fit on ``recs``; a feature constant there (agreement of one writer) keeps coefficient 0."""
-    x = np.array([features(r["claims_detail"]) for r in recs])
+    x = np.array([signals(r) for r in recs])
     y = np.array([float(correct(r)) for r in recs])
     varies = np.array([np.ptp(x[:, k]) > 0 for k in range(x.shape[1])])
     l2 = choose_l2(x[:, varies], y)
@@ -158,6 +187,17 @@ def fit_model(recs: list[dict], specs: list[str]) -> tuple[np.ndarray, dict]:
     return w, model
 
 
+def leave_one_file_out(recs: list[dict]) -> float:
+    """AUC of the fit answers, each scored by a model fitted on the other ``--fit`` files."""
+    p, y = [], []
+    for source in dict.fromkeys(r["source"] for r in recs):
+        w, _ = fit_model([r for r in recs if r["source"] != source], [])
+        for r in (r for r in recs if r["source"] == source):
+            p.append(1 / (1 + np.exp(-(w[0] + np.array(signals(r)) @ w[1:]))))
+            y.append(float(correct(r)))
+    return auc(np.array(p), np.array(y)) or float("nan")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", nargs="+", required=True, help="PATH[@SPLIT] to fit on")
@@ -165,16 +205,29 @@ def main() -> None:
     parser.add_argument("--model", type=Path, required=True, help="write the fitted model here")
     parser.add_argument("--out", type=Path, help="write the measurements here")
     parser.add_argument("--plot", type=Path, help="write a reliability plot (PNG) here")
+    parser.add_argument("--relevance", type=Path, help="grounding_relevance.py rows (JSONL)")
+    parser.add_argument("--signal", default="strict", help="its prompt to read (a column)")
+    parser.add_argument(
+        "--loo", action="store_true", help="only print the leave-one-file-out AUC of the fit"
+    )
     args = parser.parse_args()
     fit_recs, test_recs = load(args.fit), load(args.test)
+    attach_relevance(fit_recs + test_recs, args.relevance, args.signal)
+    if args.loo:
+        print(f"leave-one-file-out AUC on the fit answers: {leave_one_file_out(fit_recs):.3f}")
+        return
     shared = {r["id"] for r in fit_recs} & {r["id"] for r in test_recs}
     if shared:
         parser.error(f"{len(shared)} questions are in both --fit and --test, e.g. {min(shared)}")
     _, model = fit_model(fit_recs, args.fit)
+    if args.relevance:
+        model["fitted_on"] += f"; relevance: the {args.signal} prompt ({args.relevance.name})"
     args.model.write_text(json.dumps(model, indent=2) + "\n")
     yt = np.array([float(correct(r)) for r in test_recs])
     shipped = ConfidenceModel.from_json(model)
-    fitted = np.array([shipped.confidence(r["claims_detail"]) for r in test_recs])
+    fitted = np.array(
+        [shipped.confidence(r["claims_detail"], relevance=r.get("relevance")) for r in test_recs]
+    )
     base = float(np.mean([correct(r) for r in fit_recs]))
     old = np.array([heuristic(r) for r in test_recs])
     result = {

@@ -131,6 +131,7 @@ def run_project(q: dict[str, Any], funnel: Any, model: str) -> dict[str, Any]:
     from disputatio.graphs.rag import graph
     from disputatio.nodes.rag.context import RagContext
     from disputatio.validators.claims import check_answer
+    from disputatio.validators.relevance_judge import judge_relevance
 
     ctx = RagContext(retriever=funnel, model=model)
     t0 = time.perf_counter()
@@ -139,7 +140,9 @@ def run_project(q: dict[str, Any], funnel: Any, model: str) -> dict[str, Any]:
     shown = {s["id"]: s for s in out.get("sections", [])}
     t1 = time.perf_counter()
     if out.get("draft") is not None:  # the check alone, timed again on the same draft
-        check_answer(out["draft"], shown, checker=ctx.support_checker(), question=q["question"])
+        checker = ctx.support_checker()
+        report = check_answer(out["draft"], shown, checker=checker, question=q["question"])
+        judge_relevance(q["question"], report, getattr(checker, "judge", None))
     check_s = time.perf_counter() - t1 if out.get("draft") is not None else 0.0
     return project_record(q, out, wall_s=wall, check_s=check_s)
 
@@ -153,6 +156,7 @@ def project_record(
     rec = score(q, out["answer"], claims, shown, len(out.get("invalid_citations", [])))
     rec.update(answer=out["answer"], draft=out.get("draft"), wall_s=wall_s, check_s=check_s)
     rec.update(not_found=out.get("not_found"), retrieval_refused=out.get("refused"))
+    rec.update(relevance=out.get("relevance"), confidence=out.get("confidence"))
     rec["claims_detail"] = claims
     return rec
 

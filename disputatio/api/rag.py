@@ -278,20 +278,7 @@ async def query(request: Request) -> JSONResponse:
             )
         result = await run_in_threadpool(run)
     sections = result.get("sections") or []
-    failed = result.get("failed_channels") or {}
-    channels = sorted({c for s in sections for c in s.get("channels") or []})
-    trace: dict[str, Any] = {
-        "max_rerank_score": result.get("best_score"),
-        "channels_used": channels,
-        "timings_ms": {k: round(v, 1) for k, v in (result.get("timings_ms") or {}).items()},
-    }
-    if failed:
-        trace["failed_channels"] = failed
-    if req.debug:
-        trace["usage"] = result.get("usage") or {}
-        trace["invalid_citations"] = result.get("invalid_citations") or []
-        if result.get("draft") is not None:
-            trace["draft"] = result["draft"]  # the answerer's own text, before the check
+    trace = _trace(result, debug=req.debug)
     checked = _checked(result)
     if result.get("refused"):
         best = result.get("best_score") or 0.0
@@ -311,11 +298,37 @@ async def query(request: Request) -> JSONResponse:
             }
         )
     cited = set(result.get("citations") or [])
-    body: dict[str, Any] = {"answer": result.get("answer"), **checked, "citations": sorted(cited)}
+    body: dict[str, Any] = {
+        "answer": result.get("answer"),
+        **checked,
+        "citations": sorted(cited),
+        "confidence": result.get("confidence"),
+    }
     if req.return_context:
         body["contexts"] = [_context_of(s, full=req.debug) for s in sections]
     body["trace"] = trace
     return JSONResponse(body)
+
+
+def _trace(result: dict[str, Any], *, debug: bool) -> dict[str, Any]:
+    """A quick answer's ``trace``: scores, channels, timings; the model's own text on debug."""
+    sections = result.get("sections") or []
+    failed = result.get("failed_channels") or {}
+    trace: dict[str, Any] = {
+        "max_rerank_score": result.get("best_score"),
+        "channels_used": sorted({c for s in sections for c in s.get("channels") or []}),
+        "timings_ms": {k: round(v, 1) for k, v in (result.get("timings_ms") or {}).items()},
+    }
+    if failed:
+        trace["failed_channels"] = failed
+    if result.get("relevance") is not None:
+        trace["relevance"] = result["relevance"]
+    if debug:
+        trace["usage"] = result.get("usage") or {}
+        trace["invalid_citations"] = result.get("invalid_citations") or []
+        if result.get("draft") is not None:
+            trace["draft"] = result["draft"]  # the answerer's own text, before the check
+    return trace
 
 
 def _checked(result: dict[str, Any]) -> dict[str, Any]:

@@ -151,6 +151,8 @@ class QueryAnswer(BaseModel):
         grounded: Every factual claim kept in the answer is supported by a cited sentence.
         not_found: The documents do not answer the question.
         citations: Section ids cited by the claims kept in the answer.
+        confidence: The fitted probability that the answer is right (None when retrieval
+            refused); ``trace.relevance`` holds the judge's P(it answers the question).
         contexts: The sections the answer could use (with ``return_context``).
         trace: Scores, channels and timings (``draft``, ``usage``, ``invalid_citations`` with
             ``debug``).
@@ -162,6 +164,7 @@ class QueryAnswer(BaseModel):
     grounded: bool = False
     not_found: bool = False
     citations: list[str] = Field(default_factory=list)
+    confidence: float | None = None
     contexts: list[dict[str, Any]] | None = None
     trace: dict[str, Any] = Field(default_factory=dict)
     error: dict[str, Any] | None = None

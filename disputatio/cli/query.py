@@ -95,6 +95,10 @@ def query(
         out.print(Text(f"dropped channels: {dropped}", style="yellow"))
     if any(c.get("reason") == NOTHING_IN_SCOPE for c in result.get("claims") or []):
         out.print(Text(f"{NOTHING_IN_SCOPE}: `disputatio ingest PATH` first", style="yellow"))
+    if result.get("confidence") is not None:
+        judged = result.get("relevance")
+        why = f"; the judge's P(it answers the question) {judged:.2f}" if judged is not None else ""
+        out.print(Text(f"confidence {result['confidence']:.2f} (fitted P(right){why})"))
     timings = ", ".join(f"{k} {v:.0f}ms" for k, v in result.get("timings_ms", {}).items())
     out.print(f"[dim]best score {result.get('best_score', 0):.2f}; {timings}[/]")
 

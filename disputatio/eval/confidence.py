@@ -151,7 +151,7 @@ def signals(record: Mapping[str, Any]) -> dict[str, float | None]:
     support = _validation(record, "support")
     claims = ((support or {}).get("details") or {}).get("claims")
     if isinstance(claims, list):
-        share, not_found, evidence, _agree = claim_features(claims)
+        share, not_found, evidence = claim_features(claims)[:3]
         out.update(supported_share=share, not_found=not_found, evidence_score=evidence)
     return out
 

@@ -27,3 +27,17 @@ Passage: {passage}
 Claim (an answer to the question): {claim}
 Does the passage state the claim? Answer yes or no.
 Answer:"""
+
+#: Does a supported answer answer the question asked, or a neighbouring one? (the "strict"
+#: wording of ``benchmarks/grounding_relevance.py``, chosen among three on held-out sets 1-8:
+#: docs/grounding.md, "Does the answer answer the question?").
+RELEVANCE_JUDGE_SYSTEM = (
+    "You check whether statements answer a question. They do only if they are about exactly "
+    "what is asked: the same item, model, place, person, account type or quantity. A fact "
+    "about a similar or neighbouring thing does not answer it."
+)
+
+RELEVANCE_JUDGE_USER = """Question: {question}
+Statements: {statements}
+Do the statements answer the question (or one of its parts)? Answer yes or no.
+Answer:"""

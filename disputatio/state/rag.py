@@ -56,6 +56,8 @@ class RagState(RagInput, total=False):
         draft: The answerer's own text, before the claim check.
         confidence: The fitted probability that the answer is right (see
             ``validators/calibrated.py``).
+        relevance: The judge's P(the kept claims answer the question asked); None where it
+            was not asked (a refusal, a two-part question, no judge).
         usage: Token/latency usage per agent.
     """
 
@@ -75,6 +77,7 @@ class RagState(RagInput, total=False):
     not_found: bool
     draft: str
     confidence: float
+    relevance: float | None
     usage: Annotated[dict[str, dict[str, Any]], merge_usage]
 
 
@@ -92,6 +95,8 @@ class RagOutput(TypedDict, total=False):
         draft: The answerer's own text, before the claim check.
         confidence: The fitted probability that the answer is right (not set on a refusal
             before the answerer).
+        relevance: The judge's P(the kept claims answer the question asked); None where it
+            was not asked.
         sections: The sections the answer could use.
         refused: Whether retrieval refused (no LLM call was made then).
         best_score: Best rerank score.
@@ -108,6 +113,7 @@ class RagOutput(TypedDict, total=False):
     not_found: bool
     draft: str
     confidence: float
+    relevance: float | None
     sections: list[dict[str, Any]]
     refused: bool
     best_score: float

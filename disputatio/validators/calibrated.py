@@ -6,7 +6,10 @@ The signals, all measured on the checked answer (see :func:`features`):
   (before unsupported ones were dropped);
 * ``not_found`` — 1 when the answer says the documents do not answer;
 * ``evidence_score`` — the mean support score of the supported claims;
-* ``agreement`` — how much the agents behind the answer agreed (1 for a single writer).
+* ``agreement`` — how much the agents behind the answer agreed (1 for a single writer);
+* ``relevance`` — the judge's P(the kept claims answer the question asked) minus 0.5
+  (:mod:`disputatio.validators.relevance_judge`; 0 where it was not asked: a refusal, a
+  two-part question, a debate's answer).
 
 The coefficients are fitted on the calibration split of the labelled grounding questions
 (``benchmarks/fit_confidence.py``; fitted model in ``disputatio/data/grounding/
@@ -28,15 +31,26 @@ from typing import Any
 from disputatio.validators.base import ValidationContext
 
 #: The signals, in the order of a model's coefficients.
-FEATURES: tuple[str, ...] = ("supported_share", "not_found", "evidence_score", "agreement")
+FEATURES: tuple[str, ...] = (
+    "supported_share",
+    "not_found",
+    "evidence_score",
+    "agreement",
+    "relevance",
+)
 
 
-def features(claims: Sequence[Mapping[str, Any]], agreement: float | None = None) -> list[float]:
+def features(
+    claims: Sequence[Mapping[str, Any]],
+    agreement: float | None = None,
+    relevance: float | None = None,
+) -> list[float]:
     """The signals of an answer from its judged claims (``Claim`` dicts, dropped ones included).
 
     Args:
         claims: The claims as the claim checker judged them.
         agreement: Agreement of the agents behind the answer (None: a single writer, 1.0).
+        relevance: The judge's P(the answer answers the question) (None: not asked).
 
     Returns:
         One value per name of :data:`FEATURES`.
@@ -50,6 +64,7 @@ def features(claims: Sequence[Mapping[str, Any]], agreement: float | None = None
         1.0 if not_found else 0.0,
         sum(scores) / len(scores) if scores else 0.0,
         1.0 if agreement is None else min(max(float(agreement), 0.0), 1.0),
+        0.0 if relevance is None else min(max(float(relevance), 0.0), 1.0) - 0.5,
     ]
 
 
@@ -79,19 +94,24 @@ class ConfidenceModel:
 
     def probability(self, values: Sequence[float]) -> float:
         """The probability that the answer is right, in [0, 1] (within ``low``–``high``)."""
-        z = self.intercept + sum(c * v for c, v in zip(self.coef, values, strict=True))
+        coef = self.coef + (0.0,) * (len(values) - len(self.coef))  # later signals: 0
+        z = self.intercept + sum(c * v for c, v in zip(coef, values, strict=True))
         p = 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
         return min(max(p, self.low if self.low is not None else 0.0),
                    self.high if self.high is not None else 1.0)  # fmt: skip
 
     def confidence(
-        self, claims: Sequence[Mapping[str, Any]], agreement: float | None = None
+        self,
+        claims: Sequence[Mapping[str, Any]],
+        agreement: float | None = None,
+        relevance: float | None = None,
     ) -> float:
         """The probability that an answer with these judged claims is right.
 
         Args:
             claims: The claims as the claim checker judged them (dropped ones included).
             agreement: Agreement of the agents behind the answer (None: a single writer).
+            relevance: The judge's P(the answer answers the question) (None: not asked).
 
         Returns:
             :meth:`probability` of the answer's :func:`features`, or ``base_rate`` where the
@@ -100,19 +120,23 @@ class ConfidenceModel:
         judged = any(c.get("factual") or c.get("verdict") == "not_found" for c in claims)
         if not judged and self.base_rate is not None:
             return self.base_rate
-        return self.probability(features(claims, agreement))
+        return self.probability(features(claims, agreement, relevance))
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ConfidenceModel:
-        """Read a model written by ``benchmarks/fit_confidence.py``."""
+        """Read a model written by ``benchmarks/fit_confidence.py``.
+
+        A model fitted on the first features only (one written before ``relevance`` was a
+        signal) gives the others a coefficient of 0.
+        """
         names = tuple(data["features"])
-        if names != FEATURES:
+        if names != FEATURES[: len(names)] or not names:
             raise ValueError(f"confidence model features {names} are not {FEATURES}")
 
         def opt(key: str) -> float | None:
             return None if data.get(key) is None else float(data[key])
 
-        coef = tuple(float(c) for c in data["coef"])
+        coef = tuple(float(c) for c in data["coef"]) + (0.0,) * (len(FEATURES) - len(names))
         fitted_on = str(data.get("fitted_on", ""))
         return cls(coef, float(data["intercept"]), fitted_on, opt("base_rate"), opt("low"),
                    opt("high"))  # fmt: skip

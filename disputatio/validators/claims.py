@@ -276,6 +276,26 @@ def _report(
     )
 
 
+def withdraw(
+    report: ClaimReport, why: str, not_found_answer: str = NOT_FOUND_ANSWER
+) -> ClaimReport:
+    """``report`` as a refusal: every kept claim set aside for ``why``, the documents not found.
+
+    The claims keep their verdicts (a supported claim is still supported); the answer says
+    that the documents do not answer.
+    """
+    claims = [c.model_copy() for c in report.claims]
+    for claim in claims:
+        if not claim.dropped and claim.verdict != "not_found":
+            claim.dropped, claim.reason = True, why
+    claims = [c for c in claims if c.verdict != "not_found"]
+    claims.append(Claim(text=not_found_answer, verdict="not_found", reason=why,
+                        part=claims[0].part if claims else None))  # fmt: skip
+    return report.model_copy(
+        update={"answer": not_found_answer, "claims": claims, "grounded": True, "not_found": True}
+    )
+
+
 def shown_sections(context: ValidationContext) -> dict[str, dict[str, Any]]:
     """The sections the answering agents were shown.
 

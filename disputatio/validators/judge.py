@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -26,6 +27,8 @@ from disputatio.models.logprobs import (
     read_option_logprobs,
 )
 from disputatio.prompts.grounding import (
+    RELEVANCE_JUDGE_SYSTEM,
+    RELEVANCE_JUDGE_USER,
     SUPPORT_JUDGE_SECTION,
     SUPPORT_JUDGE_SYSTEM,
     SUPPORT_JUDGE_USER,
@@ -49,6 +52,14 @@ def judge_messages(
     else:
         user = SUPPORT_JUDGE_USER.format(section=section, passage=passage, claim=claim)
     return [SystemMessage(SUPPORT_JUDGE_SYSTEM), HumanMessage(user)]
+
+
+def relevance_messages(question: str, statements: Sequence[str]) -> list[BaseMessage]:
+    """The prompt asking whether ``statements`` answer ``question`` (not a neighbouring one)."""
+    user = RELEVANCE_JUDGE_USER.format(
+        question=question.strip(), statements=" ".join(s.strip() for s in statements)
+    )
+    return [SystemMessage(RELEVANCE_JUDGE_SYSTEM), HumanMessage(user)]
 
 
 class SupportJudge:
@@ -78,6 +89,15 @@ class SupportJudge:
             if len(self._cache) >= self.cache_size:
                 self._cache.clear()
             self._cache[key] = self.p_yes(judge_messages(claim, passage, context, question))
+        return self._cache[key]
+
+    def answers(self, question: str, statements: Sequence[str]) -> float:
+        """P(yes) that ``statements`` answer ``question`` itself, not a neighbouring one."""
+        key = ("\0answers", " ".join(statements), "", question)
+        if key not in self._cache:
+            if len(self._cache) >= self.cache_size:
+                self._cache.clear()
+            self._cache[key] = self.p_yes(relevance_messages(question, statements))
         return self._cache[key]
 
     def p_yes(self, messages: list[BaseMessage]) -> float:

@@ -49,6 +49,7 @@ def test_query_returns_the_claims_with_their_verdicts(
     assert bad["verdict"] == "unsupported" and bad["dropped"] and "4711" in bad["reason"]
     assert body["grounded"] is True and body["not_found"] is False
     assert "4711" not in body["answer"] and "4711" in body["trace"]["draft"]
+    assert 0.0 < body["confidence"] < 1.0  # the fitted P(right) of the answer shown
     ids = {c["parent_chunk_id"] for c in body["contexts"]}
     assert good["evidence"]["section_id"] in ids
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from disputatio.validators.base import ValidationContext, resolve_validators, run_validators
 from disputatio.validators.calibrated import (
     ConfidenceModel,
@@ -20,8 +22,33 @@ def claim(verdict: str | None, score: float = 0.9, factual: bool = True) -> dict
 
 def test_features_count_the_writers_claims_before_any_was_dropped() -> None:
     claims = [claim("supported", 0.8), claim("unsupported"), claim(None, factual=False)]
-    assert features(claims) == [0.5, 0.0, 0.8, 1.0]
-    assert features([claim("not_found")], agreement=0.25) == [0.0, 1.0, 0.0, 0.25]
+    assert features(claims) == [0.5, 0.0, 0.8, 1.0, 0.0]
+    assert features([claim("not_found")], agreement=0.25) == [0.0, 1.0, 0.0, 0.25, 0.0]
+
+
+def test_the_relevance_signal_is_the_judges_probability_centred_and_zero_when_not_asked() -> None:
+    kept = [claim("supported", 0.8)]
+    assert features(kept, relevance=0.9)[-1] == pytest.approx(0.4)
+    assert features(kept, relevance=0.2)[-1] == pytest.approx(-0.3)
+    assert features(kept)[-1] == 0.0
+
+
+def test_a_judge_that_doubts_the_answer_answers_lowers_the_confidence() -> None:
+    model = ConfidenceModel(coef=(1.0, 0.0, 0.0, 0.0, 5.0), intercept=0.0)
+    kept = [claim("supported")]
+    doubted = model.confidence(kept, relevance=0.2)
+    trusted = model.confidence(kept, relevance=0.9)
+    assert doubted < model.confidence(kept) < trusted
+
+
+def test_a_model_fitted_before_the_relevance_signal_still_reads_and_ignores_it() -> None:
+    old = {"features": ["supported_share", "not_found", "evidence_score", "agreement"],
+           "coef": [2.0, 0.0, 0.0, 0.0], "intercept": -1.0}  # fmt: skip
+    model = ConfidenceModel.from_json(old)
+    kept = [claim("supported")]
+    assert model.confidence(kept, relevance=0.1) == model.confidence(kept, relevance=0.9)
+    with pytest.raises(ValueError, match="features"):
+        ConfidenceModel.from_json({**old, "features": ["agreement"], "coef": [1.0]})
 
 
 def test_more_support_means_more_confidence_under_a_positive_coefficient() -> None:

@@ -22,6 +22,7 @@ from disputatio.tools.answer_text import drop_unfinished_tail, stopped_at_limit
 from disputatio.validators.calibrated import default_model
 from disputatio.validators.claims import check_answer
 from disputatio.validators.parts import mark_unanswered_parts
+from disputatio.validators.relevance_judge import below_floor, judge_relevance
 
 
 def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
@@ -34,8 +35,11 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     (or kept and flagged with ``grounding.allow_unsupported``), uncited ones are attributed to
     their best supporting sentence, fabricated labels are removed; when nothing is supported
     it says that the documents do not answer, and with ``grounding.answer_parts`` it says
-    which part of a multi-part question no kept claim answers. A reply the model stopped at
-    its token limit loses its unfinished last sentence before the check. The model's own text
+    which part of a multi-part question no kept claim answers. With
+    ``grounding.judge_relevance`` the judge says whether a one-part answer's kept claims
+    answer the question at all (``relevance``, a signal of ``confidence``; under
+    ``grounding.relevance_floor`` the answer is refused). A reply the model stopped at its
+    token limit loses its unfinished last sentence before the check. The model's own text
     stays in ``draft``.
     """
     ctx = runtime.context or RagContext()
@@ -61,10 +65,11 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     text = str(reply.content)
     if stopped_at_limit(reply):
         text = drop_unfinished_tail(text)  # a fragment is no claim, though its words may match
+    checker = ctx.support_checker()
     report = check_answer(
         text,
         {s.id: s.model_dump() for s in sections},
-        checker=ctx.support_checker(),
+        checker=checker,
         aliases=labels,
         attribute=cfg.attribute,
         keep_unsupported=cfg.allow_unsupported,
@@ -73,10 +78,15 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     )
     if cfg.answer_parts:
         mark_unanswered_parts(state["question"], report)
+    relevance = None
+    if cfg.judge_relevance:
+        relevance = judge_relevance(state["question"], report, getattr(checker, "judge", None))
+        report = below_floor(report, relevance, cfg.relevance_floor)
     cited = [c for claim in report.claims if not claim.dropped for c in claim.citations]
     claims = [c.model_dump(mode="json") for c in report.claims]
     return {
-        "confidence": round(default_model().confidence(claims), 4),
+        "confidence": round(default_model().confidence(claims, relevance=relevance), 4),
+        "relevance": relevance,
         "answer": report.answer,
         "draft": str(reply.content),
         "citations": list(dict.fromkeys(cited)),
