@@ -66,6 +66,7 @@ def attach_relevance(recs: list[dict], path: Path | None, signal: str) -> None:
 
     Only an answer of one part (as the quick path reads the question), not refused, with a
     supported claim kept, is asked about; the others keep None, as they do in the quick path.
+    A record made since the quick path asks (it has ``relevance``) keeps its own value.
     """
     if path is None:
         return
@@ -74,6 +75,8 @@ def attach_relevance(recs: list[dict], path: Path | None, signal: str) -> None:
     rows = {r["id"]: r for r in map(json.loads, path.read_text().splitlines()) if r}
     questions = load_questions(bioasq=any(str(r["id"]).startswith("bioasq") for r in recs))
     for rec in recs:
+        if "relevance" in rec:
+            continue
         row, q = rows.get(rec["id"]), questions.get(rec["id"])
         one_part = q is not None and len(question_parts(q["question"])) == 1
         rec["relevance"] = float(row[signal]) if row and one_part else None
