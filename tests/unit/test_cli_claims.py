@@ -186,6 +186,7 @@ def test_query_prints_the_answer_claim_by_claim(funnel: InMemoryFunnel) -> None:
     assert any(line.startswith(f"✓ {SUPPORTED} [") for line in lines), lines
     assert any(line.startswith(f"✗ {UNSUPPORTED} [") for line in lines), lines
     assert "support: 1 of 2 claims supported; 1 dropped" in lines
+    assert any(line.startswith("confidence 0.") and "P(right)" in line for line in lines), lines
 
 
 def test_support_line_counts_factual_claims_only() -> None:
