@@ -147,9 +147,9 @@ class GroundingSettings(BaseModel):
         ge=0,
         le=1,
         description="Quick path: refuse an answer the judge gives P(answers the question) "
-        "below this (0: never). 0.25 refuses 1% of the right one-part answers of the fit "
-        "sets; on held-out sets 9-12 it refused 3 more near misses and 1 wrong answer, no "
-        "right one (docs/grounding.md).",
+        "below this (0: never; nor with allow_unsupported). 0.25 refuses 1% of the right "
+        "one-part answers of the fit sets; on held-out sets 9-12 it refused 3 more near "
+        "misses and 1 wrong answer, no right one (docs/grounding.md).",
     )
 
 

@@ -125,10 +125,11 @@ def test_the_judge_reads_p_yes_of_the_relevance_prompt_and_asks_once() -> None:
 TEXT = "# Holloway Outpatient Centre\n\n" + SECTIONS["hours"]["text"]
 
 
-def _run(tmp_path: Path, p_yes: float, floor: float = 0.0) -> tuple[dict, ScriptedChatModel]:
-    settings = load_settings(
-        home=tmp_path, grounding={"checker": "judged", "relevance_floor": floor}
-    )
+def _run(
+    tmp_path: Path, p_yes: float, floor: float = 0.0, allow: bool = False
+) -> tuple[dict, ScriptedChatModel]:
+    grounding = {"checker": "judged", "relevance_floor": floor, "allow_unsupported": allow}
+    settings = load_settings(home=tmp_path, grounding=grounding)
     corpus = text_funnel(TEXT, "holloway.md", settings)
     answerer = ScriptedChatModel(script=[f"{SUPPORTED} [S1]"])
     judge = ScriptedChatModel(script=[lp_reply(p_yes)])  # a verbatim copy: only relevance
@@ -159,3 +160,8 @@ def test_under_the_relevance_floor_the_quick_path_refuses(tmp_path: Path) -> Non
     out, _ = _run(tmp_path, p_yes=0.1, floor=0.5)
     assert out["not_found"] and out["answer"] == NOT_FOUND_ANSWER
     assert any(c["verdict"] == "supported" and c["dropped"] for c in out["claims"])
+
+
+def test_answers_allowed_without_evidence_are_not_refused_by_the_floor(tmp_path: Path) -> None:
+    out, _ = _run(tmp_path, p_yes=0.1, floor=0.5, allow=True)
+    assert not out["not_found"] and out["relevance"] == pytest.approx(0.1)

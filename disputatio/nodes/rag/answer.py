@@ -81,7 +81,8 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     relevance = None
     if cfg.judge_relevance:
         relevance = judge_relevance(state["question"], report, getattr(checker, "judge", None))
-        report = below_floor(report, relevance, cfg.relevance_floor)
+        if not cfg.allow_unsupported:  # answers without evidence allowed: not refused either
+            report = below_floor(report, relevance, cfg.relevance_floor)
     cited = [c for claim in report.claims if not claim.dropped for c in claim.citations]
     claims = [c.model_dump(mode="json") for c in report.claims]
     return {
