@@ -36,7 +36,6 @@ from pathlib import Path
 import numpy as np
 
 from disputatio.validators.calibrated import FEATURES, ConfidenceModel, features
-from disputatio.validators.questions import question_parts
 
 
 def correct(rec: dict) -> bool:
@@ -70,16 +69,13 @@ def attach_relevance(recs: list[dict], path: Path | None, signal: str) -> None:
     """
     if path is None:
         return
-    from grounding_relevance import load_questions
+    from grounding_relevance import asked, load_questions
 
     rows = {r["id"]: r for r in map(json.loads, path.read_text().splitlines()) if r}
     questions = load_questions(bioasq=any(str(r["id"]).startswith("bioasq") for r in recs))
     for rec in recs:
-        if "relevance" in rec:
-            continue
-        row, q = rows.get(rec["id"]), questions.get(rec["id"])
-        one_part = q is not None and len(question_parts(q["question"])) == 1
-        rec["relevance"] = float(row[signal]) if row and one_part else None
+        if "relevance" not in rec:
+            rec["relevance"] = asked(rec, rows, questions, signal)
 
 
 def signals(rec: dict) -> list[float]:

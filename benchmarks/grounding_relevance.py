@@ -107,6 +107,25 @@ def summary(rows: list[dict[str, Any]], group_of: dict[str, str]) -> None:
             print(f"  {k:26s} AUC {auc(pos, neg):.3f}")
 
 
+def asked(
+    rec: dict[str, Any],
+    rows: dict[str, dict[str, Any]],
+    questions: dict[str, dict[str, Any]],
+    signal: str,
+) -> float | None:
+    """The judge's P (``signal``'s row) the quick path would have asked for ``rec``, or None.
+
+    The rows hold answers that kept a supported claim; the quick path asks about those whose
+    question it reads as one part (:func:`~disputatio.validators.questions.question_parts`).
+    """
+    from disputatio.validators.questions import question_parts
+
+    row, q = rows.get(rec["id"]), questions.get(rec["id"])
+    if row is None or q is None or len(question_parts(q["question"])) > 1:
+        return None
+    return float(row[signal])
+
+
 def replay_floors(
     paths: list[Path], group_of: dict[str, str], rows: dict[str, dict[str, Any]], signal: str
 ) -> None:
@@ -117,8 +136,6 @@ def replay_floors(
     the quick path would ask about (one part as it reads the question) under the floor is
     refused and loses its parts right.
     """
-    from disputatio.validators.questions import question_parts
-
     questions = load_questions()
     recs = [
         r
@@ -128,10 +145,7 @@ def replay_floors(
     ]
 
     def p(r: dict[str, Any]) -> float | None:
-        q = questions.get(r["id"])
-        if r["id"] not in rows or q is None or len(question_parts(q["question"])) > 1:
-            return None
-        return float(rows[r["id"]][signal])
+        return asked(r, rows, questions, signal)
 
     def line(sub: list[dict[str, Any]], floor: float) -> str:
         def out(r: dict[str, Any]) -> bool:

@@ -11,12 +11,13 @@ grounding.md, "Cost of the checks"):
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import time
 from pathlib import Path
 
-from grounding_relevance import load_questions
+from grounding_relevance import kept_answers, load_questions
 
 
 def main() -> None:
@@ -35,16 +36,10 @@ def main() -> None:
     judge = SupportJudge(get_chat_model(args.model, temperature=0.0))
     judge.answers("Is the server up?", ["It is."])  # the first call starts the server
     took = []
-    for r in recs[: args.n]:
-        kept = [
-            c["text"]
-            for c in r["claims_detail"]
-            if c.get("verdict") == "supported" and not c.get("dropped")
-        ]
-        if kept:
-            t0 = time.perf_counter()
-            judge.answers(questions[r["id"]]["question"], kept)
-            took.append(time.perf_counter() - t0)
+    for r, kept in itertools.islice(kept_answers([args.records], set()), args.n):
+        t0 = time.perf_counter()
+        judge.answers(questions[r["id"]]["question"], [c["text"] for c in kept])
+        took.append(time.perf_counter() - t0)
     wall = statistics.median(r["wall_s"] for r in recs)
     call = statistics.median(took)
     print(f"{len(took)} judge calls: median {call:.2f} s; the records' median wall {wall:.1f} s "

@@ -29,8 +29,8 @@ Does the passage state the claim? Answer yes or no.
 Answer:"""
 
 #: Does a supported answer answer the question asked, or a neighbouring one? (the "strict"
-#: wording of ``benchmarks/grounding_relevance.py``, chosen among three on held-out sets 1-8:
-#: docs/grounding.md, "Does the answer answer the question?").
+#: wording of ``benchmarks/grounding_relevance.py``, chosen among three on the confidence's
+#: fit answers: docs/grounding.md, "Does the answer answer the question?").
 RELEVANCE_JUDGE_SYSTEM = (
     "You check whether statements answer a question. They do only if they are about exactly "
     "what is asked: the same item, model, place, person, account type or quantity. A fact "

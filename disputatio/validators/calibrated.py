@@ -77,7 +77,8 @@ class ConfidenceModel:
     "not found") gets the share of those answers that were right.
 
     Attributes:
-        coef: One coefficient per feature of :data:`FEATURES`.
+        coef: One coefficient per feature of :data:`FEATURES`; a model of the first
+            features only (fitted before the later ones were signals) gives the rest 0.
         intercept: The intercept.
         fitted_on: What it was fitted on (for reports).
         base_rate: Share of the fit answers that were right (None: not recorded).
@@ -92,10 +93,13 @@ class ConfidenceModel:
     low: float | None = None
     high: float | None = None
 
+    def __post_init__(self) -> None:
+        missing = len(FEATURES) - len(self.coef)
+        object.__setattr__(self, "coef", tuple(self.coef) + (0.0,) * max(missing, 0))
+
     def probability(self, values: Sequence[float]) -> float:
         """The probability that the answer is right, in [0, 1] (within ``low``–``high``)."""
-        coef = self.coef + (0.0,) * (len(values) - len(self.coef))  # later signals: 0
-        z = self.intercept + sum(c * v for c, v in zip(coef, values, strict=True))
+        z = self.intercept + sum(c * v for c, v in zip(self.coef, values, strict=True))
         p = 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
         return min(max(p, self.low if self.low is not None else 0.0),
                    self.high if self.high is not None else 1.0)  # fmt: skip
@@ -136,7 +140,7 @@ class ConfidenceModel:
         def opt(key: str) -> float | None:
             return None if data.get(key) is None else float(data[key])
 
-        coef = tuple(float(c) for c in data["coef"]) + (0.0,) * (len(FEATURES) - len(names))
+        coef = tuple(float(c) for c in data["coef"])
         fitted_on = str(data.get("fitted_on", ""))
         return cls(coef, float(data["intercept"]), fitted_on, opt("base_rate"), opt("low"),
                    opt("high"))  # fmt: skip

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -85,19 +85,21 @@ class SupportJudge:
         With ``question``, the judge is told the claim answers it.
         """
         key = (claim, passage, context, question)
-        if key not in self._cache:
-            if len(self._cache) >= self.cache_size:
-                self._cache.clear()
-            self._cache[key] = self.p_yes(judge_messages(claim, passage, context, question))
-        return self._cache[key]
+        return self._cached(key, lambda: judge_messages(claim, passage, context, question))
 
     def answers(self, question: str, statements: Sequence[str]) -> float:
         """P(yes) that ``statements`` answer ``question`` itself, not a neighbouring one."""
         key = ("\0answers", " ".join(statements), "", question)
+        return self._cached(key, lambda: relevance_messages(question, statements))
+
+    def _cached(
+        self, key: tuple[str, str, str, str], messages: Callable[[], list[BaseMessage]]
+    ) -> float:
+        """P(yes) of the question ``messages()`` builds, asked once per ``key``."""
         if key not in self._cache:
             if len(self._cache) >= self.cache_size:
                 self._cache.clear()
-            self._cache[key] = self.p_yes(relevance_messages(question, statements))
+            self._cache[key] = self.p_yes(messages())
         return self._cache[key]
 
     def p_yes(self, messages: list[BaseMessage]) -> float:
