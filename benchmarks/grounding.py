@@ -155,6 +155,10 @@ def project_record(
     claims = out.get("claims", [])
     rec = score(q, out["answer"], claims, shown, len(out.get("invalid_citations", [])))
     rec.update(answer=out["answer"], draft=out.get("draft"), wall_s=wall_s, check_s=check_s)
+    if out.get("repaired") is not None:  # grounding.repair asked once more: its text, its time
+        rec["repaired"] = out["repaired"]
+        repairer = (out.get("usage") or {}).get("repairer") or {}
+        rec["repair_s"] = repairer.get("latency_ms", 0.0) / 1000.0
     rec.update(not_found=out.get("not_found"), retrieval_refused=out.get("refused"))
     rec.update(relevance=out.get("relevance"), confidence=out.get("confidence"))
     rec["claims_detail"] = claims

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,14 +32,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from grounding import DATA, bioasq, project_record
 
 
-def recheck(q: dict[str, Any], draft: str, funnel: Any, judge: str) -> dict[str, Any]:
-    """The quick path's record for ``q`` with ``draft`` as the answerer's reply."""
+def recheck(
+    q: dict[str, Any], draft: str, funnel: Any, judge: str, repairer: str | None = None
+) -> dict[str, Any]:
+    """The quick path's record for ``q`` with ``draft`` as the answerer's reply.
+
+    With ``repairer``, a repair the quick path asks for (``grounding.repair``) is asked of
+    that model, live.
+    """
     from disputatio.graphs.rag import graph
     from disputatio.nodes.rag.context import RagContext
     from disputatio.testing import ScriptedChatModel
 
     answerer = ScriptedChatModel(script=[draft], repeat_last=True, name="recorded draft")
-    ctx = RagContext(retriever=funnel, models={"answerer": answerer, "claim_judge": judge})
+    models: dict[str, Any] = {"answerer": answerer, "claim_judge": judge}
+    if repairer:
+        models["repairer"] = repairer
+    ctx = RagContext(retriever=funnel, models=models)
     out = graph.invoke({"question": q["question"]}, context=ctx)
     return project_record(q, {**out, "draft": draft}, wall_s=0.0, check_s=0.0)
 
@@ -81,7 +91,15 @@ def main() -> None:
         metavar="NAME=VALUE",
         help="an attribute of the claim checker to try (e.g. veto=0.3; 'none' for None)",
     )
+    parser.add_argument(
+        "--repair",
+        action="store_true",
+        help="with grounding.repair on: a refused draft is repaired by --model, live",
+    )
+    parser.add_argument("--only", help="re-check only these question ids (comma-separated)")
     args = parser.parse_args()
+    if args.repair:
+        os.environ["DISPUTATIO_GROUNDING__REPAIR"] = "true"
     if args.checker_set:
         _try_checker(dict(item.split("=", 1) for item in args.checker_set))
 
@@ -107,10 +125,12 @@ def main() -> None:
                 out_fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
             continue
         q = questions[rec["id"]]
+        if args.only and rec["id"] not in args.only.split(","):
+            continue
         if rec.get("draft") is None:  # refused by retrieval: nothing was drafted
             new = dict(rec)
         else:
-            new = recheck(q, rec["draft"], funnel, args.model)
+            new = recheck(q, rec["draft"], funnel, args.model, args.model if args.repair else None)
             new.update(id=q["id"], system="project", kind=q["kind"], split=q["split"])
             new.update(model=rec.get("model"), wall_s=rec["wall_s"], check_s=rec["check_s"])
         if out_fh:

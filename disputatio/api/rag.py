@@ -328,6 +328,8 @@ def _trace(result: dict[str, Any], *, debug: bool) -> dict[str, Any]:
         trace["invalid_citations"] = result.get("invalid_citations") or []
         if result.get("draft") is not None:
             trace["draft"] = result["draft"]  # the answerer's own text, before the check
+        if result.get("repaired") is not None:
+            trace["repaired"] = result["repaired"]  # its reply to the one repair request
     return trace
 
 

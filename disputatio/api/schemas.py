@@ -154,8 +154,8 @@ class QueryAnswer(BaseModel):
         confidence: The fitted probability that the answer is right (None when retrieval
             refused); ``trace.relevance`` holds the judge's P(it answers the question).
         contexts: The sections the answer could use (with ``return_context``).
-        trace: Scores, channels and timings (``draft``, ``usage``, ``invalid_citations`` with
-            ``debug``).
+        trace: Scores, channels and timings (``draft``, ``repaired`` when a repair was asked,
+            ``usage``, ``invalid_citations`` with ``debug``).
         error: ``{code: "NO_SUITABLE_CONTEXT", message, max_rerank_score}`` when refused.
     """
 

@@ -152,6 +152,20 @@ class GroundingSettings(BaseModel):
         "misses and 1 wrong answer, no right one (docs/grounding.md).",
     )
 
+    repair: bool = Field(
+        False,
+        description="Quick path: when the checker sets aside every claim of the answer for "
+        "want of support, show the model those claims and ask it once more to copy the "
+        "sentence that answers (one more answering call, on refusals only; docs/grounding.md).",
+    )
+    repair_floor: float = Field(
+        0.5,
+        ge=0,
+        le=1,
+        description="Quick path: a repaired one-part answer stands only when the judge gives "
+        "P(answers the question) at least this (the relevance floor applies to first tries).",
+    )
+
 
 class MedragSettings(BaseModel):
     """MedRAG-style two-agent debate."""

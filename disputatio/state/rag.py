@@ -54,6 +54,8 @@ class RagState(RagInput, total=False):
         grounded: Every factual claim kept in the answer is supported by a cited sentence.
         not_found: The documents do not answer (refused before or after the answerer).
         draft: The answerer's own text, before the claim check.
+        repaired: The answerer's second text, asked once when the checker set aside every
+            claim of ``draft`` for want of support (``grounding.repair``); None when not asked.
         confidence: The fitted probability that the answer is right (see
             ``validators/calibrated.py``).
         relevance: The judge's P(the kept claims answer the question asked); None where it
@@ -76,6 +78,7 @@ class RagState(RagInput, total=False):
     grounded: bool
     not_found: bool
     draft: str
+    repaired: str | None
     confidence: float
     relevance: float | None
     usage: Annotated[dict[str, dict[str, Any]], merge_usage]
@@ -93,6 +96,8 @@ class RagOutput(TypedDict, total=False):
         grounded: Every factual claim kept in the answer is supported by a cited sentence.
         not_found: The documents do not answer the question.
         draft: The answerer's own text, before the claim check.
+        repaired: The answerer's second text, asked once when the checker set aside every
+            claim of ``draft`` for want of support (``grounding.repair``); None when not asked.
         confidence: The fitted probability that the answer is right (not set on a refusal
             before the answerer).
         relevance: The judge's P(the kept claims answer the question asked); None where it
@@ -112,6 +117,7 @@ class RagOutput(TypedDict, total=False):
     grounded: bool
     not_found: bool
     draft: str
+    repaired: str | None
     confidence: float
     relevance: float | None
     sections: list[dict[str, Any]]

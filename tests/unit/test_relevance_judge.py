@@ -9,13 +9,11 @@ refused.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from langchain_core.messages import AIMessage
-from rag_fakes import text_funnel
+from rag_fakes import lp_reply, text_funnel
 
 from disputatio.graphs.rag import graph
 from disputatio.nodes.rag.context import RagContext
@@ -36,17 +34,6 @@ SECTIONS = {
 QUESTION = "What are the opening hours of the Holloway Outpatient Centre?"
 SUPPORTED = "Walk-in blood tests at the Holloway Centre run from 08:00 to 12:00."
 INVENTED = "The centre's café opens at 07:00."
-
-
-def lp_reply(p_yes: float) -> AIMessage:
-    """A one-token reply with log-probabilities, as an OpenAI-compatible endpoint sends it."""
-    top = [
-        {"token": "yes", "logprob": math.log(p_yes)},
-        {"token": "no", "logprob": math.log(1 - p_yes)},
-    ]
-    first = top[0] if p_yes >= 0.5 else top[1]
-    content = [{**first, "top_logprobs": top}]
-    return AIMessage(content=first["token"], response_metadata={"logprobs": {"content": content}})
 
 
 class AskedJudge:
