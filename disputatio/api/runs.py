@@ -150,18 +150,18 @@ class Engine:
             snapshot = graph.get_state(config)
             self._record_moves(run_id, spec, known, snapshot.values)
             pending = [i for t in snapshot.tasks for i in t.interrupts]
-            if pending:
-                for intr in pending:
-                    payload = {"interrupt_id": intr.id, "value": _jsonable(intr.value)}
-                    self._event(run_id, known, f"interrupt:{intr.id}", "interrupt", payload)
-                store.update_run(self.settings, run_id, status="interrupted", resume=None)
+            if pending:  # the interrupt events and the status in one transaction
+                asks = [
+                    (f"interrupt:{i.id}", "interrupt", {"interrupt_id": i.id, "value": i.value})
+                    for i in pending
+                ]
+                self._settle(run_id, known, asks, status="interrupted", resume=None)
                 return
             values = snapshot.values
             result = {k: _jsonable(v) for k, v in values.items() if k in _output_keys(graph)}
             verdict = verdict_body(protocol, run_id, result)  # what GET …/verdict answers
-            # the event first: a stream that sees the terminal status has every event to send
-            self._event(run_id, known, "final", "final", {"verdict": verdict})
-            store.update_run(self.settings, run_id, status="done", result=result, resume=None)
+            final = [("final", "final", {"verdict": verdict})]
+            self._settle(run_id, known, final, status="done", result=result, resume=None)
 
     def _record_moves(
         self, run_id: str, spec: registry.GraphSpec, known: set[str], values: Mapping[str, Any]
@@ -177,6 +177,22 @@ class Engine:
             for index, item in enumerate(values.get(name) or []):
                 data = {"field": name, "index": index, "move": item}
                 self._event(run_id, known, f"{name}:{index}", "move", data)
+
+    def _settle(
+        self,
+        run_id: str,
+        known: set[str],
+        events: list[tuple[str, str, dict[str, Any]]],
+        **fields: Any,
+    ) -> None:
+        """Write a run's last ``events`` of a step and its ``fields`` in one transaction.
+
+        The events come first, so a stream that sees the new status has every event to send,
+        and a client that reads an event sees the status it announces.
+        """
+        new = [(k, t, _jsonable(d)) for k, t, d in events if k not in known]
+        store.update_run_with_events(self.settings, run_id, new, **fields)
+        known.update(k for k, _, _ in new)
 
     def _event(
         self, run_id: str, known: set[str], key: str, type_: str, data: dict[str, Any]

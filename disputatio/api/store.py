@@ -31,6 +31,7 @@ from disputatio.storage.api_runs import (
     run_owner,
     run_status,
     update_run,
+    update_run_with_events,
 )
 from disputatio.storage.document_reads import (
     document_for_hash,
@@ -64,4 +65,5 @@ __all__ = [
     "run_status",
     "update_job",
     "update_run",
+    "update_run_with_events",
 ]

@@ -9,6 +9,7 @@ query can never return another tenant's row; :func:`run_owner` tells "missing" (
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from disputatio.settings import Settings
@@ -99,18 +100,48 @@ def update_run(settings: Settings, run_id: str, **fields: Any) -> bool:
     A cancelled run stays cancelled (a task that finishes a step after the cancellation writes
     nothing). Returns whether the row was updated.
     """
+    with db(settings) as conn:
+        return _update_in(conn, run_id, fields)
+
+
+def update_run_with_events(
+    settings: Settings,
+    run_id: str,
+    events: Sequence[tuple[str, str, dict[str, Any]]],
+    **fields: Any,
+) -> bool:
+    """Append ``events`` (``(key, type, data)``) and set ``fields`` of a run, in one transaction.
+
+    A client that reads an event and then the run sees the status the event announces: an
+    ``interrupt`` event and ``interrupted``, the ``final`` event and ``done``. Written apart,
+    the status lagged the event (a client polled ``running`` after the interrupt). A cancelled
+    run gets neither. Returns whether the row was updated.
+    """
+    with db(settings) as conn:
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (run_id,))
+        row = conn.execute(
+            "SELECT status FROM api_runs WHERE id = %s FOR UPDATE", (run_id,)
+        ).fetchone()
+        if row is None or row["status"] == "cancelled":
+            return False
+        for key, type_, data in events:  # the events first, as everywhere
+            api_events.append_in(conn, run_id, key, type_, data)
+        return _update_in(conn, run_id, fields)
+
+
+def _update_in(conn: Conn, run_id: str, fields: dict[str, Any]) -> bool:
+    """:func:`update_run` on ``conn``, in the caller's transaction."""
     sets, args = [], []
     for key, value in fields.items():
         sets.append(f"{key} = %s")
         args.append(jsonb(value) if key in ("result", "resume") else value)
     if fields.get("status") in TERMINAL:
         sets.append("finished_at = now()")
-    with db(settings) as conn:
-        cur = conn.execute(
-            f"UPDATE api_runs SET {', '.join(sets)} WHERE id = %s AND status <> 'cancelled'",
-            (*args, run_id),
-        )
-        return cur.rowcount > 0
+    cur = conn.execute(
+        f"UPDATE api_runs SET {', '.join(sets)} WHERE id = %s AND status <> 'cancelled'",
+        (*args, run_id),
+    )
+    return cur.rowcount > 0
 
 
 def cancel_run(settings: Settings, run_id: str) -> bool:

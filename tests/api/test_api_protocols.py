@@ -3,12 +3,15 @@ routes, and the MedRAG debate's stream and verdict (scripted agents)."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
+from disputatio.api import store
 from disputatio.nodes.rdc.memory import NAMESPACE
 from disputatio.storage.checkpoint import open_store
 
-from .conftest import KEY_B, TENANT_A, LiveServer, read_sse, start_debate
+from .conftest import KEY_B, TENANT_A, LiveServer, read_sse, start_debate, unserved
 
 pytestmark = pytest.mark.integration
 
@@ -113,3 +116,29 @@ def test_medrag_debate_streams_each_agents_turns_and_answers_the_verdict(
     round2 = "\n".join(str(m.content) for m in agent1.prompts[1])
     assert "Rose Bengal" in round1 and "SUMMARY-OF" not in round1
     assert "SUMMARY-OF-AGENT2" in round2 and "SUMMARY-OF-AGENT1" not in round2
+
+
+def test_a_steps_last_events_and_the_status_they_announce_are_written_together(
+    live: LiveServer,
+) -> None:
+    """The referee's interrupt event came before its ``interrupted`` status (CI, 2026-12-02:
+    a client polled ``running`` after reading the interrupt); one transaction writes both."""
+    case_id = str(uuid.uuid4())
+    run = {"id": case_id, "tenant": TENANT_A, "protocol": "referee",
+           "question": "q?", "request": {"question": "q?"}}  # fmt: skip
+    store.create_run(unserved(live.settings), run)  # recorded: no worker runs it
+    try:
+        asks = [("interrupt:a", "interrupt", {"interrupt_id": "a", "value": {"q": 1}})]
+        assert store.update_run_with_events(live.settings, case_id, asks, status="interrupted")
+        assert store.run_status(live.settings, case_id) == "interrupted"
+        assert [e["type"] for e in store.events_after(live.settings, case_id, 0)] == ["interrupt"]
+        assert store.cancel_run(live.settings, case_id)
+        late = [("final", "final", {"verdict": {}})]
+        assert not store.update_run_with_events(live.settings, case_id, late, status="done")
+        assert store.run_status(live.settings, case_id) == "cancelled"  # and no final event
+        assert [e["type"] for e in store.events_after(live.settings, case_id, 0)] == [
+            "interrupt",
+            "cancelled",
+        ]
+    finally:
+        store.delete_run(live.settings, TENANT_A, case_id)
