@@ -21,13 +21,22 @@ ANSWER_SECTIONS_SYSTEM = """Answer the question from the sections only. Cite the
 section you use in square brackets, such as [S1]. If the sections do not answer the question
 (or one part of it), say so for that part. At most 6 sentences."""
 
-#: Added to the answerer's own prompt when the claim checker set aside every claim of its reply
+#: Asked once, afresh, when the claim checker set aside every claim of the answerer's reply
 #: (``grounding.repair``): the small model restates a sentence in words no sentence supports;
-#: asked to copy, it quotes. Its prompt is the first one with this appended, so a server
-#: caching prompt prefixes (llama.cpp) reads the sections once.
-REPAIR_ASK = """Copy word for word the sentence of the sections that answers the question, and end
-it with its section's label, such as [S1]. If no sentence of the sections answers the question,
-write: The sections do not answer it."""
+#: asked to copy, it quotes.
+REPAIR_SYSTEM = """You copy from documents the sentence that answers a question."""
+
+REPAIR_USER = """<sections>
+{sections}
+</sections>
+
+<question>
+{question}
+</question>
+
+Copy word for word the sentence of the sections that answers the question, and end it with its
+section's label, such as [S1]. If no sentence of the sections answers the question, write: The
+sections do not answer it."""
 
 ANSWER_USER = """<sections>
 {sections}

@@ -2,7 +2,7 @@
 
 Unit tests of :mod:`disputatio.nodes.rag.repair`, and runs of the ``rag`` graph with a scripted
 answerer (the lexical checker, so no judge is scripted): a draft whose every claim the checker
-sets aside leads to one more request, to copy the answering sentence; its reply replaces the first
+sets aside leads to one fresh request to copy the answering sentence; its reply replaces the first
 when it keeps a supported claim; a draft that says the documents do not answer, a near miss's
 off-question claim and the setting switched off are not repaired.
 """
@@ -16,7 +16,7 @@ from rag_fakes import lp_reply, text_funnel
 
 from disputatio.graphs.rag import graph
 from disputatio.nodes.rag.context import RagContext
-from disputatio.nodes.rag.repair import REPAIR_MAX_TOKENS, to_repair
+from disputatio.nodes.rag.repair import to_repair
 from disputatio.settings import load_settings
 from disputatio.state.claims import Claim
 from disputatio.testing import ScriptedChatModel
@@ -71,11 +71,9 @@ def test_a_refused_draft_is_repaired_once_and_the_repair_is_checked(tmp_path: Pa
     out, answerer = _run(tmp_path, [FRAMED, COPIED])
     assert answerer.calls == 2
     first, second = (str(p[-1].content) for p in answerer.prompts)
-    # its first prompt again (a cached prefix), then the request to copy; not its own reply
-    assert second.startswith(first) and "Copy word for word" in second[len(first) :]
-    assert FRAMED not in second
-    assert answerer.prompts[1][0] == answerer.prompts[0][0]  # the same system message
-    assert answerer.received[1]["max_tokens"] == REPAIR_MAX_TOKENS  # a sentence, not six
+    # asked afresh to copy: the same sections and question, not its own first reply
+    assert "Copy word for word" in second and QUESTION in second and FRAMED not in second
+    assert first.split("</sections>")[0] == second.split("</sections>")[0]
     assert out["draft"] == FRAMED and out["repaired"] == COPIED
     kept = [c for c in out["claims"] if not c["dropped"]]
     assert [c["verdict"] for c in kept] == ["supported"]

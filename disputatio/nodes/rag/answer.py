@@ -6,7 +6,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from disputatio.models.accounting import invoke_with_usage
@@ -16,12 +16,13 @@ from disputatio.nodes.citations import (
     short_labels,
 )
 from disputatio.nodes.rag.context import RagContext
-from disputatio.nodes.rag.repair import REPAIR_MAX_TOKENS, to_repair
+from disputatio.nodes.rag.repair import to_repair
 from disputatio.prompts.retrieval import (
     ANSWER_SECTIONS_SYSTEM,
     ANSWER_SYSTEM,
     ANSWER_USER,
-    REPAIR_ASK,
+    REPAIR_SYSTEM,
+    REPAIR_USER,
 )
 from disputatio.retrievers.base import format_sections
 from disputatio.settings.pipelines import GroundingSettings
@@ -84,7 +85,7 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
         cfg=cfg,
         question=state["question"],
     )
-    report, repaired, more = _repair(ctx, check(reply), check, messages)
+    report, repaired, more = _repair(ctx, check(reply), check, shown, state["question"])
     usage = {**usage, **more}
     floor = cfg.relevance_floor
     if repaired is not None and not report.not_found:  # a second try clears a higher bar
@@ -117,25 +118,26 @@ def _repair(
     ctx: RagContext,
     report: ClaimReport,
     check: Callable[[Any], ClaimReport],
-    messages: list[BaseMessage],
+    shown: str,
+    question: str,
 ) -> tuple[ClaimReport, str | None, dict[str, dict[str, Any]]]:
     """``report``, or the check of one repair when the checker set aside every claim of it.
 
     With ``grounding.repair`` on and :func:`~.repair.to_repair` finding a repair case, the
-    model is asked once more, its first prompt (``messages``) followed by the request to copy
-    the sentence that answers; its reply's check replaces ``report`` when it keeps a claim.
+    model is asked afresh to copy the sentence that answers ``question`` from the ``shown``
+    sections; its reply's check replaces ``report`` when it keeps a claim.
 
     Returns:
         ``(report, the repair's text or None when none was asked, the repair's usage)``.
     """
     if not ctx.get_settings().grounding.repair or not to_repair(report.claims):
         return report, None, {}
-    fixer = ctx.chat_model(
-        "repairer", role="answerer", temperature=0.0, max_tokens=REPAIR_MAX_TOKENS
-    )
-    system, user = messages
-    asked = [system, HumanMessage(f"{user.content}\n\n{REPAIR_ASK}")]
-    again, usage = invoke_with_usage(fixer, asked, agent="repairer", role="answerer")
+    fixer = ctx.chat_model("repairer", role="answerer", temperature=0.0)
+    messages = [
+        SystemMessage(REPAIR_SYSTEM),
+        HumanMessage(REPAIR_USER.format(sections=shown, question=question)),
+    ]
+    again, usage = invoke_with_usage(fixer, messages, agent="repairer", role="answerer")
     second = check(again)
     return (report if second.not_found else second), str(again.content), usage
 

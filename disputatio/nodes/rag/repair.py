@@ -1,16 +1,16 @@
-"""One repair of a refused draft: the answerer is asked once more, to copy the answer.
+"""One repair of a refused draft: the answerer is asked once, afresh, to copy the answer.
 
 The issue's rule: "an unsupported claim is repaired once or dropped". The small answerer
 often states an answer in words of its own that no shown sentence supports as written (the
 question's framing added, two facts joined, a unit respelled), and the claim checker then
-refuses the whole answer. With ``grounding.repair`` the quick path asks the model once more:
-its first prompt, then the request to copy the sentence that answers
-(:data:`~disputatio.prompts.retrieval.REPAIR_ASK`; a llama.cpp server reuses the cached
-prompt), at most :data:`REPAIR_MAX_TOKENS`. The reply is checked like the first.
+refuses the whole answer. The quick path then asks the model once more, in a new
+conversation with the same sections and question, to copy the sentence that answers
+(:data:`~disputatio.prompts.retrieval.REPAIR_USER`); its reply is checked like the first.
 
 Shown its own claims instead ("these statements are not stated in the sections …", the first
 design), the 1.5B repeated them with a citation added: 0 of 10 refused drafts of held-out set
-13 changed (docs/grounding.md, "One repair of a refused draft").
+13 changed. Asked afresh it copies or says that the sections do not answer
+(docs/grounding.md, "One repair of a refused draft").
 
 Only a draft refused *because of the checker* is repaired: every factual claim was set aside
 as unsupported or uncited. A draft that says itself that the documents do not answer, or one
@@ -23,10 +23,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from disputatio.state.claims import Claim
-
-#: Completion budget of the repair: a copied sentence or two (a multi-part question's), not
-#: the first reply's six; a cut tail is dropped before the check.
-REPAIR_MAX_TOKENS = 160
 
 #: The verdicts of claims set aside for want of support (not for answering another question).
 _UNFOUND = frozenset({"unsupported", "uncited"})
