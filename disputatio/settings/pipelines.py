@@ -155,8 +155,9 @@ class GroundingSettings(BaseModel):
     repair: bool = Field(
         False,
         description="Quick path: when the checker sets aside every claim of the answer for "
-        "want of support, show the model those claims and ask it once more to copy the "
-        "sentence that answers (one more answering call, on refusals only; docs/grounding.md).",
+        "want of support, ask the model once more, afresh, to copy the sentence that answers "
+        "(one more answering call on those refusals; with the 1.5B, 3 right answers gained on "
+        "145 repairs over 14 question sets, none wrong: docs/grounding.md).",
     )
     repair_floor: float = Field(
         0.5,
