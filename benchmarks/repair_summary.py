@@ -15,17 +15,14 @@ repair call's seconds (docs/grounding.md, "One repair of a refused draft").
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from disputatio.eval.datasets import read_jsonl
+
 GROUNDING = Path(__file__).resolve().parent.parent / "docs" / "grounding"
-
-
-def _records(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def summary(
@@ -66,10 +63,10 @@ def main() -> None:
     before: dict[tuple[str, str], dict] = {}
     for line in args.candidates.read_text().splitlines():
         name, records = line.split()[:2]
-        for rec in _records(GROUNDING / f"{records}.jsonl"):
+        for rec in read_jsonl(GROUNDING / f"{records}.jsonl"):
             if rec["system"] == "project":
                 before[(name, rec["id"])] = rec
-    counts, made, seconds = summary(_records(args.repaired), before, args.floor)
+    counts, made, seconds = summary(list(read_jsonl(args.repaired)), before, args.floor)
     for key in sorted(counts):
         print(f"{key}: {counts[key]}")
     for rec in made:

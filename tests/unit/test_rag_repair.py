@@ -16,7 +16,7 @@ from rag_fakes import lp_reply, text_funnel
 
 from disputatio.graphs.rag import graph
 from disputatio.nodes.rag.context import RagContext
-from disputatio.nodes.rag.repair import to_repair
+from disputatio.nodes.rag.repair import needs_repair
 from disputatio.settings import load_settings
 from disputatio.state.claims import Claim
 from disputatio.testing import ScriptedChatModel
@@ -40,12 +40,12 @@ def _claim(verdict: str, dropped: bool, factual: bool = True, text: str = "x") -
 def test_only_a_draft_whose_every_claim_was_set_aside_unfound_is_repaired() -> None:
     unsupported = _claim("unsupported", True, text="a")
     uncited = _claim("uncited", True, text="b")
-    assert to_repair([unsupported, uncited, _claim("not_found", False)]) == ["a", "b"]
-    assert to_repair([unsupported, _claim("supported", False)]) == []  # a claim is kept
-    assert to_repair([unsupported, _claim("supported", True)]) == []  # a near miss's mark
-    assert to_repair([_claim("not_found", False)]) == []  # the writer said not found
-    assert to_repair([_claim(None, False, factual=False)]) == []  # type: ignore[arg-type]
-    assert to_repair([unsupported, unsupported]) == ["a"]
+    assert needs_repair([unsupported, uncited, _claim("not_found", False)])
+    assert not needs_repair([unsupported, _claim("supported", False)])  # a claim is kept
+    assert not needs_repair([unsupported, _claim("supported", True)])  # a near miss's mark
+    assert not needs_repair([_claim("not_found", False)])  # the writer said not found
+    assert not needs_repair([_claim(None, False, factual=False)])  # type: ignore[arg-type]
+    assert not needs_repair([unsupported, _claim("unsupported", False)])  # flagged, kept
 
 
 def _run(

@@ -16,7 +16,7 @@ from disputatio.nodes.citations import (
     short_labels,
 )
 from disputatio.nodes.rag.context import RagContext
-from disputatio.nodes.rag.repair import to_repair
+from disputatio.nodes.rag.repair import needs_repair
 from disputatio.prompts.retrieval import (
     ANSWER_SECTIONS_SYSTEM,
     ANSWER_SYSTEM,
@@ -123,14 +123,14 @@ def _repair(
 ) -> tuple[ClaimReport, str | None, dict[str, dict[str, Any]]]:
     """``report``, or the check of one repair when the checker set aside every claim of it.
 
-    With ``grounding.repair`` on and :func:`~.repair.to_repair` finding a repair case, the
+    With ``grounding.repair`` on and :func:`~.repair.needs_repair` finding a repair case, the
     model is asked afresh to copy the sentence that answers ``question`` from the ``shown``
     sections; its reply's check replaces ``report`` when it keeps a claim.
 
     Returns:
         ``(report, the repair's text or None when none was asked, the repair's usage)``.
     """
-    if not ctx.get_settings().grounding.repair or not to_repair(report.claims):
+    if not ctx.get_settings().grounding.repair or not needs_repair(report.claims):
         return report, None, {}
     fixer = ctx.chat_model("repairer", role="answerer", temperature=0.0)
     messages = [

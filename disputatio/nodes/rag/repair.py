@@ -28,15 +28,11 @@ from disputatio.state.claims import Claim
 _UNFOUND = frozenset({"unsupported", "uncited"})
 
 
-def to_repair(claims: Sequence[Claim]) -> list[str]:
-    """The texts of the claims to show the answerer, or ``[]`` when the draft is no repair case.
+def needs_repair(claims: Sequence[Claim]) -> bool:
+    """Whether a draft with these checked ``claims`` is a repair case.
 
     A repair case: no factual claim is kept, at least one was set aside, and every one set
     aside was unsupported or uncited.
     """
     facts = [c for c in claims if c.factual and c.verdict != "not_found"]
-    if not facts or any(not c.dropped for c in facts):
-        return []
-    if any(c.verdict not in _UNFOUND for c in facts):
-        return []
-    return list(dict.fromkeys(c.text for c in facts))
+    return bool(facts) and all(c.dropped and c.verdict in _UNFOUND for c in facts)
