@@ -12,7 +12,11 @@ Each parent is then cut into children: prose runs by the same splitter into piec
 ``child_tokens - child_overlap`` tokens, tables only between rows (a table stays whole in one
 child when it fits). Adjacent small pieces (a heading and the table under it) are merged while
 they fit. Consecutive prose children then share ``child_overlap`` tokens: each one's start moves
-back to the word where the previous piece's last ``child_overlap`` tokens begin. The splitter
+back to the word where the previous piece's last ``child_overlap`` tokens begin. With
+``child_close_tokens`` set, children close at paragraph (block) boundaries instead: each block
+is a piece (a long one cut by size), a piece takes in the next only while it holds fewer than
+``child_close_tokens`` tokens or is a heading alone, and only the pieces of one cut paragraph
+overlap. The splitter
 runs without its own overlap so that every piece can be located exactly, even in repetitive
 text. Every chunk's text is an exact slice of the markdown, and ids are hashes of the document
 key and the slice's offsets, so re-chunking is deterministic.
@@ -50,6 +54,7 @@ class _Atom:
     table: int | None  # index of the table block this atom comes from; None for prose
     rows: tuple[Span, ...] = ()
     heading: bool = False
+    block: int = -1  # index of the markdown block the atom comes from
 
 
 def _splitter_length(text: str) -> int:
@@ -141,7 +146,18 @@ def _table_atoms(markdown: str, block_index: int, block: Block, limit: int) -> l
     for group in _group_rows(block.rows, row_tokens, limit):
         rows = tuple(block.rows[i] for i in group)
         tokens = sum(row_tokens[i] for i in group)
-        atoms.append(_Atom(rows[0][0], rows[-1][1], tokens, block.section, block_index, rows))
+        atoms.append(
+            _Atom(
+                rows[0][0],
+                rows[-1][1],
+                tokens,
+                block.section,
+                block_index,
+                rows,
+                False,
+                block_index,
+            )
+        )
     return atoms
 
 
@@ -154,10 +170,13 @@ def _atoms(markdown: str, blocks: list[Block], limit: int) -> list[_Atom]:
         tokens = count_tokens(markdown[block.start : block.end])
         if tokens <= limit:
             heading = block.kind == "heading"
-            atoms.append(_Atom(block.start, block.end, tokens, block.section, None, (), heading))
+            atoms.append(
+                _Atom(block.start, block.end, tokens, block.section, None, (), heading, index)
+            )
             continue
         for start, end in _split(markdown, (block.start, block.end), limit):
-            atoms.append(_Atom(start, end, count_tokens(markdown[start:end]), block.section, None))
+            tokens = count_tokens(markdown[start:end])
+            atoms.append(_Atom(start, end, tokens, block.section, None, (), False, index))
     return atoms
 
 
@@ -192,29 +211,52 @@ class _Piece:
     start: int
     end: int
     prose: bool  # False when the piece holds (part of) a table
+    heading: bool = False  # the piece is a heading alone
+    first: int = -1  # block of its first character
+    last: int = -1  # block of its last character
 
 
-def _child_pieces(markdown: str, group: list[_Atom], size: int, overlap: int) -> list[Span]:
+def _prose_pieces(
+    markdown: str, run: list[_Atom], size: int, overlap: int, whole: bool
+) -> list[_Piece]:
+    """Pieces of a prose run: the run cut by size, or (``whole`` False) each block cut alone."""
+    if whole:
+        span = (run[0].start, run[-1].end)
+        if count_tokens(markdown[span[0] : span[1]]) <= size:
+            return [_Piece(*span, prose=True)]
+        return [_Piece(a, b, prose=True) for a, b in _split(markdown, span, max(size - overlap, 1))]
+    pieces: list[_Piece] = []
+    for atom in run:
+        if atom.tokens <= size:
+            pieces.append(_Piece(atom.start, atom.end, True, atom.heading, atom.block, atom.block))
+            continue
+        for a, b in _split(markdown, (atom.start, atom.end), max(size - overlap, 1)):
+            pieces.append(_Piece(a, b, True, False, atom.block, atom.block))
+    return pieces
+
+
+def _child_pieces(
+    markdown: str, group: list[_Atom], size: int, overlap: int, close_at: int
+) -> list[Span]:
+    whole = close_at >= size  # children packed by size alone, across paragraphs
     pieces: list[_Piece] = []
     for table, run_iter in itertools.groupby(group, key=lambda a: a.table):
         run = list(run_iter)
-        span = (run[0].start, run[-1].end)
         if table is None:
-            if count_tokens(markdown[span[0] : span[1]]) <= size:
-                pieces.append(_Piece(*span, prose=True))
-            else:
-                spans = _split(markdown, span, max(size - overlap, 1))
-                pieces.extend(_Piece(start, end, prose=True) for start, end in spans)
+            pieces.extend(_prose_pieces(markdown, run, size, overlap, whole))
             continue
         rows = tuple(row for atom in run for row in atom.rows)
         row_tokens = count_tokens_batch([markdown[s:e] for s, e in rows])
         for row_group in _group_rows(rows, row_tokens, size):
-            pieces.append(_Piece(rows[row_group[0]][0], rows[row_group[-1]][1], prose=False))
-    pieces = _merge_small(markdown, pieces, size, overlap)
+            start, end = rows[row_group[0]][0], rows[row_group[-1]][1]
+            pieces.append(_Piece(start, end, False, False, run[0].block, run[0].block))
+    pieces = _merge_small(markdown, pieces, size, overlap, close_at)
     spans = [(pieces[0].start, pieces[0].end)] if pieces else []
     for previous, piece in itertools.pairwise(pieces):
         start = piece.start
-        if overlap and previous.prose and piece.prose:
+        # children closed at a paragraph boundary do not overlap; a cut paragraph's pieces do
+        joined = whole or previous.last == piece.first
+        if overlap and previous.prose and piece.prose and joined:
             start = _overlap_start(
                 markdown, (previous.start, previous.end), (piece.start, piece.end), overlap, size
             )
@@ -222,15 +264,23 @@ def _child_pieces(markdown: str, group: list[_Atom], size: int, overlap: int) ->
     return spans
 
 
-def _merge_small(markdown: str, pieces: list[_Piece], size: int, overlap: int) -> list[_Piece]:
-    """Merge adjacent pieces while the merged slice fits (prose leaves room for the overlap)."""
+def _merge_small(
+    markdown: str, pieces: list[_Piece], size: int, overlap: int, close_at: int
+) -> list[_Piece]:
+    """Merge adjacent pieces while the merged slice fits (prose leaves room for the overlap).
+
+    A piece takes in the next one only while it holds fewer than ``close_at`` tokens or is a
+    heading alone (a heading belongs with what follows it).
+    """
     merged: list[_Piece] = []
     for piece in pieces:
         if merged:
             last = merged[-1]
             limit = size - overlap if last.prose and piece.prose else size
-            if count_tokens(markdown[last.start : piece.end]) <= limit:
-                merged[-1] = _Piece(last.start, piece.end, last.prose and piece.prose)
+            open_ = last.heading or count_tokens(markdown[last.start : last.end]) < close_at
+            if open_ and count_tokens(markdown[last.start : piece.end]) <= limit:
+                prose = last.prose and piece.prose
+                merged[-1] = _Piece(last.start, piece.end, prose, False, last.first, piece.last)
                 continue
         merged.append(piece)
     return merged
@@ -241,13 +291,15 @@ def _chunk_id(doc_key: str, kind: str, span: Span) -> str:
     return hashlib.sha1(raw, usedforsecurity=False).hexdigest()[:24]
 
 
-def _validate(parent_min: int, parent_max: int, child: int, overlap: int) -> None:
+def _validate(parent_min: int, parent_max: int, child: int, overlap: int, close_at: int) -> None:
     if not 0 < parent_min <= parent_max:
         raise ConfigError(f"chunking: need 0 < parent_min ({parent_min}) <= parent_max")
     if not 0 < child <= parent_max:
         raise ConfigError(f"chunking: need 0 < child_tokens ({child}) <= parent_max_tokens")
     if not 0 <= overlap < child:
         raise ConfigError(f"chunking: need 0 <= child_overlap ({overlap}) < child_tokens")
+    if close_at < 0:
+        raise ConfigError(f"chunking: need child_close_tokens ({close_at}) >= 0")
 
 
 def chunk_document(
@@ -258,6 +310,7 @@ def chunk_document(
     parent_max_tokens: int = 1000,
     child_tokens: int = 200,
     child_overlap: int = 20,
+    child_close_tokens: int | None = None,
 ) -> list[ParentChunk]:
     """Cut a document into parent chunks, each holding its child chunks.
 
@@ -268,7 +321,11 @@ def chunk_document(
         parent_max_tokens: Parents hold at most this many tokens (a single table row that is
             longer than this is never split and is the only exception).
         child_tokens: Target (maximum) size of a child chunk.
-        child_overlap: Tokens shared by consecutive children cut from the same prose run.
+        child_overlap: Tokens shared by consecutive children cut from the same prose run
+            (from the same paragraph, when children close at paragraphs).
+        child_close_tokens: A child closes at the end of a paragraph (or list, table, …) once
+            it holds at least this many tokens; a heading stays with what follows it. None
+            (or at least ``child_tokens``): paragraphs are packed up to ``child_tokens``.
 
     Returns:
         Parents in document order; children are numbered across the whole document.
@@ -276,7 +333,8 @@ def chunk_document(
     Raises:
         ConfigError: The size parameters are inconsistent.
     """
-    _validate(parent_min_tokens, parent_max_tokens, child_tokens, child_overlap)
+    close_at = child_tokens if child_close_tokens is None else child_close_tokens
+    _validate(parent_min_tokens, parent_max_tokens, child_tokens, child_overlap, close_at)
     markdown = doc.markdown
     blocks, headings = parse_blocks(markdown)
     limit = min(max(parent_max_tokens - parent_min_tokens, child_tokens), parent_max_tokens)
@@ -286,7 +344,7 @@ def chunk_document(
     for parent_ordinal, group in enumerate(groups):
         span = (group[0].start, group[-1].end)
         parent_id = _chunk_id(doc_key, "parent", span)
-        child_spans = _child_pieces(markdown, group, child_tokens, child_overlap)
+        child_spans = _child_pieces(markdown, group, child_tokens, child_overlap, close_at)
         texts = [markdown[s:e] for s, e in child_spans]
         children = []
         for (start, end), text, tokens in zip(

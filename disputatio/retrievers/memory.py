@@ -289,6 +289,7 @@ class InMemoryFunnel(FunnelSearch):
                         parent_min_tokens=cfg.parent_min_tokens,
                         parent_max_tokens=cfg.parent_max_tokens,
                         child_tokens=cfg.child_tokens, child_overlap=cfg.child_overlap,
+                        child_close_tokens=cfg.child_close_tokens,
                     )  # fmt: skip
                     if not parents:
                         raise IngestError(f"{item.source}: no text to index")

@@ -88,6 +88,7 @@ def load(state: IngestState, runtime: Runtime[IngestContext]) -> dict[str, Any]:
                 parent_max_tokens=cfg.parent_max_tokens,
                 child_tokens=cfg.child_tokens,
                 child_overlap=cfg.child_overlap,
+                child_close_tokens=cfg.child_close_tokens,
             )
             if not item.parents:
                 item.error = f"{item.path}: no text to index"

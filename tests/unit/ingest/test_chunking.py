@@ -92,9 +92,10 @@ _markdown = st.tuples(
 @given(
     markdown=_markdown,
     sizes=st.sampled_from([(40, 80, 24, 4), (5, 10, 6, 2), (10, 10, 10, 0)]),
+    close=st.sampled_from([None, 0, 5]),
 )
 def test_offsets_and_structure_hold_for_random_markdown(
-    markdown: str, sizes: tuple[int, int, int, int]
+    markdown: str, sizes: tuple[int, int, int, int], close: int | None
 ) -> None:
     parent_min, parent_max, child, overlap = sizes
     parents = chunk_document(
@@ -104,6 +105,7 @@ def test_offsets_and_structure_hold_for_random_markdown(
         parent_max_tokens=parent_max,
         child_tokens=child,
         child_overlap=overlap,
+        child_close_tokens=close,
     )
     _check_invariants(markdown, parents, child)
     assert bool(parents) == bool(markdown.strip())
@@ -217,3 +219,53 @@ def test_empty_document_and_bad_parameters() -> None:
         chunk_document(_doc("x"), doc_key="e", parent_min_tokens=900, parent_max_tokens=800)
     with pytest.raises(ConfigError):
         chunk_document(_doc("x"), doc_key="e", child_tokens=100, child_overlap=100)
+    with pytest.raises(ConfigError):
+        chunk_document(_doc("x"), doc_key="e", child_close_tokens=-1)
+
+
+LOANS = (
+    "# Library\n\nThe library is open from 09:00 to 20:00 on weekdays.\n\n"
+    "## Loans\n\nFilms may be borrowed for 7 days.\n\n"
+    "The branch library is open on Tuesdays."
+)
+
+
+def test_children_close_at_paragraphs_and_headings_stay_with_their_text() -> None:
+    packed = [c.text for p in chunk_document(_doc(LOANS), doc_key="l") for c in p.children]
+    assert packed == [LOANS]  # today's default: the whole short document is one child
+    parents = chunk_document(_doc(LOANS), doc_key="l", child_close_tokens=0)
+    _check_invariants(LOANS, parents, 200)
+    assert [c.text for p in parents for c in p.children] == [
+        "# Library\n\nThe library is open from 09:00 to 20:00 on weekdays.",
+        "## Loans\n\nFilms may be borrowed for 7 days.",
+        "The branch library is open on Tuesdays.",
+    ]
+
+
+def test_short_paragraphs_join_until_a_child_holds_close_tokens() -> None:
+    paragraphs = [f"Rule {i} applies to {w}." for i, w in enumerate(WORDS[:12])]
+    markdown = "\n\n".join(paragraphs)
+    close = 3 * count_tokens(paragraphs[0])
+    parents = chunk_document(_doc(markdown), doc_key="s", child_close_tokens=close)
+    _check_invariants(markdown, parents, 200)
+    children = [c for p in parents for c in p.children]
+    assert len(children) > 1
+    assert all(c.token_count >= close for c in children[:-1])
+    starts = {markdown.index(p) for p in paragraphs}
+    ends = {markdown.index(p) + len(p) for p in paragraphs}
+    assert all(c.char_start in starts and c.char_end in ends for c in children)
+
+
+def test_a_cut_paragraph_overlaps_itself_but_not_the_next_paragraph() -> None:
+    long = _prose(random.Random(2), 30)
+    markdown = long + "\n\nThe branch library is open on Tuesdays."
+    parents = chunk_document(
+        _doc(markdown), doc_key="o", child_tokens=100, child_overlap=10, child_close_tokens=0
+    )
+    _check_invariants(markdown, parents, 100)
+    children = [c for p in parents for c in p.children]
+    assert children[-1].text == "The branch library is open on Tuesdays."
+    cut = children[:-1]
+    assert len(cut) > 2 and all(c.token_count <= 100 for c in cut)
+    assert all(a.char_end > b.char_start for a, b in itertools.pairwise(cut))
+    assert children[-2].char_end == len(long)
