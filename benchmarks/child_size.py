@@ -49,7 +49,7 @@ def settings_for(spec: str) -> Any:
 
     tokens, overlap, *close = (int(x) for x in spec.split(":"))
     update = {"child_tokens": tokens, "child_overlap": overlap}
-    update["child_close_tokens"] = close[0] if close else None
+    update["child_close_tokens"] = close[0] if close else tokens  # packed
     base = get_settings()
     ingest = base.ingest.model_copy(update=update)
     return base.model_copy(update={"ingest": ingest})

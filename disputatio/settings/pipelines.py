@@ -18,13 +18,13 @@ class IngestSettings(BaseModel):
     parent_max_tokens: int = Field(1000, ge=50, description="Upper bound of parent chunks.")
     child_tokens: int = Field(200, ge=20, description="Target size of child chunks.")
     child_overlap: int = Field(20, ge=0, description="Token overlap between child chunks.")
-    child_close_tokens: int | None = Field(
+    child_close_tokens: int = Field(
         0,
         ge=0,
         description="A child closes at a paragraph's end once it holds this many tokens (0: "
         "one child per paragraph; a heading stays with its text; only a paragraph cut for size "
-        "overlaps itself). None: paragraphs packed up to child_tokens (before 2026-12-02; "
-        "docs/grounding.md, 'Children cut at paragraphs').",
+        "overlaps itself). child_tokens or more: paragraphs packed up to child_tokens, the "
+        "chunking before 2026-12-02 (docs/grounding.md, 'Children cut at paragraphs').",
     )
     max_file_mb: float = Field(50.0, gt=0, description="Files larger than this are refused.")
     ocr: str = Field(
