@@ -290,6 +290,32 @@ _BARE_IN_RE = re.compile(
 )
 
 
+#: What the answerer calls the text it was shown ("the information provided", "the context").
+_SHOWN = (
+    r"(?:the\s+|this\s+|these\s+)?(?:given\s+|provided\s+)?(?:information|text|context|"
+    r"documents?|sections?|passages?|sources?|excerpts?|sentences?|data)"
+)
+#: "According to the information provided in the section, X" / "Based on the context, X".
+_SHOWN_LEAD_RE = re.compile(
+    rf"^\s*(?:according\s+to|based\s+on)\s+{_SHOWN}"
+    rf"(?:\s+(?:provided|given|shown|above|available))?(?:\s+(?:in|from)\s+{_SHOWN})?"
+    r"\s*,\s*(?=\w)",
+    re.I,
+)
+
+
+def without_shown_lead(text: str) -> str:
+    """``text`` without a lead-in that only says it comes from the text shown.
+
+    "According to the information provided in the section, the pass costs 450 NOK." → "The
+    pass costs 450 NOK."; a named source ("According to the travel policy, …") stays.
+    """
+    lead = _SHOWN_LEAD_RE.match(text)
+    if lead is None:
+        return text
+    return text[lead.end() :][:1].upper() + text[lead.end() + 1 :]
+
+
 def without_pointers(text: str) -> str:
     """``text`` (its section labels just taken out) without what pointed at them.
 

@@ -39,6 +39,7 @@ from disputatio.validators.claim_kinds import (
     split_compound,
     without_label,
     without_pointers,
+    without_shown_lead,
 )
 from disputatio.validators.relevance import drop_off_question
 from disputatio.validators.sentences import (
@@ -91,6 +92,7 @@ def _read_citations(
     text = _GROUP_RE.sub(take, sentence)
     if text != sentence:
         text = without_pointers(text)
+    text = without_shown_lead(text)
     text = _SPACE_PUNCT_RE.sub(r"\1", _SPACE_RE.sub(" ", text)).strip()
     return text, cited, fabricated
 

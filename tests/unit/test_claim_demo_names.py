@@ -4,6 +4,7 @@ shown as supported, and a pointer at the sections was left as "…, as mentioned
 from __future__ import annotations
 
 from disputatio.testing import FakeEmbeddings
+from disputatio.validators.claim_kinds import without_shown_lead
 from disputatio.validators.claims import check_answer
 from disputatio.validators.sentences import letter_names
 from disputatio.validators.support import JudgedSupport
@@ -56,6 +57,25 @@ def test_a_pointer_at_the_sections_is_no_part_of_the_claim() -> None:
         "Blood culture is the reference method.",
     ]  # the pointer's copy is a word-for-word repeat: shown once
     assert "mentioned in" not in report.answer and "According to" not in report.answer
+
+
+def test_a_lead_in_naming_only_the_text_shown_is_no_part_of_the_claim() -> None:
+    """The hand test (2026-12-02) showed "According to the information provided in the
+    section, …" as the supported claim's text."""
+    report = check_answer(
+        "According to the information provided in the section, blood culture is the reference "
+        "method [bru]. Based on the context, Q fever is caused by the bacterium Coxiella "
+        "burnetii.",
+        SECTIONS,
+        checker=_checker(),
+    )
+    assert [c.text for c in report.claims] == [
+        "Blood culture is the reference method.",
+        "Q fever is caused by the bacterium Coxiella burnetii.",
+    ]
+    assert "According to" not in report.answer and "Based on" not in report.answer
+    named = "According to the travel policy, the allowance is 910 NOK."
+    assert without_shown_lead(named) == named
 
 
 def test_a_claim_reported_from_a_named_section_is_checked_as_what_it_reports() -> None:
