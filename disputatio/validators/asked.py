@@ -176,6 +176,24 @@ def states_time(claim: str) -> bool:
     return states_quantity(claim) or bool(_WHEN_WORDS & said)
 
 
+#: A question asking for an age: "how old …", "at what age …", "the minimum age …".
+_AGE_ASKED_RE = re.compile(
+    r"\bhow\s+old\b|\bwhat\s+age\b|\bage\s+limit\b|\b(?:minimum|maximum|lowest|highest)\s+age\b",
+    re.I,
+)
+#: An age said with its number: "16 years old", "aged 67", "under 12", "turns 13".
+_AGE_SAID_RE = re.compile(
+    r"\b(?:age[sd]?|old|older|younger|years?|year-olds?|turns?|turned|birthday)\b|"
+    r"\b(?:under|over|below|above|at\s+least)\s+\d",
+    re.I,
+)
+
+
+def states_age(claim: str) -> bool:
+    """Whether ``claim`` states an age: a number with an age word ("aged 67", "under 12")."""
+    return any(ch.isdigit() for ch in claim) and bool(_AGE_SAID_RE.search(claim))
+
+
 def asks_person(question: str) -> bool:
     """Whether ``question`` asks who (a person, a role or a body), as one part.
 
@@ -203,9 +221,9 @@ def unanswered(question: str, claims: Iterable[str]) -> str:
 
     A question asking for an amount, a duration or a frequency is not answered by claims that
     state none; "how long" by claims stating no number ("every week"); "when" by claims stating
-    no time, day or month; "who" by claims naming no one the question does not; "how many
-    days" by claims giving no days. A question of two parts is left alone: its other part may
-    ask for none of these, and the claims may answer that one.
+    no time, day or month; "how old" by claims stating no age; "who" by claims naming no one the
+    question does not; "how many days" by claims giving no days. A question of two parts is
+    left alone: its other part may ask for none of these, and the claims may answer that one.
     """
     if is_multipart(question):
         return ""
@@ -215,6 +233,8 @@ def unanswered(question: str, claims: Iterable[str]) -> str:
         return "the question asks how long; no kept claim states a number"  # "every week"
     if _WHEN_RE.search(question) and not any(states_time(c) for c in claims):
         return "the question asks when; no kept claim states a time, a day or a month"
+    if _AGE_ASKED_RE.search(question) and not any(states_age(c) for c in claims):
+        return "the question asks for an age; no kept claim states one"
     asked_names = names(question)
     if asks_person(question) and not any(names(c) - asked_names for c in claims):
         return "the question asks who; no kept claim names anyone"

