@@ -16,10 +16,9 @@ back to the word where the previous piece's last ``child_overlap`` tokens begin.
 ``child_close_tokens`` set, children close at paragraph (block) boundaries instead: each block
 is a piece (a long one cut by size), a piece takes in the next only while it holds fewer than
 ``child_close_tokens`` tokens or is a heading alone, and only the pieces of one cut paragraph
-overlap. The splitter
-runs without its own overlap so that every piece can be located exactly, even in repetitive
-text. Every chunk's text is an exact slice of the markdown, and ids are hashes of the document
-key and the slice's offsets, so re-chunking is deterministic.
+overlap. The splitter runs without its own overlap so that every piece can be located
+exactly, even in repetitive text. Every chunk's text is an exact slice of the markdown, and
+ids are hashes of the document key and the slice's offsets, so re-chunking is deterministic.
 """
 
 from __future__ import annotations
