@@ -1,11 +1,11 @@
 """Replay the "unanswered" rules on the kept claims of every set's latest recorded answers.
 
 For each one-part question matching ``--pattern`` (a regular expression), takes the claims the
-latest project record of its id kept as supported and asks
-:func:`disputatio.validators.asked.unanswered` whether they leave the question unanswered
-(no model call). Prints each question with its kind, whether the record answered it right,
-and whether the rule would now refuse it; used to check a new rule on the sets it was not
-found on before adopting it (docs/grounding.md).
+project record of its id in its set's newest run (``grounding_joins.latest_records``) kept as
+supported and asks :func:`disputatio.validators.asked.unanswered` whether they leave the
+question unanswered (no model call). Prints each question with its kind, whether the record
+answered it right, and whether the rule would now refuse it; used to check a new rule on the
+sets it was not found on before adopting it (docs/grounding.md).
 
     .venv/bin/python benchmarks/grounding_unanswered.py --pattern "how old|what age|age limit"
 """
@@ -15,14 +15,13 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def _run(path: Path) -> int:
-    found = re.search(r"run(\d+)", path.name)
-    return int(found.group(1)) if found else 0
+from grounding import DATA
+from grounding_joins import latest_records
 
 
 def main() -> None:
@@ -31,18 +30,17 @@ def main() -> None:
     args = parser.parse_args()
     from disputatio.validators.asked import is_multipart, unanswered
 
-    latest: dict[str, dict] = {}
-    for path in sorted((ROOT / "docs" / "grounding").glob("records*.jsonl"), key=_run):
-        if "bioasq" not in path.name:
-            for line in path.read_text().splitlines():
-                record = json.loads(line)
-                if record.get("system") == "project":
-                    latest[record["id"]] = record
-    questions = {}
-    for path in (ROOT / "disputatio" / "data" / "grounding").glob("questions*.jsonl"):
-        for line in path.read_text().splitlines():
-            q = json.loads(line)
-            questions[q["id"]] = q
+    latest = {
+        record["id"]: record
+        for path in latest_records()
+        for record in map(json.loads, path.read_text().splitlines())
+        if record.get("system") == "project"
+    }
+    questions = {
+        q["id"]: q
+        for path in DATA.glob("questions*.jsonl")
+        for q in map(json.loads, path.read_text().splitlines())
+    }
     asked = re.compile(args.pattern, re.I)
     counts = {"right refused": 0, "near misses refused": 0, "replayed": 0}
     for qid, record in sorted(latest.items()):
