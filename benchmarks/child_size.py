@@ -34,7 +34,7 @@ from typing import Any
 
 DATA = Path(__file__).resolve().parents[1] / "disputatio" / "data" / "grounding"
 CORPUS: dict[str, str] = json.loads((DATA / "sets.json").read_text())
-THRESHOLDS = (0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25)
+THRESHOLDS = (0.02, 0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25)
 _MARKUP = re.compile(r"[*_`#|>\[\]]+")
 
 
@@ -172,6 +172,20 @@ def main() -> None:
         args.out.write_text(json.dumps(results, indent=1))
 
 
+def gate_table(g: dict[str, Any]) -> str:
+    """The gate's Markdown table of :func:`grounding`'s result, one row per threshold."""
+    lines = [
+        "| threshold | answerable refused | near misses refused | foreign searches passed |",
+        "|---|---|---|---|",
+    ]
+    for t, row in g["gate"].items():
+        lines.append(
+            f"| {t} | {row['answerable_refused']}/{g['answerable']} | "
+            f"{row['near_refused']}/{g['near']} | {row['foreign_passed']}/{g['foreign']} |"
+        )
+    return "\n".join(lines)
+
+
 def report(spec: str, entry: dict[str, Any]) -> None:
     """Print one setting's tables."""
     g = entry["grounding"]
@@ -180,13 +194,7 @@ def report(spec: str, entry: dict[str, Any]) -> None:
         f"answerable parts whose evidence is in the answerer's sections (gate aside): "
         f"{g['evidence_shown']}/{g['evidence_parts']} (missed: {' '.join(g['evidence_missed'])})"
     )
-    print("| threshold | answerable refused | near misses refused | foreign searches passed |")
-    print("|---|---|---|---|")
-    for t, row in g["gate"].items():
-        print(
-            f"| {t} | {row['answerable_refused']}/{g['answerable']} | "
-            f"{row['near_refused']}/{g['near']} | {row['foreign_passed']}/{g['foreign']} |"
-        )
+    print(gate_table(g))
     if "bioasq" in entry:
         b = {k: v for k, v in entry["bioasq"].items() if k != "per_query"}
         print("BioASQ:", json.dumps(b))

@@ -5,7 +5,8 @@ For each question file of ``disputatio/data/grounding`` (with its corpus), the i
 places on in the sorted list, as a stand-in for a question about something else: it may still
 share a topic). Prints, per threshold, the answerable questions (and answerable parts of
 two-part ones) the gate would refuse, the near misses it would refuse, and the foreign
-searches it would let through; ``--out`` keeps every score.
+searches it would let through; ``--out`` keeps every score. The settings are the process's
+(``DISPUTATIO_*``); ``benchmarks/child_size.py``, whose search this is, compares chunkings.
 
     .venv/bin/python benchmarks/grounding_gate.py --out /tmp/gate.jsonl
 """
@@ -14,43 +15,26 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[1] / "disputatio" / "data" / "grounding"
-#: Each question file's corpus (the data set's manifest).
-CORPUS: dict[str, str] = json.loads((DATA / "sets.json").read_text())
-THRESHOLDS = (0.02, 0.05, 0.08, 0.1, 0.15, 0.2, 0.25)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from child_size import CORPUS, gate_table, grounding
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="write every question's scores here (JSONL)")
     args = parser.parse_args()
-    from disputatio.retrievers.memory import InMemoryFunnel
+    from disputatio.models import get_embeddings
+    from disputatio.settings import get_settings
 
-    corpora = sorted(set(CORPUS.values()))
-    funnels = {c: InMemoryFunnel.from_paths([DATA / c]) for c in corpora}
-    rows = []
-    for name, corpus in CORPUS.items():
-        foreign = corpora[(corpora.index(corpus) + 3) % len(corpora)]
-        for q in map(json.loads, (DATA / name).read_text().splitlines()):
-            for which, c in (("own", corpus), ("foreign", foreign)):
-                best = funnels[c].search(q["question"]).best_score
-                rows.append({"id": q["id"], "kind": q["kind"], "which": which, "best": best})
+    settings = get_settings()
+    result = grounding(settings, get_embeddings(settings=settings), list(CORPUS))
     if args.out:
-        args.out.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    own = [r for r in rows if r["which"] == "own"]
-    answerable = [r["best"] for r in own if r["kind"] != "unanswerable"]
-    near = [r["best"] for r in own if r["kind"] == "unanswerable"]
-    foreign_scores = [r["best"] for r in rows if r["which"] == "foreign"]
-    print("| threshold | answerable refused | near misses refused | foreign searches passed |")
-    print("|---|---|---|---|")
-    for t in THRESHOLDS:
-        print(
-            f"| {t} | {sum(b < t for b in answerable)}/{len(answerable)} | "
-            f"{sum(b < t for b in near)}/{len(near)} | "
-            f"{sum(b >= t for b in foreign_scores)}/{len(foreign_scores)} |"
-        )
+        args.out.write_text("".join(json.dumps(r) + "\n" for r in result["rows"]))
+    print(gate_table(result))
 
 
 if __name__ == "__main__":
