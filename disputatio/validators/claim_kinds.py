@@ -310,7 +310,11 @@ def without_shown_lead(text: str) -> str:
     "According to the information provided in the section, the pass costs 450 NOK." → "The
     pass costs 450 NOK."; a named source ("According to the travel policy, …") stays.
     """
-    lead = _SHOWN_LEAD_RE.match(text)
+    return _after_lead(text, _SHOWN_LEAD_RE.match(text))
+
+
+def _after_lead(text: str, lead: re.Match[str] | None) -> str:
+    """``text`` from the end of ``lead`` on, its first letter made a capital (no lead: as is)."""
     if lead is None:
         return text
     return text[lead.end() :][:1].upper() + text[lead.end() + 1 :]
@@ -324,7 +328,4 @@ def without_pointers(text: str) -> str:
     mentions that …" → "The text mentions that …". The pointer is no part of the claim.
     """
     text = _BARE_IN_RE.sub("", _POINTER_TAIL_RE.sub("", text))
-    lead = _POINTER_LEAD_RE.match(text) or _BARE_IN_LEAD_RE.match(text)
-    if lead:
-        text = text[lead.end() :][:1].upper() + text[lead.end() + 1 :]
-    return text
+    return _after_lead(text, _POINTER_LEAD_RE.match(text) or _BARE_IN_LEAD_RE.match(text))
