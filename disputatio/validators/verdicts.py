@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from disputatio.state.claims import Claim
 from disputatio.validators.claim_kinds import mark_unchecked, without_label
 from disputatio.validators.contrast import without_contrast
+from disputatio.validators.coordination import coordinated
 from disputatio.validators.support import SupportChecker
 from disputatio.validators.windows import Windows
 
@@ -77,17 +78,53 @@ def judge_piece(
     Returns:
         The piece as one claim; or, when it is not supported and carries a detachable
         comparison, the piece without it (judged on its own) followed by the whole piece
-        (dropped: what it adds is not supported).
+        (dropped: what it adds is not supported); or, when it is not supported and joins two
+        things (:func:`~disputatio.validators.coordination.coordinated`), its supported halves
+        followed by the whole piece.
     """
     claim = Claim(text=piece, citations=list(cited), part=part)
     if mark_unchecked(claim):
         return [claim]
     judge_claim(claim, windows, checker, attribute, shown)
     claim.dropped = claim.verdict != "supported" and not keep_unsupported
-    rest = None if claim.verdict == "supported" else without_contrast(piece)
-    if rest is None:
+    if claim.verdict == "supported":
         return [claim]
+    rest = without_contrast(piece)
+    if rest is None:
+        return _halves(piece, claim, cited, windows, checker, attribute, shown, keep_unsupported)
     core = Claim(text=rest, citations=list(cited), part=part)
     judge_claim(core, windows, checker, attribute, shown)
     core.dropped = core.verdict != "supported" and not keep_unsupported
     return [core, claim]
+
+
+def _halves(
+    piece: str,
+    claim: Claim,
+    cited: Sequence[str],
+    windows: Windows,
+    checker: SupportChecker,
+    attribute: bool,
+    shown: list[str],
+    keep_unsupported: bool,
+) -> list[Claim]:
+    """``claim`` (not supported) preceded by the supported halves of its coordination, if any.
+
+    A half that is not supported either is not shown: the whole, with its verdict, says so.
+    """
+    halves = []
+    for text in coordinated(piece) or []:
+        half = Claim(text=text, citations=list(cited), part=claim.part)
+        judge_claim(half, windows, checker, attribute, shown)
+        if half.verdict == "supported":
+            halves.append(half)
+    if halves:
+        claim.dropped = not keep_unsupported
+        claim.reason = (
+            f"{claim.reason}; it joins two things no one sentence states together, "
+            "its supported half shown on its own"
+            if len(halves) == 1
+            else f"{claim.reason}; it joins two things no one sentence states together, "
+            "each shown on its own"
+        )
+    return [*halves, claim]
