@@ -46,7 +46,7 @@ def judge_claim(
         return
     if attribute:
         others = [s for s in shown if s not in claim.citations]
-        found, _ = windows.best(text, others, checker)
+        found, _ = windows.best(text, others, checker, join=False)
         if found:
             was = (
                 "cited nothing" if not claim.citations else "cited sections that do not support it"

@@ -71,13 +71,17 @@ class Windows:
             self.context[sid] = " ".join([self.titles[sid], *lead])
 
     def best(
-        self, claim: str, ids: Sequence[str], checker: SupportChecker
+        self, claim: str, ids: Sequence[str], checker: SupportChecker, *, join: bool = True
     ) -> tuple[list[Evidence], str]:
         """The evidence for ``claim`` among the sections ``ids``, or the reason there is none.
 
         The best single window (a sentence or two adjacent ones) wins when it reaches the
-        checker's threshold. Failing that, a claim citing several sections may rest on them
-        together (ALCE's citation recall): the best window of each cited section, joined.
+        checker's threshold. Failing that, with ``join``, a claim citing several sections may
+        rest on them together (ALCE's citation recall): the best window of each cited
+        section, joined. Attribution (sections the writer did not cite) passes ``join``
+        False: a patchwork of every shown section's best words is no sentence behind a claim
+        (``make demo``, 2026-12-03: "Q fever is diagnosed by blood cultures" was supported by
+        four sentences of three documents, one of them about brucellosis).
 
         Returns:
             ``(evidence, "")`` with one span per section used, or ``([], reason)``.
@@ -102,7 +106,7 @@ class Windows:
                 # the single sentence wins over the pair on equal scores (pairs come later)
                 if best is None or score.score > best[0]:
                     best = (score.score, sid, win)
-                if len(ids) >= 2:
+                if join and len(ids) >= 2:
                     cov = coverage(claim, win[2])
                     if sid not in per_section or cov > per_section[sid][0]:
                         per_section[sid] = (cov, win)

@@ -85,3 +85,19 @@ def test_a_coordination_no_half_of_which_is_supported_stays_one_dropped_claim() 
     (whole,) = [c for c in report.claims if c.verdict != "not_found"]
     assert whole.text == WHOLE and whole.verdict == "unsupported" and whole.dropped
     assert "together" not in whole.reason
+
+
+def test_an_uncited_claim_is_not_attributed_to_a_patchwork_of_sections() -> None:
+    """Attribution names one supporting sentence: ``make demo`` (2026-12-03) showed "Q fever
+    is diagnosed by blood cultures" as supported by four sentences of three documents."""
+    sections = {
+        "qf": {"text": "Q fever is a zoonosis. It is rarely cultured.", "title": "Q fever"},
+        "bru": {"text": "Blood cultures are the reference method.", "title": "Brucellosis"},
+        "old": {"text": "Chronic cases were diagnosed for years.", "title": "History"},
+    }
+    claim = "Q fever is diagnosed by blood cultures."
+    uncited = check_answer(claim, sections)
+    assert uncited.claims[0].verdict == "uncited" and uncited.claims[0].dropped
+    # the writer citing the sections it rests on together is another matter (citation recall)
+    cited = check_answer(f"{claim[:-1]} [qf][bru][old].", sections)
+    assert cited.claims[0].verdict == "supported" and len(cited.claims[0].more_evidence) >= 1
