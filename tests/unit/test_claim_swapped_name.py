@@ -73,3 +73,14 @@ def test_a_swapped_claim_is_not_supported_even_by_a_judge_that_lifts_everything(
     assert swapped.claims[0].verdict == "unsupported" and swapped.claims[0].dropped
     same = check_answer("AOSD is a diagnosis of exclusion [ddx].", sections, checker=checker)
     assert same.claims[0].verdict == "supported"
+
+
+def test_a_name_swapped_across_a_join_is_found_in_its_sentence() -> None:
+    """b029 (held-out set 15): the whole window holds "Sundays", its second sentence "Mondays"."""
+    window = "On Sundays the café serves brunch from 10:00 to 14:00. The café is closed on Mondays."
+    assert "Sundays" in guard("The café is closed on Sundays.", window, "Opening hours")
+    assert guard("The café is closed on Mondays.", window, "Opening hours") == ""
+    assert swapped_name("The café is closed on Sundays.", "The café is closed on Mondays.") == (
+        "Sundays",
+        "Mondays",
+    )
