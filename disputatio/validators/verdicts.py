@@ -82,49 +82,28 @@ def judge_piece(
         things (:func:`~disputatio.validators.coordination.coordinated`), its supported halves
         followed by the whole piece.
     """
-    claim = Claim(text=piece, citations=list(cited), part=part)
-    if mark_unchecked(claim):
-        return [claim]
-    judge_claim(claim, windows, checker, attribute, shown)
-    claim.dropped = claim.verdict != "supported" and not keep_unsupported
-    if claim.verdict == "supported":
-        return [claim]
+
+    def judged(text: str) -> Claim:
+        claim = Claim(text=text, citations=list(cited), part=part)
+        judge_claim(claim, windows, checker, attribute, shown)
+        claim.dropped = claim.verdict != "supported" and not keep_unsupported
+        return claim
+
+    whole = Claim(text=piece, citations=list(cited), part=part)
+    if mark_unchecked(whole):
+        return [whole]
+    whole = judged(piece)
+    if whole.verdict == "supported":
+        return [whole]
     rest = without_contrast(piece)
-    if rest is None:
-        return _halves(piece, claim, cited, windows, checker, attribute, shown, keep_unsupported)
-    core = Claim(text=rest, citations=list(cited), part=part)
-    judge_claim(core, windows, checker, attribute, shown)
-    core.dropped = core.verdict != "supported" and not keep_unsupported
-    return [core, claim]
-
-
-def _halves(
-    piece: str,
-    claim: Claim,
-    cited: Sequence[str],
-    windows: Windows,
-    checker: SupportChecker,
-    attribute: bool,
-    shown: list[str],
-    keep_unsupported: bool,
-) -> list[Claim]:
-    """``claim`` (not supported) preceded by the supported halves of its coordination, if any.
-
-    A half that is not supported either is not shown: the whole, with its verdict, says so.
-    """
-    halves = []
-    for text in coordinated(piece) or []:
-        half = Claim(text=text, citations=list(cited), part=claim.part)
-        judge_claim(half, windows, checker, attribute, shown)
-        if half.verdict == "supported":
-            halves.append(half)
+    if rest is not None:
+        return [judged(rest), whole]
+    # a half that is not supported either is not shown: the whole, with its verdict, says so
+    halves = [h for h in map(judged, coordinated(piece) or []) if h.verdict == "supported"]
     if halves:
-        claim.dropped = not keep_unsupported
-        claim.reason = (
-            f"{claim.reason}; it joins two things no one sentence states together, "
-            "its supported half shown on its own"
-            if len(halves) == 1
-            else f"{claim.reason}; it joins two things no one sentence states together, "
-            "each shown on its own"
+        shown_as = (
+            "its supported half shown on its own" if len(halves) == 1 else "each shown on its own"
         )
-    return [*halves, claim]
+        whole.reason += f"; it joins two things no one sentence states together, {shown_as}"
+        whole.dropped = not keep_unsupported
+    return [*halves, whole]
