@@ -56,6 +56,8 @@ def coordinated(claim: str) -> list[str] | None:
     ['It is diagnosed by blood cultures.', 'It is diagnosed by specific serology.']
     """
     text = claim or ""
+    if _ABOUT_RE.search(text):
+        return None  # "The sections only discuss fees, including A and B": about the sections
     match = None
     for found in _COORD_RE.finditer(text):
         match = found
@@ -68,10 +70,8 @@ def coordinated(claim: str) -> list[str] | None:
     a = text[start : match.end("a")]
     if not a or _NOT_ITEM_RE.search(f"{a} {b}"):
         return None
-    head, tail = text[:start], text[match.end("b") :]
-    if _ABOUT_RE.search(text):
-        return None  # "The sections only discuss fees, including A and B": about the sections
-    head = re.sub(r"\bboth\s+$", "", head)
+    head = re.sub(r"\bboth\s+$", "", text[:start])
+    tail = text[match.end("b") :]
     halves = [f"{head}{a}{tail}".strip(), f"{head}{b}{tail}".strip()]
     if any(len(h.split()) < 4 for h in halves):
         return None

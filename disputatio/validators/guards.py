@@ -23,6 +23,7 @@ from disputatio.validators.sentences import (
     content_words,
     has_negation,
     letter_names,
+    name_form,
     names,
     opposite_words,
     split_sentences,
@@ -86,10 +87,6 @@ def guard(claim: str, window: str, context: str = "") -> str:
     return missing_contrast(claim, evidence)
 
 
-def _folded(token: str) -> str:
-    return token.casefold().removesuffix("'s").removesuffix("’s")
-
-
 def swapped_name(claim: str, window: str) -> tuple[str, str] | None:
     """A name of ``claim`` that ``window`` replaces by a name of its own, word for word.
 
@@ -115,7 +112,7 @@ def swapped_name(claim: str, window: str) -> tuple[str, str] | None:
         ``(the claim's name, the window's name)``, or None.
     """
     c, w = words(claim), words(window)
-    cl, wl = [_folded(t) for t in c], [_folded(t) for t in w]
+    cl, wl = [name_form(t) for t in c], [name_form(t) for t in w]
     wtext, ctext = window.casefold(), claim.casefold()
     wnames = set(names(window)) | {t.casefold() for t in w if len(t) > 1 and t.isupper()}
     for i, tok in enumerate(c[:-1]):
@@ -125,15 +122,8 @@ def swapped_name(claim: str, window: str) -> tuple[str, str] | None:
             if other not in wnames or other in ctext:
                 continue
             follows = len(cl[i + 1 : i + 3]) == 2 and cl[i + 1 : i + 3] == wl[j + 1 : j + 3]
-            around = (
-                i > 0
-                and 0 < j < len(wl) - 1
-                and (cl[i - 1], cl[i + 1])
-                == (
-                    wl[j - 1],
-                    wl[j + 1],
-                )
-            )
+            around = i > 0 and 0 < j < len(wl) - 1
+            around = around and cl[i - 1] == wl[j - 1] and cl[i + 1] == wl[j + 1]
             if follows or around:
                 return tok, w[j]
     last = len(c) - 1

@@ -365,6 +365,11 @@ def letter_names(text: str) -> list[str]:
     ]
 
 
+def name_form(token: str) -> str:
+    """``token`` as :func:`names` lists it: case-folded, a possessive's "'s" taken off."""
+    return token.casefold().removesuffix("'s").removesuffix("’s")  # CTD-41's → ctd-41
+
+
 @functools.lru_cache(maxsize=16384)
 def names(text: str) -> frozenset[str]:
     """Name-like tokens of ``text``: capitalised words not opening a sentence, and codes.
@@ -386,7 +391,7 @@ def names(text: str) -> frozenset[str]:
         for j, tok in enumerate(toks):
             if j == 0 or len(tok) < 2 or not tok[0].isupper():
                 continue
-            low = tok.casefold().removesuffix("'s").removesuffix("’s")  # CTD-41's → ctd-41
+            low = name_form(tok)
             if low in STOPWORDS or low in NEGATIONS or low in UNITS:
                 continue
             found.add(low)
