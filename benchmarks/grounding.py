@@ -55,6 +55,7 @@ SPLITS = (
     "heldout13",
     "heldout14",
     "heldout15",
+    "heldout16",
 )
 PLAIN_PROMPT = """Answer the question from the context only. Cite the id of each passage you use
 in square brackets, e.g. [id]. If the context does not answer the question, say "not found".
