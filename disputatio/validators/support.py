@@ -29,9 +29,11 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable, Sequence
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, Self, runtime_checkable
 
 from disputatio.validators.guards import coverage, guard
+from disputatio.validators.ranges import in_window_terms
+from disputatio.validators.sentences import stated_numbers
 
 
 class SupportScore(NamedTuple):
@@ -72,6 +74,21 @@ class LexicalSupport:
 
     def __init__(self, threshold: float = 0.8) -> None:
         self.threshold = threshold
+        #: The numbers of the question the claims answer (:meth:`for_question`).
+        self.given: frozenset[tuple[str, str | None]] = frozenset()
+
+    def for_question(self, question: str) -> Self:
+        """This checker for the claims of an answer to ``question``.
+
+        A copy (sharing its caches) that lets a claim restate a number the question states
+        where a range of the window holds it (``given`` of :func:`guard`).
+        """
+        given = frozenset(stated_numbers(question or ""))
+        if given == self.given:
+            return self
+        told = copy.copy(self)
+        told.given = given
+        return told
 
     def score_many(
         self, claim: str, windows: Sequence[str], context: Sequence[str]
@@ -79,7 +96,7 @@ class LexicalSupport:
         """Score ``claim`` against each window."""
         out = []
         for window, ctx in zip(windows, context, strict=True):
-            reason = guard(claim, window, ctx)
+            reason = guard(claim, window, ctx, self.given)
             out.append(
                 SupportScore(0.0, reason) if reason else SupportScore(coverage(claim, window, ctx))
             )
@@ -209,15 +226,16 @@ class JudgedSupport(HybridSupport):
         self.judge_question = judge_question
         self.question = ""  # the question of the claims being checked (for_question)
 
-    def for_question(self, question: str) -> JudgedSupport:
+    def for_question(self, question: str) -> Self:
         """This checker for the claims of an answer to ``question``.
 
-        With ``judge_question`` set, a copy sharing the caches whose judge is told the
-        question; else this checker.
+        The lexical checker's copy (the question's numbers); with ``judge_question`` set,
+        its judge is told the question too.
         """
+        told = super().for_question(question)
         if not self.judge_question or not question:
-            return self
-        told = copy.copy(self)
+            return told
+        told = copy.copy(told) if told is self else told
         told.question = question
         return told
 
@@ -227,10 +245,12 @@ class JudgedSupport(HybridSupport):
         asks = decide(score.score, None, *rule, trust=self.trust)
         if score.reason or asks is not None:
             return score
+        # the asker's "14 guests" as the window's "over 10 and up to 16": the guard checked it
+        asked = in_window_terms(claim, window, self.given) if self.given else claim
         p = (
-            self.judge(claim, window, context, self.question)  # type: ignore[call-arg]
+            self.judge(asked, window, context, self.question)  # type: ignore[call-arg]
             if self.question
-            else self.judge(claim, window, context)
+            else self.judge(asked, window, context)
         )
         supported = decide(score.score, p, *rule, trust=self.trust)
         if supported:

@@ -333,3 +333,26 @@ def test_an_age_question_is_not_answered_by_a_price() -> None:
     assert not unanswered(
         "At what age is a child card converted?", ["It is converted when the holder turns 13."]
     )
+
+
+def test_a_dimension_the_evidence_never_measures_is_a_contrast() -> None:
+    from disputatio.validators.relevance import dimension_contrast
+
+    long_pool = "The Competition Pool is 25 metres long and has eight lanes."
+    assert dimension_contrast("How wide is the Competition Pool?", long_pool) == (
+        "width",
+        "length",
+    )
+    assert dimension_contrast("How long is the Competition Pool?", long_pool) is None
+    assert (
+        dimension_contrast("What is the minimum password length?", "at least 14 characters long.")
+        is None
+    )
+    # named, though not measured: "the depth at the fuel dock is 1.8 metres"
+    assert dimension_contrast("How deep is it?", "It is 3 m long; the depth is 1.8 metres.") is None
+    report = check_answer(
+        "The Competition Pool is 25 metres long [s1].",
+        {"s1": {"text": long_pool}},
+        question="How wide is the Competition Pool?",
+    )
+    assert report.not_found and "width" in report.claims[0].reason

@@ -35,19 +35,23 @@ def _is_state(node: ast.expr) -> bool:
     return isinstance(node, ast.Name) and node.id in ("state", "inputs")
 
 
-def default_reads(source: str) -> list[int]:
+def _tree(source: str | ast.Module) -> ast.Module:
+    return source if isinstance(source, ast.Module) else ast.parse(source)
+
+
+def default_reads(source: str | ast.Module) -> list[int]:
     """Lines of ``source`` that read the settings' tenant (``<settings>.tenant``)."""
     return sorted(
         n.lineno
-        for n in ast.walk(ast.parse(source))
+        for n in ast.walk(_tree(source))
         if isinstance(n, ast.Attribute) and n.attr == "tenant" and _is_settings(n.value)
     )
 
 
-def state_reads(source: str) -> list[int]:
+def state_reads(source: str | ast.Module) -> list[int]:
     """Lines of ``source`` that read a tenant from a graph's state or input."""
     found = []
-    for n in ast.walk(ast.parse(source)):
+    for n in ast.walk(_tree(source)):
         if isinstance(n, ast.Subscript) and _is_state(n.value):
             key = n.slice
         elif (
@@ -65,12 +69,25 @@ def state_reads(source: str) -> list[int]:
     return sorted(found)
 
 
-def _modules(*under: str) -> dict[str, str]:
-    roots = [PACKAGE / u for u in under] if under else [PACKAGE]
+def _parse_package() -> dict[str, ast.Module]:
     return {
-        p.relative_to(PACKAGE).as_posix(): p.read_text(encoding="utf-8")
-        for root in roots
-        for p in sorted(root.rglob("*.py"))
+        p.relative_to(PACKAGE).as_posix(): ast.parse(p.read_text(encoding="utf-8"))
+        for p in sorted(PACKAGE.rglob("*.py"))
+    }
+
+
+#: Every module's tree, parsed when pytest imports this file, before any test runs: in full
+#: local runs, parsing here after other tests had started threads raised CPython 3.11.7's
+#: spurious "SystemError: AST constructor recursion depth mismatch" (python/cpython#106905,
+#: seen in threaded programs) about once in three runs.
+TREES = _parse_package()
+
+
+def _modules(*under: str) -> dict[str, ast.Module]:
+    return {
+        rel: tree
+        for rel, tree in TREES.items()
+        if not under or rel.startswith(tuple(f"{u}/" for u in under))
     }
 
 

@@ -1,0 +1,252 @@
+"""Ranges a sentence states ("aged 6 to 9", "over 8 and up to 12 metres") and what they hold.
+
+A question often states the asker's own case as a number: "I need a cake for *14* guests",
+"my boat is *10.5* metres long", "I am *15*". The documents price or allow by range: "a cake
+for over 10 and up to 16 people costs 52 EUR", "children aged 6 to 9". Read number by number,
+the sentence neither states 14 nor 10.5, so a faithful answer restating the asker's case ("a
+cake for 14 guests costs 52 EUR") failed the number guard (b010, held-out set 15; a001, set
+14), while a sentence whose range excludes the asker ("for children aged 6 to 9", asked by a
+15-year-old) was shown as the answer (b013, set 15). This module reads the ranges:
+
+* :func:`ranges`: every range a text states, with its bounds and unit;
+* :func:`holds`: whether a text states a range that holds a number (in a compatible unit);
+* :func:`in_window_terms`: a claim restating the asker's number, put in the range's words
+  (what the judge is asked about);
+* :func:`asker_age`: the age a question gives for the asker ("I am 15", "my 7-year-old").
+
+Lexical; no model call. Which claims and answers each use changes is measured on the grounding
+records in docs/grounding.md ("Ranges").
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Collection
+from typing import NamedTuple
+
+from disputatio.validators.sentences import stated_numbers
+from disputatio.validators.units import UNITS
+
+_NUM = r"(?<![\d:.,])(\d+(?:[.,]\d+)?)(?!\d|[:.,]\d)"
+#: Optional unit (or noun) between a range's two numbers: "5 kg to 10 kg", "8 and up to 12".
+_MID_UNIT = r"(?:\s*[^\W\d_]+)?"
+_LOWER_OPEN = r"over|more\s+than|above|older\s+than|greater\s+than|heavier\s+than|longer\s+than"
+_LOWER_SHUT = r"at\s+least|a\s+minimum\s+of|minimum|from"
+_UPPER_SHUT = r"up\s+to|at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|maximum"
+_UPPER_OPEN = r"under|less\s+than|below|younger\s+than|fewer\s+than|lighter\s+than|shorter\s+than"
+
+_BETWEEN_RE = re.compile(rf"\bbetween\s+{_NUM}{_MID_UNIT}\s+and\s+{_NUM}", re.I)
+_SPAN_RE = re.compile(
+    rf"(?:\b(?:from|aged?|ages)\s+)?{_NUM}{_MID_UNIT}\s*(?:to|-|–|—)\s*{_NUM}", re.I
+)
+_AGED_AND_RE = re.compile(rf"\baged?\s+{_NUM}\s+and\s+{_NUM}", re.I)
+_LOWER_RE = re.compile(
+    rf"\b(?:(?P<open>{_LOWER_OPEN})|(?P<shut>{_LOWER_SHUT}))\s+(?:the\s+age\s+of\s+)?{_NUM}",
+    re.I,
+)
+_UPPER_RE = re.compile(
+    rf"\b(?:(?P<shut>{_UPPER_SHUT})|(?P<open>{_UPPER_OPEN}))\s+(?:the\s+age\s+of\s+)?{_NUM}",
+    re.I,
+)
+_OR_MORE_RE = re.compile(
+    rf"{_NUM}(?:\s*[^\W\d_]+)?\s+(?:or|and)\s+(?P<way>over|older|more|above|upwards"
+    r"|under|younger|less|below|fewer)\b",
+    re.I,
+)
+#: What may stand between a lower bound and the upper bound closing it ("over 8 *and* up to 12").
+_JOIN_RE = re.compile(r"^(?:\s*[^\W\d_]+)?\s*(?:,\s*)?(?:and|but)\s*$", re.I)
+#: Words after a range that make it one of ages.
+_AGE_AFTER_RE = re.compile(r"^\s*(?:-?\s*)?(?:years?|yrs?)[\s-]*old|^\s*-?\s*year-olds?", re.I)
+_AGE_BEFORE_RE = re.compile(r"\b(?:aged?|ages|age\s+of)\s*$", re.I)
+#: People counted by age: "children from 4 to 12 years" is a range of ages, not of durations.
+_PEOPLE_RE = re.compile(
+    r"\b(?:child|children|kids?|teenagers?|teens?|youths?|juniors?|seniors?|adults?|pupils?"
+    r"|infants?|babies|baby|guests?|passengers?|visitors?|participants?|students?)\b[^.;:]{0,30}$",
+    re.I,
+)
+
+
+class Range(NamedTuple):
+    """A range of values a text states; ``None`` bounds are open-ended."""
+
+    low: float | None
+    low_shut: bool
+    high: float | None
+    high_shut: bool
+    #: Canonical unit (:data:`~disputatio.validators.units.UNITS`), ``"age"`` for ages.
+    unit: str | None
+    start: int
+    end: int
+
+    def holds(self, value: float) -> bool:
+        """Whether ``value`` lies in the range."""
+        if self.low is not None and (value < self.low or (value == self.low and not self.low_shut)):
+            return False
+        return self.high is None or value < self.high or (value == self.high and self.high_shut)
+
+
+def _number(raw: str) -> float:
+    return float(raw.replace(",", "."))
+
+
+def _unit(text: str, start: int, end: int) -> str | None:
+    """The unit of the range ``text[start:end]``: an age, the word after it, or inside it."""
+    if _AGE_BEFORE_RE.search(text[max(0, start - 12) : start]) or re.match(
+        r"\s*aged?\b", text[start:end], re.I
+    ):
+        return "age"
+    after = text[end : end + 24]
+    if _AGE_AFTER_RE.match(after):
+        return "age"
+    inside_years = re.search(r"\byears?\b", text[start:end], re.I)
+    if (inside_years or re.match(r"\s*years?\b", after, re.I)) and _PEOPLE_RE.search(
+        text[max(0, start - 40) : start]
+    ):
+        return "age"
+    for word in re.findall(r"[^\W\d_]+|[€$£%]", after)[:1] + re.findall(
+        r"[^\W\d_]+|[€$£%]", text[start:end]
+    ):
+        unit = UNITS.get(word.casefold())
+        if unit is not None:
+            return unit
+    before = re.findall(r"[€$£]|[^\W\d_]+", text[max(0, start - 5) : start])
+    if before and before[-1].casefold() in UNITS:
+        return UNITS[before[-1].casefold()]
+    # "children under 4", "passengers over 65": a bound right after people is an age
+    return "age" if _PEOPLE_RE.search(text[max(0, start - 14) : start]) else None
+
+
+@functools.lru_cache(maxsize=4096)
+def ranges(text: str) -> tuple[Range, ...]:
+    """Every range ``text`` states, in order of where it starts.
+
+    Read: "between A and B", "from A to B", "A–B", "aged A and B" (both ends included);
+    "over A", "more than A" (A excluded), "at least A", "A or over" (A included); "under B",
+    "less than B" (excluded), "up to B", "at most B", "B or under" (included); and a lower
+    bound closed by an upper one in the same phrase, "over 8 and up to 12 metres". A number
+    of a clock time ("10:00 to 16:00") is no bound.
+    """
+    text = text or ""
+    found: list[Range] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(low: float | None, ls: bool, high: float | None, hs: bool, s: int, e: int) -> None:
+        if any(s < b and a < e for a, b in taken):
+            return
+        if low is not None and high is not None and low > high:
+            return
+        taken.append((s, e))
+        found.append(Range(low, ls, high, hs, _unit(text, s, e), s, e))
+
+    for rx in (_BETWEEN_RE, _AGED_AND_RE, _SPAN_RE):
+        for m in rx.finditer(text):
+            add(_number(m.group(1)), True, _number(m.group(2)), True, m.start(), m.end())
+    lows = [(m, _number(m.group(m.lastindex or 0))) for m in _LOWER_RE.finditer(text)]
+    highs = [(m, _number(m.group(m.lastindex or 0))) for m in _UPPER_RE.finditer(text)]
+    for low, a in lows:
+        closing = [
+            (m, b)
+            for m, b in highs
+            if m.start() >= low.end() and _JOIN_RE.match(text[low.end() : m.start()])
+        ]
+        if closing:
+            high, b = closing[0]
+            add(a, low.group("shut") is not None, b, high.group("shut") is not None,
+                low.start(), high.end())  # fmt: skip
+    for low, a in lows:
+        add(a, low.group("shut") is not None, None, False, low.start(), low.end())
+    for high, b in highs:
+        add(None, False, b, high.group("shut") is not None, high.start(), high.end())
+    for m in _OR_MORE_RE.finditer(text):
+        n = _number(m.group(1))
+        if m.group("way").casefold() in ("over", "older", "more", "above", "upwards"):
+            add(n, True, None, False, m.start(), m.end())
+        else:
+            add(None, False, n, True, m.start(), m.end())
+    return tuple(sorted(found, key=lambda r: r.start))
+
+
+def holds(
+    text: str, number: str, unit: str | None, *, strict: bool = False, every: bool = False
+) -> bool:
+    """Whether ``text`` states a range that holds ``number`` in a compatible unit.
+
+    Args:
+        text: The sentence(s).
+        number: A canonical number (:func:`~disputatio.validators.sentences.stated_numbers`).
+        unit: Its canonical unit, or None.
+        strict: Units must be equal; otherwise a number or a range without a unit is
+            compatible with any (the judge reads what the number counts).
+        every: Every compatible range must hold it, not one: "groups of 4 to 14 people. Groups
+            of 4 to 6 people pay 330 EUR" does not price a group of 9 (b022, held-out set 15).
+    """
+    try:
+        value = float(number)
+    except ValueError:
+        return False
+    if math.isnan(value):
+        return False
+    unit = "age" if unit == "year" else unit  # "70 years old" is an age
+    verdicts = []
+    for r in ranges(text):
+        have = "age" if r.unit == "year" else r.unit
+        if have != unit and (strict or (have is not None and unit is not None)):
+            continue
+        verdicts.append(r.holds(value))
+    return bool(verdicts) and (all(verdicts) if every else any(verdicts))
+
+
+def in_window_terms(claim: str, window: str, given: Collection[tuple[str, str | None]]) -> str:
+    """``claim`` with each number of the asker's case put as the window's range states it.
+
+    "A cake for *14* guests costs 52 EUR" on "A 24 cm round cake for over 10 and up to 16
+    people costs 52 EUR" becomes "A cake for *over 10 and up to 16* guests costs 52 EUR". The
+    guard has checked the range holds the number (:func:`holds`); the judge is asked about the
+    rest. Asked as written, the 1.5B judge gave the claim P(yes) 0.40, restated 0.91 (b010,
+    held-out set 15; docs/grounding.md).
+
+    Args:
+        claim: The claim.
+        window: Its evidence window.
+        given: The numbers the question states (with units).
+
+    Returns:
+        The restated claim, or ``claim`` when no number of it is the asker's.
+    """
+    stated = {n for n, _ in stated_numbers(window)}
+    out = claim
+    for number, unit in stated_numbers(claim):
+        if (number, unit) not in given or number in stated:
+            continue
+        if not holds(window, number, unit, every=True):
+            continue
+        held = [r for r in ranges(window) if r.holds(float(number))]
+        text = window[held[0].start : held[0].end]
+        out = re.sub(rf"(?<![\d.,]){re.escape(number)}(?![\d]|[.,]\d)", text, out, count=1)
+    return out
+
+
+_ASKER_AGE_RE = re.compile(
+    rf"\b(?:i\s+am|i'm|is|are|aged?)\s+{_NUM}(?:\s*(?:years?|yrs?)(?:\s+old)?)?(?=\s*(?:[.,;!?]|and\b|$))"
+    rf"|\b{_NUM}[\s-]*(?:years?|yrs?)[\s-]*old\b|\b{_NUM}\s*-\s*year\s*-\s*old",
+    re.I,
+)
+
+
+def asker_age(question: str) -> float | None:
+    """The age a question gives ("I am 15.", "My daughter is 17", "our 7-year-old"), if one."""
+    m = _ASKER_AGE_RE.search(question or "")
+    if not m:
+        return None
+    raw = next(g for g in m.groups() if g)
+    return _number(raw)
+
+
+def excludes_age(text: str, age: float) -> Range | None:
+    """An age range of ``text`` that does not hold ``age``, when no age range of it does."""
+    ages = [r for r in ranges(text) if r.unit == "age"]
+    if not ages or any(r.holds(age) for r in ages):
+        return None
+    return ages[0]

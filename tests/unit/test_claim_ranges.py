@@ -1,0 +1,180 @@
+"""The asker's own case against the ranges the documents give.
+
+Held-out set 15 lost a right answer ("a cake for 14 guests costs 52 EUR", on "for over 10 and
+up to 16 people") to the number guard, and showed a wrong one ("the Little Bakers course, for
+children aged 6 to 9", asked by a 15-year-old) as supported.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from disputatio.testing import FakeEmbeddings
+from disputatio.validators.claims import check_answer
+from disputatio.validators.guards import guard, one_per
+from disputatio.validators.ranges import asker_age, excludes_age, holds, ranges
+from disputatio.validators.relevance import number_contrast
+from disputatio.validators.support import JudgedSupport, LexicalSupport
+
+CAKE = "A 24 cm round cake for over 10 and up to 16 people costs 52 EUR."
+BERTH = "A boat over 8 and up to 12 metres long pays 350 NOK per night."
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high", "unit"),
+    [
+        (CAKE, 10, 16, "person"),
+        (BERTH, 8, 12, "m"),
+        ("The Little Bakers course is for children aged 6 to 9.", 6, 9, "age"),
+        ("Teenagers aged 14 and 15 can join the Teen Kitchen course.", 14, 15, "age"),
+        ("Children from 4 to 12 years pay 9.75 EUR.", 4, 12, "age"),
+        ("Passengers aged 67 or over pay a flat fare.", 67, None, "age"),
+        ("Children under 4 eat for free.", None, 4, "age"),
+        ("Dogs from 5 to 10 kg pay 40 EUR.", 5, 10, "kg"),
+        ("A reservation cancelled less than 48 hours before arrival loses it.", None, 48, "hour"),
+        ("Licences are renewed every 2 to 5 years.", 2, 5, "year"),
+    ],
+)
+def test_a_stated_range_is_read_with_its_bounds_and_unit(
+    text: str, low: float | None, high: float | None, unit: str
+) -> None:
+    (found,) = ranges(text)
+    assert (found.low, found.high, found.unit) == (low, high, unit)
+
+
+def test_clock_times_are_no_range() -> None:
+    assert ranges("The desk is open from 10:00 to 16:00 on Saturdays.") == ()
+
+
+def test_open_and_shut_bounds_hold_their_ends_as_written() -> None:
+    assert not holds(CAKE, "10", None) and holds(CAKE, "16", None) and holds(CAKE, "14", None)
+    assert holds(BERTH, "10.5", "m") and not holds(BERTH, "10.5", "kg")
+    assert not holds(BERTH, "14", "m")
+
+
+@pytest.mark.parametrize(
+    ("question", "age"),
+    [
+        ("I am 15. Which cooking course can I join?", 15),
+        ("My daughter is 17. What does a lift pass cost for her?", 17),
+        ("I'm 70 years old. What do I pay?", 70),
+        ("We're bringing our 7-year-old daughter. What does she pay?", 7),
+        ("How much is it for 2 adults?", None),
+        ("What does a berth cost for my 14-metre boat?", None),
+    ],
+)
+def test_the_askers_age_is_read_from_the_question(question: str, age: float | None) -> None:
+    assert asker_age(question) == age
+
+
+def test_an_age_range_that_does_not_hold_the_asker_is_found() -> None:
+    assert excludes_age("The Little Bakers course is for children aged 6 to 9.", 15)
+    assert excludes_age("Teenagers aged 14 and 15 can join.", 15) is None
+    assert excludes_age("Licences are renewed every 2 to 5 years.", 15) is None  # no ages
+
+
+def test_the_guard_lets_a_claim_restate_the_askers_number_inside_the_windows_range() -> None:
+    claim = "A cake for 14 guests costs 52 EUR."
+    assert guard(claim, CAKE) == "the number 14 is not in the sentence"
+    assert guard(claim, CAKE, given={("14", None)}) == ""
+    # only a number the question states: the claim may not bring its own
+    assert guard("A cake for 12 guests costs 52 EUR.", CAKE, given={("14", None)})
+    # and only inside the range
+    assert guard("A cake for 20 guests costs 52 EUR.", CAKE, given={("20", None)})
+
+
+def test_one_thing_is_the_price_per_thing() -> None:
+    assert one_per("One night costs 350 NOK.", BERTH)
+    assert not one_per("One week costs 350 NOK.", BERTH)
+    assert (
+        guard("One night for a boat of 10.5 metres costs 350 NOK.", BERTH, given={("10.5", "m")})
+        == ""
+    )
+
+
+def test_the_lexical_checker_takes_the_numbers_from_the_question() -> None:
+    checker = LexicalSupport().for_question("I need a cake for 14 guests. How much will it cost?")
+    (score,) = checker.score_many("A cake for 14 guests costs 52 EUR.", [CAKE], [""])
+    assert not score.reason
+    (before,) = LexicalSupport().score_many("A cake for 14 guests costs 52 EUR.", [CAKE], [""])
+    assert before.reason
+
+
+def test_a_number_inside_the_evidences_range_is_no_contrast() -> None:
+    question = "My boat is 10.5 metres long. What will one night cost me?"
+    assert number_contrast(question, BERTH) is None
+    assert number_contrast("What does a night cost for my 14 metre boat?", BERTH) == (
+        "14 m",
+        "12 m",
+    )
+
+
+def test_a_sentence_about_other_ages_does_not_answer_for_the_asker() -> None:
+    sections = {
+        "s1": {
+            "text": "The Little Bakers course is for children aged 6 to 9. "
+            "Teenagers aged 14 and 15 can join the Teen Kitchen course."
+        }
+    }
+    question = "I am 15. Which cooking course can I join?"
+    wrong = check_answer(
+        "The Little Bakers course is for children aged 6 to 9 [s1].", sections, question=question
+    )
+    (claim,) = [c for c in wrong.claims if c.text.startswith("The Little Bakers")]
+    assert claim.verdict == "supported" and claim.dropped
+    assert "age 15" in claim.reason
+    assert wrong.answer != claim.text  # the answer says the documents do not answer
+    right = check_answer(
+        "Teenagers aged 14 and 15 can join the Teen Kitchen course [s1].",
+        sections,
+        question=question,
+    )
+    (kept,) = [c for c in right.claims if c.text.startswith("Teenagers")]
+    assert kept.verdict == "supported" and not kept.dropped
+
+
+def test_a_window_lends_the_askers_number_only_when_each_of_its_ranges_holds_it() -> None:
+    window = (
+        "Private group sessions are available for groups of 4 to 14 people. "
+        "Groups of 4 to 6 people pay a flat fee of 330 EUR for a 3-hour session."
+    )
+    claim = "A private session for a group of 9 colleagues costs 330 EUR."
+    assert holds(window, "9", None) and not holds(window, "9", None, every=True)
+    assert guard(claim, window, given={("9", None)}) == "the number 9 is not in the sentence"
+
+
+def test_the_age_limit_that_leaves_the_asker_out_answers_a_question_asking_the_age() -> None:
+    evidence = "You must be at least 16 years old to rent a canoe or kayak without an adult."
+    asked = "I'm 15. How old do you have to be to rent a kayak without an adult?"
+    assert number_contrast(asked, evidence) is None
+    assert number_contrast("I'm 15. Which boat can I rent without an adult?", evidence) == (
+        "age 15",
+        "at least 16",
+    )
+
+
+class RangeReadingJudge:
+    """A judge that, like the 1.5B, says yes to a range only when the claim states the range."""
+
+    def __init__(self) -> None:
+        self.received: list[str] = []
+
+    def __call__(self, claim: str, window: str, context: str) -> float:
+        self.received.append(claim)
+        return 0.9 if "over 10 and up to 16" in claim else 0.2
+
+
+def test_the_judge_is_asked_about_the_askers_number_in_the_ranges_words() -> None:
+    sections = {"orders": {"text": CAKE, "title": "Custom cakes"}}
+    answer = "A 24 cm round cake for 14 guests costs 52 EUR [orders]."
+    question = "I need a cake for 14 guests. How much will it cost?"
+    judge = RangeReadingJudge()
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, judge, grey=0.0)  # type: ignore[arg-type]
+    report = check_answer(answer, sections, checker=checker, question=question)
+    (claim,) = [c for c in report.claims if c.factual]
+    assert claim.verdict == "supported" and not claim.dropped
+    assert claim.text == "A 24 cm round cake for 14 guests costs 52 EUR."  # shown as written
+    assert judge.received == ["A 24 cm round cake for over 10 and up to 16 guests costs 52 EUR."]
+    # without the question the asker's number is the claim's own: the guard rejects it
+    plain = check_answer(answer, sections, checker=checker)
+    assert plain.claims[0].verdict == "unsupported" and plain.not_found
