@@ -19,7 +19,11 @@
 #      a reply: its own run id);
 #   5. >= 20 per set: the hierarchical debate (~15 min of CPU a MedQA question);
 #   6. 50 per set of each calibration split (mirage:<set>@calibration), for the fitted
-#      confidence of `disputatio eval calibrate-confidence` (never drawn by steps 1-5).
+#      confidence of `disputatio eval calibrate-confidence` (never drawn by steps 1-5): 6a its
+#      one-call log-probability protocols, 6b the MedRAG debate. The calibration splits are data
+#      sets from 6dc2400 on, so step 6 needs FROZEN at or after it (its own run id):
+#        FROZEN=de3fbe5… bash benchmarks/mirage_run.sh 3 && FROZEN=6dc2400… bash \
+#          benchmarks/mirage_run.sh 6a && FROZEN=de3fbe5… bash benchmarks/mirage_run.sh 5 4
 # The run yields the CPU: its own session (setsid), autogroup nice 19, each command at nice 19.
 set -euo pipefail
 if [[ -z ${MIRAGE_RUN_SESSION:-} ]] && command -v setsid > /dev/null; then
@@ -65,7 +69,14 @@ step5() {
   ev -d "$SETS" -p hier -n 20
 }
 step6() {  # calibration splits: fit the main run by calibrate-confidence RUN --calibration-run <this>
-  ev -d mirage:all@calibration -p cot_logprob,rag_logprob,medrag -n 50
+  step6a
+  step6b
+}
+step6a() {  # its one-call protocols first (about an hour): the option-probability confidence
+  ev -d mirage:all@calibration -p cot_logprob,rag_logprob -n 50
+}
+step6b() {  # then the debate's (hours)
+  ev -d mirage:all@calibration -p medrag -n 50
 }
 
 steps=("$@")
