@@ -22,8 +22,8 @@
 #      confidence of `disputatio eval calibrate-confidence` (never drawn by steps 1-5): 6a its
 #      one-call log-probability protocols, 6b the MedRAG debate. The calibration splits are data
 #      sets from 6dc2400 on, so step 6 needs FROZEN at or after it (its own run id):
-#        FROZEN=de3fbe5… bash benchmarks/mirage_run.sh 3 && FROZEN=6dc2400… bash \
-#          benchmarks/mirage_run.sh 6a && FROZEN=de3fbe5… bash benchmarks/mirage_run.sh 5 4
+#        FROZEN=6dc2400… bash benchmarks/mirage_run.sh 6a && FROZEN=de3fbe5… bash \
+#          benchmarks/mirage_run.sh 3 5 4
 # The run yields the CPU: its own session (setsid), autogroup nice 19, each command at nice 19.
 set -euo pipefail
 if [[ -z ${MIRAGE_RUN_SESSION:-} ]] && command -v setsid > /dev/null; then
