@@ -88,6 +88,9 @@ class Range(NamedTuple):
 
 
 def _number(raw: str) -> float:
+    """``2,000`` is two thousand (a thousands separator), ``1,5`` one and a half."""
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", raw):
+        return float(raw.replace(",", ""))
     return float(raw.replace(",", "."))
 
 

@@ -178,3 +178,12 @@ def test_the_judge_is_asked_about_the_askers_number_in_the_ranges_words() -> Non
     # without the question the asker's number is the claim's own: the guard rejects it
     plain = check_answer(answer, sections, checker=checker)
     assert plain.claims[0].verdict == "unsupported" and plain.not_found
+
+
+def test_a_thousands_separator_is_read_as_one_number() -> None:
+    """d017 (held-out set 16): "from 300 to 2,000 GBP" was read as 300 to 2, no range at all."""
+    evidence = "Bills from 300 to 2,000 GBP can be spread over three or six monthly payments."
+    (found,) = ranges(evidence)
+    assert (found.low, found.high, found.unit) == (300, 2000, "gbp")
+    question = "My vet bill came to 800 GBP. Over how many monthly payments could I spread it?"
+    assert number_contrast(question, evidence) is None
