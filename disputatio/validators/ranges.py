@@ -94,13 +94,22 @@ def _number(raw: str) -> float:
     return float(raw.replace(",", "."))
 
 
+#: Ages counted in weeks or months ("puppies aged 10 to 18 weeks"), by the unit's word.
+_AGE_IN = {"week": "age_week", "weeks": "age_week", "month": "age_month", "months": "age_month"}
+#: Time units an age may be counted in, and the age unit of each.
+_AS_AGE: dict[str | None, str] = {"year": "age", "week": "age_week", "month": "age_month"}
+#: Years in an age unit (an age in years is ``"age"``).
+AGE_YEARS = {"age": 1.0, "age_month": 12.0, "age_week": 52.18}
+
+
 def _unit(text: str, start: int, end: int) -> str | None:
     """The unit of the range ``text[start:end]``: an age, the word after it, or inside it."""
+    after = text[end : end + 24]
     if _AGE_BEFORE_RE.search(text[max(0, start - 12) : start]) or re.match(
         r"\s*aged?\b", text[start:end], re.I
     ):
-        return "age"
-    after = text[end : end + 24]
+        counted = re.match(r"\s*([^\W\d_]+)", after)
+        return _AGE_IN.get(counted.group(1).casefold(), "age") if counted else "age"
     if _AGE_AFTER_RE.match(after):
         return "age"
     inside_years = re.search(r"\byears?\b", text[start:end], re.I)
@@ -191,10 +200,10 @@ def holds(
         return False
     if math.isnan(value):
         return False
-    unit = "age" if unit == "year" else unit  # "70 years old" is an age
+    unit = _AS_AGE.get(unit, unit)  # "70 years old" is an age; so is "13 weeks old"
     verdicts = []
     for r in ranges(text):
-        have = "age" if r.unit == "year" else r.unit
+        have = _AS_AGE.get(r.unit, r.unit)
         if have != unit and (strict or (have is not None and unit is not None)):
             continue
         verdicts.append(r.holds(value))
@@ -231,25 +240,55 @@ def in_window_terms(claim: str, window: str, given: Collection[tuple[str, str | 
     return out
 
 
+_AGE_WORDS = "one two three four five six seven eight nine ten eleven twelve".split()
 _ASKER_AGE_RE = re.compile(
-    rf"\b(?:i\s+am|i'm|is|are|aged?)\s+{_NUM}(?:\s*(?:years?|yrs?)(?:\s+old)?)?(?=\s*(?:[.,;!?]|and\b|$))"
-    rf"|\b{_NUM}[\s-]*(?:years?|yrs?)[\s-]*old\b|\b{_NUM}\s*-\s*year\s*-\s*old",
+    rf"\b(?:i\s+am|i'm|is|are|aged?)\s+{_NUM}(?:\s*(?:years?|yrs?)(?:\s+old)?)?"
+    r"(?=\s*(?:[.,;!?]|and\b|$))"
+    rf"|\b(?P<n>\d+(?:[.,]\d+)?|{'|'.join(_AGE_WORDS)})[\s-]*(?P<u>years?|yrs?|months?|weeks?)"
+    r"[\s-]*old\b",
     re.I,
 )
 
 
 def asker_age(question: str) -> float | None:
-    """The age a question gives ("I am 15.", "My daughter is 17", "our 7-year-old"), if one."""
+    """The age a question gives, in years ("I am 15.", "our 7-year-old", "five months old")."""
     m = _ASKER_AGE_RE.search(question or "")
     if not m:
         return None
-    raw = next(g for g in m.groups() if g)
-    return _number(raw)
+    if m.group("n") is None:
+        return _number(next(g for g in m.groups() if g))
+    raw = m.group("n").casefold()
+    value = float(_AGE_WORDS.index(raw) + 1) if raw in _AGE_WORDS else _number(raw)
+    unit = m.group("u").casefold()
+    return value / (12.0 if unit.startswith("month") else 52.18 if unit.startswith("week") else 1)
+
+
+def said_age(question: str) -> str:
+    """The words a question gives the asker's age in ("five months old", "I am 15")."""
+    m = _ASKER_AGE_RE.search(question or "")
+    return m.group(0).strip() if m else ""
 
 
 def excludes_age(text: str, age: float) -> Range | None:
-    """An age range of ``text`` that does not hold ``age``, when no age range of it does."""
-    ages = [r for r in ranges(text) if r.unit == "age"]
-    if not ages or any(r.holds(age) for r in ages):
+    """An age range of ``text`` that does not hold ``age`` (years), when none of them does.
+
+    Ages in weeks or months are compared in years: a puppy "five months old" is not one of
+    the "puppies aged 10 to 18 weeks".
+    """
+    ages = [r for r in ranges(text) if r.unit in AGE_YEARS]
+    if not ages:
         return None
+    for r in ages:
+        per = AGE_YEARS[r.unit or "age"]
+        scaled = Range(
+            None if r.low is None else r.low / per,
+            r.low_shut,
+            None if r.high is None else r.high / per,
+            r.high_shut,
+            "age",
+            r.start,
+            r.end,
+        )
+        if scaled.holds(age):
+            return None
     return ages[0]

@@ -42,7 +42,7 @@ from disputatio.validators.asked import (
     kind_mismatch,
     unanswered,
 )
-from disputatio.validators.ranges import asker_age, excludes_age, holds
+from disputatio.validators.ranges import asker_age, excludes_age, holds, said_age
 from disputatio.validators.sentences import STOPWORDS, UNITS, stated_numbers, stem, words
 
 #: Prepositions after which a question's word names the condition asked about ("in water").
@@ -164,7 +164,7 @@ def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     age = None if asks_age(question) else asker_age(question)
     outside = excludes_age(evidence, age) if age is not None else None
     if age is not None and outside is not None:
-        return f"age {age:g}", evidence[outside.start : outside.end]
+        return said_age(question), evidence[outside.start : outside.end]
     return None
 
 

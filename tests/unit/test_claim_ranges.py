@@ -122,7 +122,7 @@ def test_a_sentence_about_other_ages_does_not_answer_for_the_asker() -> None:
     )
     (claim,) = [c for c in wrong.claims if c.text.startswith("The Little Bakers")]
     assert claim.verdict == "supported" and claim.dropped
-    assert "age 15" in claim.reason
+    assert "I am 15" in claim.reason
     assert wrong.answer != claim.text  # the answer says the documents do not answer
     right = check_answer(
         "Teenagers aged 14 and 15 can join the Teen Kitchen course [s1].",
@@ -148,7 +148,7 @@ def test_the_age_limit_that_leaves_the_asker_out_answers_a_question_asking_the_a
     asked = "I'm 15. How old do you have to be to rent a kayak without an adult?"
     assert number_contrast(asked, evidence) is None
     assert number_contrast("I'm 15. Which boat can I rent without an adult?", evidence) == (
-        "age 15",
+        "I'm 15",
         "at least 16",
     )
 
@@ -187,3 +187,13 @@ def test_a_thousands_separator_is_read_as_one_number() -> None:
     assert (found.low, found.high, found.unit) == (300, 2000, "gbp")
     question = "My vet bill came to 800 GBP. Over how many monthly payments could I spread it?"
     assert number_contrast(question, evidence) is None
+
+
+def test_ages_in_weeks_and_months_are_compared_in_one_unit() -> None:
+    """d018 (held-out set 16): a puppy five months old is not one "aged 10 to 18 weeks"."""
+    course = "The Puppy Foundation course is for puppies aged 10 to 18 weeks at the first session."
+    assert asker_age("My puppy is five months old.") == pytest.approx(5 / 12)
+    older = "My puppy is five months old. How much would your dog training course cost for him?"
+    assert number_contrast(older, course) == ("five months old", "aged 10 to 18")
+    inside = "Our puppy will be 13 weeks old at the first session. What does the course cost?"
+    assert number_contrast(inside, course) is None
