@@ -269,6 +269,19 @@ def said_age(question: str) -> str:
     return m.group(0).strip() if m else ""
 
 
+def _in_years(r: Range) -> Range:
+    """An age range with its bounds in years."""
+    per = AGE_YEARS[r.unit or "age"]
+    low = None if r.low is None else r.low / per
+    high = None if r.high is None else r.high / per
+    return Range(low, r.low_shut, high, r.high_shut, "age", r.start, r.end)
+
+
+def fits_age(text: str, age: float) -> bool:
+    """Whether an age range of ``text`` holds ``age`` (years)."""
+    return any(_in_years(r).holds(age) for r in ranges(text) if r.unit in AGE_YEARS)
+
+
 def excludes_age(text: str, age: float) -> Range | None:
     """An age range of ``text`` that does not hold ``age`` (years), when none of them does.
 
@@ -276,19 +289,6 @@ def excludes_age(text: str, age: float) -> Range | None:
     the "puppies aged 10 to 18 weeks".
     """
     ages = [r for r in ranges(text) if r.unit in AGE_YEARS]
-    if not ages:
+    if not ages or fits_age(text, age):
         return None
-    for r in ages:
-        per = AGE_YEARS[r.unit or "age"]
-        scaled = Range(
-            None if r.low is None else r.low / per,
-            r.low_shut,
-            None if r.high is None else r.high / per,
-            r.high_shut,
-            "age",
-            r.start,
-            r.end,
-        )
-        if scaled.holds(age):
-            return None
     return ages[0]

@@ -42,7 +42,7 @@ from disputatio.validators.asked import (
     kind_mismatch,
     unanswered,
 )
-from disputatio.validators.ranges import asker_age, excludes_age, holds, said_age
+from disputatio.validators.ranges import asker_age, excludes_age, fits_age, holds, said_age
 from disputatio.validators.sentences import STOPWORDS, UNITS, stated_numbers, stem, words
 
 #: Prepositions after which a question's word names the condition asked about ("in water").
@@ -314,19 +314,48 @@ def drop_off_question(
         return 0
     facts = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
     left: list[Claim] = []
+    seen: dict[bool, list[str]] = {True: [], False: []}  # evidence set aside (True) or kept
     for claim in facts:
         found = [e for e in (claim.evidence, *claim.more_evidence) if e is not None]
         evidence = " ".join(e.sentence for e in found)
         where = " ".join(context.get(e.section_id, "") for e in found)
         why = off_question(question, claim.text, evidence, where, similar, words)
+        seen[bool(why)].append(evidence)
         if why:
             _set_aside(claim, why, keep)
         else:
             left.append(claim)
     why = unanswered(question, [c.text for c in left]) if left else ""
+    why = why or (not_for_the_asker(question, seen[True], seen[False]) if left else "")
     for claim in left if why else []:
         _set_aside(claim, why, keep)
     return len(facts) - (0 if why else len(left))
+
+
+def not_for_the_asker(question: str, aside: Sequence[str], kept: Sequence[str]) -> str:
+    """Why the claims kept do not answer for the asker, whose age a set-aside sentence excludes.
+
+    Asked "My puppy is five months old. How much would your dog training course cost for
+    him?", the sentence "The Puppy Foundation course is for puppies aged 10 to 18 weeks" is
+    set aside (:func:`number_contrast`), but "The course costs 95 GBP" would still answer: for
+    a course the puppy may not join (d018, held-out set 16; b013, set 15). When a sentence was
+    set aside for the asker's age and no kept sentence gives an age range holding it, the kept
+    claims describe what the asker is not covered by.
+
+    Args:
+        question: The question.
+        aside: The evidence of the claims set aside.
+        kept: The evidence of the claims kept.
+
+    Returns:
+        The reason, or ``""``.
+    """
+    age = None if asks_age(question) else asker_age(question)
+    if age is None or not any(excludes_age(e, age) for e in aside):
+        return ""
+    if any(fits_age(e, age) for e in kept):
+        return ""
+    return f"what it describes is for other ages than {said_age(question)!r}"
 
 
 def _set_aside(claim: Claim, why: str, keep: bool) -> None:

@@ -197,3 +197,26 @@ def test_ages_in_weeks_and_months_are_compared_in_one_unit() -> None:
     assert number_contrast(older, course) == ("five months old", "aged 10 to 18")
     inside = "Our puppy will be 13 weeks old at the first session. What does the course cost?"
     assert number_contrast(inside, course) is None
+
+
+def test_an_answer_about_a_course_the_askers_age_leaves_out_is_refused() -> None:
+    """d018 (held-out set 16): the course's price still answered after its ages were set aside."""
+    sections = {
+        "s1": {
+            "text": "The Puppy Foundation course is for puppies aged 10 to 18 weeks. "
+            "The course costs 95 GBP."
+        }
+    }
+    answer = (
+        "The Puppy Foundation course is for puppies aged 10 to 18 weeks [s1]. It costs 95 GBP [s1]."
+    )
+    older = check_answer(
+        answer, sections, question="My puppy is five months old. What does it cost?"
+    )
+    assert older.not_found
+    assert all(c.dropped for c in older.claims if c.factual and c.verdict == "supported")
+    assert "five months old" in older.claims[1].reason
+    inside = check_answer(answer, sections, question="My puppy is 12 weeks old. What does it cost?")
+    assert not inside.not_found
+    kept = [c.text for c in inside.claims if c.verdict == "supported" and not c.dropped]
+    assert kept == ["It costs 95 GBP."]
