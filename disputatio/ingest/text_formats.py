@@ -112,28 +112,8 @@ def _fallback_title(markdown: str, path: Path) -> str:
     return path.stem
 
 
-_FENCE = re.compile(r"^ {0,3}(?:```|~~~).*?^ {0,3}(?:```|~~~)[^\n]*$", re.MULTILINE | re.DOTALL)
-_COMMENT = re.compile(r"<!--.*?-->[ \t]*\n?", re.DOTALL)
-
-
-def strip_comments(markdown: str) -> str:
-    """``markdown`` without its HTML comments (``<!-- … -->``), code blocks left as they are.
-
-    A comment is not shown when the file is rendered, so it is no content: kept, a note to the
-    file's editors ("Invented content for …; none of this is real") opened the document's text,
-    stood where its lead sentence should and was shown to the model (held-out set 16).
-    """
-    out, pos = [], 0
-    for fence in _FENCE.finditer(markdown):
-        out.append(_COMMENT.sub("", markdown[pos : fence.start()]))
-        out.append(fence.group(0))
-        pos = fence.end()
-    out.append(_COMMENT.sub("", markdown[pos:]))
-    return "".join(out)
-
-
 def extract_plain(data: bytes, path: Path, *, kind: str) -> ExtractedDocument:
-    """Extract a plain-text or markdown file (newlines normalised; markdown's comments removed).
+    """Extract a plain-text or markdown file (kept as is, newlines normalised).
 
     Args:
         data: The raw file content.
@@ -144,8 +124,6 @@ def extract_plain(data: bytes, path: Path, *, kind: str) -> ExtractedDocument:
         The extracted document.
     """
     text, encoding, warnings = decode_text(data, path)
-    if kind == "md":
-        text = strip_comments(text)
     title = _fallback_title(text, path) if kind == "md" else path.stem
     return ExtractedDocument(
         markdown=text,

@@ -149,18 +149,3 @@ def test_content_wins_over_misleading_text_extension(tmp_path: Path) -> None:
     assert doc.source_kind == "pdf"
     assert "Hello from a PDF" in doc.markdown
     assert any("content is pdf" in w for w in doc.warnings)
-
-
-def test_markdown_comments_are_no_content_but_code_keeps_them(tmp_path: Path) -> None:
-    path = tmp_path / "notes.md"
-    path.write_text(
-        "<!-- Invented content; an editor's note. -->\n# Opening hours\n\n"
-        "The surgery <!-- check this --> opens at 08:30.\n\n```html\n<!-- kept -->\n```\n",
-        encoding="utf-8",
-    )
-    doc = extract(path)
-    assert doc.markdown.startswith("# Opening hours")
-    assert "editor's note" not in doc.markdown and "check this" not in doc.markdown
-    assert "The surgery opens at 08:30." in doc.markdown
-    assert "<!-- kept -->" in doc.markdown
-    assert doc.title == "Opening hours"
