@@ -17,6 +17,7 @@ from disputatio.validators.sentences import Span, names, split_sentences
 from disputatio.validators.support import SupportChecker, SupportScore, coverage
 
 _CLAUSE_SPLIT_RE = re.compile(r"[,;:]\s+")
+_COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
 def _clauses(span: Span) -> list[tuple[int, int, str]]:
@@ -63,8 +64,10 @@ class Windows:
             self.items[sid] = wins
             heading = sec.get("heading_path") or []
             source = str(sec.get("source") or "").rsplit("/", 1)[-1]
-            # a document names its subject up front: the names of its first two sentences
-            lead = sorted(names(" ".join(s.sentence for s in spans[:2])))
+            # a document names its subject up front: the names of its first two sentences (a
+            # Markdown comment, "<!-- Invented content … -->", is not shown when it is read)
+            opening = split_sentences(_COMMENT_RE.sub(" ", text))[:2]
+            lead = sorted(names(" ".join(s.sentence for s in opening)))
             self.titles[sid] = " ".join(
                 [str(sec.get("title") or ""), *map(str, heading), source.rsplit(".", 1)[0]]
             )

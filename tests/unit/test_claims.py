@@ -441,3 +441,18 @@ def test_a_lead_in_to_a_list_is_judged_only_when_it_states_something(
     first = check_answer(f"{lead}\n{item}", secs).claims[0]
     assert first.factual is factual
     assert (first.verdict is None) is not factual
+
+
+def test_a_markdown_comment_does_not_stand_for_the_documents_lead() -> None:
+    """Held-out set 16: "<!-- Invented content … -->" opened the section, so the names of its
+    real first sentence ("the Quayside Surgery in Elmsworth") were not the section's."""
+    from disputatio.validators.windows import Windows
+
+    text = (
+        "<!-- Invented content for a benchmark. None of this is real. -->\n"
+        "# Opening hours\n\nThe group has two sites: the Ashcombe Road Hospital and the "
+        "Quayside Surgery in Elmsworth.\n\n## Quayside Surgery\n\nOn Saturdays it is open "
+        "from 09:00 to 12:30."
+    )
+    context = Windows({"s": {"text": text}}).context["s"]
+    assert {"elmsworth", "quayside", "surgery"} <= set(context.split())
