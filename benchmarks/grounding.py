@@ -229,6 +229,11 @@ def _parts_cells(rs: list[dict[str, Any]]) -> str:
     )
 
 
+def _answered_wrongly(rec: dict[str, Any]) -> bool:
+    """A one-part answerable question answered (not refused) with no part right."""
+    return rec["kind"] == "answerable" and not rec["refused"] and rec["parts_right"] == 0
+
+
 def table(path: Path) -> str:
     lines = path.read_text().splitlines()
     recs = _with_part_measures([json.loads(line) for line in lines if line.strip()])
@@ -252,6 +257,8 @@ def table(path: Path) -> str:
                 f"{sum(r['refused'] for r in un)}/{len(un)} | "
                 f"{sum(r['refused'] for r in ans if r['kind'] == 'answerable')}/"
                 f"{sum(r['kind'] == 'answerable' for r in ans)} | "
+                f"{sum(_answered_wrongly(r) for r in ans)}/"
+                f"{sum(r['kind'] == 'answerable' for r in ans)} | "
                 f"{sum(r['cited_gold'] for r in ans)}/{sum(r['cited'] for r in ans)} | "
                 f"{_parts_cells(rs)} | "
                 f"{sorted(r['wall_s'] for r in rs)[len(rs) // 2]:.1f} | "
@@ -262,9 +269,9 @@ def table(path: Path) -> str:
     head = (
         "| split | system | questions | answerable parts right | claims supported | "
         "answers with a fabricated citation | unanswerable refused | answerable wrongly "
-        "refused | citations on gold evidence | unanswerable parts said not found | answerable "
-        "parts said not found | p50 wall s | check / wall |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+        "refused | answerable answered wrongly | citations on gold evidence | unanswerable parts "
+        "said not found | answerable parts said not found | p50 wall s | check / wall |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     )
     return head + "\n" + "\n".join(rows)
 
