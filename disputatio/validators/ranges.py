@@ -12,10 +12,11 @@ cake for 14 guests costs 52 EUR") failed the number guard (b010, held-out set 15
 * :func:`holds`: whether a text states a range that holds a number (in a compatible unit);
 * :func:`in_window_terms`: a claim restating the asker's number, put in the range's words
   (what the judge is asked about);
-* :func:`asker_age`: the age a question gives for the asker ("I am 15", "my 7-year-old").
+* :func:`asker_age`: the age a question gives for the asker ("I am 15", "my 7-year-old");
+  :func:`excludes_age` and :func:`fits_age`: whether a text's age ranges leave it out.
 
-Lexical; no model call. Which claims and answers each use changes is measured on the grounding
-records in docs/grounding.md ("Ranges").
+Lexical; no model call. What each use changes is measured on the grounding records in
+docs/grounding.md ("Which checker"'s list of changes, 2026-12-03, and held-out sets 16-17).
 """
 
 from __future__ import annotations
@@ -200,14 +201,19 @@ def holds(
         return False
     if math.isnan(value):
         return False
+    verdicts = [r.holds(value) for r in _in_unit(text, unit, strict)]
+    return bool(verdicts) and (all(verdicts) if every else any(verdicts))
+
+
+def _in_unit(text: str, unit: str | None, strict: bool = False) -> list[Range]:
+    """The ranges of ``text`` in a unit compatible with ``unit`` (see :func:`holds`)."""
     unit = _AS_AGE.get(unit, unit)  # "70 years old" is an age; so is "13 weeks old"
-    verdicts = []
+    out = []
     for r in ranges(text):
         have = _AS_AGE.get(r.unit, r.unit)
-        if have != unit and (strict or (have is not None and unit is not None)):
-            continue
-        verdicts.append(r.holds(value))
-    return bool(verdicts) and (all(verdicts) if every else any(verdicts))
+        if have == unit or not (strict or (have is not None and unit is not None)):
+            out.append(r)
+    return out
 
 
 def in_window_terms(claim: str, window: str, given: Collection[tuple[str, str | None]]) -> str:
@@ -234,7 +240,7 @@ def in_window_terms(claim: str, window: str, given: Collection[tuple[str, str | 
             continue
         if not holds(window, number, unit, every=True):
             continue
-        held = [r for r in ranges(window) if r.holds(float(number))]
+        held = [r for r in _in_unit(window, unit) if r.holds(float(number))]
         text = window[held[0].start : held[0].end]
         out = re.sub(rf"(?<![\d.,]){re.escape(number)}(?![\d]|[.,]\d)", text, out, count=1)
     return out
