@@ -72,7 +72,7 @@ step6() {  # calibration splits: fit the main run by calibrate-confidence RUN --
   step6a
   step6b
 }
-step6a() {  # its one-call protocols first (about an hour): the option-probability confidence
+step6a() {  # its one-call protocols first (500 records, about three hours alone): the option-probability confidence
   ev -d mirage:all@calibration -p cot_logprob,rag_logprob -n 50
 }
 step6b() {  # then the debate's (hours)
