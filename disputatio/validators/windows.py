@@ -66,7 +66,8 @@ class Windows:
             source = str(sec.get("source") or "").rsplit("/", 1)[-1]
             # a document names its subject up front: the names of its first two sentences (a
             # Markdown comment, "<!-- Invented content … -->", is not shown when it is read)
-            opening = split_sentences(_COMMENT_RE.sub(" ", text))[:2]
+            opening = split_sentences(_COMMENT_RE.sub(" ", text)) if "<!--" in text else spans
+            opening = opening[:2]
             lead = sorted(names(" ".join(s.sentence for s in opening)))
             self.titles[sid] = " ".join(
                 [str(sec.get("title") or ""), *map(str, heading), source.rsplit(".", 1)[0]]
