@@ -57,6 +57,7 @@ SPLITS = (
     "heldout15",
     "heldout16",
     "heldout17",
+    "heldout18",
 )
 PLAIN_PROMPT = """Answer the question from the context only. Cite the id of each passage you use
 in square brackets, e.g. [id]. If the context does not answer the question, say "not found".
