@@ -72,7 +72,7 @@ def guard(
         if unit is not None and unit not in units and None not in units:
             shown = ", ".join(sorted(u for u in units if u))
             return f"{number} {unit} where the sentence says {number} {shown}"
-    unbound = _unbound_numbers(claim, window)
+    unbound = _unbound_numbers(claim, window) or _name_of_other_numbers(claim, window)
     if unbound:
         return unbound
     if has_negation(claim) != has_negation(window):
@@ -263,6 +263,45 @@ def _binds(sentence: str, present: set[str], claim_names: frozenset[str]) -> boo
     if held:
         return held == present
     return not present or not (names(sentence) - claim_names)
+
+
+#: The pieces of a sentence listing several facts: "from 10:00 to 19:00 Monday to Thursday, from
+#: 10:00 to 17:00 on Fridays … and from 11:00 to 15:00 on Sundays".
+_PIECE_RE = re.compile(r"[,;]\s+|\s+and\s+")
+
+
+def _name_of_other_numbers(claim: str, window: str) -> str:
+    """Why a sentence listing several facts gives the claim's name other numbers than its own.
+
+    "The Eastmead branch is open from 10:00 to 19:00 on Sundays" is not supported by "The
+    Eastmead branch is open from 10:00 to 19:00 Monday to Thursday, … and from 11:00 to 15:00
+    on Sundays" (f008, held-out set 18): every word is there, but "Sundays" stands in a piece
+    of the sentence whose numbers are not the claim's. Names before the sentence's first
+    number are its subject and go with every piece ("The Eastmead branch").
+    """
+    wanted = _figures(claim)
+    if not wanted:
+        return ""
+    claim_names = names(claim)
+    for span in split_sentences(window):
+        if span.sentence.lstrip().startswith("|"):
+            continue  # a table row: its cells are not pieces of one sentence
+        pieces = _PIECE_RE.split(span.sentence)
+        held = [_figures(p) for p in pieces]
+        if len(pieces) < 2 or not any(wanted & h for h in held):
+            continue
+        first = re.search(r"(?<![^\W\d_])\d", span.sentence)
+        subject = span.sentence[: first.start() if first else 0].casefold()
+        for name in sorted(n for n in claim_names if n not in subject):
+            holding = [i for i, p in enumerate(pieces) if name in p.casefold()]
+            if holding and all(held[i] and not wanted & held[i] for i in holding):
+                return f"the claim's {name} goes with other numbers of the sentence"
+    return ""
+
+
+def _figures(text: str) -> set[str]:
+    """The figures of ``text`` as written, times whole ("10:00", "1,400"), not codes ("N4")."""
+    return set(re.findall(r"(?<![^\W\d_])\d+(?:[:.,]\d+)*", text))
 
 
 #: A sentence opening with one of these takes its subject from the sentence before.

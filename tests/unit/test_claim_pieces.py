@@ -1,0 +1,62 @@
+"""A sentence listing several facts gives each name the numbers of its own piece.
+
+Held-out set 18 (f008): "The Eastmead branch is open from 10:00 to 19:00 on Sundays" was shown
+as supported by a sentence listing the branch's hours day by day, where Sundays are 11:00 to
+15:00: every word and number of the claim is in the sentence, in different pieces.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from disputatio.validators.guards import guard
+
+HOURS = (
+    "The Eastmead branch is open from 10:00 to 19:00 Monday to Thursday, from 10:00 to 17:00 "
+    "on Fridays, from 09:00 to 16:00 on Saturdays and from 11:00 to 15:00 on Sundays."
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The Eastmead branch is open from 10:00 to 19:00 on Sundays.",
+        "The Eastmead branch is open from 09:00 to 16:00 on Sundays.",
+        "The library can receive at most 1 class per day at the Central Library.",
+    ],
+)
+def test_a_name_does_not_take_another_pieces_numbers(claim: str) -> None:
+    window = (
+        HOURS
+        if "Eastmead" in claim
+        else "The library can receive at most 2 classes per day at the Central Library and "
+        "1 class per day at the Eastside Branch."
+    )
+    assert "goes with other numbers" in guard(claim, window)
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        ("The Eastmead branch is open from 11:00 to 15:00 on Sundays.", HOURS),
+        ("On Fridays the Eastmead branch closes at 17:00.", HOURS),
+        # the subject, named before the first number, goes with every piece
+        (
+            "Steinbakken is open on Saturdays from 09:00 to 15:00.",
+            "Steinbakken is open Monday to Friday from 10:00 to 19:00 and on Saturdays from "
+            "09:00 to 15:00.",
+        ),
+        # a code is no figure: "N4" does not put "Friday" beside a number
+        (
+            "The night bus N4 runs on Friday and Saturday nights only.",
+            "Night buses N4 and N7 run on Friday and Saturday nights only.",
+        ),
+        # a table row's cells are not pieces of one sentence
+        (
+            "The Orbis Q7 mass spectrometer is in room W1.06, Wexley Building.",
+            "| Orbis Q7 mass spectrometer | W1.06, Wexley Building | 12 hours | 60 EUR per hour |",
+        ),
+    ],
+)
+def test_a_name_in_the_pieces_of_its_numbers_passes(claim: str, window: str) -> None:
+    assert guard(claim, window) == ""
