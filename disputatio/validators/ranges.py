@@ -135,7 +135,8 @@ def _unit(text: str, start: int, end: int) -> str | None:
 def ranges(text: str) -> tuple[Range, ...]:
     """Every range ``text`` states, in order of where it starts.
 
-    Read: "between A and B", "from A to B", "A–B", "aged A and B" (both ends included);
+    Read: "between A and B" (either way round), "from A to B", "A–B", "aged A and B" (both
+    ends included);
     "over A", "more than A" (A excluded), "at least A", "A or over" (A included); "under B",
     "less than B" (excluded), "up to B", "at most B", "B or under" (included); and a lower
     bound closed by an upper one in the same phrase, "over 8 and up to 12 metres". A number
@@ -155,7 +156,12 @@ def ranges(text: str) -> tuple[Range, ...]:
 
     for rx in (_BETWEEN_RE, _AGED_AND_RE, _SPAN_RE):
         for m in rx.finditer(text):
-            add(_number(m.group(1)), True, _number(m.group(2)), True, m.start(), m.end())
+            a, b = _number(m.group(1)), _number(m.group(2))
+            # "between 48 and 24 hours before the start" (f017, set 18); not "between 24
+            # June and 9 August", whose first number counts something else
+            if rx is _BETWEEN_RE and re.fullmatch(r"\s+and\s+", text[m.end(1) : m.start(2)]):
+                a, b = min(a, b), max(a, b)
+            add(a, True, b, True, m.start(), m.end())
     lows = [(m, _number(m.group(m.lastindex or 0))) for m in _LOWER_RE.finditer(text)]
     highs = [(m, _number(m.group(m.lastindex or 0))) for m in _UPPER_RE.finditer(text)]
     for low, a in lows:

@@ -33,6 +33,8 @@ BERTH = "A boat over 8 and up to 12 metres long pays 350 NOK per night."
         ("Dogs from 5 to 10 kg pay 40 EUR.", 5, 10, "kg"),
         ("A reservation cancelled less than 48 hours before arrival loses it.", None, 48, "hour"),
         ("Licences are renewed every 2 to 5 years.", 2, 5, "year"),
+        # the far end first, as a deadline counts down (f017, held-out set 18)
+        ("If you cancel between 48 and 24 hours before the start, you pay half.", 24, 48, "hour"),
     ],
 )
 def test_a_stated_range_is_read_with_its_bounds_and_unit(
@@ -44,6 +46,10 @@ def test_a_stated_range_is_read_with_its_bounds_and_unit(
 
 def test_clock_times_are_no_range() -> None:
     assert ranges("The desk is open from 10:00 to 16:00 on Saturdays.") == ()
+
+
+def test_dates_are_no_range_of_their_first_numbers() -> None:
+    assert ranges("The pool is closed between 24 June and 9 August.") == ()
 
 
 def test_open_and_shut_bounds_hold_their_ends_as_written() -> None:
