@@ -267,7 +267,7 @@ def _binds(sentence: str, present: set[str], claim_names: frozenset[str]) -> boo
 
 #: The pieces of a sentence listing several facts: "from 10:00 to 19:00 Monday to Thursday, from
 #: 10:00 to 17:00 on Fridays … and from 11:00 to 15:00 on Sundays".
-_PIECE_RE = re.compile(r"[,;]\s+|\s+and\s+")
+_PIECE_RE = re.compile(r"[,;]\s+|\s+and\s+(?!over\b|under\b|older\b|younger\b|above\b|below\b)")
 
 
 def _name_of_other_numbers(claim: str, window: str) -> str:
@@ -276,8 +276,9 @@ def _name_of_other_numbers(claim: str, window: str) -> str:
     "The Eastmead branch is open from 10:00 to 19:00 on Sundays" is not supported by "The
     Eastmead branch is open from 10:00 to 19:00 Monday to Thursday, … and from 11:00 to 15:00
     on Sundays" (f008, held-out set 18): every word is there, but "Sundays" stands in a piece
-    of the sentence whose numbers are not the claim's. Names before the sentence's first
-    number are its subject and go with every piece ("The Eastmead branch").
+    of the sentence whose numbers are not the claim's, and the claim's numbers stand beside
+    a name of their own ("Monday to Thursday"). Names before the sentence's first number are
+    its subject and go with every piece ("The Eastmead branch"); "70 and over" is one piece.
     """
     wanted = _figures(claim)
     if not wanted:
@@ -292,7 +293,11 @@ def _name_of_other_numbers(claim: str, window: str) -> str:
             continue
         first = re.search(r"(?<![^\W\d_])\d", span.sentence)
         subject = span.sentence[: first.start() if first else 0].casefold()
-        for name in sorted(n for n in claim_names if n not in subject):
+        # the claim's figures stand beside a name of their own ("Monday to Thursday")
+        rival = any(
+            names(f"x {p}") - claim_names for p, h in zip(pieces, held, strict=True) if wanted & h
+        )
+        for name in sorted(n for n in claim_names if n not in subject) if rival else []:
             holding = [i for i, p in enumerate(pieces) if name in p.casefold()]
             if holding and all(held[i] and not wanted & held[i] for i in holding):
                 return f"the claim's {name} goes with other numbers of the sentence"
@@ -300,8 +305,8 @@ def _name_of_other_numbers(claim: str, window: str) -> str:
 
 
 def _figures(text: str) -> set[str]:
-    """The figures of ``text`` as written, times whole ("10:00", "1,400"), not codes ("N4")."""
-    return set(re.findall(r"(?<![^\W\d_])\d+(?:[:.,]\d+)*", text))
+    """The figures of ``text`` as written: times whole ("10:00", "1,400"), codes not ("W1.06")."""
+    return set(re.findall(r"(?<![\w.:,])\d+(?:[:.,]\d+)*", text))
 
 
 #: A sentence opening with one of these takes its subject from the sentence before.

@@ -51,6 +51,12 @@ def test_a_name_does_not_take_another_pieces_numbers(claim: str) -> None:
             "The night bus N4 runs on Friday and Saturday nights only.",
             "Night buses N4 and N7 run on Friday and Saturday nights only.",
         ),
+        # "70 and over" is one piece, and the claim's figures stand beside no rival name
+        (
+            "The cost for a Confident Driver assessment for a driver aged 70 and over is 65 GBP.",
+            "Drivers aged 70 and over can book a Confident Driver assessment: a 90-minute drive "
+            "on familiar roads followed by a written report, for 65 GBP.",
+        ),
         # a table row's cells are not pieces of one sentence
         (
             "The Orbis Q7 mass spectrometer is in room W1.06, Wexley Building.",
