@@ -291,7 +291,7 @@ def _name_of_other_numbers(claim: str, window: str) -> str:
         held = [_figures(p) for p in pieces]
         if len(pieces) < 2 or not any(wanted & h for h in held):
             continue
-        first = re.search(r"(?<![^\W\d_])\d", span.sentence)
+        first = _FIGURE_RE.search(span.sentence)
         subject = span.sentence[: first.start() if first else 0].casefold()
         # the claim's figures stand beside a name of their own ("Monday to Thursday")
         rival = any(
@@ -304,9 +304,13 @@ def _name_of_other_numbers(claim: str, window: str) -> str:
     return ""
 
 
+#: A figure as written: "10:00", "1,400", "2.50"; not the digits of a code ("N4", "W1.06").
+_FIGURE_RE = re.compile(r"(?<![\w.:,])\d+(?:[:.,]\d+)*")
+
+
 def _figures(text: str) -> set[str]:
     """The figures of ``text`` as written: times whole ("10:00", "1,400"), codes not ("W1.06")."""
-    return set(re.findall(r"(?<![\w.:,])\d+(?:[:.,]\d+)*", text))
+    return set(_FIGURE_RE.findall(text))
 
 
 #: A sentence opening with one of these takes its subject from the sentence before.
