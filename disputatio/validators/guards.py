@@ -208,17 +208,16 @@ def _unbound_numbers(claim: str, window: str) -> str:
         return ""
     claim_names = names(claim)
     present = {n for n in claim_names if n in window.casefold()}
-    before = dict(zip((s.sentence for s in spans[1:]), (s.sentence for s in spans), strict=False))
+    texts = [s.sentence for s in spans]
     for number, _ in stated_numbers(claim):
-        holders = [
-            s.sentence for s in spans if number in {n for n, _ in stated_numbers(s.sentence)}
-        ]
+        holders = [i for i, t in enumerate(texts) if number in {n for n, _ in stated_numbers(t)}]
         if holders and not any(
-            _binds(h, present, claim_names) or _continues(claim, h, before.get(h, ""), present)
-            for h in holders
+            _binds(texts[i], present, claim_names)
+            or (i > 0 and _continues(claim, texts[i], texts[i - 1], present))
+            for i in holders
         ):
             return f"the number {number} and the names of the claim are in different sentences"
-    return _borrowed_word(claim, [s.sentence for s in spans])
+    return _borrowed_word(claim, texts)
 
 
 def _borrowed_word(claim: str, sentences: Sequence[str]) -> str:
