@@ -58,6 +58,7 @@ SPLITS = (
     "heldout16",
     "heldout17",
     "heldout18",
+    "heldout19",
 )
 PLAIN_PROMPT = """Answer the question from the context only. Cite the id of each passage you use
 in square brackets, e.g. [id]. If the context does not answer the question, say "not found".
