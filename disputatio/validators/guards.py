@@ -17,6 +17,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from disputatio.validators.contrast import missing_contrast
+from disputatio.validators.figures import FIGURE_RE, figures
 from disputatio.validators.lists import missing_items
 from disputatio.validators.ranges import holds
 from disputatio.validators.sentences import (
@@ -32,6 +33,7 @@ from disputatio.validators.sentences import (
     stem,
     words,
 )
+from disputatio.validators.tables import other_column
 
 
 def guard(
@@ -72,7 +74,11 @@ def guard(
         if unit is not None and unit not in units and None not in units:
             shown = ", ".join(sorted(u for u in units if u))
             return f"{number} {unit} where the sentence says {number} {shown}"
-    unbound = _unbound_numbers(claim, window) or _name_of_other_numbers(claim, window)
+    unbound = (
+        _unbound_numbers(claim, window)
+        or _name_of_other_numbers(claim, window)
+        or other_column(claim, window)
+    )
     if unbound:
         return unbound
     if has_negation(claim) != has_negation(window):
@@ -279,7 +285,7 @@ def _name_of_other_numbers(claim: str, window: str) -> str:
     a name of their own ("Monday to Thursday"). Names before the sentence's first number are
     its subject and go with every piece ("The Eastmead branch"); "70 and over" is one piece.
     """
-    wanted = _figures(claim)
+    wanted = figures(claim)
     if not wanted:
         return ""
     claim_names = names(claim)
@@ -287,10 +293,10 @@ def _name_of_other_numbers(claim: str, window: str) -> str:
         if span.sentence.lstrip().startswith("|"):
             continue  # a table row: its cells are not pieces of one sentence
         pieces = _PIECE_RE.split(span.sentence)
-        held = [_figures(p) for p in pieces]
+        held = [figures(p) for p in pieces]
         if len(pieces) < 2 or not any(wanted & h for h in held):
             continue
-        first = _FIGURE_RE.search(span.sentence)
+        first = FIGURE_RE.search(span.sentence)
         subject = span.sentence[: first.start() if first else 0].casefold()
         # the claim's figures stand beside a name of their own ("Monday to Thursday")
         rival = any(
@@ -301,15 +307,6 @@ def _name_of_other_numbers(claim: str, window: str) -> str:
             if holding and all(held[i] and not wanted & held[i] for i in holding):
                 return f"the claim's {name} goes with other numbers of the sentence"
     return ""
-
-
-#: A figure as written: "10:00", "1,400", "2.50"; not the digits of a code ("N4", "W1.06").
-_FIGURE_RE = re.compile(r"(?<![\w.:,])\d+(?:[:.,]\d+)*")
-
-
-def _figures(text: str) -> set[str]:
-    """The figures of ``text`` as written: times whole ("10:00", "1,400"), codes not ("W1.06")."""
-    return set(_FIGURE_RE.findall(text))
 
 
 #: A sentence opening with one of these takes its subject from the sentence before.

@@ -12,6 +12,8 @@ cake for 14 guests costs 52 EUR") failed the number guard (b010, held-out set 15
 * :func:`holds`: whether a text states a range that holds a number (in a compatible unit);
 * :func:`in_window_terms`: a claim restating the asker's number, put in the range's words
   (what the judge is asked about);
+* :func:`labelled_contrast`: a number the question labels ("EU size 24") outside a range
+  the text labels the same way;
 * :func:`asker_age`: the age a question gives for the asker ("I am 15", "my 7-year-old");
   :func:`excludes_age` and :func:`fits_age`: whether a text's age ranges leave it out.
 
@@ -27,7 +29,7 @@ import re
 from collections.abc import Collection
 from typing import NamedTuple
 
-from disputatio.validators.sentences import stated_numbers
+from disputatio.validators.sentences import STOPWORDS, stated_numbers, stem, words
 from disputatio.validators.units import UNITS
 
 _NUM = r"(?<![\d:.,])(\d+(?:[.,]\d+)?)(?!\d|[:.,]\d)"
@@ -304,3 +306,35 @@ def excludes_age(text: str, age: float) -> Range | None:
     if not ages or fits_age(text, age):
         return None
     return ages[0]
+
+
+#: A number the question labels by the words before it: "EU size 24", "platform 3".
+_LABELLED_RE = re.compile(r"((?:[^\W\d_]+\s+){1,2})(\d+(?:[.,]\d+)?)(?![\d:.,]*\d)")
+
+
+def _label(text: str) -> frozenset[str]:
+    return frozenset(stem(w.casefold()) for w in words(text) if w.casefold() not in STOPWORDS)
+
+
+def labelled_contrast(question: str, evidence: str) -> tuple[str, str] | None:
+    """A unitless number of ``question`` outside a range the evidence labels the same way.
+
+    "My son wears EU size 24 climbing shoes. How much is shoe hire for him?" is not answered
+    by "| Climbing shoes, children | EU 26 to 35 | 40 NOK |" (e024, held-out set 17): no unit
+    ties 24 to the sizes, but the word before it ("EU") stands before the range too, and the
+    range does not hold 24.
+
+    Returns:
+        ``("EU size 24", "26 to 35")``-like pairs, or None.
+    """
+    unitless = {n for n, u in stated_numbers(question) if u is None}
+    for m in _LABELLED_RE.finditer(question):
+        label = _label(m.group(1))
+        if m.group(2) not in unitless or not label:
+            continue
+        value = float(m.group(2).replace(",", "."))
+        for r in ranges(evidence):
+            before = " ".join(words(evidence[max(0, r.start - 16) : r.start])[-2:])
+            if label & _label(before) and not r.holds(value):
+                return f"{m.group(1).strip()} {m.group(2)}", evidence[r.start : r.end]
+    return None

@@ -42,7 +42,14 @@ from disputatio.validators.asked import (
     kind_mismatch,
     unanswered,
 )
-from disputatio.validators.ranges import asker_age, excludes_age, fits_age, holds, said_age
+from disputatio.validators.ranges import (
+    asker_age,
+    excludes_age,
+    fits_age,
+    holds,
+    labelled_contrast,
+    said_age,
+)
 from disputatio.validators.sentences import STOPWORDS, UNITS, stated_numbers, stem, words
 
 #: Prepositions after which a question's word names the condition asked about ("in water").
@@ -165,7 +172,7 @@ def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     outside = excludes_age(evidence, age) if age is not None else None
     if age is not None and outside is not None:
         return said_age(question), evidence[outside.start : outside.end]
-    return None
+    return labelled_contrast(question, evidence)
 
 
 #: Dimensions of a thing, by the words that name or measure them.

@@ -15,6 +15,7 @@ from typing import Any
 from disputatio.state.claims import Evidence
 from disputatio.validators.sentences import Span, names, split_sentences
 from disputatio.validators.support import SupportChecker, SupportScore, coverage
+from disputatio.validators.tables import is_row, readings
 
 _CLAUSE_SPLIT_RE = re.compile(r"[,;:]\s+")
 _COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
@@ -52,15 +53,30 @@ class Windows:
         self.items: dict[str, list[tuple[int, int, str]]] = {}
         self.context: dict[str, str] = {}
         self.titles: dict[str, str] = {}
+        #: Each section's text: the evidence shown is its span, not the window read.
+        self.texts: dict[str, str] = {}
         #: The windows that are whole sentences (not pairs, not clauses), by section.
         self.sentences: dict[str, set[tuple[int, int]]] = {}
         for sid, sec in sections.items():
             text = str(sec.get("text") or "")
+            self.texts[sid] = text
             spans = split_sentences(text)
-            wins = [(s.start, s.end, s.sentence) for s in spans]
+            rows = readings(spans)  # a table row is read with its column headers
+
+            def read(span: Span, rows: dict[tuple[int, int], str] = rows) -> str:
+                return rows.get((span.start, span.end), span.sentence)
+
+            wins = [(s.start, s.end, read(s)) for s in spans]
             self.sentences[sid] = {(s.start, s.end) for s in spans}
-            wins += [(a.start, b.end, text[a.start : b.end]) for a, b in itertools.pairwise(spans)]
-            wins += [clause for span in spans for clause in _clauses(span)]
+            wins += [
+                (a.start, b.end, f"{read(a)}\n{read(b)}")
+                if (a.start, a.end) in rows or (b.start, b.end) in rows
+                else (a.start, b.end, text[a.start : b.end])
+                for a, b in itertools.pairwise(spans)
+            ]
+            wins += [
+                clause for span in spans if not is_row(span.sentence) for clause in _clauses(span)
+            ]
             self.items[sid] = wins
             heading = sec.get("heading_path") or []
             source = str(sec.get("source") or "").rsplit("/", 1)[-1]
@@ -73,6 +89,12 @@ class Windows:
                 [str(sec.get("title") or ""), *map(str, heading), source.rsplit(".", 1)[0]]
             )
             self.context[sid] = " ".join([self.titles[sid], *lead])
+
+    def _evidence(self, section_id: str, window: tuple[int, int, str], score: float) -> Evidence:
+        """The span of ``window`` as evidence: the section's own text, not the row's reading."""
+        start, end, _read = window
+        sentence = self.texts[section_id][start:end]
+        return Evidence(section_id=section_id, start=start, end=end, sentence=sentence, score=score)
 
     def best(
         self, claim: str, ids: Sequence[str], checker: SupportChecker, *, join: bool = True
@@ -128,7 +150,7 @@ class Windows:
                     best, vetoed = (final.score, sid, win), ""
                     break
         if best is not None and best[0] >= checker.threshold:
-            return [_evidence(best[1], best[2], best[0])], ""
+            return [self._evidence(best[1], best[2], best[0])], ""
         if len(per_section) >= 2:
             parts = list(per_section.items())
             joined = " ".join(win[2] for _, (_, win) in parts)
@@ -139,17 +161,12 @@ class Windows:
                 # not on sentences of different documents put side by side
                 score = confirm(claim, joined, ctx, score)
             if score.score >= checker.threshold:
-                return [_evidence(sid, win, score.score) for sid, (_, win) in parts], ""
+                return [self._evidence(sid, win, score.score) for sid, (_, win) in parts], ""
         if vetoed:
             return [], vetoed
         if best is not None and best[0] > 0:
             return [], f"best sentence scores {best[0]:.2f} < {checker.threshold:.2f}"
         return [], (reasons[0] if reasons else "no sentence shares its words")
-
-
-def _evidence(section_id: str, window: tuple[int, int, str], score: float) -> Evidence:
-    start, end, sentence = window
-    return Evidence(section_id=section_id, start=start, end=end, sentence=sentence, score=score)
 
 
 #: A grey-zone window whose score is this close to the best one's is judged too when the

@@ -356,3 +356,25 @@ def test_a_dimension_the_evidence_never_measures_is_a_contrast() -> None:
         question="How wide is the Competition Pool?",
     )
     assert report.not_found and "width" in report.claims[0].reason
+
+
+SHOE_ROW = "| Climbing shoes, children | EU 26 to 35 | 40 NOK |"
+
+
+def test_a_labelled_number_outside_the_range_labelled_alike_is_off_question() -> None:
+    # e024, held-out set 17: no unit ties 24 to the sizes; the word "EU" before both does
+    why = off_question(
+        "My son wears EU size 24 climbing shoes. How much is shoe hire for him?",
+        "Climbing shoes for children cost 40 NOK per visit.",
+        SHOE_ROW,
+    )
+    assert "EU size 24" in why and "26 to 35" in why
+
+
+def test_a_labelled_number_inside_the_range_or_labelled_otherwise_is_no_contrast() -> None:
+    claim = "Climbing shoes for children cost 40 NOK per visit."
+    inside = "My son wears EU size 30 climbing shoes. How much is shoe hire for him?"
+    assert off_question(inside, claim, SHOE_ROW) == ""
+    # the range is labelled by other words than the question's number
+    other = "My son is in room 24. How much is shoe hire for him?"
+    assert off_question(other, claim, SHOE_ROW) == ""

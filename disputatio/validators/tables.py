@@ -1,0 +1,98 @@
+"""Table rows read with their column headers, and the column a claim's figure stands in.
+
+A Markdown pipe table splits into one "sentence" per row, and a row alone does not say what its
+cells are: "| Seniors aged 65 and over | 120 NOK | 980 NOK |" never says "single entry"
+(e010, held-out set 17). :func:`readings` gives each body row the text a claim is checked
+against, every cell labelled by its column's header ("| Age band: Seniors aged 65 and over |
+Single entry: 120 NOK | 10-visit card: 980 NOK |"); the span shown as evidence stays the row.
+:func:`other_column` then refuses a claim that gives one column's figure to another column
+("A 10-visit card for seniors costs 120 NOK").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from disputatio.validators.figures import figures
+from disputatio.validators.sentences import Span, content_words
+
+_SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+#: A labelled cell of a reading: "Single entry: 120 NOK".
+_LABEL_SEP = ": "
+
+
+def is_row(sentence: str) -> bool:
+    """Whether ``sentence`` is a row of a pipe table (separator rows included)."""
+    stripped = sentence.strip()
+    return stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1
+
+
+def cells(row: str) -> list[str]:
+    """The cells of a pipe-table row, stripped ("| a | b |" → ["a", "b"])."""
+    inner = row.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") else inner
+    return [c.strip() for c in inner.split("|")]
+
+
+def readings(spans: Sequence[Span]) -> dict[tuple[int, int], str]:
+    """Each body row of every pipe table among ``spans``, its cells labelled by their headers.
+
+    A table is a header row, a separator row ("|---|---|") and the rows after it. Rows of a
+    table whose header is not among the spans (a long table split between sections) and cells
+    without a header (or with an empty one) are left as they are.
+
+    Returns:
+        ``{(start, end): reading}`` for the spans that are body rows.
+    """
+    out: dict[tuple[int, int], str] = {}
+    header: list[str] | None = None
+    for i, span in enumerate(spans):
+        text = span.sentence
+        if not is_row(text):
+            header = None
+            continue
+        if _SEPARATOR_RE.match(text):
+            previous = spans[i - 1].sentence if i else ""
+            header = cells(previous) if is_row(previous) else None
+            continue
+        if header is None:
+            continue
+        row = cells(text)
+        heads = [*header, *[""] * (len(row) - len(header))]
+        labelled = [
+            f"{h}{_LABEL_SEP}{c}" if h and c else c for h, c in zip(heads, row, strict=False)
+        ]
+        out[(span.start, span.end)] = "| " + " | ".join(labelled) + " |"
+    return out
+
+
+def other_column(claim: str, window: str) -> str:
+    """Why a row reading gives the claim's figure to a column the figure is not in.
+
+    "A 10-visit card for seniors costs 120 NOK" is not supported by "| Age band: Seniors aged
+    65 and over | Single entry: 120 NOK | 10-visit card: 980 NOK |": the claim names the
+    10-visit card's column, and its 120 stands in the single entry's. A claim naming no
+    column, or naming one that holds its figure, passes.
+    """
+    wanted = figures(claim)
+    if not wanted:
+        return ""
+    asked = content_words(claim)
+    for line in window.splitlines():
+        if not is_row(line):
+            continue
+        labelled = [c.split(_LABEL_SEP, 1) for c in cells(line) if _LABEL_SEP in c]
+        holding, named_elsewhere = [], []
+        for label, value in labelled:
+            held = figures(value)
+            label_words = content_words(label)
+            named = bool(label_words) and label_words <= asked
+            if held & wanted:
+                holding.append(named)
+            elif held and named:
+                named_elsewhere.append(label)
+        if holding and not any(holding) and named_elsewhere:
+            return f"the claim's figure is not in the {named_elsewhere[0]!r} column of the row"
+    return ""

@@ -1,0 +1,75 @@
+"""A table row is read with its column headers; a claim's figure keeps its own column.
+
+Held-out set 17 (e010): "A single entry costs 120 NOK for seniors" was refused because the row
+"| Seniors aged 65 and over | 120 NOK | 980 NOK |" never says "single entry": the header row,
+two lines up, does.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from disputatio.validators.guards import guard
+from disputatio.validators.sentences import split_sentences
+from disputatio.validators.support import LexicalSupport
+from disputatio.validators.tables import other_column, readings
+from disputatio.validators.windows import Windows
+
+TABLE = (
+    "## Single entry and 10-visit cards\n\n"
+    "| Age band | Single entry | 10-visit card |\n"
+    "|---|---|---|\n"
+    "| Adults aged 18 to 64 | 180 NOK | 1,500 NOK |\n"
+    "| Seniors aged 65 and over | 120 NOK | 980 NOK |\n\n"
+    "A single entry gives access to both halls on the same day.\n"
+)
+SENIORS = "| Seniors aged 65 and over | 120 NOK | 980 NOK |"
+
+
+def test_body_rows_are_read_with_their_headers() -> None:
+    spans = split_sentences(TABLE)
+    read = readings(spans)
+    by_text = {s.sentence: read.get((s.start, s.end)) for s in spans}
+    assert by_text[SENIORS] == (
+        "| Age band: Seniors aged 65 and over | Single entry: 120 NOK | 10-visit card: 980 NOK |"
+    )
+    # the header, the separator and prose are not body rows
+    assert by_text["| Age band | Single entry | 10-visit card |"] is None
+    assert by_text["|---|---|---|"] is None
+    assert by_text["A single entry gives access to both halls on the same day."] is None
+
+
+def test_rows_without_a_header_in_the_section_stay_as_they_are() -> None:
+    # a long table split between sections: the second one starts with body rows
+    assert readings(split_sentences(SENIORS + "\n| Children | 90 NOK | 720 NOK |\n")) == {}
+
+
+def test_the_evidence_is_the_row_itself_and_its_header_counts() -> None:
+    windows = Windows({"s": {"text": TABLE}})
+    claim = "A single entry for seniors aged 65 and over costs 120 NOK."
+    evidence, reason = windows.best(claim, ["s"], LexicalSupport(0.7))
+    assert reason == ""
+    (ev,) = evidence
+    assert ev.sentence == SENIORS == TABLE[ev.start : ev.end]
+    # without the header the row does not carry "single entry"
+    rows = "| Adults aged 18 to 64 | 180 NOK | 1,500 NOK |\n" + SENIORS
+    bare, _ = Windows({"s": {"text": rows}}).best(claim, ["s"], LexicalSupport(0.7))
+    assert bare == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "refused"),
+    [
+        ("A 10-visit card for seniors costs 120 NOK.", True),
+        ("For adults a single entry costs 1,500 NOK.", True),
+        ("A single entry for seniors costs 120 NOK.", False),
+        ("A 10-visit card for seniors costs 980 NOK.", False),
+        ("Seniors aged 65 and over pay 120 NOK.", False),  # names no column
+    ],
+)
+def test_a_figure_keeps_its_column(claim: str, refused: bool) -> None:
+    spans = split_sentences(TABLE)
+    read = readings(spans)
+    row = next(r for r in read.values() if ("1,500" in claim) == ("Adults" in r))
+    assert bool(other_column(claim, row)) is refused
+    assert bool(guard(claim, row)) is refused
