@@ -34,6 +34,7 @@ from disputatio.validators.sentences import (
     words,
 )
 from disputatio.validators.tables import other_column
+from disputatio.validators.times import wrong_end
 
 
 def guard(
@@ -78,6 +79,7 @@ def guard(
         _unbound_numbers(claim, window)
         or _name_of_other_numbers(claim, window)
         or other_column(claim, window)
+        or wrong_end(claim, window)
     )
     if unbound:
         return unbound

@@ -109,7 +109,7 @@ def _unit(text: str, start: int, end: int) -> str | None:
     """The unit of the range ``text[start:end]``: an age, the word after it, or inside it."""
     after = text[end : end + 24]
     if _AGE_BEFORE_RE.search(text[max(0, start - 12) : start]) or re.match(
-        r"\s*aged?\b", text[start:end], re.I
+        r"\s*(?:aged?|ages)\b", text[start:end], re.I
     ):
         counted = re.match(r"\s*([^\W\d_]+)", after)
         return _AGE_IN.get(counted.group(1).casefold(), "age") if counted else "age"

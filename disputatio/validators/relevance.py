@@ -243,6 +243,12 @@ def off_question(
     )
     if found:
         return f"the question asks about {found[0]!r}; the sentence is about {found[1]!r}"
+    age = None if asks_age(question) else asker_age(question)
+    outside = excludes_age(claim, age) if age is not None else None
+    if outside is not None:  # "quarter size, for ages 4 to 6" for an 8-year-old (c004)
+        return (
+            f"the claim is for {claim[outside.start : outside.end]!r}, not {said_age(question)!r}"
+        )
     if is_multipart(question):
         return ""  # the unit, the kind, the words asked: each part has its own
     unit = asked_unit(question)

@@ -66,3 +66,35 @@ def test_a_name_does_not_take_another_pieces_numbers(claim: str) -> None:
 )
 def test_a_name_in_the_pieces_of_its_numbers_passes(claim: str, window: str) -> None:
     assert guard(claim, window) == ""
+
+
+SPAN = (
+    "Kestonbury Youth Orchestra (ages 11 to 18) rehearses on Saturdays from 13:00 to 15:30 at "
+    "the Chapel Street site."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "refused"),
+    [
+        # c028, held-out set 19: the start of the span given as its end, and the other way
+        ("Youth Orchestra rehearsals finish on a Saturday at 13:00.", SPAN, True),
+        ("Youth Orchestra rehearsals start on Saturdays at 15:30.", SPAN, True),
+        ("Youth Orchestra rehearsals finish on a Saturday at 15:30.", SPAN, False),
+        ("Youth Orchestra rehearses until 15:30 on Saturdays.", SPAN, False),
+        ("Youth Orchestra rehearses from 13:00 to 15:30 on Saturdays.", SPAN, False),
+        # a span of closure closes at its start
+        (
+            "The office closes at 12:00 for lunch.",
+            "The office is closed from 12:00 to 13:00 for lunch.",
+            False,
+        ),
+        (
+            "The office opens at 12:00 after lunch.",
+            "The office is closed from 12:00 to 13:00 for lunch.",
+            True,
+        ),
+    ],
+)
+def test_a_clock_time_keeps_its_end_of_the_span(claim: str, window: str, refused: bool) -> None:
+    assert ("span" in guard(claim, window)) is refused

@@ -378,3 +378,21 @@ def test_a_labelled_number_inside_the_range_or_labelled_otherwise_is_no_contrast
     # the range is labelled by other words than the question's number
     other = "My son is in room 24. How much is shoe hire for him?"
     assert off_question(other, claim, SHOE_ROW) == ""
+
+
+VIOLINS = (
+    "Violins come in four sizes: quarter size for ages 4 to 6, half size for ages 7 to 9, "
+    "three-quarter size for ages 10 and 11, and full size from age 12."
+)
+EIGHT = "My daughter is 8 and is just starting the violin. What size violin will she need to hire?"
+
+
+def test_a_claim_for_ages_that_leave_the_asker_out_is_off_question() -> None:
+    # c004, held-out set 19: the sentence's ranges hold 8, the claim's own range does not
+    claim = "She will need a quarter size violin, which is suitable for ages 4 to 6."
+    assert "ages 4 to 6" in off_question(EIGHT, claim, VIOLINS)
+
+
+def test_a_claim_for_ages_that_hold_the_asker_is_kept() -> None:
+    assert off_question(EIGHT, "She will need a half size violin, for ages 7 to 9.", VIOLINS) == ""
+    assert off_question(EIGHT, "She will need a half size violin.", VIOLINS) == ""
