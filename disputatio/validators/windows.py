@@ -43,6 +43,10 @@ def _clauses(span: Span) -> list[tuple[int, int, str]]:
 class Windows:
     """Evidence windows of shown sections: sentences, adjacent pairs, clauses of long ones.
 
+    A body row of a pipe table is read with its column headers
+    (:func:`~disputatio.validators.tables.readings`); the evidence returned is still the
+    section's own span (``text[start:end]``), never the reading.
+
     A window's context (where the names of a claim may also come from, never its numbers) is
     the section's title, headings, file name and the names in its first two sentences: a
     manual names its instrument up front and says "the battery pack" afterwards. ``titles``
