@@ -145,6 +145,21 @@ def _replaces(word: str, asked: set[str]) -> bool:
     return _content(word) and stem(word) not in asked
 
 
+#: "the first hour": a count of a unit by its ordinal (what it costs is that one unit's).
+_ORDINAL_RE = re.compile(r"\bthe\s+(first|second|third)\s+([^\W\d_]+)", re.I)
+_ORDINALS = {"first": "1", "second": "2", "third": "3"}
+
+
+def _ordinals(evidence: str) -> list[tuple[str, str]]:
+    """``(number, unit)`` of each "the first <unit>" of ``evidence`` ("the first hour": 1 hour)."""
+    out = []
+    for m in _ORDINAL_RE.finditer(evidence):
+        unit = UNITS.get(m.group(2).casefold())
+        if unit is not None:
+            out.append((_ORDINALS[m.group(1).casefold()], unit))
+    return out
+
+
 def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     """A number of ``question`` (with its unit) the evidence gives another value for.
 
@@ -159,7 +174,7 @@ def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     Returns:
         ``("8 hz", "4 hz")``-like pairs, or None.
     """
-    given = stated_numbers(evidence)
+    given = (*stated_numbers(evidence), *_ordinals(evidence))
     numbers = {n for n, _ in given}
     for number, unit in stated_numbers(question):
         if unit is None or number in numbers or holds(evidence, number, unit, strict=True):

@@ -396,3 +396,14 @@ def test_a_claim_for_ages_that_leave_the_asker_out_is_off_question() -> None:
 def test_a_claim_for_ages_that_hold_the_asker_is_kept() -> None:
     assert off_question(EIGHT, "She will need a half size violin, for ages 7 to 9.", VIOLINS) == ""
     assert off_question(EIGHT, "She will need a half size violin.", VIOLINS) == ""
+
+
+PARKING = "The Market Square car park charges 1.20 GBP for the first hour."
+
+
+def test_the_first_hours_charge_does_not_answer_for_two_hours() -> None:
+    # c014, held-out set 19: "the first hour" is one hour, not the two asked about
+    two = "How much will I pay in the Market Square car park if I stay for two hours?"
+    assert "2 hour" in off_question(two, PARKING, PARKING)
+    one = "How much will I pay in the Market Square car park for one hour?"
+    assert off_question(one, PARKING, PARKING) == ""
