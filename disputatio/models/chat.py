@@ -238,12 +238,17 @@ def _openai_compatible(
     body = dict(common.pop("extra_body", None) or {})
     if parsed.provider in ("local", "vllm"):
         body.update(penalty_body(repetition_penalty, server=parsed.provider))
+    clients: dict[str, Any] = {}
     if parsed.provider == "local":
         from disputatio.models.local import ensure_server, request_options
+        from disputatio.models.local_handoff import http_clients
 
         base_url: str | None = ensure_server(parsed.name, settings)
         api_key = "local"
         body.update(request_options(settings, slot))
+        # requests follow the server when its host process exits and another takes over
+        sync_client, async_client = http_clients(parsed.name, settings, str(base_url))
+        clients = {"http_client": sync_client, "http_async_client": async_client}
     elif parsed.provider == "vllm":
         base_url, api_key = parsed.base_url, os.environ.get("VLLM_API_KEY", "EMPTY")
     else:
@@ -257,6 +262,7 @@ def _openai_compatible(
         timeout=settings.models.timeout_s,
         max_retries=settings.models.max_retries,
         extra_body=body or None,
+        **clients,
         **common,
     )
 

@@ -8,7 +8,15 @@ cache file that changed since (or fails the hash) is rebuilt.
 The server is llama.cpp's own OpenAI-compatible HTTP server from the prebuilt ``xllamacpp``
 wheel, bound to loopback. One server per model per process; a server another process started
 (recorded in ``<home>/run/llm-<name>.json``) is reused when it answers for the same model.
-Callers talk to it through ``langchain-openai`` — the same code path as vLLM.
+Callers talk to it through ``langchain-openai`` — the same code path as vLLM — over an HTTP
+client that follows the server when its host hands it off (:mod:`disputatio.models.local_route`).
+
+A host process that exits first withdraws its run file (the other processes' clients then find
+or start another server before their next request), then waits until no request is in flight
+on its server, and only then stops it: llama.cpp stops its task loop before it closes the
+connections, so a request of another process still in flight when the server is dropped would
+wait for its client's timeout, and the host's exit with it (measured: 117 s, the client's
+120 s timeout; docs/scale_out.md, "A local model server shared by processes").
 
 Speed on a CPU comes from three llama.cpp features (see :func:`request_options`): parallel
 slots (``local_llm.n_parallel`` requests decoded in one batch; ``n_ctx`` is shared by them),
@@ -36,6 +44,7 @@ from typing import Any
 import httpx
 
 from disputatio.errors import ConfigError, ModelError
+from disputatio.models.local_handoff import drain
 from disputatio.models.parts import join_parts
 from disputatio.settings import Settings, get_settings
 from disputatio.storage.server import free_port, port_is_free
@@ -210,7 +219,8 @@ _servers: dict[str, tuple[Any, str]] = {}
 _server_lock = threading.Lock()
 
 
-def _run_file(settings: Settings, name: str) -> Path:
+def run_file(settings: Settings, name: str) -> Path:
+    """Where the server of ``name`` is recorded for the other processes of ``settings.home``."""
     return settings.home / "run" / f"llm-{name}.json"
 
 
@@ -248,7 +258,7 @@ def running_server(name: str, settings: Settings | None = None) -> str | None:
         if name in _servers:
             return _servers[name][1]
     try:
-        info = json.loads(_run_file(settings, name).read_text())
+        info = json.loads(run_file(settings, name).read_text())
         base, pid = str(info["base_url"]), int(info["pid"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -269,9 +279,9 @@ def ensure_server(name: str, settings: Settings | None = None) -> str:
     with _server_lock:
         if name in _servers:
             return _servers[name][1]
-        run_file = _run_file(settings, name)
+        path = run_file(settings, name)
         try:
-            info = json.loads(run_file.read_text())
+            info = json.loads(path.read_text())
             base = info["base_url"]
             if _pid_alive(int(info["pid"])) and _answers_for(base, name):
                 logger.info("reusing local model server %s at %s", name, base)
@@ -280,18 +290,41 @@ def ensure_server(name: str, settings: Settings | None = None) -> str:
             pass
         server, base = _start_server(name, settings)
         _servers[name] = (server, base)
-        run_file.parent.mkdir(parents=True, exist_ok=True)
-        run_file.write_text(json.dumps({"pid": os.getpid(), "base_url": base, "model": name}))
-        atexit.register(_forget, run_file)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")  # readers never see half a file
+        tmp.write_text(json.dumps({"pid": os.getpid(), "base_url": base, "model": name}))
+        os.replace(tmp, path)
+        atexit.register(_release, name, path, settings.models.timeout_s)
         return base
 
 
-def _forget(run_file: Path) -> None:
+def _forget(path: Path) -> None:
+    """Remove the run file ``path`` when this process wrote it (another may have replaced it)."""
     try:
-        if json.loads(run_file.read_text()).get("pid") == os.getpid():
-            run_file.unlink()
+        if json.loads(path.read_text()).get("pid") == os.getpid():
+            path.unlink()
     except (OSError, ValueError):
         pass
+
+
+def _release(name: str, path: Path, timeout_s: float) -> None:
+    """Stop this process's server of ``name`` at exit, after handing off its clients.
+
+    Withdraws the run file first, so other processes' clients go elsewhere before their next
+    request, then lets the requests in flight finish (:func:`drain`; at most ``timeout_s``,
+    the longest a client waits for a reply), then drops the server.
+    """
+    _forget(path)
+    with _server_lock:
+        entry = _servers.get(name)
+    if entry is None:
+        return
+    if not drain(entry[1], timeout_s):
+        logger.warning(
+            "requests still in flight on %s after %.0fs; stopping it", entry[1], timeout_s
+        )
+    with _server_lock:
+        _servers.pop(name, None)
 
 
 def _start_server(name: str, settings: Settings) -> tuple[Any, str]:
@@ -337,7 +370,10 @@ def _start_server(name: str, settings: Settings) -> tuple[Any, str]:
     raise ModelError(f"llama.cpp server for {name} not healthy after {cfg.startup_timeout_s:.0f}s")
 
 
-def stop_servers() -> None:
-    """Stop every server this process started (tests, shutdown)."""
+def stop_servers(settings: Settings | None = None) -> None:
+    """Stop every server this process started (tests, shutdown), as at exit (:func:`_release`)."""
+    settings = settings or get_settings()
     with _server_lock:
-        _servers.clear()  # dropping the last reference stops the xllamacpp server
+        names = list(_servers)
+    for name in names:  # dropping the last reference stops the xllamacpp server
+        _release(name, run_file(settings, name), settings.models.timeout_s)
