@@ -160,6 +160,12 @@ class GroundingSettings(BaseModel):
         "misses and 1 wrong answer, no right one (docs/grounding.md).",
     )
 
+    quote_refused: bool = Field(
+        False,
+        description="Quick path: when the judge refuses the sentence a claim rests on, show "
+        "that sentence itself instead of dropping the claim; the relevance checks then decide "
+        "whether it answers the question (docs/grounding.md).",
+    )
     repair: bool = Field(
         False,
         description="Quick path: when the checker sets aside every claim of the answer for "

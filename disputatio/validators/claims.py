@@ -129,6 +129,7 @@ def check_answer(
     not_found_answer: str = NOT_FOUND_ANSWER,
     question: str | None = None,
     question_words: bool = False,
+    quote_refused: bool = False,
 ) -> ClaimReport:
     """Judge every claim of ``answer`` against the sections its writer was shown.
 
@@ -148,6 +149,8 @@ def check_answer(
             a judged checker set to (``judge_question``) tells its judge.
         question_words: Also drop claims whose evidence replaces a word of the question
             (off by default: on three held-out sets it refused more answers than near misses).
+        quote_refused: Show the sentence the judge refused for a claim in the claim's place
+            (:func:`~disputatio.validators.verdicts.quoted`; off by default).
 
     Returns:
         The report; ``report.answer`` is the answer to show.
@@ -177,6 +180,7 @@ def check_answer(
                 shown=list(sections),
                 keep_unsupported=keep_unsupported,
                 part=part,
+                quote_refused=quote_refused,
             )
             for j, claim in enumerate(judged):
                 claims.append(claim)

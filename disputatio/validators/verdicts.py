@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from disputatio.state.claims import Claim
+from disputatio.state.claims import Claim, Evidence
 from disputatio.validators.claim_kinds import mark_unchecked, without_label
 from disputatio.validators.contrast import without_contrast
 from disputatio.validators.coordination import coordinated
 from disputatio.validators.support import SupportChecker
+from disputatio.validators.tables import is_row
 from disputatio.validators.windows import Windows
 
 
@@ -25,7 +26,7 @@ def judge_claim(
     checker: SupportChecker,
     attribute: bool,
     shown: list[str],
-) -> None:
+) -> Evidence | None:
     """Set ``claim``'s verdict, evidence, citations and reason (in place).
 
     An answer's own label ("Verdict: …") is its layout: the claim is judged without it.
@@ -36,17 +37,23 @@ def judge_claim(
         checker: The support checker.
         attribute: Look in the other shown sections when the cited ones do not support it.
         shown: Ids of every shown section.
+
+    Returns:
+        When the claim is not supported because the judge refused its best window, that
+        window (cited sections first); else None.
     """
     text = without_label(claim.text)  # "Verdict: X" states X
     found, reason = windows.best(text, claim.citations, checker) if claim.citations else ([], "")
+    refused = windows.refused if claim.citations else None
     if found:
         used = [e.section_id for e in found]
         claim.verdict, claim.evidence, claim.more_evidence = "supported", found[0], found[1:]
         claim.citations = [*used, *(c for c in claim.citations if c not in used)]
-        return
+        return None
     if attribute:
         others = [s for s in shown if s not in claim.citations]
         found, _ = windows.best(text, others, checker, join=False)
+        refused = refused or windows.refused
         if found:
             was = (
                 "cited nothing" if not claim.citations else "cited sections that do not support it"
@@ -55,11 +62,38 @@ def judge_claim(
             claim.evidence, claim.more_evidence = found[0], found[1:]
             claim.citations = [e.section_id for e in found]
             claim.reason = f"the writer {was}; attributed to its best supporting sentence"
-            return
+            return None
     if claim.citations:
         claim.verdict, claim.reason = "unsupported", reason or "no cited sentence supports it"
     else:
         claim.verdict, claim.reason = "uncited", "cites nothing and no shown sentence supports it"
+    return refused
+
+
+def quoted(piece: Claim, refused: Evidence, part: str | None) -> Claim | None:
+    """The sentence the judge refused for ``piece``, shown in its place (``quote_refused``).
+
+    The judge refuses a claim that adds words to its sentence, right or wrong ("The reader's
+    ticket for the Research Library and Archive is valid for three years." on "A reader's
+    ticket is valid for three years."); the sentence itself is supported by definition, and
+    whether it answers the question is left to the relevance checks that follow. A table row
+    is not quoted (its cells mean nothing without their headers).
+    """
+    sentence = " ".join(refused.sentence.split())
+    if not sentence or is_row(refused.sentence) or "\n|" in refused.sentence:
+        return None
+    evidence = refused.model_copy(update={"score": 1.0})
+    piece.reason += "; its sentence is shown instead"
+    return Claim(
+        text=sentence,
+        citations=[refused.section_id],
+        verdict="supported",
+        evidence=evidence,
+        attributed=True,
+        reason=f"quoted: the writer's claim added to this sentence ({refused.score:.2f} before "
+        "the judge)",
+        part=part,
+    )
 
 
 def judge_piece(
@@ -72,6 +106,7 @@ def judge_piece(
     shown: list[str],
     keep_unsupported: bool,
     part: str | None,
+    quote_refused: bool = False,
 ) -> list[Claim]:
     """The claims of one piece of an answer's sentence, judged, in the order to show them.
 
@@ -80,12 +115,14 @@ def judge_piece(
         comparison, the piece without it (judged on its own) followed by the whole piece
         (dropped: what it adds is not supported); or, when it is not supported and joins two
         things (:func:`~disputatio.validators.coordination.coordinated`), its supported halves
-        followed by the whole piece.
+        followed by the whole piece; or, with ``quote_refused``, the sentence the judge
+        refused for it (:func:`quoted`) followed by the whole piece.
     """
+    refused: list[Evidence | None] = []
 
     def judged(text: str) -> Claim:
         claim = Claim(text=text, citations=list(cited), part=part)
-        judge_claim(claim, windows, checker, attribute, shown)
+        refused.append(judge_claim(claim, windows, checker, attribute, shown))
         claim.dropped = claim.verdict != "supported" and not keep_unsupported
         return claim
 
@@ -95,6 +132,10 @@ def judge_piece(
     whole = judged(piece)
     if whole.verdict == "supported":
         return [whole]
+    quote = quoted(whole, refused[0], part) if quote_refused and refused[0] else None
+    if quote is not None:
+        whole.dropped = True
+        return [quote, whole]
     rest = without_contrast(piece)
     if rest is not None:
         return [judged(rest), whole]

@@ -61,6 +61,9 @@ class Windows:
         self.texts: dict[str, str] = {}
         #: The windows that are whole sentences (not pairs, not clauses), by section.
         self.sentences: dict[str, set[tuple[int, int]]] = {}
+        #: The window the judge refused in the last :meth:`best` call (its score the
+        #: checker's before the judge), else None: what :func:`quotable` may show instead.
+        self.refused: Evidence | None = None
         for sid, sec in sections.items():
             text = str(sec.get("text") or "")
             self.texts[sid] = text
@@ -142,10 +145,12 @@ class Windows:
                         per_section[sid] = (cov, win)
         confirm = getattr(checker, "confirm", None)  # a judged checker's last word
         vetoed = ""  # the judge's reason when it vetoed the best window
+        self.refused = None
         if best is not None and confirm is not None:
             # the best window, then (when it is refused) its own sentences and a near tie of it
             inside = _inside(best, scored, checker, self.sentences)
             looks = [best, *inside, *_runner_up(best, scored, checker)]
+            first = best
             for i, (score_, sid, win) in enumerate(looks):
                 final = confirm(claim, win[2], self.context[sid], SupportScore(score_))
                 if i == 0:
@@ -167,6 +172,7 @@ class Windows:
             if score.score >= checker.threshold:
                 return [self._evidence(sid, win, score.score) for sid, (_, win) in parts], ""
         if vetoed:
+            self.refused = self._evidence(first[1], first[2], first[0])
             return [], vetoed
         if best is not None and best[0] > 0:
             return [], f"best sentence scores {best[0]:.2f} < {checker.threshold:.2f}"

@@ -164,4 +164,5 @@ def _check(
         keep_unsupported=cfg.allow_unsupported,
         question=question if cfg.on_question else None,
         question_words=cfg.on_question_words,
+        quote_refused=cfg.quote_refused,
     )
