@@ -162,9 +162,9 @@ class GroundingSettings(BaseModel):
 
     quote_refused: bool = Field(
         False,
-        description="Quick path: when the judge refuses the sentence a claim rests on, show "
-        "that sentence itself instead of dropping the claim; the relevance checks then decide "
-        "whether it answers the question (docs/grounding.md).",
+        description="Quick path: when the judge vetoes the sentence the scores found for a "
+        "claim, show that sentence itself instead of dropping the claim; the relevance checks "
+        "then decide whether it answers the question (docs/grounding.md).",
     )
     repair: bool = Field(
         False,

@@ -73,10 +73,12 @@ def judge_claim(
 def quoted(piece: Claim, refused: Evidence, part: str | None) -> Claim | None:
     """The sentence the judge refused for ``piece``, shown in its place (``quote_refused``).
 
-    The judge refuses a claim that adds words to its sentence, right or wrong ("The reader's
-    ticket for the Research Library and Archive is valid for three years." on "A reader's
-    ticket is valid for three years."); the sentence itself is supported by definition, and
-    whether it answers the question is left to the relevance checks that follow. A table row
+    Only a window the scores call supported and the judge vetoes is refused (a grey-zone
+    window the judge does not lift is not). The judge refuses a claim that adds words to its
+    sentence, right or wrong ("The reader's ticket for the Research Library and Archive is
+    valid for three years." on "A reader's ticket is valid for three years."); the sentence
+    itself is supported by definition, and whether it answers the question is left to the
+    relevance checks that follow. A table row
     is not quoted (its cells mean nothing without their headers).
     """
     sentence = " ".join(refused.sentence.split())
