@@ -196,32 +196,38 @@ def test_a_request_goes_where_the_run_file_points_now(
     assert [a["n"] for a in first.asked] == [1] and [a["n"] for a in second.asked] == [2]
 
 
-def test_a_refused_connection_is_sent_once_more_to_the_server_found_next(
-    home: Settings, llamas: tuple[FakeLlama, FakeLlama], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    first, second = llamas
-    _host(home, first.base)
-    route = Route(MODEL, home, first.base)
-    first.close()  # the host died without a word: its run file still names it
-    monkeypatch.setattr(local, "_start_server", lambda name, settings: (object(), second.base))
-    monkeypatch.delitem(local._servers, MODEL, raising=False)
-    client = httpx.Client(transport=RouteTransport(route))
-    reply = client.post(f"{first.base}/chat/completions", json={"n": 3})
-    assert reply.json()["choices"][0]["message"]["content"] == "from the second"
-    assert [a["n"] for a in second.asked] == [3]
-    local._servers.pop(MODEL, None)
-
-
-def test_a_refusal_with_nowhere_else_to_go_is_raised(
-    home: Settings, llamas: tuple[FakeLlama, FakeLlama], monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def dead_host(home: Settings, llamas: tuple[FakeLlama, FakeLlama]) -> Iterator[Route]:
+    """A route to the first server, whose host died without a word (its run file stays)."""
     first, _ = llamas
     _host(home, first.base)
     route = Route(MODEL, home, first.base)
     first.close()
+    had = local._servers.pop(MODEL, None)
+    yield route
+    local._servers.pop(MODEL, None)
+    if had is not None:
+        local._servers[MODEL] = had
+
+
+def test_a_refused_connection_is_sent_once_more_to_the_server_found_next(
+    dead_host: Route, llamas: tuple[FakeLlama, FakeLlama], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = llamas
+    monkeypatch.setattr(local, "_start_server", lambda name, settings: (object(), second.base))
+    client = httpx.Client(transport=RouteTransport(dead_host))
+    reply = client.post(f"{first.base}/chat/completions", json={"n": 3})
+    assert reply.json()["choices"][0]["message"]["content"] == "from the second"
+    assert [a["n"] for a in second.asked] == [3]
+
+
+def test_a_refusal_with_nowhere_else_to_go_is_raised(
+    dead_host: Route, llamas: tuple[FakeLlama, FakeLlama], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, _ = llamas
     monkeypatch.setattr(local, "ensure_server", lambda name, settings: first.base)
     with pytest.raises(httpx.ConnectError):
-        httpx.Client(transport=RouteTransport(route)).post(f"{first.base}/chat/completions")
+        httpx.Client(transport=RouteTransport(dead_host)).post(f"{first.base}/chat/completions")
 
 
 def test_async_requests_follow_the_run_file_too(
