@@ -76,11 +76,29 @@ def norm(text: str) -> str:
 
 
 def part_found(part: dict[str, Any], answer: str) -> bool:
+    """Whether ``answer`` states the gold answer of ``part`` (or one of its aliases).
+
+    The answer's citations are left out and a gold answer must stand as words of its own:
+    "8" is not found in "18 kg", "8.5" or a section id "…a808" (e029 was scored right on its
+    citation until 2026-12-03).
+    """
     if part.get("yesno"):  # the first yes or no of the answer is the gold one
         said = re.search(r"\b(yes|no)\b", answer.casefold())
         return bool(said) and said.group(1) == part["answer"]
-    wanted = [part["answer"], *part.get("aliases", [])]
-    return any(norm(w) in norm(answer) for w in wanted if w)
+    text = norm(_CITATION_RE.sub(" ", answer))
+    for wanted in (norm(w) for w in [part["answer"], *part.get("aliases", [])] if w):
+        pattern = re.escape(wanted)
+        if re.match(r"\w", wanted):
+            pattern = r"(?<!\w)(?<!\d[.,])" + pattern
+        if re.search(r"\w$", wanted):
+            pattern += r"(?!\w)(?![.,]\d)"
+        if re.search(pattern, text):
+            return True
+    return False
+
+
+#: A citation of an answer ("[S1]", "[3f2a…]"): no part of what it states.
+_CITATION_RE = re.compile(r"\[[^\[\]\n]*\]")
 
 
 def is_refusal(answer: str) -> bool:
