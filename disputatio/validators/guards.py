@@ -33,7 +33,7 @@ from disputatio.validators.sentences import (
     stem,
     words,
 )
-from disputatio.validators.tables import other_column
+from disputatio.validators.tables import is_row, other_column
 from disputatio.validators.times import wrong_end
 
 
@@ -292,7 +292,7 @@ def _name_of_other_numbers(claim: str, window: str) -> str:
         return ""
     claim_names = names(claim)
     for span in split_sentences(window):
-        if span.sentence.lstrip().startswith("|"):
+        if is_row(span.sentence):
             continue  # a table row: its cells are not pieces of one sentence
         pieces = _PIECE_RE.split(span.sentence)
         held = [figures(p) for p in pieces]
