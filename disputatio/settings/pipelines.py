@@ -164,7 +164,9 @@ class GroundingSettings(BaseModel):
         False,
         description="Quick path: when the judge vetoes the sentence the scores found for a "
         "claim, show that sentence itself instead of dropping the claim; the relevance checks "
-        "then decide whether it answers the question (docs/grounding.md).",
+        "then decide whether it answers the question (with the 1.5B judge, on sets 10-19's "
+        "drafts: 4 answerable questions more answered, 5 near misses more answered; "
+        "docs/grounding.md).",
     )
     repair: bool = Field(
         False,
