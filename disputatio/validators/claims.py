@@ -149,8 +149,7 @@ def check_answer(
             a judged checker set to (``judge_question``) tells its judge.
         question_words: Also drop claims whose evidence replaces a word of the question
             (off by default: on three held-out sets it refused more answers than near misses).
-        quote_refused: Show the sentence the judge refused for a claim in the claim's place
-            (:func:`~disputatio.validators.verdicts.quoted`; off by default).
+        quote_refused: Show a claim's vetoed sentence instead (:func:`.verdicts.quoted`).
 
     Returns:
         The report; ``report.answer`` is the answer to show.
