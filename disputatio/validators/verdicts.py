@@ -50,9 +50,11 @@ def judge_claim(
         claim.verdict, claim.evidence, claim.more_evidence = "supported", found[0], found[1:]
         claim.citations = [*used, *(c for c in claim.citations if c not in used)]
         return None
+    vetoed = ""  # why the judge refused the best shown sentence, when it did
     if attribute:
         others = [s for s in shown if s not in claim.citations]
-        found, _ = windows.best(text, others, checker, join=False)
+        found, why = windows.best(text, others, checker, join=False)
+        vetoed = why if windows.refused is not None else ""
         refused = refused or windows.refused
         if found:
             was = (
@@ -65,6 +67,9 @@ def judge_claim(
             return None
     if claim.citations:
         claim.verdict, claim.reason = "unsupported", reason or "no cited sentence supports it"
+    elif vetoed:  # a veto, not a missing sentence: say so (the judge's P is in it)
+        claim.verdict = "uncited"
+        claim.reason = f"cites nothing; its nearest shown sentence: {vetoed}"
     else:
         claim.verdict, claim.reason = "uncited", "cites nothing and no shown sentence supports it"
     return refused

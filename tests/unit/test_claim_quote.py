@@ -53,11 +53,15 @@ def test_the_refused_sentence_is_shown_instead_of_the_claim() -> None:
     assert report.answer == "A reader's ticket is valid for three years [lib]."
 
 
-def test_off_the_refused_claim_is_dropped_as_before() -> None:
+def test_off_the_refused_claim_is_dropped_and_says_the_judge_refused_it() -> None:
     no, _ = _judge(0.2)
     report = check_answer(FRAMED, SECTIONS, checker=no)
     assert [c.verdict for c in report.claims if not c.dropped] == ["not_found"]
     assert report.answer == NOT_FOUND_ANSWER
+    # a veto is told apart from a claim no shown sentence comes near
+    assert "the judge finds the sentence does not state it (P=0.20)" in report.claims[0].reason
+    far = check_answer("The café serves soup from noon.", SECTIONS, checker=no).claims[0]
+    assert far.reason == "cites nothing and no shown sentence supports it"
 
 
 def test_a_claim_the_judge_accepts_is_not_quoted() -> None:
