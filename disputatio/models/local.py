@@ -9,7 +9,7 @@ The server is llama.cpp's own OpenAI-compatible HTTP server from the prebuilt ``
 wheel, bound to loopback. One server per model per process; a server another process started
 (recorded in ``<home>/run/llm-<name>.json``) is reused when it answers for the same model.
 Callers talk to it through ``langchain-openai`` — the same code path as vLLM — over an HTTP
-client that follows the server when its host hands it off (:mod:`disputatio.models.local_route`).
+client that follows the server when its host hands it off (:mod:`disputatio.models.local_handoff`).
 
 A host process that exits first withdraws its run file (the other processes' clients then find
 or start another server before their next request), then waits until no request is in flight
