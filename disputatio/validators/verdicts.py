@@ -83,14 +83,13 @@ def quoted(piece: Claim, refused: Evidence, part: str | None) -> Claim | None:
     sentence, right or wrong ("The reader's ticket for the Research Library and Archive is
     valid for three years." on "A reader's ticket is valid for three years."); the sentence
     itself is supported by definition, and whether it answers the question is left to the
-    relevance checks that follow. A table row
-    is not quoted (its cells mean nothing without their headers).
+    relevance checks that follow. A table row is not quoted (its cells mean nothing without
+    their headers).
     """
     sentence = " ".join(refused.sentence.split())
     if not sentence or is_row(refused.sentence) or "\n|" in refused.sentence:
         return None
     evidence = refused.model_copy(update={"score": 1.0})
-    piece.reason += "; its sentence is shown instead"
     return Claim(
         text=sentence,
         citations=[refused.section_id],
@@ -142,6 +141,7 @@ def judge_piece(
     quote = quoted(whole, refused[0], part) if quote_refused and refused[0] else None
     if quote is not None:
         whole.dropped = True
+        whole.reason += "; its sentence is shown instead"
         return [quote, whole]
     rest = without_contrast(piece)
     if rest is not None:
