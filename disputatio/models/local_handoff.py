@@ -186,7 +186,7 @@ class AsyncRouteTransport(httpx.AsyncBaseTransport):
         await self._inner.aclose()
 
 
-_clients: dict[tuple[str, str], tuple[httpx.Client, httpx.AsyncClient]] = {}
+_clients: dict[tuple[str, str, int], tuple[httpx.Client, httpx.AsyncClient]] = {}
 _clients_lock = threading.Lock()
 
 
@@ -198,7 +198,7 @@ def http_clients(
     One :class:`Route` per model and home, so every model object of the process follows the
     server together and shares its connections.
     """
-    key = (name, str(Path(settings.home).resolve()) + f"|{os.getpid()}")
+    key = (name, str(Path(settings.home).resolve()), os.getpid())  # a fork gets its own
     with _clients_lock:
         if key not in _clients:
             route = Route(name, settings, base_url)
