@@ -2,82 +2,140 @@
 
 For every project answer of a grounding records file with a supported claim, rebuilds its
 claims and the sections their evidence is in, undoes the recorded relevance verdicts, runs
-:func:`disputatio.validators.relevance.drop_off_question` as the code now stands (synonyms
-judged in the embedding model's space, as the quick path does) and prints the answers whose
-outcome it changes and the claims it sets aside. Used to check a relevance rule against the
-answers of an earlier run before a new run (docs/grounding.md).
+:func:`disputatio.validators.relevance.drop_off_question` and
+:func:`disputatio.validators.repeats.restated` as the code now stands (synonyms judged in the
+embedding model's space, as the quick path does) and prints the answers whose outcome it
+changes and the claims it sets aside. Used to check a relevance rule against the answers of an
+earlier run before a new run (docs/grounding.md).
 
     .venv/bin/python benchmarks/grounding_replay.py docs/grounding/records_run6.jsonl \\
         docs/grounding/records_heldout_run6.jsonl
+
+``--sets`` replays every question set's latest records on its own corpus
+(``disputatio/data/grounding/sets.json``); ``--json OUT`` writes one row per answer (claims
+kept, refused, parts right in the kept claims' text), so two commits can be compared row by
+row (``PYTHONPATH=<worktree of the commit>``; a tree from before
+:mod:`disputatio.validators.repeats` replays the relevance check alone).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
+from typing import Any
 
-DATA = Path(__file__).resolve().parents[1] / "disputatio" / "data" / "grounding"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from grounding import part_found
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "disputatio" / "data" / "grounding"
+RECORDS = ROOT / "docs" / "grounding"
 SET_ASIDE = "supported, but"
+#: Each question set's latest records (the quick path's answers) in docs/grounding/.
+LATEST = {
+    "questions.jsonl": "records_run10.jsonl",
+    "questions_heldout.jsonl": "records_heldout_run10.jsonl",
+    **{f"questions_heldout{n}.jsonl": f"records_heldout{n}_run10.jsonl" for n in (2, 3, 4, 5)},
+    **{
+        f"questions_heldout{n}.jsonl": f"records_heldout{n}_run{run}.jsonl"
+        for n, run in zip(range(6, 20), (11, 12, 13, 15, 16, 17, *range(19, 27)), strict=True)
+    },
+}
+
+
+def _jobs(args: argparse.Namespace) -> list[tuple[Path, Path]]:
+    """(records, corpus) pairs to replay."""
+    if not args.sets:
+        return [(path, args.corpus) for path in args.records]
+    sets = json.loads((DATA / "sets.json").read_text())
+    return [(RECORDS / LATEST[q], DATA / corpus) for q, corpus in sets.items()]
+
+
+def replay(rec: dict[str, Any], q: dict[str, Any], funnel: Any, similar: Any) -> dict[str, Any]:
+    """The answer's claims checked again for relevance; its row for ``--json``."""
+    from disputatio.settings import get_settings
+    from disputatio.state.claims import Claim
+    from disputatio.validators.relevance import drop_off_question
+    from disputatio.validators.windows import Windows
+
+    try:
+        from disputatio.validators.repeats import restated
+    except ImportError:  # a tree from before the rule (PYTHONPATH=<worktree>)
+        restated = None
+
+    claims = [Claim.model_validate(c) for c in rec["claims_detail"]]
+    ids = {e.section_id for c in claims for e in [c.evidence, *c.more_evidence] if e}
+    off = 0
+    if ids and any(c.verdict == "supported" for c in claims):
+        shown = funnel.backend.sections(sorted(ids))
+        windows = Windows({i: s.model_dump() for i, s in shown.items()})
+        for c in claims:
+            if c.reason.startswith(SET_ASIDE):
+                c.dropped, c.reason = False, "(set aside when recorded)"
+        words = get_settings().grounding.on_question_words  # as the quick path checks
+        off = drop_off_question(q["question"], claims, windows.titles, similar=similar, words=words)
+        off += restated(claims) if restated else 0
+    kept = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
+    refused = not kept if ids else bool(rec["refused"])
+    text = " ".join(c.text for c in kept)
+    answerable = [p for p in q["parts"] if p.get("answer")]
+    aside = ("supported, but", "another claim")
+    return {
+        "id": rec["id"],
+        "kind": q["kind"],
+        "refused": refused,
+        "recorded_refused": bool(rec["refused"]),
+        "parts_right": 0 if refused else sum(part_found(p, text) for p in answerable),
+        "kept": [c.text for c in kept],
+        "set_aside": [(c.text, c.reason) for c in claims if off and c.reason.startswith(aside)],
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("records", type=Path, nargs="+")
+    parser.add_argument("records", type=Path, nargs="*")
     parser.add_argument(
         "--corpus", type=Path, default=DATA / "corpus", help="the records' corpus (corpus_lab)"
     )
+    parser.add_argument("--sets", action="store_true", help="every set's latest records")
+    parser.add_argument("--json", type=Path, help="write one row per answer here")
     args = parser.parse_args()
 
     from disputatio.retrievers.memory import InMemoryFunnel
-    from disputatio.settings import get_settings
-    from disputatio.state.claims import Claim
-    from disputatio.validators.relevance import drop_off_question
     from disputatio.validators.support import cosine
-    from disputatio.validators.windows import Windows
-
-    funnel = InMemoryFunnel.from_paths([args.corpus])
-    words = get_settings().grounding.on_question_words  # as the quick path checks
-
-    def similar(a: str, b: str) -> float:
-        return cosine(*funnel.embeddings.embed_documents([a, b]))
 
     questions = {
         q["id"]: q
         for path in sorted(DATA.glob("questions*.jsonl"))
         for q in map(json.loads, path.read_text().splitlines())
     }
-    for path in args.records:
+    rows = []
+    for path, corpus in _jobs(args):
+        funnel = InMemoryFunnel.from_paths([corpus])
+
+        def similar(a: str, b: str, funnel: Any = funnel) -> float:
+            return float(cosine(*funnel.embeddings.embed_documents([a, b])))
+
         print("==", path)
         for line in path.read_text().splitlines():
             rec = json.loads(line)
             if rec["system"] != "project":
                 continue
-            claims = [Claim.model_validate(c) for c in rec["claims_detail"]]
-            if not any(c.verdict == "supported" for c in claims):
+            row = replay(rec, questions[rec["id"]], funnel, similar)
+            rows.append({"records": path.name, **row})
+            if not row["set_aside"] and row["refused"] == row["recorded_refused"]:
                 continue
-            ids = {e.section_id for c in claims for e in [c.evidence, *c.more_evidence] if e}
-            if not ids:
-                continue
-            sections = funnel.backend.sections(sorted(ids))
-            windows = Windows({i: s.model_dump() for i, s in sections.items()})
-            for c in claims:
-                if c.reason.startswith(SET_ASIDE):
-                    c.dropped, c.reason = False, "(set aside when recorded)"
-            q = questions[rec["id"]]
-            off = drop_off_question(
-                q["question"], claims, windows.titles, similar=similar, words=words
-            )
-            kept = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
-            if not off and bool(kept) != rec["refused"]:
-                continue
-            after = "refused" if not kept else f"{len(kept)} claims kept"
             was = "refused" if rec["refused"] else "answered"
-            print(f"{rec['id']} {q['kind']} right {rec['parts_right']}/{rec['parts_answerable']}"
-                  f" {was} -> {after} | {q['question']}")  # fmt: skip
-            for c in claims:
-                if c.reason.startswith(SET_ASIDE):
-                    print(f"    {c.text[:70]} | {c.reason}")
+            after = "refused" if row["refused"] else f"{len(row['kept'])} claims kept"
+            print(f"{rec['id']} {row['kind']} right {rec['parts_right']}/{rec['parts_answerable']}"
+                  f" {was} -> {after} | {questions[rec['id']]['question']}")  # fmt: skip
+            for text, why in row["set_aside"]:
+                print(f"    {text[:70]} | {why}")
+    if args.json:
+        args.json.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
 
 if __name__ == "__main__":

@@ -37,11 +37,11 @@ from disputatio.validators.claim_kinds import (
     YESNO_VERDICT_RE,
     reported,
     split_compound,
-    without_label,
     without_pointers,
     without_shown_lead,
 )
 from disputatio.validators.relevance import drop_off_question
+from disputatio.validators.repeats import without_repeats
 from disputatio.validators.sentences import (
     Span,
     split_sentences,
@@ -193,34 +193,8 @@ def check_answer(
             similar=_similar(checker),
             words=question_words,
         )
-    repeats = _repeats(claims)
-    claims = [c for c in claims if id(c) not in repeats]
-    pieces = [(sep, c) for sep, c in pieces if id(c) not in repeats]
+    claims, pieces = without_repeats(claims, pieces)
     return _report(claims, pieces, fabricated, checker, not_found_answer)
-
-
-def _repeats(claims: Sequence[Claim]) -> set[int]:
-    """The ``id``s of kept factual claims that repeat an earlier kept one word for word.
-
-    The 1.5B wrote "The bacterium shows antigenic phase variation." four times in one answer
-    (``make demo``); two debaters' joined answers state the same sentence twice. A repeat says
-    nothing new and is left out of the claims and the answer. A composed answer heads each
-    sub-question's own answer with its question, and one sentence may answer two of them: a
-    question heading starts afresh.
-    """
-    seen: set[tuple[str | None, str]] = set()
-    out: set[int] = set()
-    for claim in claims:
-        if not claim.factual and claim.text.rstrip().endswith("?"):
-            seen.clear()  # the next sub-question's own answer
-        if claim.dropped or not claim.factual:
-            continue
-        text = without_label(claim.text)  # "Verdict: X" repeats X
-        key = (claim.part, " ".join(text.casefold().rstrip(".!?;: ").split()))
-        if key in seen:
-            out.add(id(claim))
-        seen.add(key)
-    return out
 
 
 def _similar(checker: SupportChecker) -> Callable[[str, str], float] | None:

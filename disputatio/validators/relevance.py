@@ -16,7 +16,9 @@ documents do not answer. This module compares the question with the claims' evid
 * **kind**: a question naming a kind of amount ("what minimum face velocity") is not answered
   by a claim stating only amounts of another kind ("every 12 months");
 * **topic**: a claim whose evidence shares no word of a one-part question, units and the
-  question's form aside (synonyms by the word similarity), answers another question;
+  question's form aside (synonyms by the word similarity), answers another question; of a
+  two-part question, one whose evidence and section title and headings share no word of
+  either part;
 * **words** (off by default, ``grounding.on_question_words``): a word of the question that the
   evidence lacks, where the evidence puts another word in its place — before the same noun
   ("*service* accounts" / "*standard user* accounts") or after the same preposition ("in
@@ -265,6 +267,8 @@ def off_question(
             f"the claim is for {claim[outside.start : outside.end]!r}, not {said_age(question)!r}"
         )
     if is_multipart(question):
+        if not shares_topic(question, f"{evidence} {context}", similar):  # no word of any part
+            return "neither its sentence nor its section shares a word with the question"
         return ""  # the unit, the kind, the words asked: each part has its own
     unit = asked_unit(question)
     if unit:

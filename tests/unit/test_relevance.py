@@ -219,7 +219,24 @@ def test_a_synonym_is_a_shared_topic_when_a_similarity_is_given() -> None:
 def test_a_two_part_question_is_left_to_its_parts_words() -> None:
     q = "When did the incident happen, and who reported it to the authority?"
     claim = "The grab fell on 17 October 2023."
-    assert not off_question(q, claim, claim)
+    assert not off_question(q, claim, claim, "Incident report 2291")  # no "when" rule for it
+
+
+def test_a_claim_sharing_no_word_with_any_part_of_a_two_part_question_is_set_aside() -> None:
+    """k037 (held-out set 2): the bulletin's closing line padded a two-part answer."""
+    q = "By when must a near miss be reported in SafeDeck, and how often are the reports reviewed?"
+    padding = "Questions about this bulletin go to the Marine Superintendent."
+    assert "shares a word" in off_question(q, padding, padding, "Safety bulletin 2024-03")
+    review = "The near-miss reports are reviewed every month by the safety committee."
+    assert not off_question(q, review, review)
+
+
+def test_a_two_part_question_reads_the_sections_title_as_well() -> None:
+    """e003 (set 17): "To join, you must be at least 16 …" answers "how old … to sign up"."""
+    q = "What does the Lead Climbing Course cost, and how old do you need to be to sign up?"
+    age = "To join, you must be at least 16 and have held a Green Card for three months."
+    assert off_question(q, age, age)
+    assert not off_question(q, age, age, "Courses: Lead Climbing Course")
 
 
 def test_a_quantity_phrase_may_carry_a_modifier() -> None:
