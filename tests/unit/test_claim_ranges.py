@@ -226,3 +226,10 @@ def test_an_answer_about_a_course_the_askers_age_leaves_out_is_refused() -> None
     assert not inside.not_found
     kept = [c.text for c in inside.claims if c.verdict == "supported" and not c.dropped]
     assert kept == ["It costs 95 GBP."]
+
+
+def test_a_named_number_inside_a_range_named_alike_is_named() -> None:
+    """c019 (set 19): "Grade 4" is one of "Grades 3 to 5"; Grade 6 is not."""
+    fees = "Exam fees are 49 GBP for Grades 1 and 2 and 62 GBP for Grades 3 to 5."
+    assert not guard("The exam fee for Grade 4 is 62 GBP.", fees)
+    assert "grade 6" in guard("The exam fee for Grade 6 is 62 GBP.", fees)

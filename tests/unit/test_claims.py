@@ -456,3 +456,18 @@ def test_a_markdown_comment_does_not_stand_for_the_documents_lead() -> None:
     )
     context = Windows({"s": {"text": text}}).context["s"]
     assert {"elmsworth", "quayside", "surgery"} <= set(context.split())
+
+
+def test_a_documents_title_line_names_its_subject_by_its_first_word_too() -> None:
+    """u012 (set 8): a plain-text title in capitals, "HOLMVIK WATER AND WASTE - …", names the
+    company its owner line belongs to; a sentence's first word is no name elsewhere."""
+    text = (
+        "HOLMVIK WATER AND WASTE - CUSTOMER SERVICE AND COMPLAINTS\n\n"
+        "Customer charter, revised 1 January 2027.\n\n"
+        "CONTACT\n\nOwner: Customer Service Manager, Ingrid Solheim."
+    )
+    sections = {"c": {"text": text, "title": "customer_service_and_complaints"}}
+    claim = "The Customer Service Manager at Holmvik Water and Waste is Ingrid Solheim [c]."
+    assert check_answer(claim, sections).claims[0].verdict == "supported"
+    other = {"c": {"text": text.replace("HOLMVIK", "FJORDBY"), "title": "complaints"}}
+    assert check_answer(claim, other).claims[0].verdict != "supported"
