@@ -69,8 +69,8 @@ def drain(base_url: str, timeout_s: float, *, idle_polls: int = 3, every_s: floa
             return False
         if busy and not told:
             logger.warning(
-                "waiting up to %.0fs for %d request(s) of other processes on the local model "
-                "server at %s before stopping it",
+                "waiting up to %.0fs for %d request(s) in flight on the local model server at %s "
+                "(this process's or another's) before stopping it",
                 max(0.0, deadline - time.monotonic()),
                 busy,
                 base_url,
