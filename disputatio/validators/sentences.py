@@ -230,8 +230,8 @@ def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
             out.append((num, UNITS.get(low[len(num) :])))
             continue
         elif low in _NUMBER_WORDS and low not in ("single", "double", "half"):
-            if low == "one" and _pronoun_one(tokens, i):
-                continue  # "one of the courts", "the one on the left": no amount
+            if _pronoun_one(tokens, i):
+                continue  # "one of the courts", "the one on the left", "the two": no amount
             num = _NUMBER_WORDS[low]
         elif re.fullmatch(r"\d+-[a-z]+", low):  # "18-month"
             num, _, unit = low.partition("-")
@@ -321,13 +321,15 @@ _ONE_PRONOUN_BEFORE = frozenset("the this that which each any every no".split())
 
 
 def _pronoun_one(tokens: Sequence[str], i: int) -> bool:
-    """Whether the "one" at ``tokens[i]`` is a pronoun or partitive, not an amount.
+    """Whether the number word at ``tokens[i]`` is a pronoun or partitive, not an amount.
 
-    "one of the courts" picks one thing without counting it, and "the one", "which one", "one
-    another" name something; "one court", "one hour", "one in five" count.
+    "one of the courts", "which one" and "the two" (named before: "the difference between the
+    two is", ``make demo``) count nothing; "one hour", "the two courses", "the two of them" do.
     """
     after = tokens[i + 1].casefold() if i + 1 < len(tokens) else ""
     before = tokens[i - 1].casefold() if i > 0 else ""
+    if tokens[i].casefold() != "one":
+        return before == "the" and after != "of" and (after in STOPWORDS or not after[:1].isalnum())
     return after in ("of", "another") or before in _ONE_PRONOUN_BEFORE
 
 

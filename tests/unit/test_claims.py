@@ -326,6 +326,13 @@ def test_one_as_a_pronoun_is_no_amount() -> None:
     assert guard("Two courts cost 120 NOK for 45 minutes.", sentence)
 
 
+def test_the_two_standing_for_things_named_before_is_no_amount() -> None:
+    """``make demo``: "the main difference between the two is …" was refused for a number 2."""
+    assert numbers_with_units("The main difference between the two is the organism.") == []
+    assert numbers_with_units("The two courses cost 5 NOK.") == [("2", None), ("5", "nok")]
+    assert numbers_with_units("The two of them pay 50 NOK.") == [("2", None), ("50", "nok")]
+
+
 def test_a_claim_stated_twice_is_shown_once() -> None:
     """The 1.5B repeated one sentence four times in ``make demo``'s answer."""
     said = "The CTD-41 must be calibrated every 18 months [sec-ctd]."
