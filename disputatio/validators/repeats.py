@@ -30,6 +30,16 @@ def _normal(text: str) -> str:
     return " ".join(_PUNCT_RE.sub(" ", text.casefold()).split())
 
 
+def _copies_its_sentence(claim: Claim) -> bool:
+    """Whether ``claim`` is its one evidence sentence, word for word."""
+    ev = claim.evidence
+    return (
+        ev is not None
+        and not claim.more_evidence
+        and _normal(without_label(claim.text)) == _normal(ev.sentence)
+    )
+
+
 def repeats(claims: Sequence[Claim]) -> set[int]:
     """The ``id``s of kept factual claims that repeat an earlier kept one word for word.
 
@@ -66,17 +76,13 @@ def restated(claims: Sequence[Claim]) -> int:
     copies = {
         (c.part, c.evidence.section_id, c.evidence.start, c.evidence.end)
         for c in kept
-        if c.evidence is not None
-        and not c.more_evidence
-        and _normal(without_label(c.text)) == _normal(c.evidence.sentence)
+        if c.evidence is not None and _copies_its_sentence(c)
     }
     dropped = 0
     for claim in kept:
         ev = claim.evidence
-        if ev is None or claim.more_evidence:
+        if ev is None or claim.more_evidence or _copies_its_sentence(claim):
             continue
-        if _normal(without_label(claim.text)) == _normal(ev.sentence):
-            continue  # the copy itself
         if (claim.part, ev.section_id, ev.start, ev.end) in copies:
             claim.dropped = True
             claim.reason = "another claim of the answer copies its sentence whole"

@@ -230,7 +230,7 @@ def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
             out.append((num, UNITS.get(low[len(num) :])))
             continue
         elif low in _NUMBER_WORDS and low not in ("single", "double", "half"):
-            if _pronoun_one(tokens, i):
+            if _pronoun_number(tokens, i):
                 continue  # "one of the courts", "the one on the left", "the two": no amount
             num = _NUMBER_WORDS[low]
         elif re.fullmatch(r"\d+-[a-z]+", low):  # "18-month"
@@ -320,7 +320,7 @@ _NAMED_NUMBER_RE = re.compile(r"\b([A-Z][a-z]+) \d+\b")
 _ONE_PRONOUN_BEFORE = frozenset("the this that which each any every no".split())
 
 
-def _pronoun_one(tokens: Sequence[str], i: int) -> bool:
+def _pronoun_number(tokens: Sequence[str], i: int) -> bool:
     """Whether the number word at ``tokens[i]`` is a pronoun or partitive, not an amount.
 
     "one of the courts", "which one" and "the two" (named before: "the difference between the
