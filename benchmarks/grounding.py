@@ -97,6 +97,11 @@ def part_found(part: dict[str, Any], answer: str) -> bool:
     return False
 
 
+def all_found(q: dict[str, Any], answer: str) -> bool:
+    """Whether ``answer`` states the gold answer of every answerable part of ``q``."""
+    return all(part_found(p, answer) for p in q["parts"] if p.get("answer"))
+
+
 #: A citation of an answer ("[S1]", "[3f2a…]"): no part of what it states.
 _CITATION_RE = re.compile(r"\[[^\[\]\n]*\]")
 

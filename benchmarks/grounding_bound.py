@@ -16,16 +16,11 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from grounding import DATA, part_found
+from grounding import DATA, all_found
 from grounding_replay import LATEST, RECORDS
-
-
-def _right(q: dict[str, Any], text: str) -> bool:
-    return all(part_found(p, text) for p in q["parts"] if p.get("answer"))
 
 
 def main() -> None:
@@ -42,9 +37,9 @@ def main() -> None:
         plain = [r for r in recs if r["system"] == "plain" and r["kind"] == "answerable"]
         row = [
             len(mine),
-            sum(not _right(asked[r["id"]], r.get("draft") or "") for r in mine),
+            sum(not all_found(asked[r["id"]], r.get("draft") or "") for r in mine),
             sum(bool(r["refused"]) for r in mine),
-            sum(not _right(asked[r["id"]], r["answer"]) for r in plain),
+            sum(not all_found(asked[r["id"]], r["answer"]) for r in plain),
             sum(bool(r["refused"]) for r in plain),
         ]
         over += row[1] > 0.1 * row[0]

@@ -19,7 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from grounding import DATA, part_found
+from grounding import DATA, all_found
 from grounding_replay import LATEST, RECORDS
 
 
@@ -32,7 +32,7 @@ def _right_refused(qf: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         if rec["system"] != "project" or rec["kind"] != "answerable" or not rec["refused"]:
             continue
         q = asked[rec["id"]]
-        if rec.get("draft") and all(part_found(p, rec["draft"]) for p in q["parts"]):
+        if rec.get("draft") and all_found(q, rec["draft"]):
             out.append((q, rec))
     return out
 
