@@ -6,6 +6,7 @@ funnel over ``disputatio/data/grounding/corpus`` and the same chat model:
 
 * ``project``: the ``rag`` graph as users get it (funnel → refusal → numbered sentences →
   claim check);
+* ``hier``: the hierarchical debate, decomposed, sized for a CPU (``grounding_hier.py``);
 * ``plain``: a 15-line LangChain chain: the funnel's top 4 sections (``FunnelRetriever``, no
   refusal), one prompt ("answer from the context, cite [id]; if it does not answer, say not
   found"), the model's text as is.
@@ -265,7 +266,7 @@ def table(path: Path) -> str:
     recs = _with_part_measures([json.loads(line) for line in lines if line.strip()])
     rows = []
     for split in (*SPLITS, "all"):
-        for system in ("plain", "project"):
+        for system in ("plain", "project", "hier"):
             rs = [r for r in recs if r["system"] == system and split in (r["split"], "all")]
             if not rs:
                 continue
@@ -336,6 +337,7 @@ def main() -> None:
     parser.add_argument("--model", default="local:qwen2.5-coder-1.5b")
     parser.add_argument("--systems", default="plain,project")
     parser.add_argument("--limit", type=int, default=0, help="first N questions only")
+    parser.add_argument("--kinds", help="only these kinds (answerable,unanswerable,multipart)")
     parser.add_argument(
         "--split",
         choices=SPLITS,
@@ -378,6 +380,8 @@ def main() -> None:
         questions = [json.loads(x) for x in args.questions.read_text().splitlines() if x]
     if args.split:
         questions = [q for q in questions if q["split"] == args.split]
+    if args.kinds:
+        questions = [q for q in questions if q["kind"] in args.kinds.split(",")]
     if args.answer_system:
         import disputatio.nodes.rag.answer as answer_node
 
@@ -395,7 +399,9 @@ def main() -> None:
     else:
         funnel = InMemoryFunnel.from_paths([args.corpus])
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    runners = {"project": run_project, "plain": run_plain}
+    from grounding_hier import run_hier
+
+    runners = {"project": run_project, "plain": run_plain, "hier": run_hier}
     for i, q in enumerate(questions, 1):
         for system in args.systems.split(","):
             if (system, q["id"]) in done:
