@@ -78,7 +78,9 @@ def format_sections(
 
     Args:
         sections: Sections to show, best first.
-        max_chars: Truncate each section's text to this many characters.
+        max_chars: Show at most this many characters of each section: its head, or, when the
+            section's best matched child lies beyond them, the part around that child
+            (:func:`excerpt`).
         labels: Short ids to show instead of the section ids (e.g. ``S1``, ``S2``: small
             models copy short labels far more reliably than 24-character hashes).
 
@@ -87,7 +89,7 @@ def format_sections(
     """
     blocks = []
     for i, s in enumerate(sections):
-        text = s.text if max_chars is None else s.text[:max_chars]
+        text = s.text if max_chars is None else excerpt(s, max_chars)
         shown = labels[i] if labels else s.id
         attrs = f"id={quoteattr(shown)} source={quoteattr(s.source.rsplit('/', 1)[-1])}"
         if s.page is not None:
@@ -97,3 +99,25 @@ def format_sections(
         body = text.replace("</section>", "</ section>")  # raw text reads best; keep tags intact
         blocks.append(f"<section {attrs}>\n{body}\n</section>")
     return "\n".join(blocks)
+
+
+def excerpt(section: Section, max_chars: int) -> str:
+    """At most ``max_chars`` characters of ``section``'s text, holding its best match.
+
+    The head of the text when it holds the best matched child (``section.spans[0]``) or no
+    span is known; otherwise the text around that child, from the start of its line where
+    that fits, marked ``…`` where it is cut. A debate that showed a long section's first 1,500
+    characters had its workers say "not mentioned" of the paragraph the search had found
+    further down (docs/grounding.md, "The hierarchical debate on the two-part questions").
+    """
+    text = section.text
+    span = next((s for s in section.spans if 0 <= s[0] < s[1] <= len(text)), None)
+    if len(text) <= max_chars or span is None or span[1] <= max_chars:
+        return text[:max_chars]
+    first, last = span
+    start = max(0, min(first - max(0, max_chars - (last - first)) // 2, len(text) - max_chars))
+    line = text.find("\n", start, first)  # start at a line's start
+    start = line + 1 if line >= 0 else start
+    start += len(text[start:first]) - len(text[start:first].lstrip())
+    end = min(len(text), start + max_chars)
+    return ("… " if start else "") + text[start:end] + (" …" if end < len(text) else "")

@@ -12,6 +12,7 @@ and recorded in the trace; the others go on.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -48,6 +49,8 @@ from disputatio.retrievers.plan import QueryPlan, deterministic_plan
 from disputatio.retrievers.relevance import query_vector, rerank_sections
 from disputatio.settings import Settings
 from disputatio.state.retrieval import RetrievalResult, RetrievalTrace, Section
+
+logger = logging.getLogger(__name__)
 
 #: Names of the built-in channels, in fusion order.
 CHANNELS = tuple(BUILTIN_CHANNELS)
@@ -315,12 +318,46 @@ def run_funnel(
         low = alpha_trim(scores, deep if calibrated else min(deep, cfg.trim_alpha))
         trace.extra["deep_trim_threshold"] = low
     kept = [sections[i] for i in trimmed(scores, cut, low)]
-    kept = kept[: k or cfg.k_final]
+    kept = located(backend, kept[: k or cfg.k_final])
     trace.trimmed = len(sections) - len(kept)
     trace.extra["trim_threshold"] = cut
     return RetrievalResult(
         query=query, sections=kept, best_score=best, threshold=threshold, trace=trace
     )
+
+
+def located(backend: FunnelBackend, sections: Sequence[Section]) -> list[Section]:
+    """``sections`` with ``spans``: where their matched children sit in their text, best first.
+
+    A child is a slice of its document, as its parent is, so its text is found in the
+    parent's (without the heading line its stored text starts with); one that is not (a table
+    row given its header) is left out. Without the
+    children's texts (the backend failed) the sections are returned as they are: a prompt
+    then shows a long section's head, as it did before spans.
+    """
+    try:
+        texts = backend.child_texts([c for s in sections for c in s.child_ids])
+    except Exception as exc:  # spans only place an excerpt: the search stands without them
+        logger.warning("child texts unavailable (%s); sections without spans", exc)
+        return list(sections)
+    out = []
+    for section in sections:
+        spans = []
+        for cid in section.child_ids:
+            span = _span_in(section.text, texts.get(cid) or "")
+            if span is not None:
+                spans.append(span)
+        out.append(section.model_copy(update={"spans": spans}))
+    return out
+
+
+def _span_in(text: str, child: str) -> tuple[int, int] | None:
+    """Where ``child`` (as stored: maybe its heading line, then its text) sits in ``text``."""
+    for piece in (child, child.partition("\n")[2]):
+        start = text.find(piece) if piece.strip() else -1
+        if start >= 0:
+            return start, start + len(piece)
+    return None
 
 
 @contextmanager

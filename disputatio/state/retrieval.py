@@ -29,6 +29,9 @@ class Section(BaseModel):
         score: Final relevance score in [0, 1] (rerank score).
         child_ids: Ids of the child chunks that matched, best first.
         channels: Which channels found it (``lexical``, ``semantic``, ``graph``).
+        spans: Where the matched children sit in ``text``, ``(start, end)`` character offsets,
+            best first (filled by a funnel's ``search``; empty when unknown). A prompt that
+            shows only part of a long section shows the part around the first.
     """
 
     id: str
@@ -41,6 +44,7 @@ class Section(BaseModel):
     score: float = 0.0
     child_ids: list[str] = Field(default_factory=list)
     channels: list[str] = Field(default_factory=list)
+    spans: list[tuple[int, int]] = Field(default_factory=list)
 
 
 class RetrievalTrace(BaseModel):

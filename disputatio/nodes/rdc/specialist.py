@@ -31,7 +31,7 @@ from disputatio.prompts.rdc import (
     OPEN_QUERIES,
     RETRIEVAL_QUERY,
 )
-from disputatio.retrievers.base import format_sections
+from disputatio.retrievers.base import excerpt, format_sections
 from disputatio.state.rdc import Case, RdcState, SpecialistMove, SpecialistSpec
 from disputatio.tools.retrieval import TOOL_NAME, search_corpus
 from disputatio.validators.cited import judge_cited
@@ -74,7 +74,7 @@ def _retrieve(
         return NO_SECTIONS, [], record, {}
     shown = {
         s.id: {
-            "text": s.text if cfg.section_chars is None else s.text[: cfg.section_chars],
+            "text": s.text if cfg.section_chars is None else excerpt(s, cfg.section_chars),
             "title": s.title,
             "heading_path": s.heading_path,
             "source": s.source,
