@@ -2,7 +2,7 @@
 
 The claim checker (:mod:`disputatio.validators.claims`) judges only *factual* sentences. This
 module tells the others apart from the text alone: a sentence saying the documents do not
-answer (:data:`REFUSAL_RE`), one pointing at the documents (:func:`is_pointer`), one answer of a
+answer (:func:`refuses`), one pointing at the documents (:func:`is_pointer`), one answer of a
 debate disputing another (:func:`disputes`), a verdict line (``Answer: B``, ``Yes, …``), a
 heading or a question (:func:`is_factual`); :func:`mark_unchecked` gives each its verdict. It
 also splits a sentence joining independent facts into one claim per fact
@@ -16,16 +16,40 @@ import re
 from disputatio.state.claims import Claim
 from disputatio.validators.sentences import content_words, numbers_with_units, stated_numbers
 
-#: A sentence saying the documents do not answer ("not found", "the sections do not say").
+#: A sentence saying the documents do not answer ("not found", "the sections do not say"):
+#: a verb that only a text does, negated.
 REFUSAL_RE = re.compile(
-    r"\b(?:(?:do|does|did|could|can)\s*(?:not|n't)|cannot|no)\b[^.]{0,60}?\b(?:contain|mention|"
-    r"say|state|specify|provide|answer|include|information|describe|address|cover|give|list|"
-    r"detail|discuss|found|support)|\bnot (?:found|mentioned|specified|stated|provided|covered|"
-    r"available|given|listed)\b|\bno (?:information|mention|data|details|answer|section)\b|"
+    r"\b(?:(?:do|does|did|could|can)\s*(?:not|n't)|cannot|no)\b[^.]{0,60}?\b(?:mention|say|"
+    r"state|specify|answer|describe|discuss|detail)|\bnot (?:found|mentioned|specified|stated)\b|"
+    r"\bno (?:information|mention|data|details|answer|section)\b|"
     r"NO_SUITABLE_CONTEXT|\binsufficient (?:information|evidence)\b|"
     r"\bnone of the (?:provided |given |shown )?(?:sections|documents|passages|sources)\b",
     re.I,
 )
+#: A negated verb a text does and a thing in the world does too ("is not provided", "does not
+#: cover", "does not contain"): a refusal only about what the answerer was given
+#: (:data:`_GIVEN_RE`). "No lunch is provided." and "The club does not cover operations." are
+#: claims (they were passed unchecked as refusals until 2026-12-04).
+_MAYBE_REFUSAL_RE = re.compile(
+    r"\b(?:(?:do|does|did|could|can)\s*(?:not|n't)|cannot|no)\b[^.]{0,60}?\b(?:contain|provide|"
+    r"include|information|address|give|list|cover|found|support)|\bnot (?:provided|covered|"
+    r"available|given|listed|included)\b",
+    re.I,
+)
+_GIVEN_RE = re.compile(
+    r"\b(?:documents?|sections?|texts?|passages?|context|sources?|excerpts?|information|data|"
+    r"details)\b",
+    re.I,
+)
+
+
+def refuses(text: str) -> bool:
+    """Whether ``text`` says the documents do not answer (not a negative claim about the world)."""
+    if REFUSAL_RE.search(text):
+        return True
+    return bool(_MAYBE_REFUSAL_RE.search(text) and _GIVEN_RE.search(text))
+
+
 _VERDICT_RE = re.compile(
     r"^\W*(?:final\s+)?(?:answer|verdict|option|choice|recommendation)\W*(?:is\b)?\s*[:=\-]"
     r"|^\W*(?:final\s+)?(?:answer|verdict|option|choice)\W*(?:is\b)?\s*\(?[A-Ja-j]\)?\W*$"
@@ -191,7 +215,27 @@ _LEAD_IN_RE = re.compile(
     r"include|includes|including)\s*(?:\[[^\[\]\n]{1,300}\]\s*)*:\s*(?:\[[^\[\]\n]{1,300}\]\s*)*$",
     re.I,
 )
-_OPTION_RE = re.compile(r"^\(?[A-Ja-j]\)?(?:[.):]|\s|$)|^(?:yes|no|maybe)\b", re.I)
+#: An option's letter ("B", "(c)", "D Brucella …") or a bare yes/no ("No.", "Yes, it is"), but
+#: not a statement opening with a word like one ("A deposit of 50 GBP …", "No lunch is …").
+_OPTION_RE = re.compile(
+    r"^\(?[A-Ja-j]\)?(?:[.):]|\s*$|\s+(?-i:(?=[A-Z(\-–—])))"
+    r"|^(?:yes|no|maybe)\b(?!\s+(?-i:[a-z]))",
+    re.I,
+)
+
+
+def short_answer(text: str) -> bool:
+    """Whether ``text`` is a verdict line giving a short answer of its own.
+
+    "Answer: 300 hours", "Verdict: No lunch is provided" — not an option's letter or a bare
+    yes/no. It is not judged (:func:`is_factual`): it stands only on the supported claims after
+    it, and goes when none is kept.
+    """
+    head = _VERDICT_RE.match(text)
+    if head is None or YESNO_VERDICT_RE.match(text):  # "Yes, …": a yes/no verdict
+        return False
+    rest = text[head.end() :].strip(" *.:")
+    return bool(content_words(rest) or numbers_with_units(rest)) and not _OPTION_RE.match(rest)
 
 
 _COMPOUND_RE = re.compile(
@@ -201,6 +245,12 @@ _COMPOUND_RE = re.compile(
     r"|\s+and\s+(?=(?:each|every|all|no|any)\s+(?:\w+\s+){1,2}(?:may|must|can|cannot|should|"
     r"shall|will|need|needs)\b)"
 )
+
+
+#: The joins of two contrasted statements only: a sentence whose "X, and Y" is a list
+#: ("music performances, exhibits, and other activities, but there is no information about
+#: lunch") still splits at its "but".
+_CONTRAST_RE = re.compile(r";\s+|,\s+but\s+|,\s+while\s+|,?\s+whereas\s+")
 
 
 #: A part starting with an auxiliary verb shares the subject before the join.
@@ -222,20 +272,30 @@ def split_compound(text: str) -> list[str]:
     The joins: ``…; …``, ``…, and …``, ``…, but …``, ``…, while …``, ``… whereas …``, and
     ``… and each <thing> may …`` (a new subject with a modal verb of its own, no comma).
 
-    Each part must have at least four words, else the sentence stays whole ("red, and blue"),
-    and each part after the first its own subject: "It is caused by *B. melitensis*, and is
-    transmitted through milk" is one claim (``make demo``, 2026-12-02: split, its second half
-    was shown as "Is transmitted through milk …", a claim about nothing, and the judge lifted
-    it). A part that is not the last gets a full stop; one that is not the first a capital.
+    Each part must have at least four words ("red, and blue" stays whole) and each part after
+    the first its own subject: "It is caused by *B. melitensis*, and is transmitted through
+    milk" is one claim (``make demo``, 2026-12-02: split, its second half was shown as "Is
+    transmitted through milk …", a claim about nothing, and the judge lifted it). A sentence
+    failing either is split at its contrasting joins alone (``;``, ``but``, ``while``,
+    ``whereas``) where those parts pass, so that a list's "X, Y, and Z" does not keep "…, but
+    there is no information about lunch" from being a part of its own (the hierarchical
+    debate, 2026-12-04: the whole was taken as a refusal and its invented list shown unchecked).
+    A part that is not the last gets a full stop; one that is not the first a capital.
 
     Returns:
         The parts (the text itself when it does not split).
     """
-    parts = [p.strip() for p in _COMPOUND_RE.split(text) if p.strip()]
-    if len(parts) < 2 or any(len(p.split()) < 4 for p in parts):
-        return [text] if text else []
-    if any(lacks_subject(p) for p in parts[1:]):
-        return [text]  # "…, and is transmitted through milk": one subject, one claim
+    for joins in (_COMPOUND_RE, _CONTRAST_RE):
+        parts = [p.strip() for p in joins.split(text) if p.strip()]
+        if len(parts) < 2 or any(len(p.split()) < 4 for p in parts):
+            continue
+        if not any(lacks_subject(p) for p in parts[1:]):  # "…, and is transmitted": one claim
+            return _sentences(parts)
+    return [text] if text else []
+
+
+def _sentences(parts: list[str]) -> list[str]:
+    """The parts of a split sentence, each a sentence of its own."""
     out = []
     for i, part in enumerate(parts):
         if i:
@@ -253,7 +313,7 @@ def mark_unchecked(claim: Claim) -> bool:
         Whether ``claim`` was marked (else it is a factual claim for the checker).
     """
     piece = claim.text
-    if REFUSAL_RE.search(piece):  # what it cites is no evidence of anything
+    if refuses(piece):  # what it cites is no evidence of anything
         claim.verdict, claim.reason = "not_found", "says the documents do not answer"
         claim.citations = []
     elif disputes(piece):  # a debate move, not a claim: not shown

@@ -33,9 +33,10 @@ from disputatio.state.claims import VERDICTS, Claim, ClaimReport
 from disputatio.validators.base import ValidationContext, ValidationResult
 from disputatio.validators.citations import group_ids
 from disputatio.validators.claim_kinds import (
-    REFUSAL_RE,
     YESNO_VERDICT_RE,
+    refuses,
     reported,
+    short_answer,
     split_compound,
     without_pointers,
     without_shown_lead,
@@ -76,7 +77,7 @@ def _read_citations(
         raw = match.group(1)
         ids = group_ids(raw)
         if ids is None:
-            if len(raw.split()) <= 8 and not REFUSAL_RE.search(raw):
+            if len(raw.split()) <= 8 and not refuses(raw):
                 fabricated.append(raw.strip())
                 return ""
             return match.group(0)
@@ -194,7 +195,7 @@ def check_answer(
             words=question_words,
         )
     claims, pieces = without_repeats(claims, pieces)
-    return _report(claims, pieces, fabricated, checker, not_found_answer)
+    return _report(claims, pieces, fabricated, checker, not_found_answer, keep_unsupported)
 
 
 def _similar(checker: SupportChecker) -> Callable[[str, str], float] | None:
@@ -220,14 +221,19 @@ def _report(
     fabricated: list[str],
     checker: SupportChecker,
     not_found_answer: str,
+    keep_unsupported: bool = False,
 ) -> ClaimReport:
     kept = [(sep, c) for sep, c in pieces if not c.dropped]
     facts = [c for _, c in kept if c.factual and c.verdict != "not_found"]
     refusals = [c for _, c in kept if c.verdict == "not_found"]
-    if not facts:  # a yes/no verdict stands only on supported claims
+    # a yes/no verdict stands only on supported claims, and so does a short answer where
+    # unsupported claims are dropped (kept, flagged, the answer keeps its short answer too)
+    if not facts:
         for _, c in kept:
             if not c.factual and YESNO_VERDICT_RE.match(c.text):
                 c.dropped, c.reason = True, "a yes/no verdict no supported claim carries"
+            elif not c.factual and not keep_unsupported and short_answer(c.text):
+                c.dropped, c.reason = True, "a short answer no supported claim carries"
         kept = [(sep, c) for sep, c in kept if not c.dropped]
     if not facts and not refusals:
         # nothing supported: say so, after any verdict line or heading that was kept

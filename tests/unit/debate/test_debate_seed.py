@@ -13,6 +13,7 @@ from disputatio.nodes.debate.workers import REPAIR_MAX_TOKENS
 from disputatio.state.retrieval import Section
 from disputatio.testing import FakeRetriever, ScriptedChatModel
 from disputatio.validators import ValidationContext, ValidationResult
+from disputatio.validators.claims import NOT_FOUND_ANSWER
 from disputatio.validators.hooks import BiasValidator, LexicalBiasDetector
 
 TERN_DRILLS = Section(
@@ -140,23 +141,27 @@ def test_a_summary_citing_nothing_gives_way_to_the_best_grounded_worker_answer()
     }
     ctx = context(models, flat=True, workers=2, rounds=1, max_tool_calls=0, review_searches=0)
     out, _, _ = run("Is aspirin safe?", ctx)
-    # worker 1's answer; no claim of it is supported, so the id its verdict line cited is shown
-    # nowhere: a verdict line states nothing the checker could verify
-    assert out["answer"].startswith("Verdict: risky") and out["citations"] == []
+    # worker 1's answer (the notes say so); no claim of it is supported, so neither its short
+    # answer "Verdict: risky" nor the id that line cited is shown: the answer says not found
+    assert out["answer"] == NOT_FOUND_ANSWER and out["citations"] == []
     assert any("summary cited no section" in n and "worker-root-1" in n for n in out["notes"])
     summary = next(m for m in out["transcript"] if m["kind"] == "summary")
     assert summary["content"] == loop  # what the summarizer said stays in the transcript
     # a summary that cites is kept as it is
     models = {
         **models,
-        "summarizer-root": scripted("sum", "Verdict: risky.\nIt bleeds [S1]."),
+        "summarizer-root": scripted(
+            "sum", "Verdict: risky.\nAspirin irreversibly inhibits COX-1 [S1]."
+        ),
         "worker-root-0": scripted("w0", "Verdict: safe.\nFine.", "Verdict: safe."),
         "worker-root-1": scripted("w1", "Verdict: risky.\nBleeds [S1].", "Verdict: risky."),
         "reviewer-root": scripted("rev", "They disagree."),
     }
     ctx = context(models, flat=True, workers=2, rounds=1, max_tool_calls=0, review_searches=0)
     out, _, _ = run("Is aspirin safe?", ctx)
-    assert out["answer"].startswith("Verdict: risky.\nIt bleeds") and not out.get("notes")
+    assert out["answer"].startswith("Verdict: risky.\nAspirin irreversibly") and not out.get(
+        "notes"
+    )
 
 
 def test_aggregation_keeps_each_sub_answer_and_its_citations() -> None:

@@ -1,0 +1,77 @@
+"""A negative statement about the world is a claim to check, not a refusal to pass unchecked."""
+
+from __future__ import annotations
+
+import pytest
+
+from disputatio.validators.claim_kinds import refuses, split_compound
+from disputatio.validators.claims import NOT_FOUND_ANSWER, check_answer
+
+WEEK = (
+    "Summer Music Week runs for 5 days in the first week of August. The week costs 175 GBP. "
+    "Members do not pay the deposit."
+)
+SECTIONS = {"sec-week": {"text": WEEK, "title": "Summer Music Week", "source": "week.md"}}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No lunch is provided.",
+        "It is not provided with lunch.",
+        "The Silver membership is not available for juniors.",
+        "The club does not cover emergency fees, operations or insurance excess.",
+        "The kit does not contain batteries.",
+    ],
+)
+def test_a_negative_fact_is_no_refusal(text: str) -> None:
+    assert not refuses(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The documents do not answer this question.",
+        "The nurse's name is not provided in the given context.",
+        "The text does not provide any information about the deposit.",
+        "The cost to take a bicycle on a tram is not mentioned in the provided sections.",
+        "NO_SUITABLE_CONTEXT",
+    ],
+)
+def test_a_sentence_about_what_was_given_is_a_refusal(text: str) -> None:
+    assert refuses(text)
+
+
+def test_an_invented_negative_fact_is_dropped_not_shown_as_a_refusal() -> None:
+    report = check_answer("No lunch is provided.", SECTIONS)
+    (claim, *_) = report.claims
+    assert claim.verdict in ("uncited", "unsupported") and claim.dropped
+    assert report.answer == NOT_FOUND_ANSWER
+
+
+def test_a_short_answer_line_goes_when_no_claim_carries_it() -> None:
+    """A debate leaf's "Verdict: No lunch is provided." (unjudged, a short answer) was shown."""
+    report = check_answer("Verdict: No lunch is provided.\nLunch is served at noon.", SECTIONS)
+    assert all(c.dropped for c in report.claims if c.verdict != "not_found")
+    assert report.answer == NOT_FOUND_ANSWER
+    kept = check_answer("Verdict: 175 GBP.\nThe week costs 175 GBP [sec-week].", SECTIONS)
+    assert kept.answer.startswith("Verdict: 175 GBP.") and not kept.not_found
+    letter = check_answer("Verdict: B\nLunch is served at noon.", SECTIONS)
+    assert letter.answer == f"Verdict: B\n{NOT_FOUND_ANSWER}"  # an option's letter stays
+
+
+def test_a_negative_fact_the_documents_state_is_supported() -> None:
+    report = check_answer("Members do not pay the deposit.", SECTIONS)
+    assert [c.verdict for c in report.claims] == ["supported"]
+
+
+def test_a_list_does_not_keep_a_refusal_from_its_invented_clause() -> None:
+    text = (
+        "The festival consists of music performances, exhibits, and other activities, but "
+        "there is no information available about whether lunch is offered."
+    )
+    fact, refusal = split_compound(text)
+    assert fact.endswith("other activities.") and refusal.startswith("There is no information")
+    report = check_answer(text, SECTIONS)
+    kept = [c for c in report.claims if not c.dropped]
+    assert [c.verdict for c in kept] == ["not_found"] and "festival" not in report.answer
