@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from disputatio.state.claims import ClaimReport
-from disputatio.validators.claims import withdraw
+from disputatio.validators.claims import NOT_FOUND_ANSWER, withdraw
 from disputatio.validators.questions import question_parts
 
 
@@ -45,7 +45,12 @@ def judge_relevance(question: str, report: ClaimReport, judge: Any) -> float | N
     return float(ask(question, kept)) if kept else None
 
 
-def below_floor(report: ClaimReport, relevance: float | None, floor: float) -> ClaimReport:
+def below_floor(
+    report: ClaimReport,
+    relevance: float | None,
+    floor: float,
+    not_found_answer: str = NOT_FOUND_ANSWER,
+) -> ClaimReport:
     """``report``, or a refusal where the judge's P(answers) is under ``floor`` (0: never)."""
     if relevance is None or relevance >= floor:
         return report
@@ -53,4 +58,4 @@ def below_floor(report: ClaimReport, relevance: float | None, floor: float) -> C
         f"supported, but judged not to answer the question asked "
         f"(P {relevance:.2f} < relevance floor {floor:g})"
     )
-    return withdraw(report, why)
+    return withdraw(report, why, not_found_answer)

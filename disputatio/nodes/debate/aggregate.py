@@ -49,12 +49,14 @@ from disputatio.state.debate import AggregateTask, ChooseTask
 from disputatio.tools.answer_text import verdict_line
 from disputatio.validators.citations import extract_citations, verify_citations
 from disputatio.validators.claims import check_answer
+from disputatio.validators.relevance_judge import below_floor, judge_relevance
 from disputatio.validators.support import SupportChecker
 
 #: A part of a decomposed question that no shown sentence answers.
 NOT_FOUND_PART = "The documents do not answer this part."
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_LEAD_CITATIONS_RE = re.compile(r"^(?:\s*\[[^\[\]\n]{1,120}\])+")
 
 
 def own_answer(answer: str) -> str:
@@ -67,11 +69,28 @@ def own_answer(answer: str) -> str:
         return NO_ANSWER
     head = lines[0] if verdict_line(lines[0]) is not None else None
     body = " ".join(lines[1:] if head is not None else lines)
-    sentences = [s for s in _SENTENCE_RE.split(body) if s.strip()]
+    sentences = _with_trailing_citations([s for s in _SENTENCE_RE.split(body) if s.strip()])
     cited = [s for s in sentences if extract_citations(s)]
     if not cited and not (head and extract_citations(head)):
         return "\n".join(lines)
     return "\n".join(part for part in (head, " ".join(cited)) if part)
+
+
+def _with_trailing_citations(sentences: list[str]) -> list[str]:
+    """``sentences`` with each citation written after a full stop joined to the one before.
+
+    "… costs 451 GBP for adults. [S1]" splits into the claim and "[S1]"; left apart, the claim
+    counted as uncited and was dropped from the composed answer, its citation kept alone.
+    """
+    out: list[str] = []
+    for sentence in sentences:
+        lead = _LEAD_CITATIONS_RE.match(sentence)
+        if lead and out:
+            out[-1] = f"{out[-1]} {lead.group().strip()}"
+            sentence = sentence[lead.end() :]
+        if sentence.strip():
+            out.append(sentence)
+    return out
 
 
 def _part(child: dict[str, Any]) -> str:
@@ -86,12 +105,16 @@ def check_parts(
     on_question: bool = False,
     question_words: bool = False,
     keep_unsupported: bool = False,
+    relevance_floor: float = 0.0,
 ) -> list[dict[str, Any]]:
     """Each leaf child's answer checked claim by claim against the sections its workers saw.
 
     A part no shown sentence supports says so (:data:`NOT_FOUND_PART`) instead of carrying
     the model's memory into the composed answer; a composed child was checked part by part
-    already and is kept.
+    already and is kept. With a ``relevance_floor`` the checker's judge is asked, as the quick
+    path asks it of a one-part answer, whether the leaf's supported claims answer its
+    sub-question; under the floor the part says the documents do not answer it ("Can I spread
+    the payment?" answered by "Lessons of 20 minutes are not offered to adults").
 
     Args:
         children: The children as the aggregate task holds them (``allowed_ids`` per child).
@@ -103,6 +126,9 @@ def check_parts(
         keep_unsupported: Keep unsupported claims, flagged (no retrieval at all, ``no_rag``, or
             ``grounding.allow_unsupported``). Otherwise a part whose workers were shown nothing
             says the documents do not answer it, as one whose sections do not support it.
+        relevance_floor: Refuse a part whose claims the judge gives P(answers) under this
+            (``grounding.relevance_floor`` where ``grounding.judge_relevance``; 0: not asked;
+            never with ``keep_unsupported``).
 
     Returns:
         The children with ``answer`` and ``citations`` replaced, and ``claims`` added.
@@ -123,6 +149,9 @@ def check_parts(
             question=child.get("question") if on_question else None,
             question_words=question_words,
         )
+        if relevance_floor and not keep_unsupported:
+            relevance = judge_relevance(child["question"], report, getattr(checker, "judge", None))
+            report = below_floor(report, relevance, relevance_floor, NOT_FOUND_PART)
         cited = [i for c in report.claims if not c.dropped for i in c.citations]
         out.append(
             {
@@ -182,13 +211,15 @@ def aggregate(state: AggregateTask, runtime: Runtime[DebateContext]) -> dict[str
     """Compose an internal node's answer; on the root with ``final_verdict``, head it with one."""
     node, agent = state["node"], f"aggregator-{state['node']}"
     ctx = context_of(runtime, DebateContext)
+    grounding = ctx.get_settings().grounding
     children = check_parts(
         state["children"],
         state.get("part_sections") or {},
         ctx.support_checker(),
-        on_question=ctx.get_settings().grounding.on_question,
-        question_words=ctx.get_settings().grounding.on_question_words,
-        keep_unsupported=ctx.no_rag or ctx.get_settings().grounding.allow_unsupported,
+        on_question=grounding.on_question,
+        question_words=grounding.on_question_words,
+        keep_unsupported=ctx.no_rag or grounding.allow_unsupported,
+        relevance_floor=grounding.relevance_floor if grounding.judge_relevance else 0.0,
     )
     state = {**state, "children": children}
     allowed = list(dict.fromkeys(i for c in children for i in c["citations"]))
