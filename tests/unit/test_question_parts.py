@@ -40,6 +40,15 @@ POOL = "What is the water temperature of the Therapy Pool, and how deep is it?"
                 "What are the daily allowances in Stavanger?",
             ],
         ),
+        # a yes/no question after a comma and "and" (six two-part questions of the sets)
+        (
+            "When is Summer Music Week, and is lunch provided?",
+            ["When is Summer Music Week?", "Is lunch provided?"],
+        ),
+        (
+            "What's the fee per term, and can I spread the payment?",
+            ["What's the fee per term?", "Can I spread the payment?"],
+        ),
     ],
 )
 def test_a_question_asking_two_things_is_read_as_two_questions(
