@@ -87,6 +87,12 @@ class DebateSettings(BaseModel):
         False,
         description="Ask agents for the support first and the verdict line last.",
     )
+    stated_parts: bool = Field(
+        True,
+        description="A question that states its parts ('When is X, and is lunch provided?') "
+        "is split on them, each keeping the question's lead-in, with no orchestrator call "
+        "(the local orchestrator's paraphrases lost the asker's framing: docs/grounding.md).",
+    )
 
 
 class GroundingSettings(BaseModel):

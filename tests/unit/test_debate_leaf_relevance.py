@@ -2,7 +2,8 @@
 
 The quick path asks the claim judge whether a one-part answer's supported claims answer the
 question (``grounding.judge_relevance``) and refuses under ``grounding.relevance_floor``; a
-decomposed debate asks it of each leaf's sub-question before composing. On a two-part question
+decomposed debate asks it of each leaf's sub-question before composing (here the parts the
+question states: no orchestrator call). On a two-part question
 (held-out set 19, c003) the leaf "Can I spread the payment?" was answered "Lessons of 20
 minutes are not offered to adults", a true sentence about something else.
 """
@@ -26,7 +27,9 @@ TEXT = (
 )
 FEE = "A term of 60-minute lessons costs 451 GBP for adults."
 OTHER = "Lessons of 20 minutes are not offered to adults."
-PLAN = {"subquestions": ["What is the adult fee for 60-minute lessons?", "Can I pay in parts?"]}
+QUESTION = "What is the adult fee for 60-minute lessons, and can I pay in parts?"
+#: The parts the question states (``debate.stated_parts``): no orchestrator call.
+PARTS = ["What is the adult fee for 60-minute lessons?", f"Can I pay in parts? (About: {QUESTION})"]
 
 
 def _run(tmp_path: Path, floor: float) -> tuple[dict[str, Any], ScriptedChatModel]:
@@ -35,7 +38,6 @@ def _run(tmp_path: Path, floor: float) -> tuple[dict[str, Any], ScriptedChatMode
     settings = load_settings(home=tmp_path, grounding=grounding, retrieval=retrieval)
     judge = ScriptedChatModel(script=[lp_reply(0.9), lp_reply(0.1)], name="judge")
     models = {
-        "orchestrator": ScriptedChatModel(script=[PLAN], name="o"),
         "worker-1-0": ScriptedChatModel(script=[f"{FEE} [S1]"], name="w1"),
         "worker-2-0": ScriptedChatModel(script=[f"{OTHER} [S1]"], name="w2"),
         "claim_judge": judge,
@@ -51,9 +53,7 @@ def _run(tmp_path: Path, floor: float) -> tuple[dict[str, Any], ScriptedChatMode
     )
     graph = build_graph().compile(checkpointer=InMemorySaver())
     config: Any = {"configurable": {"thread_id": "t"}}
-    graph.invoke(
-        {"question": "What is the adult fee, and can I pay in parts?"}, config, context=ctx
-    )
+    graph.invoke({"question": QUESTION}, config, context=ctx)
     return dict(graph.get_state(config).values), judge
 
 
@@ -61,9 +61,9 @@ def test_a_leaf_judged_not_to_answer_its_sub_question_says_not_found(tmp_path: P
     out, judge = _run(tmp_path, floor=0.25)
     asked = [str(p[-1].content) for p in judge.prompts]
     assert len(asked) == 2  # one relevance question a leaf: verbatim copies need no support call
-    assert PLAN["subquestions"][0] in asked[0] and FEE in asked[0]
-    assert PLAN["subquestions"][1] in asked[1] and OTHER in asked[1]
-    fee_part, pay_part = out["answer"].split("Can I pay in parts?")
+    assert PARTS[0] in asked[0] and FEE in asked[0]
+    assert "Question: Can I pay in parts?\n" in asked[1] and OTHER in asked[1]  # its part alone
+    fee_part, pay_part = out["answer"].split(PARTS[1])
     assert "451 GBP" in fee_part
     assert OTHER[:-1] not in pay_part and NOT_FOUND_PART in pay_part
 

@@ -34,6 +34,7 @@ from disputatio.nodes.context import context_of
 from disputatio.nodes.debate.agreement import lead_with_verdict
 from disputatio.nodes.debate.common import make_move, text_of
 from disputatio.nodes.debate.context import DebateConfig, DebateContext, resolve_config
+from disputatio.nodes.debate.orchestrator import without_context
 from disputatio.nodes.debate.review import node_result
 from disputatio.prompts.debate import (
     CHOOSE_ONE,
@@ -150,7 +151,8 @@ def check_parts(
             question_words=question_words,
         )
         if relevance_floor and not keep_unsupported:
-            relevance = judge_relevance(child["question"], report, getattr(checker, "judge", None))
+            asked = without_context(child["question"])  # its part, not the whole question
+            relevance = judge_relevance(asked, report, getattr(checker, "judge", None))
             report = below_floor(report, relevance, relevance_floor, NOT_FOUND_PART)
         cited = [i for c in report.claims if not c.dropped for i in c.citations]
         out.append(

@@ -35,7 +35,7 @@ from disputatio.errors import ConfigError, ModelError
 from disputatio.models.structured import structured_invoke
 from disputatio.nodes.context import context_of
 from disputatio.nodes.debate.common import emit, make_move, with_options
-from disputatio.nodes.debate.context import DebateContext, resolve_config
+from disputatio.nodes.debate.context import DebateConfig, DebateContext, resolve_config
 from disputatio.nodes.debate.tree import build_tree
 from disputatio.prompts.debate import (
     ORCHESTRATOR_FLAT_SYSTEM,
@@ -51,6 +51,8 @@ from disputatio.state.debate import (
 )
 from disputatio.validators.base import resolve_validators
 from disputatio.validators.citations import CitationCheck
+from disputatio.validators.questions import question_parts
+from disputatio.validators.sentences import split_sentences
 
 logger = logging.getLogger(__name__)
 
@@ -68,12 +70,25 @@ _FUNCTION = frozenset(
     and or but nor if so not no yes is are was were be been being am do does did done has have
     had can could may might must shall should will would what which who whom whose when where
     why how whether there here all any each every both either neither some such more most less
-    many much few other another same own also only very just""".split()
+    many much few other another same own also only very just i me my we us our you your""".split()
 )
 #: Words before ``'s`` that make a contraction, not a possessive.
 _NOT_OWNERS = _FUNCTION | _REFERS | _DEMONSTRATIVES | {"let"}
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-./][A-Za-z0-9]+)*")
 _ITS = re.compile(r"\bits\b", re.IGNORECASE)
+
+
+_ABOUT = " (About: "
+
+
+def with_context(sub: str, main: str) -> str:
+    """``sub`` with the question it came from as context: ``"<sub> (About: <main>)"``."""
+    return f"{sub}{_ABOUT}{main})"
+
+
+def without_context(question: str) -> str:
+    """``question`` without the context :func:`with_context` gave it."""
+    return question.split(_ABOUT, 1)[0]
 
 
 def _tokens(text: str) -> list[re.Match[str]]:
@@ -166,11 +181,82 @@ def self_contained(sub: str, main: str) -> tuple[str, str | None]:
             return text[0].upper() + text[1:] if match.group()[0].isupper() else text
 
         return _ITS.sub(possessive, sub), f"'its' read as \"{subject}'s\""
-    return f"{sub} (About: {main})", "the question it was split from added as context"
+    return with_context(sub, main), "the question it was split from added as context"
+
+
+def stated_parts(question: str) -> list[str]:
+    """The parts ``question`` states itself, each asked so that it stands alone (or none).
+
+    A question of two parts ("When is Summer Music Week, and is lunch provided?",
+    :func:`~disputatio.validators.questions.question_parts`) is split on them: the local
+    orchestrator's paraphrases dropped the asker's framing ("I'm 40 and I'd like 60-minute
+    lessons. What's the fee per term?" became "What is the fee per term?"). Each later part
+    gets the question's lead-in (the sentences before its first question) and is made to name
+    its subject: "its" becomes the question's one possessor where that is clear
+    (:func:`self_contained`); otherwise, when it refers back ("How does it differ from Q
+    fever?": its "it" is the first part's subject, whatever else it names) or asks yes or no
+    naming none of the question's anchors ("Is lunch provided?"), it gets the question as
+    context: ``"<part> (About: <question>)"``.
+    """
+    parts = question_parts(question)
+    if len(parts) < 2:
+        return []
+    lead = _lead_in(parts[0])
+    anchors = _anchors(question)
+    out = [parts[0]]
+    for part in parts[1:]:
+        part = f"{lead} {part}" if lead else part
+        fixed, repair = self_contained(part, question)  # "its" → "the CTD-41's" where clear
+        elliptic = _YES_NO.match(part) and not anchors & {_key(t.group()) for t in _tokens(part)}
+        if repair is None and (_refers_back(part) or elliptic):  # the pronoun is the question's
+            fixed = with_context(part, question)
+        out.append(fixed)
+    return out
+
+
+_YES_NO = re.compile(
+    r"^(?:is|are|can|could|does|do|did|will|would|should|may|must|has|have)\b", re.I
+)
+
+
+def _lead_in(part: str) -> str:
+    """The sentences of ``part`` before its question ("My male dog weighs 8 kg."), or ""."""
+    spans = split_sentences(part)
+    return part[: spans[-1].start].strip() if len(spans) > 1 else ""
+
+
+def _asked_plan(
+    ctx: DebateContext, cfg: DebateConfig, question: str
+) -> tuple[list[SubQuestionPlan], dict[str, Any], list[str]]:
+    """The orchestrator's plan for ``question``, its usage and the notes of a failure."""
+    flat = cfg.flat_plan or cfg.max_depth == 1
+    system = (
+        ORCHESTRATOR_FLAT_SYSTEM.format(breadth=cfg.max_breadth)
+        if flat
+        else ORCHESTRATOR_SYSTEM.format(breadth=cfg.max_breadth, depth=cfg.max_depth)
+    )
+    messages = [SystemMessage(system), HumanMessage(ORCHESTRATOR_USER.format(question=question))]
+    llm = ctx.agent_model(AGENT, AGENT, temperature=0.0)
+    try:
+        if flat:
+            listed, usage = structured_invoke(
+                llm, FlatDecomposition, messages, agent=AGENT, role=AGENT
+            )
+            asked = [SubQuestionPlan(question=q) for q in listed.subquestions if q.strip()]
+            return asked, usage, []
+        result, usage = structured_invoke(llm, Decomposition, messages, agent=AGENT, role=AGENT)
+        return result.subquestions, usage, []
+    except ModelError as exc:
+        logger.warning("decomposition failed, answering without it: %s", exc.message)
+        usage = dict(getattr(exc, "usage", None) or {})
+        return [], usage, [f"decomposition failed, answered flat: {exc.message}"]
 
 
 def decompose(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, Any]:
     """Ask the orchestrator for sub-questions and build the tree (flat: the root only).
+
+    A question that states its parts is split on them instead (:func:`stated_parts`,
+    ``debate.stated_parts``), with no orchestrator call.
 
     A decomposition the model cannot produce (after the structured-output retries) degrades
     to the flat protocol with a note, instead of failing the run; the tokens of the failed
@@ -186,33 +272,13 @@ def decompose(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, 
     resolve_validators(ctx.validators)  # fail fast on a bad validator spec, not after the debate
     update: dict[str, Any] = {"usage": {}, "notes": [], "transcript": []}
     plan: list[SubQuestionPlan] = []
-    if cfg.max_depth >= 1:
-        flat = cfg.flat_plan or cfg.max_depth == 1
-        system = (
-            ORCHESTRATOR_FLAT_SYSTEM.format(breadth=cfg.max_breadth)
-            if flat
-            else ORCHESTRATOR_SYSTEM.format(breadth=cfg.max_breadth, depth=cfg.max_depth)
-        )
-        messages = [
-            SystemMessage(system),
-            HumanMessage(ORCHESTRATOR_USER.format(question=question)),
-        ]
-        llm = ctx.agent_model(AGENT, AGENT, temperature=0.0)
-        try:
-            if flat:
-                listed, update["usage"] = structured_invoke(
-                    llm, FlatDecomposition, messages, agent=AGENT, role=AGENT
-                )
-                plan = [SubQuestionPlan(question=q) for q in listed.subquestions if q.strip()]
-            else:
-                result, update["usage"] = structured_invoke(
-                    llm, Decomposition, messages, agent=AGENT, role=AGENT
-                )
-                plan = result.subquestions
-        except ModelError as exc:
-            logger.warning("decomposition failed, answering without it: %s", exc.message)
-            update["notes"] = [f"decomposition failed, answered flat: {exc.message}"]
-            update["usage"] = dict(getattr(exc, "usage", None) or {})
+    stated: list[str] = []
+    if cfg.max_depth >= 1 and not state.get("options") and ctx.get_settings().debate.stated_parts:
+        stated = stated_parts(asked)
+    if stated:
+        plan = [SubQuestionPlan(question=part) for part in stated]
+    elif cfg.max_depth >= 1:
+        plan, update["usage"], update["notes"] = _asked_plan(ctx, cfg, question)
     nodes = build_tree(
         question, plan, max_depth=cfg.max_depth, max_breadth=cfg.max_breadth, bare_question=asked
     )

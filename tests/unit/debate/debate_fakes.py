@@ -13,7 +13,11 @@ from disputatio.settings import Settings, load_settings
 from disputatio.state.retrieval import Section
 from disputatio.testing import FakeRetriever, ScriptedChatModel
 
-SETTINGS: Settings = load_settings(models={"chat": "openai:never-called"})
+#: The orchestrator's decomposition is what these tests script: a question stating its parts
+#: is not split on them (``debate.stated_parts``; its own tests turn it on).
+SETTINGS: Settings = load_settings(
+    models={"chat": "openai:never-called"}, debate={"stated_parts": False}
+)
 
 ASPIRIN = Section(
     id="s-aspirin", source="pharma.md", page=3, text="Aspirin irreversibly inhibits COX-1."

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from debate_fakes import context, run, scripted
+from debate_fakes import SETTINGS, context, run, scripted
 
-from disputatio.nodes.debate.orchestrator import self_contained
+from disputatio.nodes.debate.orchestrator import self_contained, stated_parts
 from disputatio.state.retrieval import Section
 from disputatio.testing import FakeRetriever
 
@@ -107,3 +107,59 @@ def test_sub_questions_that_refer_back_get_their_subject(
 )
 def test_self_contained_sub_questions_are_kept(sub: str) -> None:
     assert self_contained(sub, MAIN) == (sub, None)
+
+
+LESSONS = "I'm 40 and I'd like 60-minute lessons. What's the fee per term, and can I spread it?"
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        # the lead-in goes with every part; "it" is the question's, so the question goes along
+        (
+            LESSONS,
+            [
+                "I'm 40 and I'd like 60-minute lessons. What's the fee per term?",
+                f"I'm 40 and I'd like 60-minute lessons. Can I spread it? (About: {LESSONS})",
+            ],
+        ),
+        # a yes/no part naming none of the question's names: elliptical, the question goes along
+        (
+            "When is Summer Music Week, and is lunch provided?",
+            [
+                "When is Summer Music Week?",
+                "Is lunch provided? (About: When is Summer Music Week, and is lunch provided?)",
+            ],
+        ),
+        # "its" with one clear possessor becomes it; a part naming its own subject stays
+        (MAIN, ["How often must the CTD-41's temperature channel be calibrated?",
+                "What is the CTD-41's depth rating?"]),
+        (
+            "How much does the CBT course cost, and how many days does A2 training take?",
+            ["How much does the CBT course cost?", "How many days does A2 training take?"],
+        ),
+        ("What is the daily allowance in Bergen?", []),  # one part: the orchestrator decides
+    ],
+)  # fmt: skip
+def test_a_question_stating_its_parts_is_split_on_them(question: str, parts: list[str]) -> None:
+    assert stated_parts(question) == parts
+
+
+def test_the_stated_parts_are_what_the_workers_answer_without_an_orchestrator_call() -> None:
+    """The 1.5B orchestrator turned LESSONS' first part into "What is the fee per term?"."""
+    models = {
+        "orchestrator": scripted("orchestrator", RuntimeError("the orchestrator was called")),
+        "worker-1-0": scripted("w1", "Every 12 months [s-ctd]."),
+        "worker-2-0": scripted("w2", "The sections do not give it."),
+    }
+    settings = SETTINGS.model_copy(
+        update={"debate": SETTINGS.debate.model_copy(update={"stated_parts": True})}
+    )
+    ctx = context(models, FakeRetriever([CTD], match_all=True), max_depth=1, workers=1,
+                  no_debate=True, max_tool_calls=0)  # fmt: skip
+    ctx.settings = settings
+    out, _, _ = run(LESSONS, ctx)
+    assert [n["question"] for n in out["tree"]][1:] == stated_parts(LESSONS)
+    assert models["orchestrator"].calls == 0
+    asked = "\n".join(str(m.content) for m in models["worker-1-0"].prompts[0])
+    assert "I'm 40 and I'd like 60-minute lessons. What's the fee per term?" in asked
