@@ -31,7 +31,7 @@ from disputatio.prompts.rdc import (
     OPEN_QUERIES,
     RETRIEVAL_QUERY,
 )
-from disputatio.retrievers.base import excerpt, format_sections
+from disputatio.retrievers.base import format_sections
 from disputatio.state.rdc import Case, RdcState, SpecialistMove, SpecialistSpec
 from disputatio.tools.retrieval import TOOL_NAME, search_corpus
 from disputatio.validators.cited import judge_cited
@@ -72,16 +72,19 @@ def _retrieve(
     record.update({"ids": result.ids, "refused": result.refused, "best": result.best_score})
     if result.refused or not result.sections:
         return NO_SECTIONS, [], record, {}
+    # each section's head, not the part around its match (``Section.spans``): with the part,
+    # the 0.5B end-to-end debate gave no valid move (2026-12-04); not measured on the 1.5B
+    sections = [s.model_copy(update={"spans": []}) for s in result.sections]
     shown = {
         s.id: {
-            "text": s.text if cfg.section_chars is None else excerpt(s, cfg.section_chars),
+            "text": s.text if cfg.section_chars is None else s.text[: cfg.section_chars],
             "title": s.title,
             "heading_path": s.heading_path,
             "source": s.source,
         }
-        for s in result.sections
+        for s in sections
     }
-    return format_sections(result.sections, cfg.section_chars), result.ids, record, shown
+    return format_sections(sections, cfg.section_chars), result.ids, record, shown
 
 
 def _judged_claims(
