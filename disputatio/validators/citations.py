@@ -15,6 +15,8 @@ from typing import NamedTuple
 from disputatio.validators.base import ValidationContext, ValidationResult
 
 _GROUP_RE = re.compile(r"\[([^\[\]\n]{1,300})\](?!\()")
+#: Citations opening a text: a sentence's, written after its full stop ("… adults. [S1]").
+LEAD_CITATIONS_RE = re.compile(r"^(?:\s*\[[^\[\]\n]{1,120}\])+")
 _PREFIX_RE = re.compile(r"^(?:section[ _-]?id|section|id)\s*[:=#]\s*|^section\s+", re.I)
 _QUOTES = "'\"` "
 _SPACE_BEFORE_PUNCT_RE = re.compile(r"[ \t]+([.,;:!?)])")

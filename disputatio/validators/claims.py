@@ -31,7 +31,7 @@ from typing import Any
 
 from disputatio.state.claims import VERDICTS, Claim, ClaimReport
 from disputatio.validators.base import ValidationContext, ValidationResult
-from disputatio.validators.citations import group_ids
+from disputatio.validators.citations import LEAD_CITATIONS_RE, group_ids
 from disputatio.validators.claim_kinds import (
     YESNO_VERDICT_RE,
     refuses,
@@ -103,7 +103,7 @@ def _answer_sentences(answer: str) -> list[Span]:
     spans = split_sentences(answer)
     merged: list[Span] = []
     for span in spans:
-        lead = re.match(r"^(?:\s*\[[^\[\]\n]{1,120}\])+", span.sentence)
+        lead = LEAD_CITATIONS_RE.match(span.sentence)
         if lead and merged and answer[merged[-1].end : span.start].strip() == "":
             prev = merged[-1]
             merged[-1] = Span(

@@ -48,7 +48,11 @@ from disputatio.prompts.debate import (
 )
 from disputatio.state.debate import AggregateTask, ChooseTask
 from disputatio.tools.answer_text import verdict_line
-from disputatio.validators.citations import extract_citations, verify_citations
+from disputatio.validators.citations import (
+    LEAD_CITATIONS_RE,
+    extract_citations,
+    verify_citations,
+)
 from disputatio.validators.claims import check_answer
 from disputatio.validators.relevance_judge import below_floor, judge_relevance
 from disputatio.validators.support import SupportChecker
@@ -57,7 +61,6 @@ from disputatio.validators.support import SupportChecker
 NOT_FOUND_PART = "The documents do not answer this part."
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
-_LEAD_CITATIONS_RE = re.compile(r"^(?:\s*\[[^\[\]\n]{1,120}\])+")
 
 
 def own_answer(answer: str) -> str:
@@ -85,7 +88,7 @@ def _with_trailing_citations(sentences: list[str]) -> list[str]:
     """
     out: list[str] = []
     for sentence in sentences:
-        lead = _LEAD_CITATIONS_RE.match(sentence)
+        lead = LEAD_CITATIONS_RE.match(sentence)
         if lead and out:
             out[-1] = f"{out[-1]} {lead.group().strip()}"
             sentence = sentence[lead.end() :]
