@@ -108,9 +108,9 @@ _CITATION_RE = re.compile(r"\[[^\[\]\n]*\]")
 
 
 def is_refusal(answer: str) -> bool:
-    from disputatio.validators.claim_kinds import REFUSAL_RE
+    from disputatio.validators.claim_kinds import refuses
 
-    return bool(REFUSAL_RE.search(answer)) or "not found" in answer.casefold()
+    return refuses(answer) or "not found" in answer.casefold()
 
 
 def parts_said_not_found(q: dict[str, Any], answer: str, claims: list[dict]) -> set[int]:
