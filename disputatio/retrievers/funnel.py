@@ -331,9 +331,9 @@ def located(backend: FunnelBackend, sections: Sequence[Section]) -> list[Section
 
     A child is a slice of its document, as its parent is, so its text is found in the
     parent's (without the heading line its stored text starts with); one that is not (a table
-    row given its header) is left out. Without the
-    children's texts (the backend failed) the sections are returned as they are: a prompt
-    then shows a long section's head, as it did before spans.
+    row given its header) is left out. Without the children's texts (the backend failed) the
+    sections are returned as they are: a prompt then shows a long section's head, as it did
+    before spans.
     """
     try:
         texts = backend.child_texts([c for s in sections for c in s.child_ids])

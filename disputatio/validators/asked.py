@@ -208,12 +208,14 @@ def asks_person(question: str) -> bool:
     return bool(_PERSON_RE.match(question or ""))
 
 
+#: The auxiliary verbs a yes/no question opens with ("Is lunch provided?").
+YES_NO_AUXILIARIES = "is|are|can|could|does|do|did|will|would|should|may|must|has|have"
 #: Where a question joins a second one: "…, and how often …", "… and by when …", and after
 #: a comma a yes/no question ("…, and is lunch provided?", "…, and can I spread the payment?").
 SECOND_PART_RE = re.compile(
     r"(?:,\s*|\s)and\s+(?:how|what|which|who|whom|whose|when|where|why|(?:\w+\s+)?(?:how|what)\b|"
     r"(?:by|until|after|within|before)\s+when)\b"
-    r"|,\s*and\s+(?:is|are|can|could|does|do|did|will|would|should|may|must|has|have)\s+(?=\w)",
+    rf"|,\s*and\s+(?:{YES_NO_AUXILIARIES})\s+(?=\w)",
     re.I,
 )
 

@@ -49,6 +49,7 @@ from disputatio.state.debate import (
     FlatDecomposition,
     SubQuestionPlan,
 )
+from disputatio.validators.asked import YES_NO_AUXILIARIES
 from disputatio.validators.base import resolve_validators
 from disputatio.validators.citations import CitationCheck
 from disputatio.validators.questions import question_parts
@@ -214,9 +215,7 @@ def stated_parts(question: str) -> list[str]:
     return out
 
 
-_YES_NO = re.compile(
-    r"^(?:is|are|can|could|does|do|did|will|would|should|may|must|has|have)\b", re.I
-)
+_YES_NO = re.compile(rf"^(?:{YES_NO_AUXILIARIES})\b", re.I)
 
 
 def _lead_in(part: str) -> str:
