@@ -174,8 +174,9 @@ def is_pointer(text: str) -> bool:
 
     "This information is found in …" and "describes how …" always; "The section provides
     information on …" when it states no number and does not go on ("including …", "that …",
-    a colon).
+    a colon). An answer's own label ("Support: [id] describes how …") does not hide it.
     """
+    text = without_label(text)
     if POINTER_RE.match(text) or _DESCRIBES_RE.match(text):
         return True
     about = ABOUT_SECTION_RE.match(text)

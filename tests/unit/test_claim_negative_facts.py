@@ -75,3 +75,11 @@ def test_a_list_does_not_keep_a_refusal_from_its_invented_clause() -> None:
     report = check_answer(text, SECTIONS)
     kept = [c for c in report.claims if not c.dropped]
     assert [c.verdict for c in kept] == ["not_found"] and "festival" not in report.answer
+
+
+def test_a_labelled_pointer_is_no_claim() -> None:
+    """`make demo` showed "describes how …" read from "Support: [id] describes how …"."""
+    text = "Support: [sec-week] describes how Summer Music Week runs in the first week of August."
+    report = check_answer(text, SECTIONS)
+    assert not [c for c in report.claims if c.verdict == "supported" and not c.dropped]
+    assert "describes how" not in report.answer
