@@ -97,7 +97,7 @@ ValidatorSpec: TypeAlias = "str | Validator"
 ValidatorFactory: TypeAlias = Callable[[], Validator]
 
 _REGISTRY: dict[str, ValidatorFactory | str] = {
-    "support": "disputatio.validators.claims:SupportValidator",
+    "support": "disputatio.validators.support_validator:SupportValidator",
     "citations": "disputatio.validators.citations:CitationValidator",
     "confidence": "disputatio.validators.confidence:ConfidenceValidator",
     "bias": "disputatio.validators.hooks:BiasValidator",

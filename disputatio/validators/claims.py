@@ -18,9 +18,8 @@
    ``uncited`` and dropped from the answer (kept, flagged, with ``keep_unsupported``).
 5. When no factual claim survives, the answer says that the documents do not answer.
 
-:class:`SupportValidator` (``"support"``) runs it as a validator: it passes only when every
-factual claim is supported (or the answer is an honest "not found"), and proposes the checked
-answer as the revised answer.
+:class:`~disputatio.validators.support_validator.SupportValidator` (``"support"``) runs it as a
+validator.
 """
 
 from __future__ import annotations
@@ -288,73 +287,6 @@ def shown_sections(context: ValidationContext) -> dict[str, dict[str, Any]]:
     """
     allowed = set(context.allowed_ids) if context.allowed_ids else set(context.sections)
     return {i: s for i, s in context.sections.items() if i in allowed}
-
-
-class SupportValidator:
-    """Passes only when every factual claim of the answer is supported by a cited sentence.
-
-    An answer that says the documents do not answer passes (an honest refusal); an answer with
-    a fabricated label, or a claim left unsupported or uncited, fails. The revised answer is
-    the checked one (unsupported claims dropped, attributed citations added). A graph hands its
-    configured checker in ``context.extra["support_checker"]`` (the settings' ``[grounding]``).
-
-    Args:
-        checker: The support checker (default :class:`LexicalSupport`).
-        attribute: Attribute uncited claims after generation.
-    """
-
-    name = "support"
-
-    def __init__(
-        self,
-        checker: SupportChecker | None = None,
-        attribute: bool = True,
-        keep_unsupported: bool | None = None,
-    ) -> None:
-        self.checker = checker or LexicalSupport()
-        self.attribute = attribute
-        self.keep_unsupported = keep_unsupported
-
-    def validate(self, answer: str, context: ValidationContext) -> ValidationResult:
-        """Check every claim of ``answer`` against ``context.sections`` (only allowed ids).
-
-        An answer written without any shown section (a protocol without retrieval) is judged
-        (its claims are ``uncited``, the check fails) but not revised: there was nothing to
-        ground it on, and dropping it would only hide what the protocol answered.
-        """
-        shown = shown_sections(context)
-        keep = self.keep_unsupported
-        if keep is None:
-            from disputatio.settings import get_settings
-
-            keep = get_settings().grounding.allow_unsupported
-        checker = context.extra.get("support_checker") or self.checker
-        report = check_answer(
-            answer,
-            shown,
-            checker=checker,
-            attribute=self.attribute,
-            keep_unsupported=keep or not shown,
-        )
-        facts = [c for c in report.claims if c.factual and c.verdict != "not_found"]
-        supported = sum(1 for c in facts if c.verdict == "supported")
-        bad = len(facts) - supported
-        if report.not_found:
-            message = "the documents do not answer: no claim is made"
-        else:
-            message = f"{supported} of {len(facts)} claim(s) supported by a cited sentence"
-            if bad:
-                message += f"; {bad} unsupported or uncited dropped"
-        if report.fabricated_labels:
-            message += f"; {len(report.fabricated_labels)} fabricated label(s) removed"
-        return ValidationResult(
-            name=self.name,
-            passed=bad == 0 and not report.fabricated_labels,
-            score=supported / len(facts) if facts else None,
-            message=message,
-            details=report.model_dump(mode="json"),
-            revised_answer=report.answer if report.answer != (answer or "").strip() else None,
-        )
 
 
 def claims_of(checks: Sequence[ValidationResult | Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -6,9 +6,10 @@ import pytest
 
 from disputatio.validators import claims as claims_mod
 from disputatio.validators.base import ValidationContext, resolve_validators, run_validators
-from disputatio.validators.claims import NOT_FOUND_ANSWER, SupportValidator, check_answer
+from disputatio.validators.claims import NOT_FOUND_ANSWER, check_answer
 from disputatio.validators.sentences import numbers_with_units, split_sentences
 from disputatio.validators.support import HybridSupport, LexicalSupport, guard
+from disputatio.validators.support_validator import SupportValidator
 
 TRAVEL = (
     "Daily allowances are paid per night away.\n"

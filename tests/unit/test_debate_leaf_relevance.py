@@ -77,3 +77,41 @@ def test_a_citation_after_the_full_stop_keeps_its_claim() -> None:
     """ "… for adults. [S1]": the citation alone was kept, its claim dropped as uncited."""
     text = f"Verdict: 451 GBP\n{FEE} [a] Lunch is free. {OTHER} [b] [c]"
     assert own_answer(text) == f"Verdict: 451 GBP\n{FEE} [a] {OTHER} [b] [c]"
+
+
+def _flat(tmp_path: Path, floor: float) -> tuple[dict[str, Any], ScriptedChatModel]:
+    """A flat root (``max_depth`` 0, the demo's setting) asked the one-part question alone."""
+    grounding = {"checker": "judged", "relevance_floor": floor}
+    retrieval = {"rerank_threshold": 0.0, "trim_alpha": 0.0}
+    settings = load_settings(home=tmp_path, grounding=grounding, retrieval=retrieval)
+    judge = ScriptedChatModel(script=[lp_reply(0.1)], name="judge")
+    models = {
+        "worker-root-0": ScriptedChatModel(script=[f"{OTHER} [S1]"], name="w"),
+        "claim_judge": judge,
+    }
+    ctx = DebateContext(
+        models=models,
+        retriever=text_funnel(TEXT, "lessons.md", settings),
+        settings=settings,
+        max_depth=0,
+        workers=1,
+        max_tool_calls=0,
+        cite_repair=False,
+    )
+    graph = build_graph().compile(checkpointer=InMemorySaver())
+    config: Any = {"configurable": {"thread_id": "t"}}
+    graph.invoke({"question": "Can I pay in parts?"}, config, context=ctx)
+    return dict(graph.get_state(config).values), judge
+
+
+def test_a_flat_root_judged_not_to_answer_the_question_says_not_found(tmp_path: Path) -> None:
+    out, judge = _flat(tmp_path, floor=0.25)
+    asked = [str(p[-1].content) for p in judge.prompts]
+    assert len(asked) == 1 and "Question: Can I pay in parts?\n" in asked[0] and OTHER in asked[0]
+    assert OTHER[:-1] not in out["answer"]
+    assert [c["verdict"] for c in out["claims"] if not c["dropped"]] == ["not_found"]
+
+
+def test_a_flat_root_without_a_floor_keeps_its_supported_claim(tmp_path: Path) -> None:
+    out, judge = _flat(tmp_path, floor=0.0)
+    assert judge.calls == 0 and OTHER[:-1] in out["answer"]

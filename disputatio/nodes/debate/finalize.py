@@ -1,9 +1,11 @@
 """Finalize: run the validators on the root answer and build the graph's output.
 
-A flat root (the question not decomposed) is the debate's one leaf: like the quick path, it
-says which part of a two-part question no kept claim answers (``grounding.answer_parts``,
-:func:`~disputatio.validators.parts.mark_unanswered_parts`); a decomposed question's parts are
-its sub-questions, each of which says so itself (the aggregator's ``check_parts``).
+A flat root (the question not decomposed) is the debate's one leaf: like the quick path, its
+claims must answer the question (the support validator is handed it: the off-question rules
+and the relevance judge), and it says which part of a two-part question no kept claim answers
+(``grounding.answer_parts``, :func:`~disputatio.validators.parts.mark_unanswered_parts`); a
+decomposed question's parts are its sub-questions, each of which says so itself (the
+aggregator's ``check_parts``).
 """
 
 from __future__ import annotations
@@ -33,15 +35,22 @@ def finalize(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, A
     sections = state.get("sections") or {}
     root = results[ROOT]
     tree = tree_output(nodes, results)
+    flat = len(nodes) == 1 and not state.get("options")
+    question = nodes[ROOT]["question"]
     vctx = ValidationContext(
-        question=nodes[ROOT]["question"],
+        question=question,
         allowed_ids=list(root["allowed_ids"]),
         sections=sections,
         agreement=root.get("support"),
         unverified=list(root["unverified"]),
         transcript=list(state.get("transcript") or []),
         tree=tree,
-        extra={"support_checker": ctx.support_checker()},
+        extra={
+            "support_checker": ctx.support_checker(),
+            "grounding": ctx.get_settings().grounding,
+            # a flat root answers the question itself: its claims must answer it, as a leaf's do
+            "on_question": question if flat else None,
+        },
     )
     checks = run_validators(
         resolve_validators(ctx.validators), root["answer"], vctx, ctx.error_handler
@@ -49,9 +58,8 @@ def finalize(state: DebateState, runtime: Runtime[DebateContext]) -> dict[str, A
     revised = next((c.revised_answer for c in reversed(checks) if c.revised_answer), None)
     final = verify_citations(revised or root["answer"], root["allowed_ids"])
     claims = claims_of(checks)
-    flat = len(nodes) == 1 and not state.get("options")
     if flat and claims and ctx.get_settings().grounding.answer_parts:
-        text, claims = _mark_parts(nodes[ROOT]["question"], final.text, claims)
+        text, claims = _mark_parts(question, final.text, claims)
         final = final._replace(text=text)
     scored = [c.score for c in checks if c.name == "confidence" and c.score is not None]
     confidence = scored[-1] if scored else float(root["confidence"])

@@ -340,6 +340,7 @@ def validate_answer(
             "options": state.get("options"),
             "answer": answer,
             "support_checker": ctx.support_checker(),
+            "grounding": ctx.get_settings().grounding,
         },
     )
     checks = run_validators(resolve_validators(ctx.validators), text, vctx, ctx.error_handler)

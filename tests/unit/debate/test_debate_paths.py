@@ -162,13 +162,17 @@ def test_worker_citing_an_unretrieved_section_is_not_trusted() -> None:
     assert out["retrieved"] == {"worker-root-0": ["s-aspirin"]}
 
 
+#: The dose sentence naming what was asked (a flat root's claims must answer its question).
+GIVEN = DOSE.model_copy(update={"text": "Aspirin is given at a usual dose of 75 mg daily."})
+
+
 def test_text_tool_call_is_run_and_bounded() -> None:
     calls = (
         '```json\n{"name": "retrieve_corpus_sections", "arguments": {"query": "aspirin dose"}}'
         '\n```\nretrieve_corpus_sections(query="bleeding")'
     )
     models = {"worker-root-0": scripted("w0", calls, "75 mg daily [S2].")}
-    retriever = FakeRetriever([ASPIRIN], match_all=True, by_keyword={"dose": [DOSE]})
+    retriever = FakeRetriever([ASPIRIN], match_all=True, by_keyword={"dose": [GIVEN]})
     ctx = context(models, retriever, flat=True, no_debate=True, max_tool_calls=1)
     out, _, _ = run("How is aspirin given?", ctx)
     assert retriever.queries == ["How is aspirin given?", "aspirin dose"]
