@@ -32,29 +32,35 @@ QUESTION = "What is the adult fee for 60-minute lessons, and can I pay in parts?
 PARTS = ["What is the adult fee for 60-minute lessons?", f"Can I pay in parts? (About: {QUESTION})"]
 
 
-def _run(tmp_path: Path, floor: float) -> tuple[dict[str, Any], ScriptedChatModel]:
+def _debate(
+    tmp_path: Path, floor: float, question: str, workers: dict[str, str], judged: list[float]
+) -> tuple[dict[str, Any], ScriptedChatModel]:
+    """Run the debate on ``question`` (decomposed when ``workers`` names more than the root)."""
     grounding = {"checker": "judged", "relevance_floor": floor}
     retrieval = {"rerank_threshold": 0.0, "trim_alpha": 0.0}  # fake embeddings: no refusal
     settings = load_settings(home=tmp_path, grounding=grounding, retrieval=retrieval)
-    judge = ScriptedChatModel(script=[lp_reply(0.9), lp_reply(0.1)], name="judge")
-    models = {
-        "worker-1-0": ScriptedChatModel(script=[f"{FEE} [S1]"], name="w1"),
-        "worker-2-0": ScriptedChatModel(script=[f"{OTHER} [S1]"], name="w2"),
-        "claim_judge": judge,
+    judge = ScriptedChatModel(script=[lp_reply(p) for p in judged], name="judge")
+    models: dict[str, Any] = {
+        name: ScriptedChatModel(script=[reply], name=name) for name, reply in workers.items()
     }
     ctx = DebateContext(
-        models=models,
+        models={**models, "claim_judge": judge},
         retriever=text_funnel(TEXT, "lessons.md", settings),
         settings=settings,
-        max_depth=1,
+        max_depth=0 if list(workers) == ["worker-root-0"] else 1,
         workers=1,
         max_tool_calls=0,
         cite_repair=False,
     )
     graph = build_graph().compile(checkpointer=InMemorySaver())
     config: Any = {"configurable": {"thread_id": "t"}}
-    graph.invoke({"question": QUESTION}, config, context=ctx)
+    graph.invoke({"question": question}, config, context=ctx)
     return dict(graph.get_state(config).values), judge
+
+
+def _run(tmp_path: Path, floor: float) -> tuple[dict[str, Any], ScriptedChatModel]:
+    workers = {"worker-1-0": f"{FEE} [S1]", "worker-2-0": f"{OTHER} [S1]"}
+    return _debate(tmp_path, floor, QUESTION, workers, [0.9, 0.1])
 
 
 def test_a_leaf_judged_not_to_answer_its_sub_question_says_not_found(tmp_path: Path) -> None:
@@ -81,27 +87,9 @@ def test_a_citation_after_the_full_stop_keeps_its_claim() -> None:
 
 def _flat(tmp_path: Path, floor: float) -> tuple[dict[str, Any], ScriptedChatModel]:
     """A flat root (``max_depth`` 0, the demo's setting) asked the one-part question alone."""
-    grounding = {"checker": "judged", "relevance_floor": floor}
-    retrieval = {"rerank_threshold": 0.0, "trim_alpha": 0.0}
-    settings = load_settings(home=tmp_path, grounding=grounding, retrieval=retrieval)
-    judge = ScriptedChatModel(script=[lp_reply(0.1)], name="judge")
-    models = {
-        "worker-root-0": ScriptedChatModel(script=[f"{OTHER} [S1]"], name="w"),
-        "claim_judge": judge,
-    }
-    ctx = DebateContext(
-        models=models,
-        retriever=text_funnel(TEXT, "lessons.md", settings),
-        settings=settings,
-        max_depth=0,
-        workers=1,
-        max_tool_calls=0,
-        cite_repair=False,
+    return _debate(
+        tmp_path, floor, "Can I pay in parts?", {"worker-root-0": f"{OTHER} [S1]"}, [0.1]
     )
-    graph = build_graph().compile(checkpointer=InMemorySaver())
-    config: Any = {"configurable": {"thread_id": "t"}}
-    graph.invoke({"question": "Can I pay in parts?"}, config, context=ctx)
-    return dict(graph.get_state(config).values), judge
 
 
 def test_a_flat_root_judged_not_to_answer_the_question_says_not_found(tmp_path: Path) -> None:
