@@ -6,7 +6,12 @@ refusal, is it a factual claim to check, how does it split, is it a short answer
 line that stands only on supported claims). Prints each text whose reading differs, then the
 count (docs/grounding.md, "The hierarchical debate on the two-part questions").
 
+With ``--sentences`` it reads the sentences of every recorded draft and answer instead, as the
+checker splits them into claims (:func:`~disputatio.validators.claim_kinds.split_compound`):
+the recorded claim texts are already split, so a change to the split shows only here.
+
     .venv/bin/python benchmarks/claim_kinds_diff.py d42f0fa   # the commit before the change
+    .venv/bin/python benchmarks/claim_kinds_diff.py cd59e0e --sentences
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import types
 from pathlib import Path
 
 from disputatio.validators import claim_kinds as now
+from disputatio.validators.sentences import split_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,27 +44,61 @@ def _reading(kinds: types.ModuleType, text: str) -> tuple[object, ...]:
     return refuses(text), kinds.is_factual(text), tuple(kinds.split_compound(text)), short(text)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("base", help="the commit to compare with")
-    then = _module_at(parser.parse_args().base)
-    texts: dict[str, str] = {}
+def _records() -> list[tuple[str, dict[str, object]]]:
+    out = []
     for path in sorted((ROOT / "docs" / "grounding").rglob("*.jsonl")):
         for line in path.read_text().splitlines():
             try:
-                rec = json.loads(line)
+                out.append((path.name, json.loads(line)))
             except json.JSONDecodeError:
                 continue
-            for claim in rec.get("claims_detail") or []:
-                if claim.get("text"):
-                    texts.setdefault(claim["text"], f"{path.name} {rec.get('id')}")
+    return out
+
+
+def _claim_texts() -> dict[str, str]:
+    texts: dict[str, str] = {}
+    for name, rec in _records():
+        for claim in rec.get("claims_detail") or []:  # type: ignore[union-attr]
+            if claim.get("text"):
+                texts.setdefault(claim["text"], f"{name} {rec.get('id')}")
+    return texts
+
+
+def _answer_sentences() -> dict[str, str]:
+    texts: dict[str, str] = {}
+    for name, rec in _records():
+        for key in ("draft", "answer"):
+            if isinstance(rec.get(key), str):
+                for span in split_sentences(str(rec[key])):
+                    texts.setdefault(span.sentence, f"{name} {rec.get('id')} {key}")
+    return texts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", help="the commit to compare with")
+    parser.add_argument(
+        "--sentences", action="store_true", help="compare the split of the answers' sentences"
+    )
+    args = parser.parse_args()
+    then = _module_at(args.base)
+    if args.sentences:
+        texts = _answer_sentences()
+
+        def reading(kinds: types.ModuleType, text: str) -> tuple[object, ...]:
+            return tuple(kinds.split_compound(kinds.reported(text)))
+
+        kind = "distinct recorded answer sentences split differently"
+    else:
+        texts, reading = _claim_texts(), _reading
+        kind = "distinct recorded claim texts read differently"
     changed = 0
     for text, where in texts.items():
-        before, after = _reading(then, text), _reading(now, text)
+        before, after = reading(then, text), reading(now, text)
         if before != after:
             changed += 1
-            print(f"{where}: (refusal, factual, parts, short) {before} -> {after}\n    {text}")
-    print(f"{changed} of {len(texts)} distinct recorded claim texts read differently")
+            print(f"{where}: {before} -> {after}\n    {text}")
+    print(f"{changed} of {len(texts)} {kind}")
 
 
 if __name__ == "__main__":

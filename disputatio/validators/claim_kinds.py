@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from disputatio.state.claims import Claim
+from disputatio.validators.clauses import has_verb
 from disputatio.validators.sentences import content_words, numbers_with_units, stated_numbers
 
 #: A sentence saying the documents do not answer ("not found", "the sections do not say"):
@@ -287,12 +288,50 @@ def split_compound(text: str) -> list[str]:
         The parts (the text itself when it does not split).
     """
     for joins in (_COMPOUND_RE, _CONTRAST_RE):
-        parts = [p.strip() for p in joins.split(text) if p.strip()]
+        parts = [p.strip() for p in _split_at(text, joins) if p.strip()]
         if len(parts) < 2 or any(len(p.split()) < 4 for p in parts):
             continue
         if not any(lacks_subject(p) for p in parts[1:]):  # "…, and is transmitted": one claim
             return _sentences(parts)
     return [text] if text else []
+
+
+#: A join that may end a list: "A, B, and C".
+_LIST_AND_RE = re.compile(r",\s+and\s+")
+#: A part that opens with a preposition, a quantifier or a number continues its sentence's
+#: verb ("…, and every 6 weeks in Åsen", "…, and €89 for all zones").
+_CONTINUES_RE = re.compile(
+    r"^\W*(?:every|each|between|from|for|on|in|at|by|to|with|within|after|before|during|until|"
+    r"per|about|around|up\s+to)\b|^\W*[€£$\d]",
+    re.I,
+)
+
+
+def _split_at(text: str, joins: re.Pattern[str]) -> list[str]:
+    """``text`` split at ``joins``, but not before a list's last item.
+
+    A ", and" join stays when the part after it has no verb (:func:`.clauses.has_verb`) and
+    either opens like a continuation (:data:`_CONTINUES_RE`) or follows a part with a comma of
+    its own ("A, B, and C"): "… together with brucellosis, another livestock-associated
+    infection, and non-infectious conditions such as adult-onset Still's disease" is one claim.
+    The tagger is asked only then.
+    """
+    pieces: list[str] = []
+    start = 0
+    matches = list(joins.finditer(text))
+    for k, match in enumerate(matches):
+        before = text[start : match.start()]
+        after = text[match.end() : matches[k + 1].start() if k + 1 < len(matches) else len(text)]
+        if (
+            _LIST_AND_RE.fullmatch(match.group())
+            and (_CONTINUES_RE.match(after) or "," in before)
+            and not has_verb(after)
+        ):
+            continue  # the list's last item: the part runs on
+        pieces.append(before)
+        start = match.end()
+    pieces.append(text[start:])
+    return pieces
 
 
 def _sentences(parts: list[str]) -> list[str]:
