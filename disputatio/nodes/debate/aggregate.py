@@ -170,9 +170,15 @@ def check_parts(
 
 
 def compose(children: list[dict[str, Any]]) -> str:
-    """An internal node's answer: each sub-question with its own (grounded) answer."""
+    """An internal node's answer: each sub-question with its own (grounded) answer.
+
+    A sub-question is shown without the context it was asked with (:func:`without_context`):
+    "(About: <the whole question>)" in the answer was split into claims and shown as uncited
+    (set 18's f012, 2026-12-04).
+    """
     return "\n\n".join(
-        COMPOSED_PART.format(question=c["question"], answer=_part(c)) for c in children
+        COMPOSED_PART.format(question=without_context(c["question"]), answer=_part(c))
+        for c in children
     )
 
 

@@ -7,7 +7,8 @@ such a sub-question and records a note:
 
 - *refers back*: it holds a pronoun or possessive (it, its, they, them, their, he, she...) or a
   demonstrative (this, that, these, those) that is not followed by a function word (so "that
-  device" and "What causes this?" refer back, "Is it true that the..." counts by its "it");
+  device" and "What causes this?" refer back; an "it" standing for nothing does not: "Is it
+  true that …", "What does it cost to …", "How long does it take for … to …");
 - *names no subject*: it shares none of the main question's *anchors*, the words that name what
   the main question is about: its name-like words (letters with a digit, or an upper-case
   letter past the first word: "CTD-41", "Marie", "FAISS"; a bare number is none) and the
@@ -76,6 +77,15 @@ _FUNCTION = frozenset(
 #: Words before ``'s`` that make a contraction, not a possessive.
 _NOT_OWNERS = _FUNCTION | _REFERS | _DEMONSTRATIVES | {"let"}
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-./][A-Za-z0-9]+)*")
+#: An "it" that stands for nothing ("Is it possible to …", "What does it cost to move …", "How
+#: long does it take for … to …"): set 18's f012 (2026-12-04) was asked with the whole question
+#: as context for its "it" twice over.
+_EXPLETIVE_IT = re.compile(
+    r"\bit\s+(?=(?:(?:is|was|be)\s+)?(?:not\s+)?(?:possible|necessary|allowed|permitted|"
+    r"required|mandatory|compulsory|ok|okay|safe|true|worth|free|too\s+late)\s+(?:to|that|if)\b|"
+    r"(?:cost|costs|take|takes)\s+(?:\w+\s+)?to\b|(?:take|takes)\s+(?:\w+\s+)?for\b)",
+    re.I,
+)
 _ITS = re.compile(r"\bits\b", re.IGNORECASE)
 
 
@@ -137,7 +147,7 @@ def _possessors(text: str) -> list[str | None]:
 
 
 def _refers_back(sub: str) -> bool:
-    words = [t.group().casefold() for t in _tokens(sub)]
+    words = [t.group().casefold() for t in _tokens(_EXPLETIVE_IT.sub(" ", sub))]
     for i, word in enumerate(words):
         if word in _REFERS:
             return True
@@ -167,7 +177,7 @@ def self_contained(sub: str, main: str) -> tuple[str, str | None]:
         ``(question, repair)``: the question to ask, and how it was repaired (None when ``sub``
         is kept as it is).
     """
-    if not _refers_back(sub):
+    if _ABOUT in sub or not _refers_back(sub):  # context given already (:func:`stated_parts`)
         return sub, None
     anchors = _anchors(main)
     if anchors & {_key(t.group()) for t in _tokens(sub)}:

@@ -138,6 +138,13 @@ LESSONS = "I'm 40 and I'd like 60-minute lessons. What's the fee per term, and c
             "How much does the CBT course cost, and how many days does A2 training take?",
             ["How much does the CBT course cost?", "How many days does A2 training take?"],
         ),
+        # an "it" that stands for nothing is no reference back (set 18's f012)
+        (
+            "What does it cost to move a lesson, and how long does it take for a change of "
+            "instructor to take effect?",
+            ["What does it cost to move a lesson?",
+             "How long does it take for a change of instructor to take effect?"],
+        ),
         ("What is the daily allowance in Bergen?", []),  # one part: the orchestrator decides
     ],
 )  # fmt: skip
@@ -163,3 +170,26 @@ def test_the_stated_parts_are_what_the_workers_answer_without_an_orchestrator_ca
     assert models["orchestrator"].calls == 0
     asked = "\n".join(str(m.content) for m in models["worker-1-0"].prompts[0])
     assert "I'm 40 and I'd like 60-minute lessons. What's the fee per term?" in asked
+
+
+def test_a_part_is_asked_with_its_context_once_and_answered_without_it() -> None:
+    """Set 18's f012 (2026-12-04): the guard gave a stated part its context a second time,
+    and the root's answer showed "(About: <the question>)", which was split into claims and
+    shown as uncited."""
+    question = "When is the open day, and can I bring my children to it?"
+    models = {
+        "orchestrator": scripted("orchestrator", RuntimeError("the orchestrator was called")),
+        "worker-1-0": scripted("w1", "Every 12 months [s-ctd]."),
+        "worker-2-0": scripted("w2", "The sections do not give it."),
+    }
+    settings = SETTINGS.model_copy(
+        update={"debate": SETTINGS.debate.model_copy(update={"stated_parts": True})}
+    )
+    ctx = context(models, FakeRetriever([CTD], match_all=True), max_depth=1, workers=1,
+                  no_debate=True, max_tool_calls=0)  # fmt: skip
+    ctx.settings = settings
+    out, _, _ = run(question, ctx)
+    asked = [n["question"] for n in out["tree"]][1:]
+    assert asked == stated_parts(question) and asked[1].count("(About:") == 1
+    assert "(About:" not in out["answer"]
+    assert all("(About:" not in c["text"] for c in out["claims"])
