@@ -74,7 +74,7 @@ YESNO_VERDICT_RE = re.compile(r"^\s*(?:yes|no|maybe)\s*[,:;]\s*\S", re.I)
 #: the documents states nothing about the world (a judge may still find it "supported").
 POINTER_RE = re.compile(
     r"^\W*(?:this|that|it|these|the (?:answer|information|details?))(?:\s+(?:information|"
-    r"answer|detail|fact)s?)?\s+(?:is|are|can be|was|were)\s+(?:also\s+)?(?:found|stated|"
+    r"answer|detail|fact)s?)?\s+(?:is|are|can be|was|were)\s+(?:\w+ly\s+|also\s+)?(?:found|stated|"
     r"mentioned|given|described|specified|explained|listed|shown|provided|detailed|covered|"
     r"written)\b(?!\s+that\b)",
     re.I,
@@ -145,16 +145,29 @@ _QUOTED_TAIL_RE = re.compile(
     re.I,
 )
 
+#: "<what> is explicitly stated in the "Pick-up" section: "<quote>"": the quote is the claim
+#: (set 18's f016, the hierarchical debate, 2026-12-04: the whole was checked, and dropped).
+_SAID_IN_RE = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:stated|mentioned|given|specified|described|"
+    r"listed|written|shown|found|provided|explained)\b"
+    r"(?:[^\"“”:\n]|[\"“][^\"“”:\n]{1,60}[\"”]){0,120}?:\s*[\"“]"  # a quoted section name
+    r"(?P<quote>[^\"”]{12,})[\"”]\s*\.?\s*$",
+    re.I,
+)
+
 
 def reported(text: str) -> str:
     """``text`` without a lead reporting the documents ("States that X" → "X"), if it has one.
 
     The 1.5B lists its support as "States that Q fever is caused by *Coxiella burnetii*";
     the claim to check and show is what the documents are said to state. A pointer at the
-    documents that quotes them ("This is specified in …, which states that "X"") is the quote.
+    documents that quotes them ("This is specified in …, which states that "X"", "X is stated
+    in the … section: "Y"") is the quote.
     """
     quoted = _QUOTED_TAIL_RE.search(text)
-    if quoted and (POINTER_RE.match(text) or ABOUT_SECTION_RE.match(text)):
+    if not (quoted and (POINTER_RE.match(text) or ABOUT_SECTION_RE.match(text))):
+        quoted = _SAID_IN_RE.search(text)
+    if quoted:
         quote = quoted.group("quote").strip()
         if len(quote.split()) >= 3:
             return quote[0].upper() + quote[1:]

@@ -63,6 +63,24 @@ def test_a_pointer_quoting_its_sentence_is_the_quoted_claim() -> None:
     assert quote.verdict == "supported" and not quote.dropped and "100 ml" in report.answer
 
 
+def test_a_claim_said_to_be_stated_in_a_named_section_is_its_quote() -> None:
+    """Set 18's f016 (the hierarchical debate, 2026-12-04): "The earliest lesson start time on
+    a Sunday is explicitly stated in the "Pick-up and drop-off" section: "<the sentence>"" was
+    checked whole and dropped, and the part said the documents do not answer it."""
+    sentence = (
+        "Liquids, gels and aerosols in the cabin must be in containers of no more than 100 ml each."
+    )
+    said = (
+        f'Support: The liquid limit is explicitly stated in the "Cabin bags" section: "{sentence}"'
+    )
+    assert reported(said) == sentence
+    assert (
+        reported(f'This is explicitly stated in the section on liquids: "{sentence}"') == sentence
+    )
+    report = check_answer(f"{said} [s]", {"s": {"text": SECURITY, "title": "Security"}})
+    assert [c.verdict for c in report.claims] == ["supported"] and "100 ml" in report.answer
+
+
 def test_the_joined_draft_of_v017_answers_both_parts() -> None:
     draft = (
         "The checkpoint 1 opens at 04:15 and each passenger may carry one lighter, which must be "
