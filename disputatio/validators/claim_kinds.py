@@ -73,7 +73,8 @@ YESNO_VERDICT_RE = re.compile(r"^\s*(?:yes|no|maybe)\s*[,:;]\s*\S", re.I)
 #: "This information is found in the section about the CTD-40 spares.": a sentence pointing at
 #: the documents states nothing about the world (a judge may still find it "supported").
 POINTER_RE = re.compile(
-    r"^\W*(?:this|that|it|these|the (?:answer|information|details?))(?:\s+(?:information|"
+    r"^\W*(?:this|that|it|these|the (?:(?:relevant|requested|needed)\s+)?(?:answer|information|"
+    r"details?))(?:\s+(?:information|"
     r"answer|detail|fact)s?)?\s+(?:is|are|can be|was|were)\s+(?:\w+ly\s+|also\s+)?(?:found|stated|"
     r"mentioned|given|described|specified|explained|listed|shown|provided|detailed|covered|"
     r"written)\b(?!\s+that\b)",
@@ -141,7 +142,7 @@ def disputes(text: str) -> bool:
 #: a pointer at the documents that goes on to quote them (v023, held-out set 9).
 _QUOTED_TAIL_RE = re.compile(
     r",?\s*(?:which|that|where\s+it)\s+(?:states?|says|reads?|mentions?|notes?)"
-    r"(?:\s+that)?\s*[:,]?\s*[\"“](?P<quote>[^\"”]{12,})[\"”]\s*\.?\s*$",
+    r"(?:\s+that)?\s*[:,]?\s*[\"“](?P<quote>[^\"”]{12,})[\"”]?\s*\.?\s*$",
     re.I,
 )
 
@@ -151,7 +152,7 @@ _SAID_IN_RE = re.compile(
     r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:stated|mentioned|given|specified|described|"
     r"listed|written|shown|found|provided|explained)\b"
     r"(?:[^\"“”:\n]|[\"“][^\"“”:\n]{1,60}[\"”]){0,120}?:\s*[\"“]"  # a quoted section name
-    r"(?P<quote>[^\"”]{12,})[\"”]\s*\.?\s*$",
+    r"(?P<quote>[^\"”]{12,})[\"”]?\s*\.?\s*$",
     re.I,
 )
 
@@ -164,6 +165,8 @@ def reported(text: str) -> str:
     documents that quotes them ("This is specified in …, which states that "X"", "X is stated
     in the … section: "Y"") is the quote.
     """
+    if text.count('"') == 1 and text.rstrip(" .").endswith('"'):  # a quote's last sentence
+        text = text.rstrip(" .")[:-1].rstrip()
     quoted = _QUOTED_TAIL_RE.search(text)
     if not (quoted and (POINTER_RE.match(text) or ABOUT_SECTION_RE.match(text))):
         quoted = _SAID_IN_RE.search(text)

@@ -45,6 +45,7 @@ from disputatio.validators.repeats import without_repeats
 from disputatio.validators.sentences import (
     Span,
     split_sentences,
+    stated_numbers,
 )
 from disputatio.validators.support import LexicalSupport, SupportChecker, cosine
 from disputatio.validators.verdicts import judge_piece
@@ -234,6 +235,9 @@ def _report(
             elif not c.factual and not keep_unsupported and short_answer(c.text):
                 c.dropped, c.reason = True, "a short answer no supported claim carries"
         kept = [(sep, c) for sep, c in kept if not c.dropped]
+    elif not keep_unsupported:
+        _drop_unstated_short_answers([c for _, c in kept], facts)
+        kept = [(sep, c) for sep, c in kept if not c.dropped]
     if not facts and not refusals:
         # nothing supported: say so, after any verdict line or heading that was kept
         gone = Claim(
@@ -258,6 +262,29 @@ def _report(
         checker=checker.name,
         counts=counts,
     )
+
+
+def _drop_unstated_short_answers(kept: list[Claim], facts: list[Claim]) -> None:
+    """Set aside a short answer stating a number that no kept claim or its sentence states.
+
+    "Verdict: 20 GBP" above the one supported claim "If two members of the same household
+    each buy a package …, each of them receives one free 60-minute lesson" (set 18's f016, the
+    hierarchical debate, 2026-12-04: the bank-holiday charge the documents do not give) stood
+    on a claim that does not carry it.
+    """
+    carried = {
+        value
+        for c in facts
+        for text in (c.text, *(e.sentence for e in (c.evidence, *c.more_evidence) if e))
+        for value, _unit in stated_numbers(text)
+    }
+    for claim in kept:
+        if claim.factual or not short_answer(claim.text):
+            continue
+        missing = [v for v, _unit in stated_numbers(claim.text) if v not in carried]
+        if missing:
+            claim.dropped = True
+            claim.reason = f"a short answer whose number {missing[0]} no supported claim states"
 
 
 def withdraw(

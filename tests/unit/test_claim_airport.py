@@ -81,6 +81,18 @@ def test_a_claim_said_to_be_stated_in_a_named_section_is_its_quote() -> None:
     assert [c.verdict for c in report.claims] == ["supported"] and "100 ml" in report.answer
 
 
+def test_a_quote_over_two_sentences_is_two_claims_on_their_sentences() -> None:
+    """Set 18's f012 (2026-12-04): 'The relevant information is provided in section [S1],
+    where it states: "<sentence 1> <sentence 2>"' — the first piece was checked with its
+    pointer and an open quote, the second with a stray closing quote."""
+    first, second = SECURITY.split(". ")[1:3]
+    lead = "The relevant information is provided in section [sec], where it states:"
+    text = f'{lead} "{first}. {second}."'
+    report = check_answer(text, SECTIONS)
+    assert [c.text for c in report.claims] == [f"{first}.", f"{second}."]
+    assert all(c.verdict == "supported" for c in report.claims)
+
+
 def test_the_joined_draft_of_v017_answers_both_parts() -> None:
     draft = (
         "The checkpoint 1 opens at 04:15 and each passenger may carry one lighter, which must be "

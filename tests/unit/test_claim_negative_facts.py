@@ -60,6 +60,18 @@ def test_a_short_answer_line_goes_when_no_claim_carries_it() -> None:
     assert letter.answer == f"Verdict: B\n{NOT_FOUND_ANSWER}"  # an option's letter stays
 
 
+def test_a_short_answer_goes_when_no_kept_claim_states_its_number() -> None:
+    """Set 18's f016 and f038 (the hierarchical debate, 2026-12-04): "Verdict: 20 GBP" and
+    "Verdict: 6 GBP" for charges the documents do not give, each above a supported sentence
+    about something else."""
+    invented = check_answer("Verdict: 20 GBP\nThe week costs 175 GBP [sec-week].", SECTIONS)
+    assert "20 GBP" not in invented.answer and "175 GBP" in invented.answer
+    [verdict] = [c for c in invented.claims if c.text.startswith("Verdict")]
+    assert verdict.dropped and "20" in verdict.reason
+    stated = check_answer("Verdict: 175 GBP\nThe week costs 175 GBP [sec-week].", SECTIONS)
+    assert stated.answer.startswith("Verdict: 175 GBP")
+
+
 def test_a_negative_fact_the_documents_state_is_supported() -> None:
     report = check_answer("Members do not pay the deposit.", SECTIONS)
     assert [c.verdict for c in report.claims] == ["supported"]

@@ -85,6 +85,16 @@ def test_a_citation_after_the_full_stop_keeps_its_claim() -> None:
     assert own_answer(text) == f"Verdict: 451 GBP\n{FEE} [a] {OTHER} [b] [c]"
 
 
+def test_a_quote_over_two_sentences_stays_whole() -> None:
+    """Set 18's f012 (2026-12-04): the quote's second sentence, uncited, was cut from the leaf's
+    answer with the commentary around it."""
+    text = (
+        f'Verdict: 451 GBP\nThe question asks about fees. It is in [a], where it states: "{OTHER} '
+        f'{FEE}"'
+    )
+    assert own_answer(text) == f'Verdict: 451 GBP\nIt is in [a], where it states: "{OTHER} {FEE}"'
+
+
 def _flat(tmp_path: Path, floor: float) -> tuple[dict[str, Any], ScriptedChatModel]:
     """A flat root (``max_depth`` 0, the demo's setting) asked the one-part question alone."""
     return _debate(

@@ -73,11 +73,33 @@ def own_answer(answer: str) -> str:
         return NO_ANSWER
     head = lines[0] if verdict_line(lines[0]) is not None else None
     body = " ".join(lines[1:] if head is not None else lines)
-    sentences = _with_trailing_citations([s for s in _SENTENCE_RE.split(body) if s.strip()])
+    sentences = _with_trailing_citations(
+        _quotes_whole([s for s in _SENTENCE_RE.split(body) if s.strip()])
+    )
     cited = [s for s in sentences if extract_citations(s)]
     if not cited and not (head and extract_citations(head)):
         return "\n".join(lines)
     return "\n".join(part for part in (head, " ".join(cited)) if part)
+
+
+def _quotes_whole(sentences: list[str]) -> list[str]:
+    """``sentences`` with a quotation that runs over several of them joined back into one.
+
+    'The information is in section [S2], where it states: "Lessons can be moved without charge
+    up to 3 times per package. After that, each further move costs 10 GBP."': its second
+    sentence, uncited, was dropped with the answer (set 18's f012, 2026-12-04).
+    """
+    out: list[str] = []
+    open_quote = False
+    for sentence in sentences:
+        if open_quote and out:
+            out[-1] = f"{out[-1]} {sentence}"
+        else:
+            out.append(sentence)
+        straight = sentence.count('"') % 2 == 1
+        curly = sentence.count("\u201c") - sentence.count("\u201d")
+        open_quote = open_quote != straight if not curly else curly > 0
+    return out
 
 
 def _with_trailing_citations(sentences: list[str]) -> list[str]:
