@@ -129,10 +129,38 @@ def parts_said_not_found(q: dict[str, Any], answer: str, claims: list[dict]) -> 
     if is_refusal(answer) and not any(c["verdict"] == "supported" for c in kept):
         return set(range(len(asked)))
     said: set[int] = set()
+    heads = _part_heads(answer)
     for c in kept:
         if c["verdict"] == "not_found":
-            said |= claim_parts(c["text"], asked, refusal=True)
+            parts = claim_parts(c["text"], asked, refusal=True)
+            head = heads.get(c["text"].strip())
+            if head is not None and len(parts) == len(asked):  # names no part: its heading does
+                parts = claim_parts(head, asked, refusal=True)
+            said |= parts
     return said
+
+
+def _part_heads(answer: str) -> dict[str, str]:
+    """Each refusal line of a composed debate answer and the part heading above it.
+
+    The hierarchical debate lists each part's question above its answer ("When is Summer
+    Music Week?" / "The documents do not answer this part."): that line names no part, its
+    heading does. (Until 2026-12-04 it stood for every part, so the debate's "parts said not
+    found" counted one refusal twice.) A line repeated under two headings is left out.
+    """
+    heads: dict[str, str] = {}
+    seen: set[str] = set()
+    head = None
+    for line in (x.strip() for x in answer.splitlines()):
+        if line.endswith("?"):
+            head = line
+        elif head is not None and is_refusal(line):
+            if line in seen:
+                heads.pop(line, None)
+            else:
+                heads[line] = head
+            seen.add(line)
+    return heads
 
 
 def score(q: dict[str, Any], answer: str, claims: list[dict], shown: dict, fabricated: int) -> dict:
@@ -224,8 +252,14 @@ def run_plain(q: dict[str, Any], funnel: Any, model: str) -> dict[str, Any]:
     return rec
 
 
-def _with_part_measures(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Records of runs before the per-part measures, given them from their answer and claims."""
+def _with_part_measures(
+    recs: list[dict[str, Any]], rescore: bool = False
+) -> list[dict[str, Any]]:
+    """Records of runs before the per-part measures, given them from their answer and claims.
+
+    With ``rescore``, every record's per-part measures are read again from its answer and
+    claims by the current :func:`parts_said_not_found` (the recorded ones otherwise).
+    """
     questions = {
         q["id"]: q
         for f in sorted(DATA.glob("questions*.jsonl"))
@@ -233,7 +267,7 @@ def _with_part_measures(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     }
     for rec in recs:
         q = questions.get(rec["id"])
-        if "parts_unanswerable" in rec or q is None or "claims_detail" not in rec:
+        if ("parts_unanswerable" in rec and not rescore) or q is None or "claims_detail" not in rec:
             continue
         said = parts_said_not_found(q, rec["answer"], rec["claims_detail"])
         parts = q["parts"]
@@ -261,9 +295,9 @@ def _answered_wrongly(rec: dict[str, Any]) -> bool:
     return rec["kind"] == "answerable" and not rec["refused"] and rec["parts_right"] == 0
 
 
-def table(path: Path) -> str:
+def table(path: Path, rescore: bool = False) -> str:
     lines = path.read_text().splitlines()
-    recs = _with_part_measures([json.loads(line) for line in lines if line.strip()])
+    recs = _with_part_measures([json.loads(line) for line in lines if line.strip()], rescore)
     rows = []
     for split in (*SPLITS, "all"):
         for system in ("plain", "project", "hier"):
@@ -363,6 +397,11 @@ def main() -> None:
     )
     parser.add_argument("--report", type=Path, help="print the table of a records file")
     parser.add_argument(
+        "--rescore",
+        action="store_true",
+        help="with --report: read the per-part measures again from the recorded answers",
+    )
+    parser.add_argument(
         "--bioasq", type=int, default=0, help="N BioASQ yes/no questions instead (gold snippets)"
     )
     parser.add_argument(
@@ -370,7 +409,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.report:
-        print(table(args.report))
+        print(table(args.report, args.rescore))
         return
     from disputatio.retrievers.memory import InMemoryFunnel
 
