@@ -252,9 +252,7 @@ def run_plain(q: dict[str, Any], funnel: Any, model: str) -> dict[str, Any]:
     return rec
 
 
-def _with_part_measures(
-    recs: list[dict[str, Any]], rescore: bool = False
-) -> list[dict[str, Any]]:
+def _with_part_measures(recs: list[dict[str, Any]], rescore: bool = False) -> list[dict[str, Any]]:
     """Records of runs before the per-part measures, given them from their answer and claims.
 
     With ``rescore``, every record's per-part measures are read again from its answer and
