@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from grounding import part_found
+from grounding import part_found, parts_said_not_found
 
 
 def _part(answer: str, *aliases: str) -> dict[str, object]:
@@ -46,3 +46,27 @@ def test_a_number_inside_another_token_or_a_citation_is_not_found(answer: str) -
 def test_an_alias_counts_and_yes_no_reads_the_first_word() -> None:
     assert part_found(_part("8", "eight"), "Eight children at most.")
     assert part_found({"answer": "no", "yesno": True}, "No, it is not allowed; yes means…")
+
+
+def test_a_debate_part_refusal_stands_for_the_part_above_it() -> None:
+    """The composed answer's "The documents do not answer this part." names no part: it was
+    counted for both parts of the question."""
+    q = {
+        "parts": [
+            {"question": "When is Summer Music Week?", "answer": "August"},
+            {"question": "Is lunch provided?", "answer": None},
+        ]
+    }
+    answer = (
+        "When is Summer Music Week?\nIt runs in the first week of August.\n"
+        "Is lunch provided?\nThe documents do not answer this part."
+    )
+    claims = [
+        {"text": "It runs in the first week of August.", "verdict": "supported", "dropped": False},
+        {
+            "text": "The documents do not answer this part.",
+            "verdict": "not_found",
+            "dropped": False,
+        },
+    ]
+    assert parts_said_not_found(q, answer, claims) == {1}
