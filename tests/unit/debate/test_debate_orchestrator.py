@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from debate_fakes import SETTINGS, context, run, scripted
 
@@ -152,31 +154,9 @@ def test_a_question_stating_its_parts_is_split_on_them(question: str, parts: lis
     assert stated_parts(question) == parts
 
 
-def test_the_stated_parts_are_what_the_workers_answer_without_an_orchestrator_call() -> None:
-    """The 1.5B orchestrator turned LESSONS' first part into "What is the fee per term?"."""
-    models = {
-        "orchestrator": scripted("orchestrator", RuntimeError("the orchestrator was called")),
-        "worker-1-0": scripted("w1", "Every 12 months [s-ctd]."),
-        "worker-2-0": scripted("w2", "The sections do not give it."),
-    }
-    settings = SETTINGS.model_copy(
-        update={"debate": SETTINGS.debate.model_copy(update={"stated_parts": True})}
-    )
-    ctx = context(models, FakeRetriever([CTD], match_all=True), max_depth=1, workers=1,
-                  no_debate=True, max_tool_calls=0)  # fmt: skip
-    ctx.settings = settings
-    out, _, _ = run(LESSONS, ctx)
-    assert [n["question"] for n in out["tree"]][1:] == stated_parts(LESSONS)
-    assert models["orchestrator"].calls == 0
-    asked = "\n".join(str(m.content) for m in models["worker-1-0"].prompts[0])
-    assert "I'm 40 and I'd like 60-minute lessons. What's the fee per term?" in asked
-
-
-def test_a_part_is_asked_with_its_context_once_and_answered_without_it() -> None:
-    """Set 18's f012 (2026-12-04): the guard gave a stated part its context a second time,
-    and the root's answer showed "(About: <the question>)", which was split into claims and
-    shown as uncited."""
-    question = "When is the open day, and can I bring my children to it?"
+def _stated(question: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``question`` debated on its stated parts, one scripted worker a part; the output and
+    the models (the orchestrator fails if called)."""
     models = {
         "orchestrator": scripted("orchestrator", RuntimeError("the orchestrator was called")),
         "worker-1-0": scripted("w1", "Every 12 months [s-ctd]."),
@@ -189,6 +169,24 @@ def test_a_part_is_asked_with_its_context_once_and_answered_without_it() -> None
                   no_debate=True, max_tool_calls=0)  # fmt: skip
     ctx.settings = settings
     out, _, _ = run(question, ctx)
+    return out, models
+
+
+def test_the_stated_parts_are_what_the_workers_answer_without_an_orchestrator_call() -> None:
+    """The 1.5B orchestrator turned LESSONS' first part into "What is the fee per term?"."""
+    out, models = _stated(LESSONS)
+    assert [n["question"] for n in out["tree"]][1:] == stated_parts(LESSONS)
+    assert models["orchestrator"].calls == 0
+    asked = "\n".join(str(m.content) for m in models["worker-1-0"].prompts[0])
+    assert "I'm 40 and I'd like 60-minute lessons. What's the fee per term?" in asked
+
+
+def test_a_part_is_asked_with_its_context_once_and_answered_without_it() -> None:
+    """Set 18's f012 (2026-12-04): the guard gave a stated part its context a second time,
+    and the root's answer showed "(About: <the question>)", which was split into claims and
+    shown as uncited."""
+    question = "When is the open day, and can I bring my children to it?"
+    out, _ = _stated(question)
     asked = [n["question"] for n in out["tree"]][1:]
     assert asked == stated_parts(question) and asked[1].count("(About:") == 1
     assert "(About:" not in out["answer"]
