@@ -18,8 +18,6 @@ import threading
 from typing import Any
 
 from disputatio.errors import ModelError
-from disputatio.ingest.spacy_entities import DEFAULT_SPACY_MODEL
-from disputatio.ingest.spacy_import import import_spacy
 
 _LOCK = threading.Lock()
 _TAGGER: list[Any] = []
@@ -29,6 +27,9 @@ _NOT_FOR_TAGGING = ("parser", "ner", "lemmatizer")
 
 def _tagger() -> Any:
     """The shipped spaCy pipeline with only its tagger (loaded on first use)."""
+    from disputatio.ingest.spacy_entities import DEFAULT_SPACY_MODEL  # not at CLI start
+    from disputatio.ingest.spacy_import import import_spacy
+
     with _LOCK:
         if not _TAGGER:
             spacy = import_spacy(without_torch=True)
