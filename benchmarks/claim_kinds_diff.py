@@ -7,7 +7,7 @@ line that stands only on supported claims). Prints each text whose reading diffe
 count (docs/grounding.md, "The hierarchical debate on the two-part questions").
 
 With ``--sentences`` it reads the sentences of every recorded draft and answer instead, as the
-checker splits them into claims (:func:`~disputatio.validators.claim_kinds.split_compound`):
+checker splits them into claims (:func:`~disputatio.validators.compound.split_compound`):
 the recorded claim texts are already split, so a change to the split shows only here.
 
     .venv/bin/python benchmarks/claim_kinds_diff.py d42f0fa   # the commit before the change
@@ -28,13 +28,26 @@ from disputatio.validators.sentences import split_sentences
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _source_at(rev: str, path: str) -> str | None:
+    done = subprocess.run(
+        ["git", "show", f"{rev}:{path}"], capture_output=True, text=True, cwd=ROOT
+    )
+    return done.stdout if done.returncode == 0 else None
+
+
 def _module_at(rev: str) -> types.ModuleType:
-    source = subprocess.run(
-        ["git", "show", f"{rev}:disputatio/validators/claim_kinds.py"],
-        capture_output=True, text=True, check=True, cwd=ROOT,
-    ).stdout  # fmt: skip
+    """``claim_kinds`` as it stood at ``rev``, with its claim splitter of then (``compound``)."""
+    source = _source_at(rev, "disputatio/validators/claim_kinds.py")
+    if source is None:
+        raise SystemExit(f"no claim_kinds.py at {rev}")
     module = types.ModuleType("claim_kinds_then")
     exec(compile(source, "claim_kinds_then", "exec"), module.__dict__)
+    split = _source_at(rev, "disputatio/validators/compound.py")
+    if split is not None:  # split out of claim_kinds on 2026-12-04
+        compound = types.ModuleType("compound_then")
+        exec(compile(split, "compound_then", "exec"), compound.__dict__)
+        module.split_compound = compound.split_compound
+        module.lacks_subject = compound.lacks_subject
     return module
 
 

@@ -1,6 +1,6 @@
 """Whether a piece of text has a verb, by the part-of-speech tagger of the shipped spaCy pipeline.
 
-The claim splitter (:func:`~disputatio.validators.claim_kinds.split_compound`) asks it before
+The claim splitter (:func:`~disputatio.validators.compound.split_compound`) asks it before
 it cuts a list's last item from its sentence: "Q fever belongs in the differential diagnosis …,
 together with brucellosis, another livestock-associated infection, and non-infectious
 conditions such as adult-onset Still's disease" is one claim, not two, since its last part has
