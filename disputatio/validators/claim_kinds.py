@@ -216,6 +216,8 @@ def is_factual(text: str) -> bool:
         return False
     if _LEAD_IN_RE.search(text) and "," not in text and not stated_numbers(text):
         return False  # "… in the following ways:": the lines after it state the facts
+    if _LIST_HEAD_RE.match(text) and not stated_numbers(text):
+        return False  # "Focal complications:" (make demo, 2026-12-04): a list's heading
     if YESNO_VERDICT_RE.match(text):  # a conclusion: it stands on the claims after it
         return False
     head = _VERDICT_RE.match(text)
@@ -226,6 +228,8 @@ def is_factual(text: str) -> bool:
     return len(content_words(text)) >= 2 or bool(numbers_with_units(text))
 
 
+#: A list's heading copied from the documents: at most four words before its colon.
+_LIST_HEAD_RE = re.compile(r"^\W*(?:[\w'’-]+\s+){0,3}[\w'’-]+\s*(?:\[[^\[\]\n]{1,300}\]\s*)*:\s*$")
 #: A lead-in to a list ("… in the following ways [s1]:", "… as follows:", "… include:"). With
 #: no comma and no number it states nothing of its own; one that does ("Q fever, caused by
 #: C. burnetii, spreads as follows:") is judged like any claim.

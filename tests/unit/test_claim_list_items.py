@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from disputatio.validators.claim_kinds import split_compound
+from disputatio.validators.claim_kinds import is_factual, split_compound
 from disputatio.validators.claims import check_answer
 from disputatio.validators.clauses import has_verb
 
@@ -45,3 +45,10 @@ def test_a_clause_after_a_list_still_splits() -> None:
 def test_the_tagger_tells_a_verb_from_a_plural() -> None:
     assert not has_verb("every 6 weeks in Åsen")
     assert has_verb("it stays open until 18:00")
+
+
+def test_a_list_heading_is_no_claim() -> None:
+    """``make demo`` (2026-12-04, session 49) showed "Focal complications [id]:" as a claim."""
+    assert not is_factual("Focal complications:") and not is_factual("Treatment [s1]:")
+    assert is_factual("Brucellosis is diagnosed by culture:")  # a statement before its list
+    assert is_factual("The dose is 100 mg:")
