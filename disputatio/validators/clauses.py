@@ -8,7 +8,7 @@ no verb (``make demo``, 2026-12-04: "Non-infectious conditions such as adult-ons
 disease." was shown as a supported claim stating nothing). Words alone do not tell: "weeks" in
 "every 6 weeks in Åsen" ends like "costs".
 
-The tagger loads once per process (about a second), and only when a sentence has such a list;
+The tagger loads once per process (1–3 s here), and only when a sentence has such a list;
 the parser, NER and lemmatizer are left out.
 """
 
@@ -27,11 +27,11 @@ _NOT_FOR_TAGGING = ("parser", "ner", "lemmatizer")
 
 def _tagger() -> Any:
     """The shipped spaCy pipeline with only its tagger (loaded on first use)."""
-    from disputatio.ingest.spacy_entities import DEFAULT_SPACY_MODEL  # not at CLI start
-    from disputatio.ingest.spacy_import import import_spacy
-
     with _LOCK:
         if not _TAGGER:
+            from disputatio.ingest.spacy_entities import DEFAULT_SPACY_MODEL  # not at CLI start
+            from disputatio.ingest.spacy_import import import_spacy
+
             spacy = import_spacy(without_torch=True)
             try:
                 _TAGGER.append(spacy.load(DEFAULT_SPACY_MODEL, exclude=list(_NOT_FOR_TAGGING)))
