@@ -184,6 +184,16 @@ def reported(text: str) -> str:
     return rest[0].upper() + rest[1:]
 
 
+#: A sentence opening with the question asked, quoted: 'The question "How often …?" …'.
+_ASKED_RE = re.compile(r"^\W*the\s+question\s*[\"“'‘][^\"”\n]{1,300}\?\s*[\"”'’]", re.I)
+#: What such a sentence says of the documents and nothing else ("is answered in the section [S1]
+#: of the provided text"; run 10's k015 and m015 drafts).
+_META_RE = re.compile(
+    r"\s*(?:is|can\s+be)\s+(?:\w+ly\s+)?(?:answered|addressed|covered|found)"
+    r"(?:\s+(?:in|by|from|within|of|the|this|that|provided|given|relevant|section|sections|text|"
+    r"passage|passages|document|documents|context|sources?)\b|\s*\[[^\[\]\n]{1,300}\])*\s*[.:]?\s*",
+    re.I,
+)
 _STATES_ON_RE = re.compile(r"\b(?:including|such as|that|which|namely|e\.g\.)\b|:", re.I)
 
 
@@ -197,6 +207,9 @@ def is_pointer(text: str) -> bool:
     text = without_label(text)
     if POINTER_RE.match(text) or _DESCRIBES_RE.match(text):
         return True
+    asked = _ASKED_RE.match(text)
+    if asked and _META_RE.fullmatch(text[asked.end() :]):
+        return True  # 'The question "How often …?" is answered in the section [S1].'
     about = ABOUT_SECTION_RE.match(text)
     if about is None:
         return False

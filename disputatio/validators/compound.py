@@ -17,6 +17,10 @@ _COMPOUND_RE = re.compile(
     # "and" (no comma) before a new subject with a modal verb of its own
     r"|\s+and\s+(?=(?:each|every|all|no|any)\s+(?:\w+\s+){1,2}(?:may|must|can|cannot|should|"
     r"shall|will|need|needs)\b)"
+    # "Q fever is caused by *C. burnetii* and is diagnosed by culture" (make demo, 2026-12-04:
+    # the judge took the true half for the whole): a second verb of the same subject
+    r"|\s+and\s+(?=(?:is|are|was|were|can|cannot|may|must|should|has|have)\s+(?:not\s+)?"
+    r"(?:\w+ly\s+)?\w+(?:ed|en|wn|ne|ld|ht|ng)\b)"
 )
 
 
@@ -39,6 +43,34 @@ def lacks_subject(part: str) -> bool:
     return _NO_SUBJECT_RE.match(part) is not None
 
 
+#: The verb of a statement: an auxiliary or a copula.
+_VERB_RE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|can|cannot|could|will|would|may|might|must|shall|should)\b",
+    re.I,
+)
+#: Where a clause's subject starts: after a comma, a subordinating word, or at the start.
+_CLAUSE_START_RE = re.compile(
+    r"(?:^|[,;:(\"“]\s*|\b(?:that|which|who|because|since|while|whereas|although|when|if)\s+)",
+    re.I,
+)
+
+
+def subject_of(part: str) -> str | None:
+    """The subject of ``part``'s last clause: "Q fever" in "…, in that Q fever is caused by …".
+
+    The words between the start of the clause of ``part``'s last verb and that verb, at most
+    six; None when there is no verb, no word before it or more than six, or the verb's clause
+    is not the last ("If you have not arrived, the lesson counts as missed": not "you").
+    """
+    verbs = list(_VERB_RE.finditer(part))
+    if not verbs or re.search(r"[,;:]", part[verbs[-1].end() :]):
+        return None
+    verb = verbs[-1]
+    starts = [m.end() for m in _CLAUSE_START_RE.finditer(part, 0, verb.start())]
+    subject = part[max(starts, default=0) : verb.start()].strip(" *_\"'")
+    return subject if 0 < len(subject.split()) <= 6 else None
+
+
 def split_compound(text: str) -> list[str]:
     """A sentence joining independent facts as one claim per fact.
 
@@ -46,9 +78,12 @@ def split_compound(text: str) -> list[str]:
     ``… and each <thing> may …`` (a new subject with a modal verb of its own, no comma).
 
     Each part must have at least four words ("red, and blue" stays whole) and each part after
-    the first its own subject: "It is caused by *B. melitensis*, and is transmitted through
-    milk" is one claim (``make demo``, 2026-12-02: split, its second half was shown as "Is
-    transmitted through milk …", a claim about nothing, and the judge lifted it). A sentence
+    the first a subject: its own, or the one of the part before it when it opens with its verb
+    ("Q fever is caused by *C. burnetii* and is diagnosed by culture" → "… Q fever is diagnosed
+    by culture": ``make demo``, 2026-12-04, the judge took the true half for the whole). Where
+    that subject cannot be read the sentence stays one claim (``make demo``, 2026-12-02: split
+    bare, "Is transmitted through milk …" was a claim about nothing, and the judge lifted it).
+    A sentence
     failing either is split at its contrasting joins alone (``;``, ``but``, ``while``,
     ``whereas``) where those parts pass, so that a list's "X, Y, and Z" does not keep "…, but
     there is no information about lunch" from being a part of its own (the hierarchical
@@ -60,11 +95,26 @@ def split_compound(text: str) -> list[str]:
     """
     for joins in (_COMPOUND_RE, _CONTRAST_RE):
         parts = [p.strip() for p in _split_at(text, joins) if p.strip()]
+        parts = _with_subjects(parts)
         if len(parts) < 2 or any(len(p.split()) < 4 for p in parts):
             continue
         if not any(lacks_subject(p) for p in parts[1:]):  # "…, and is transmitted": one claim
             return _sentences(parts)
     return [text] if text else []
+
+
+def _with_subjects(parts: list[str]) -> list[str]:
+    """``parts``, each opening with its verb given the subject of the part before it.
+
+    "Q fever is caused by *C. burnetii*" and "is diagnosed by culture" → "Q fever is diagnosed
+    by culture"; where the subject cannot be read (:func:`subject_of`) the part is left as it
+    is (the sentence then stays whole).
+    """
+    out: list[str] = []
+    for part in parts:
+        subject = subject_of(out[-1]) if out and lacks_subject(part) else None
+        out.append(f"{subject} {part.lstrip()}" if subject else part)
+    return out
 
 
 #: A join that may end a list: "A, B, and C".

@@ -19,6 +19,7 @@ from collections.abc import Collection, Sequence
 from disputatio.validators.contrast import missing_contrast
 from disputatio.validators.figures import FIGURE_RE, figures
 from disputatio.validators.lists import missing_items
+from disputatio.validators.opposites import opposite_words
 from disputatio.validators.ranges import holds
 from disputatio.validators.sentences import (
     STOPWORDS,
@@ -27,7 +28,6 @@ from disputatio.validators.sentences import (
     letter_names,
     name_form,
     names,
-    opposite_words,
     split_sentences,
     stated_numbers,
     stem,

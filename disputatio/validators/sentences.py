@@ -22,6 +22,8 @@ _ABBREVIATIONS = frozenset(
     "dept est vol p pp".split()
 )
 _END_RE = re.compile(r"[.!?]+[\"')\]]*(?=\s+|$)")
+_QUOTED_QUESTION_RE = re.compile(r"[!?]+[\"'”’)]+")
+_NEXT_LOWER_RE = re.compile(r"\s+[a-z]")
 _BULLET_RE = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s+")
 _HEADING_RE = re.compile(r"^\s*#{1,6}\s+")
 _STEMMER = snowballstemmer.stemmer("english")
@@ -86,7 +88,7 @@ class Span(NamedTuple):
 
 def _ends_with_abbreviation(chunk: str) -> bool:
     words = chunk.rstrip(".!?\"')]").split()
-    last = words[-1] if words else ""
+    last = words[-1].lstrip("*_([\"'") if words else ""  # "*C. burnetii*": markup before it
     if last.casefold().rstrip(".") in _ABBREVIATIONS:
         return True
     # an initial ("J. Smith"), not a unit after a number ("2,000 m.")
@@ -101,6 +103,10 @@ def _line_sentences(line: str, base: int) -> Iterator[Span]:
     for match in _END_RE.finditer(line):
         if match.start() <= pos or _ends_with_abbreviation(line[pos : match.end()]):
             continue
+        if _QUOTED_QUESTION_RE.fullmatch(match.group(0)) and _NEXT_LOWER_RE.match(
+            line, match.end()
+        ):
+            continue  # 'The question "How often ...?" is answered': a quoted question goes on
         if (
             re.match(r"\d", line[match.end() :].lstrip()[:1] or "x")
             and line[match.start() - 1 : match.start()].isdigit()
@@ -137,8 +143,10 @@ def split_sentences(text: str) -> list[Span]:
     Lines are split apart (a heading, a bullet, a table row is a sentence of its own) unless a
     line carries on the sentence of the line before (hard-wrapped text: the line before ends
     mid-sentence and this one goes on in lower case); within a line a sentence ends at ``.``,
-    ``!`` or ``?`` followed by a space, except after common abbreviations and initials. Bullet
-    and heading markers are not part of the sentence. A wrapped sentence keeps its line break.
+    ``!`` or ``?`` followed by a space, except after common abbreviations and initials (also in
+    markup: "*C. burnetii*"), and a quoted question goes on when the next word is in lower
+    case. Bullet and heading markers are not part of the sentence. A wrapped sentence keeps its
+    line break.
 
     Args:
         text: Any text.
@@ -166,8 +174,14 @@ def split_sentences(text: str) -> list[Span]:
 
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """The English Snowball stem of ``word``, case-folded ("calibrated" → "calibr")."""
-    return str(_STEMMER.stemWord(word.casefold()))
+    """The English Snowball stem of ``word``, case-folded ("calibrated" → "calibr").
+
+    A noun in "-sis" keeps its "i" under Snowball ("diagnosis" → "diagnosi") where its verb
+    does not ("diagnosed" → "diagnos"); the "i" is dropped so the two match ("analysis" and
+    "analysed", "emphasis" and "emphasised" alike).
+    """
+    out = str(_STEMMER.stemWord(word.casefold()))
+    return out[:-1] if out.endswith("si") and len(out) > 4 else out
 
 
 def words(text: str) -> list[str]:
@@ -275,42 +289,6 @@ def negations(text: str) -> int:
 def has_negation(text: str) -> bool:
     """Whether ``text`` is negated: an odd number of negation cues."""
     return negations(text) % 2 == 1
-
-
-#: Pairs of words of opposite sense: a claim using one where its sentence uses the other
-#: says the opposite (``optional`` / ``mandatory``, ``above`` / ``below``).
-OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
-    (frozenset(a.split()), frozenset(b.split()))
-    for a, b in (
-        ("optional voluntary", "mandatory required compulsory obligatory"),
-        ("allowed permitted may", "prohibited forbidden banned never"),
-        ("continue continues continued", "suspend suspended suspends stop stops stopped halt"),
-        ("above over exceeding more", "below under less fewer"),
-        ("before prior", "after following"),
-        ("minimum least", "maximum most"),
-        ("include includes included", "exclude excludes excluded"),
-        ("increase increases increased", "decrease decreases decreased reduce reduced"),
-        ("first", "last"),
-        ("inside internal", "outside external"),
-        ("daily", "weekly monthly yearly annually"),
-        ("day", "night"),
-        ("approve approved", "reject rejected"),
-        ("start starts", "end ends"),
-    )
-)
-
-
-def opposite_words(claim: str, window: str) -> tuple[str, str] | None:
-    """A word of ``claim`` whose opposite ``window`` uses instead, as ``(claim's, window's)``."""
-    cw = {w.casefold() for w in words(claim)}
-    ww = {w.casefold() for w in words(window)}
-    for a, b in OPPOSITES:
-        for mine, theirs in ((a, b), (b, a)):
-            said = cw & mine
-            other = ww & theirs
-            if said and other and not (ww & mine):
-                return sorted(said)[0], sorted(other)[0]
-    return None
 
 
 _NAMED_NUMBER_RE = re.compile(r"\b([A-Z][a-z]+) \d+\b")

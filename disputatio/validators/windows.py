@@ -25,6 +25,10 @@ from disputatio.validators.support import SupportChecker, SupportScore, coverage
 from disputatio.validators.tables import is_row, readings
 
 _CLAUSE_SPLIT_RE = re.compile(r"[,;:]\s+")
+#: A Markdown heading line ("## Diagnosis") and its level.
+_ATX_RE = re.compile(r"^[ \t]*(#{1,6})[ \t]+(.+?)[ \t#]*$", re.M)
+#: A heading underlined by a rule ("CAUSATIVE ORGANISMS" over "-----"): level 1 for "=", 2 for "-".
+_SETEXT_RE = re.compile(r"^[ \t]*(\S[^\n]*?)[ \t]*\n[ \t]*(=+|-+)[ \t]*$", re.M)
 _COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
@@ -44,6 +48,29 @@ def _clauses(span: Span) -> list[tuple[int, int, str]]:
         pos = at + len(piece)
         if len(piece.split()) >= 3:
             out.append((span.start + at, span.start + pos, piece))
+    return out
+
+
+def headings_in(text: str) -> list[tuple[int, str]]:
+    """The headings written inside a section's text, each from where it holds: ``(end, path)``.
+
+    A section (a parent chunk) may span several subsections of its document ("## History",
+    "## Diagnosis"); a sentence under "## Diagnosis" is about diagnosis although it does not say
+    so ("**Serology** … is the main method": ``make demo``, 2026-12-04, left "Q fever is
+    diagnosed through serology" unsupported). ``path`` is the headings in force after ``end``
+    (a deeper one under its parents, a heading of the same level replacing the last), joined.
+    """
+    found = [(m.start(), m.end(), len(m.group(1)), m.group(2)) for m in _ATX_RE.finditer(text)]
+    found += [
+        (m.start(), m.end(), 1 if m.group(2)[0] == "=" else 2, m.group(1))
+        for m in _SETEXT_RE.finditer(text)
+        if len(m.group(2)) >= 3 and not m.group(1).startswith(("#", "-", "*", "|"))
+    ]
+    out: list[tuple[int, str]] = []
+    stack: list[tuple[int, str]] = []
+    for _start, end, level, title in sorted(found):
+        stack = [(lv, t) for lv, t in stack if lv < level] + [(level, title.strip("*_ "))]
+        out.append((end, " ".join(t for _, t in stack)))
     return out
 
 
@@ -80,6 +107,8 @@ class Windows:
         self.items: dict[str, list[tuple[int, int, str]]] = {}
         self.context: dict[str, str] = {}
         self.titles: dict[str, str] = {}
+        #: The headings inside each section's text (:func:`headings_in`).
+        self.inner: dict[str, list[tuple[int, str]]] = {}
         #: Each section's text: the evidence shown is its span, not the window read.
         self.texts: dict[str, str] = {}
         #: The windows that are whole sentences (not pairs, not clauses), by section.
@@ -118,6 +147,21 @@ class Windows:
                 [str(sec.get("title") or ""), *map(str, heading), source.rsplit(".", 1)[0]]
             )
             self.context[sid] = " ".join([self.titles[sid], *lead])
+            self.inner[sid] = headings_in(text)
+
+    def context_of(self, section_id: str, start: int) -> str:
+        """The context of a window of ``section_id`` that starts at ``start``.
+
+        The section's context, and the headings of its own text the window stands under
+        (:func:`headings_in`).
+        """
+        under = ""
+        for end, path in self.inner.get(section_id, ()):
+            if end > start:
+                break
+            under = path
+        ctx = self.context[section_id]
+        return f"{ctx} {under}" if under else ctx
 
     def _evidence(self, section_id: str, window: tuple[int, int, str], score: float) -> Evidence:
         """The span of ``window`` as evidence: the section's own text, not the row's reading."""
@@ -151,7 +195,7 @@ class Windows:
             if not wins:
                 continue
             scores = checker.score_many(
-                claim, [w[2] for w in wins], [self.context[sid]] * len(wins)
+                claim, [w[2] for w in wins], [self.context_of(sid, w[0]) for w in wins]
             )
             for win, score in zip(wins, scores, strict=True):
                 if score.reason:
@@ -174,7 +218,7 @@ class Windows:
             looks = [best, *inside, *_runner_up(best, scored, checker)]
             first = best
             for i, (score_, sid, win) in enumerate(looks):
-                final = confirm(claim, win[2], self.context[sid], SupportScore(score_))
+                final = confirm(claim, win[2], self.context_of(sid, win[0]), SupportScore(score_))
                 if i == 0:
                     best, vetoed = (final.score, sid, win), final.reason
                 if final.score >= checker.threshold:
@@ -185,7 +229,7 @@ class Windows:
         if len(per_section) >= 2:
             parts = list(per_section.items())
             joined = " ".join(win[2] for _, (_, win) in parts)
-            ctx = " ".join(self.context[sid] for sid, _ in parts)
+            ctx = " ".join(self.context_of(sid, win[0]) for sid, (_, win) in parts)
             (score,) = checker.score_many(claim, [joined], [ctx])
             if confirm is not None and score.score >= checker.threshold:
                 # the judge may veto a join, never lift one: it was measured on one passage,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claim_kinds import lacks_subject, split_compound
 from disputatio.validators.claims import check_answer
+from disputatio.validators.compound import subject_of
+from disputatio.validators.sentences import content_words
 from disputatio.validators.support import JudgedSupport
 
 SECTIONS = {
@@ -39,3 +41,42 @@ def test_a_verb_phrase_sharing_the_subject_is_not_split_off() -> None:
     checker = JudgedSupport(FakeEmbeddings().embed_documents, YesJudge())  # type: ignore[arg-type]
     report = check_answer(joined, SECTIONS, checker=checker)
     assert not any(c.text.startswith("Is transmitted") for c in report.claims)
+
+
+class WordJudge:
+    """A judge that says yes only when the window (and its section) holds every claim word."""
+
+    def __call__(self, claim: str, window: str, context: str) -> float:
+        return float(content_words(claim) <= content_words(f"{window} {context}"))
+
+
+def test_a_second_verb_of_the_subject_is_checked_as_a_claim_of_its_own() -> None:
+    """``make demo``, 2026-12-04: "… Q fever is caused by *Coxiella burnetii* and is diagnosed by
+    culture on blood or serum" was shown supported on the sentence naming its cause alone."""
+    sections = {
+        "qf": {
+            "text": "Q fever is caused by the bacterium *Coxiella burnetii*. Culture is hazardous "
+            "and rarely attempted; serology is the main method of diagnosis.",
+            "title": "Q fever",
+        }
+    }
+    joined = "Q fever is caused by *Coxiella burnetii* and is diagnosed by culture on blood."
+    assert split_compound(joined) == [
+        "Q fever is caused by *Coxiella burnetii*.",
+        "Q fever is diagnosed by culture on blood.",
+    ]
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, WordJudge())  # type: ignore[arg-type]
+    report = check_answer(f"{joined[:-1]} [qf].", sections, checker=checker)
+    verdicts = {c.text.split(" [")[0]: c.verdict for c in report.claims if c.citations}
+    assert verdicts == {
+        "Q fever is caused by *Coxiella burnetii*.": "supported",
+        "Q fever is diagnosed by culture on blood.": "unsupported",
+    }
+
+
+def test_a_subject_is_only_carried_from_the_clause_just_before_the_join() -> None:
+    # the verb's clause is not the last: "you" is not the subject of "is charged"
+    whole = "If you have not arrived in time, the lesson counts as missed and is charged in full."
+    assert split_compound(whole) == [whole]
+    assert subject_of('It states that "SATB1 is a homeodomain protein') == "SATB1"
+    assert subject_of("An adult card is valid for 5 years") == "An adult card"
