@@ -271,6 +271,7 @@ class Engine:
                         "id": job["id"],
                         "status": status,
                         "document_id": result.get("document_id"),
+                        "source": str(Path(job["path"]).expanduser().resolve()),
                         "result": result,
                         "file_meta": _file_meta(job["request"]) if len(jobs) > 1 else None,
                     }

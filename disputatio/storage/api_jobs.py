@@ -235,11 +235,21 @@ _FINISH_WAITING_TASKS = (
 )
 
 
+#: A skipped job's status: ``succeeded`` where the document it found is its own file's,
+#: written after the job was submitted (by an earlier run of its own batch whose worker died
+#: before recording it: the job did what it asked), else ``skipped`` (the content was there).
+_OWN_DOCUMENT = (
+    "CASE WHEN %s = 'skipped' AND EXISTS (SELECT 1 FROM documents d WHERE d.id = %s"
+    " AND d.source_uri = %s AND d.created_at >= a.created_at) THEN 'succeeded' ELSE %s END"
+)
+
+
 def finish_batch(settings: Settings, owner: str, outcomes: list[dict[str, Any]]) -> list[str]:
     """Record the outcome of each job of a batch, finish their waiting tasks: one transaction.
 
     Each of ``outcomes`` holds ``id`` and either ``status`` (succeeded or skipped),
-    ``document_id``, ``result`` and ``file_meta`` (the job's per-file metadata, stamped on the
+    ``document_id``, ``source`` (the job's file as documents name it, :data:`_OWN_DOCUMENT`),
+    ``result`` and ``file_meta`` (the job's per-file metadata, stamped on the
     document it wrote; on a skipped one only the keys it lacks, which completes a document
     written by a batch whose worker died before this step), or ``error`` (the job failed in the
     batch: its claim is cleared so its own task ingests it alone). Jobs no longer claimed by
@@ -264,17 +274,26 @@ def finish_batch(settings: Settings, owner: str, outcomes: list[dict[str, Any]])
                 )
                 continue
             done = conn.execute(
-                "UPDATE api_jobs SET status = %s, document_id = %s, error = NULL, result = %s,"
-                " finished_at = now() WHERE id = %s AND claimed_by = %s AND finished_at IS NULL"
-                " RETURNING id",
-                (out["status"], out["document_id"], jsonb(out["result"]), out["id"], owner),
+                f"UPDATE api_jobs a SET status = {_OWN_DOCUMENT}, document_id = %s, error = NULL,"
+                " result = %s, finished_at = now() WHERE id = %s AND claimed_by = %s"
+                " AND finished_at IS NULL RETURNING status",
+                (
+                    out["status"],
+                    out["document_id"],
+                    out.get("source"),
+                    out["status"],
+                    out["document_id"],
+                    jsonb(out["result"]),
+                    out["id"],
+                    owner,
+                ),
             ).fetchone()
             if done is None:
                 continue
             recorded.append(out["id"])
             meta = out.get("file_meta")
             if meta and out.get("document_id"):
-                merge = "metadata || %s" if out["status"] == "succeeded" else "%s || metadata"
+                merge = "metadata || %s" if done["status"] == "succeeded" else "%s || metadata"
                 conn.execute(
                     f"UPDATE documents SET metadata = {merge} WHERE id = %s",
                     (jsonb(meta), out["document_id"]),

@@ -168,3 +168,37 @@ def test_a_job_the_batch_did_not_record_keeps_its_task(
     assert run.tasks_run == [owner, failing, taken]
     assert recorded not in run.tasks_run and tasks[recorded]["attempts"] == 0
     assert all(t["state"] == "succeeded" for t in tasks.values()), tasks
+
+
+def test_a_skipped_job_whose_own_file_wrote_the_document_succeeded(
+    make_run: Callable[[int], Run], queue_settings: Settings, db_url: str
+) -> None:
+    """A batch whose worker died after writing a job's document and before recording the job:
+    the batch that takes the job over finds the document there ("skipped"). It is the job's own
+    file, written after the job was submitted: the job succeeded (``test_scale_out``, CI of
+    2026-12-04). A document that was there before the job is a skip."""
+    run = make_run(2)
+    own, earlier = run.jobs
+
+    def document(job: str, age: str) -> str:
+        with psycopg.connect(db_url, autocommit=True) as conn:
+            row = conn.execute(
+                "INSERT INTO documents (tenant, collection, sha256, source_uri, kind, markdown,"
+                " created_at) VALUES (%s, 'default', %s, %s, 'text', 'x', now() - %s::interval)"
+                " RETURNING id",
+                (run.tenant, uuid.uuid4().hex, f"/nowhere/{job}.txt", age),
+            ).fetchone()
+        assert row is not None
+        return str(row[0])
+
+    found = {own: document(own, "0 seconds"), earlier: document(earlier, "1 hour")}
+
+    def ingest(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{"status": "skipped", "document_id": found[job["id"]]} for job in jobs]
+
+    run.start(ingest)
+    run.wait()
+    statuses = {job: (api_jobs.get_job(queue_settings, run.tenant, job) or {}) for job in run.jobs}
+    assert statuses[own]["status"] == "succeeded", statuses[own]
+    assert statuses[earlier]["status"] == "skipped", statuses[earlier]
+    assert {str(statuses[j]["document_id"]) for j in run.jobs} == set(found.values())
