@@ -13,10 +13,12 @@ supported (:func:`disputatio.validators.verdicts.judge_piece`): the halves that 
 are shown, the whole is dropped with its reason. Lists of three or more are the list guard's
 (:mod:`disputatio.validators.lists`).
 
-Only lower-case items of at most :data:`MAX_ITEM_WORDS` words, after a preposition or a verb
-of inclusion and ending the claim (or its clause), are split: "Holmvik Water and Waste" is a
-name, "between 8 and 12 metres" a range, "fever and headache in most patients" ends nowhere,
-"the risk of fever and headache" one thing ("of" binds its items to the noun before it).
+Only items of at most :data:`MAX_ITEM_WORDS` words in lower case or acronyms ("serology and
+PCR"), after a preposition or a verb of inclusion and ending the claim (or its clause), are
+split: "Holmvik Water and Waste" is a name, "between 8 and 12 metres" a range, "fever and
+headache in most patients" ends nowhere, "the risk of fever and headache" one thing ("of" binds
+its items to the noun before it). A second item with a preposition of its own ("at reception
+and in the shop") takes the place of the first's.
 
 Lexical; no model call.
 """
@@ -32,7 +34,10 @@ _MARKERS = (
     r"by|with|through|via|using|for|from|to|on|at|in|"
     r"includes?|including|included|requires?|required|needs?|needed|such\s+as|are|is|were|was"
 )
-_ITEM = rf"(?:[a-z][\w'-]*)(?:\s+[a-z][\w'-]*){{0,{MAX_ITEM_WORDS - 1}}}"
+#: An item's word: in lower case, or an acronym ("PCR", "MRI": a thing, where "Water" in
+#: "Holmvik Water and Waste" is part of a name).
+_WORD = r"(?:[a-z][\w'-]*|[A-Z]{2,6}s?\b)"
+_ITEM = rf"{_WORD}(?:\s+{_WORD}){{0,{MAX_ITEM_WORDS - 1}}}"
 #: "… by blood cultures and specific serology." — the marker closest to the "and" wins.
 _COORD_RE = re.compile(
     rf"\b(?:{_MARKERS})\s+(?:both\s+)?(?P<a>{_ITEM})\s+and\s+(?P<b>{_ITEM})"
@@ -72,7 +77,9 @@ def coordinated(claim: str) -> list[str] | None:
         return None
     head = re.sub(r"\bboth\s+$", "", text[:start])
     tail = text[match.end("b") :]
-    halves = [f"{head}{a}{tail}".strip(), f"{head}{b}{tail}".strip()]
+    # "sold at reception and in the shop": the second item brings its own preposition
+    lead = re.sub(r"\S+\s*$", "", head) if _MARKER_RE.match(b.split()[0]) else head
+    halves = [f"{head}{a}{tail}".strip(), f"{lead}{b}{tail}".strip()]
     if any(len(h.split()) < 4 for h in halves):
         return None
     return [h if h[-1:] in ".!?" else h + "." for h in halves]

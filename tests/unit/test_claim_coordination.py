@@ -39,6 +39,19 @@ SECTIONS = {
                 "The fee includes electricity, paid on arrival.",
             ],
         ),
+        # an acronym is a thing (make demo, 2026-12-04: "… by serology and PCR" was dropped)
+        (
+            "Q fever is diagnosed by serology and PCR.",
+            ["Q fever is diagnosed by serology.", "Q fever is diagnosed by PCR."],
+        ),
+        # the second item brings its own preposition: not "sold at in the shop"
+        (
+            "Fishing licences are sold at reception and in the campground shop.",
+            [
+                "Fishing licences are sold at reception.",
+                "Fishing licences are sold in the campground shop.",
+            ],
+        ),
         ("The Customer Service Manager at Holmvik Water and Waste is Ingrid Solheim.", None),
         ("A boat between 8 and 12 metres long pays 350 NOK.", None),
         ("Symptoms are fever and headache in most patients.", None),  # the items end nowhere
