@@ -113,10 +113,28 @@ def _with_subjects(parts: list[str]) -> list[str]:
     out: list[str] = []
     for part in parts:
         subject = subject_of(out[-1]) if out and lacks_subject(part) else None
+        if subject and not _agree(subject, part):
+            subject = None  # "These results show that X could be …, and have led": not X
         out.append(f"{subject} {part.lstrip()}" if subject else part)
     return out
 
 
+_SINGULAR_VERBS = frozenset("is was has does".split())
+_PLURAL_VERBS = frozenset("are were have do".split())
+
+
+def _agree(subject: str, part: str) -> bool:
+    """Whether ``subject`` may be the subject of ``part``'s verb (singular or plural alike)."""
+    verb = re.sub(r"^\W*(?:also\s+|then\s+)?", "", part).split(" ", 1)[0].casefold()
+    last = subject.split()[-1].casefold().strip("*_\"'")
+    plural = last in ("they", "we", "you", "i") or (
+        last.endswith("s") and not last.endswith(("ss", "us", "is"))
+    )
+    return not ((verb in _SINGULAR_VERBS and plural) or (verb in _PLURAL_VERBS and not plural))
+
+
+#: The join of a second verb without a comma ("… and is diagnosed by …").
+_BARE_AND_RE = re.compile(r"\s+and\s+")
 #: A join that may end a list: "A, B, and C".
 _LIST_AND_RE = re.compile(r",\s+and\s+")
 #: A part that opens with a preposition, a quantifier or a number continues its sentence's
@@ -131,10 +149,12 @@ _CONTINUES_RE = re.compile(
 def _split_at(text: str, joins: re.Pattern[str]) -> list[str]:
     """``text`` split at ``joins``, but not before a list's last item.
 
-    A ", and" join stays when the part after it has no verb (:func:`.clauses.has_verb`) and
-    either opens like a continuation (:data:`_CONTINUES_RE`) or follows a part with a comma of
-    its own ("A, B, and C"): "… together with brucellosis, another livestock-associated
-    infection, and non-infectious conditions such as adult-onset Still's disease" is one claim.
+    A bare "and" before a verb stays when the part before it has no subject to give it
+    (:func:`subject_of`). A ", and" join stays when the part after it has no verb
+    (:func:`.clauses.has_verb`) and either opens like a continuation (:data:`_CONTINUES_RE`)
+    or follows a part with a comma of its own ("A, B, and C"): "… together with brucellosis,
+    another livestock-associated infection, and non-infectious conditions such as adult-onset
+    Still's disease" is one claim.
     The tagger is asked only then.
     """
     pieces: list[str] = []
@@ -149,6 +169,12 @@ def _split_at(text: str, joins: re.Pattern[str]) -> list[str]:
             and not has_verb(after)
         ):
             continue  # the list's last item: the part runs on
+        if (
+            _BARE_AND_RE.fullmatch(match.group())
+            and lacks_subject(after)
+            and subject_of(before) is None
+        ):
+            continue  # "you need to be 16 and have held a card": no subject to give it
         pieces.append(before)
         start = match.end()
     pieces.append(text[start:])

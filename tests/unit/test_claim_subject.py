@@ -80,3 +80,26 @@ def test_a_subject_is_only_carried_from_the_clause_just_before_the_join() -> Non
     assert split_compound(whole) == [whole]
     assert subject_of('It states that "SATB1 is a homeodomain protein') == "SATB1"
     assert subject_of("An adult card is valid for 5 years") == "An adult card"
+
+
+def test_a_bare_and_without_a_subject_to_give_leaves_the_other_joins_alone() -> None:
+    """Held-out set 17's e003 (recheck, 2026-12-04): "… and have held" has no subject to take
+    ("you need to be": no verb to read it by), so the ", and" before it still splits."""
+    text = (
+        "The Lead Climbing Course costs 1,650 NOK, and you need to be at least 16 and have held "
+        "a Green Card for at least three months to join."
+    )
+    assert split_compound(text) == [
+        "The Lead Climbing Course costs 1,650 NOK.",
+        "You need to be at least 16 and have held a Green Card for at least three months to join.",
+    ]
+
+
+def test_a_carried_subject_agrees_with_the_verb() -> None:
+    """A BioASQ draft: "These results show that selumetinib could be …, and have directly led to
+    …": "have" is the results', not selumetinib's; the sentence stays whole."""
+    text = (
+        "These results show that selumetinib could be an alternative to chemotherapy, and have "
+        "directly led to the development of two studies."
+    )
+    assert split_compound(text) == [text]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claims import check_answer
 from disputatio.validators.sentences import stem
-from disputatio.validators.support import LexicalSupport
+from disputatio.validators.support import JudgedSupport, LexicalSupport
 from disputatio.validators.windows import Windows, headings_in
 
 Q_FEVER = (
@@ -58,3 +59,26 @@ def test_a_claim_resting_on_its_sentence_and_heading_is_supported() -> None:
 def test_a_noun_in_sis_shares_its_stem_with_its_verb() -> None:
     assert stem("diagnosis") == stem("diagnosed") == stem("diagnoses")
     assert stem("analysis") == stem("analysed")
+
+
+class RecordingJudge:
+    """A judge that says yes and keeps the context it was given."""
+
+    def __init__(self) -> None:
+        self.contexts: list[str] = []
+
+    def __call__(self, claim: str, window: str, context: str) -> float:
+        self.contexts.append(context)
+        return 1.0
+
+
+def test_the_judge_reads_the_section_context_it_was_measured_with() -> None:
+    """The inner headings count for the words; the judge is shown the section's own context
+    (with them, rechecked held-out sets 17 and 18 lost two right answers to borderline P)."""
+    judge = RecordingJudge()
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, judge)  # type: ignore[arg-type]
+    report = check_answer(
+        "Q fever is diagnosed through serology [q].", {"q": {"text": Q_FEVER}}, checker=checker
+    )
+    assert report.claims[0].verdict == "supported"
+    assert judge.contexts and not any("Diagnosis" in c for c in judge.contexts)
