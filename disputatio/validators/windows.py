@@ -218,9 +218,9 @@ class Windows:
             looks = [best, *inside, *_runner_up(best, scored, checker)]
             first = best
             for i, (score_, sid, win) in enumerate(looks):
-                # the judge reads the section's context it was measured with, not the inner
-                # headings (with them, held-out sets 17 and 18 lost two right answers to its
-                # borderline verdicts for one gained: docs/grounding.md, session 50)
+                # the judge reads the section's context it was measured with; the inner
+                # headings count for the words only (a judge shown them was not measured:
+                # docs/grounding.md, session 50)
                 final = confirm(claim, win[2], self.context[sid], SupportScore(score_))
                 if i == 0:
                     best, vetoed = (final.score, sid, win), final.reason

@@ -73,8 +73,8 @@ class RecordingJudge:
 
 
 def test_the_judge_reads_the_section_context_it_was_measured_with() -> None:
-    """The inner headings count for the words; the judge is shown the section's own context
-    (with them, rechecked held-out sets 17 and 18 lost two right answers to borderline P)."""
+    """The inner headings count for the words; the judge is shown the section's own context,
+    the input it was measured with (docs/grounding.md, session 50)."""
     judge = RecordingJudge()
     checker = JudgedSupport(FakeEmbeddings().embed_documents, judge)  # type: ignore[arg-type]
     report = check_answer(
