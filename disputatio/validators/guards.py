@@ -20,6 +20,7 @@ from disputatio.validators.contrast import missing_contrast
 from disputatio.validators.figures import FIGURE_RE, figures
 from disputatio.validators.lists import missing_items
 from disputatio.validators.opposites import opposite_words
+from disputatio.validators.pairs import mixed_pair
 from disputatio.validators.ranges import holds
 from disputatio.validators.sentences import (
     STOPWORDS,
@@ -77,6 +78,7 @@ def guard(
             return f"{number} {unit} where the sentence says {number} {shown}"
     unbound = (
         _unbound_numbers(claim, window)
+        or mixed_pair(claim, window)
         or _name_of_other_numbers(claim, window)
         or other_column(claim, window)
         or wrong_end(claim, window)
