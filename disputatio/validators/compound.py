@@ -83,11 +83,11 @@ def split_compound(text: str) -> list[str]:
     by culture": ``make demo``, 2026-12-04, the judge took the true half for the whole). Where
     that subject cannot be read the sentence stays one claim (``make demo``, 2026-12-02: split
     bare, "Is transmitted through milk …" was a claim about nothing, and the judge lifted it).
-    A sentence
-    failing either is split at its contrasting joins alone (``;``, ``but``, ``while``,
-    ``whereas``) where those parts pass, so that a list's "X, Y, and Z" does not keep "…, but
-    there is no information about lunch" from being a part of its own (the hierarchical
-    debate, 2026-12-04: the whole was taken as a refusal and its invented list shown unchecked).
+    A sentence failing either is split at its contrasting joins alone (``;``, ``but``,
+    ``while``, ``whereas``) where those parts pass, so that a list's "X, Y, and Z" does not
+    keep "…, but there is no information about lunch" from being a part of its own (the
+    hierarchical debate, 2026-12-04: the whole was taken as a refusal and its invented list
+    shown unchecked).
     A part that is not the last gets a full stop; one that is not the first a capital.
 
     Returns:
@@ -112,11 +112,17 @@ def _with_subjects(parts: list[str]) -> list[str]:
     """
     out: list[str] = []
     for part in parts:
-        subject = subject_of(out[-1]) if out and lacks_subject(part) else None
-        if subject and not _agree(subject, part):
-            subject = None  # "These results show that X could be …, and have led": not X
+        subject = _carried(out[-1], part) if out and lacks_subject(part) else None
         out.append(f"{subject} {part.lstrip()}" if subject else part)
     return out
+
+
+def _carried(before: str, part: str) -> str | None:
+    """The subject ``part`` (opening with its verb) takes from ``before``, or None."""
+    subject = subject_of(before)
+    if subject and not _agree(subject, part):
+        return None  # "These results show that X could be …, and have led": not X
+    return subject
 
 
 _SINGULAR_VERBS = frozenset("is was has does".split())
@@ -150,11 +156,11 @@ def _split_at(text: str, joins: re.Pattern[str]) -> list[str]:
     """``text`` split at ``joins``, but not before a list's last item.
 
     A bare "and" before a verb stays when the part before it has no subject to give it
-    (:func:`subject_of`). A ", and" join stays when the part after it has no verb
-    (:func:`.clauses.has_verb`) and either opens like a continuation (:data:`_CONTINUES_RE`)
-    or follows a part with a comma of its own ("A, B, and C"): "… together with brucellosis,
-    another livestock-associated infection, and non-infectious conditions such as adult-onset
-    Still's disease" is one claim.
+    (:func:`subject_of`, agreeing with the verb). A ", and" join stays when the part after it
+    has no verb (:func:`.clauses.has_verb`) and either opens like a continuation
+    (:data:`_CONTINUES_RE`) or follows a part with a comma of its own ("A, B, and C"): "…
+    together with brucellosis, another livestock-associated infection, and non-infectious
+    conditions such as adult-onset Still's disease" is one claim.
     The tagger is asked only then.
     """
     pieces: list[str] = []
@@ -172,7 +178,7 @@ def _split_at(text: str, joins: re.Pattern[str]) -> list[str]:
         if (
             _BARE_AND_RE.fullmatch(match.group())
             and lacks_subject(after)
-            and subject_of(before) is None
+            and _carried(before, after) is None
         ):
             continue  # "you need to be 16 and have held a card": no subject to give it
         pieces.append(before)
