@@ -239,8 +239,9 @@ _FINISH_WAITING_TASKS = (
 #: written after the job was submitted (by an earlier run of its own batch whose worker died
 #: before recording it: the job did what it asked), else ``skipped`` (the content was there).
 _OWN_DOCUMENT = (
-    "CASE WHEN %s = 'skipped' AND EXISTS (SELECT 1 FROM documents d WHERE d.id = %s"
-    " AND d.source_uri = %s AND d.created_at >= a.created_at) THEN 'succeeded' ELSE %s END"
+    "CASE WHEN %(status)s = 'skipped' AND EXISTS (SELECT 1 FROM documents d"
+    " WHERE d.id = %(document_id)s AND d.source_uri = %(source)s"
+    " AND d.created_at >= a.created_at) THEN 'succeeded' ELSE %(status)s END"
 )
 
 
@@ -274,19 +275,17 @@ def finish_batch(settings: Settings, owner: str, outcomes: list[dict[str, Any]])
                 )
                 continue
             done = conn.execute(
-                f"UPDATE api_jobs a SET status = {_OWN_DOCUMENT}, document_id = %s, error = NULL,"
-                " result = %s, finished_at = now() WHERE id = %s AND claimed_by = %s"
-                " AND finished_at IS NULL RETURNING status",
-                (
-                    out["status"],
-                    out["document_id"],
-                    out.get("source"),
-                    out["status"],
-                    out["document_id"],
-                    jsonb(out["result"]),
-                    out["id"],
-                    owner,
-                ),
+                f"UPDATE api_jobs a SET status = {_OWN_DOCUMENT}, document_id = %(document_id)s,"
+                " error = NULL, result = %(result)s, finished_at = now() WHERE id = %(id)s"
+                " AND claimed_by = %(owner)s AND finished_at IS NULL RETURNING status",
+                {
+                    "status": out["status"],
+                    "document_id": out["document_id"],
+                    "source": out.get("source"),
+                    "result": jsonb(out["result"]),
+                    "id": out["id"],
+                    "owner": owner,
+                },
             ).fetchone()
             if done is None:
                 continue

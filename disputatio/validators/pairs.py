@@ -31,12 +31,12 @@ def mixed_pair(claim: str, window: str) -> str:
         of the window names a name of the claim that no other sentence of it names, and
         states an amount in a unit of a claim's number but not the claim's amount in it.
     """
-    spans = split_sentences(window)
-    if len(spans) < 2:
-        return ""
     amounts = [(n, u) for n, u in stated_numbers(claim) if u is not None]
     claim_names = names(claim)
     if not amounts or not claim_names:
+        return ""  # cached per claim: most claims end here, before the window is split
+    spans = split_sentences(window)
+    if len(spans) < 2:
         return ""
     sentences = [span.sentence for span in spans]
     for i, sentence in enumerate(sentences):

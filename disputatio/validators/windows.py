@@ -109,6 +109,8 @@ class Windows:
         self.titles: dict[str, str] = {}
         #: The headings inside each section's text (:func:`headings_in`).
         self.inner: dict[str, list[tuple[int, str]]] = {}
+        #: Each window's context (:meth:`context_of`), in the order of ``items``.
+        self.contexts: dict[str, list[str]] = {}
         #: Each section's text: the evidence shown is its span, not the window read.
         self.texts: dict[str, str] = {}
         #: The windows that are whole sentences (not pairs, not clauses), by section.
@@ -148,6 +150,7 @@ class Windows:
             )
             self.context[sid] = " ".join([self.titles[sid], *lead])
             self.inner[sid] = headings_in(text)
+            self.contexts[sid] = [self.context_of(sid, win[0]) for win in wins]
 
     def context_of(self, section_id: str, start: int) -> str:
         """The context of a window of ``section_id`` that starts at ``start``.
@@ -194,9 +197,7 @@ class Windows:
             wins = self.items.get(sid, [])
             if not wins:
                 continue
-            scores = checker.score_many(
-                claim, [w[2] for w in wins], [self.context_of(sid, w[0]) for w in wins]
-            )
+            scores = checker.score_many(claim, [w[2] for w in wins], self.contexts[sid])
             for win, score in zip(wins, scores, strict=True):
                 if score.reason:
                     reasons.append(score.reason)
