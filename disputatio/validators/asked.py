@@ -98,9 +98,8 @@ _ASKED_KIND = {
     "duration": "time",
 }
 
-_KIND_RE = re.compile(
-    r"\b(?:what|which|how)\b((?:\s+[^\W\d_]+){1,3})", re.I
-)  # "what minimum face velocity", "how heavy"
+#: "what minimum face velocity", "how heavy", "what's the fee" (set 19's c003)
+_KIND_RE = re.compile(r"\b(?:what|which|how)(?:['’]s)?\b((?:\s+[^\W\d_]+){1,3})", re.I)
 
 
 def asked_kind(question: str) -> str | None:
@@ -229,15 +228,20 @@ def unanswered(question: str, claims: Iterable[str]) -> str:
     """Why the claims kept for ``question`` leave it unanswered (``""`` when they may answer).
 
     A question asking for an amount, a duration or a frequency is not answered by claims that
-    state none; "how long" by claims stating no number ("every week"); "when" by claims stating
-    no time, day or month; "how old" by claims stating no age; "who" by claims naming no one the
-    question does not; "how many days" by claims giving no days. A question of two parts is
-    left alone: its other part may ask for none of these, and the claims may answer that one.
+    state none, nor one naming a kind of amount ("what is the fee", as "how much is the fee")
+    by claims stating no number; "how long" by claims stating no number ("every week"); "when"
+    by claims stating no time, day or month; "how old" by claims stating no age; "who" by
+    claims naming no one the question does not; "how many days" by claims giving no days. A
+    question of two parts is left alone: its other part may ask for none of these, and the
+    claims may answer that one.
     """
     if is_multipart(question):
         return ""
     if asks_quantity(question) and not any(states_quantity(c) for c in claims):
         return "the question asks for an amount or a frequency; no kept claim states one"
+    kind = asked_kind(question)  # "what is the fee" asks an amount as "how much" does
+    if kind and not any(stated_numbers(c) for c in claims):
+        return f"the question asks for a {kind}; no kept claim states an amount"
     if _HOW_LONG_RE.search(question) and not any(stated_numbers(c) for c in claims):
         return "the question asks how long; no kept claim states a number"  # "every week"
     if _WHEN_RE.search(question) and not any(states_time(c) for c in claims):

@@ -37,6 +37,7 @@ from disputatio.validators.claim_kinds import (
     reported,
     short_answer,
     split_compound,
+    without_label,
     without_pointers,
     without_shown_lead,
 )
@@ -230,7 +231,8 @@ def _report(
     # unsupported claims are dropped (kept, flagged, the answer keeps its short answer too)
     if not facts:
         for _, c in kept:
-            if not c.factual and YESNO_VERDICT_RE.match(c.text):
+            # "Yes, …" and a labelled "Verdict: No, you cannot …" alike (set 19, c003, run 30)
+            if not c.factual and YESNO_VERDICT_RE.match(without_label(c.text)):
                 c.dropped, c.reason = True, "a yes/no verdict no supported claim carries"
             elif not c.factual and not keep_unsupported and short_answer(c.text):
                 c.dropped, c.reason = True, "a short answer no supported claim carries"

@@ -60,6 +60,21 @@ def test_a_short_answer_line_goes_when_no_claim_carries_it() -> None:
     assert letter.answer == f"Verdict: B\n{NOT_FOUND_ANSWER}"  # an option's letter stays
 
 
+def test_a_labelled_yes_no_verdict_goes_when_no_claim_carries_it() -> None:
+    """Set 19's c003 (the hierarchical debate, run 30): the leaf "Can I spread the payment?"
+    showed "Verdict: No, you cannot spread the payment." above "The documents do not answer
+    this part." — a yes/no verdict behind its label was neither judged nor dropped."""
+    answer = "Verdict: No, you cannot pay in instalments.\nLunch is at noon."
+    report = check_answer(answer, SECTIONS)
+    assert "instalments" not in report.answer and report.answer == NOT_FOUND_ANSWER
+    [verdict] = [c for c in report.claims if c.text.startswith("Verdict")]
+    assert verdict.dropped and "yes/no" in verdict.reason
+    carried = check_answer(
+        "Verdict: No, members do not pay it.\nMembers do not pay the deposit [sec-week].", SECTIONS
+    )
+    assert carried.answer.startswith("Verdict: No, members do not pay it.")
+
+
 def test_a_short_answer_goes_when_no_kept_claim_states_its_number() -> None:
     """Set 18's f016 and f038 (the hierarchical debate, 2026-12-04): "Verdict: 20 GBP" and
     "Verdict: 6 GBP" for charges the documents do not give, each above a supported sentence

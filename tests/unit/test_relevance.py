@@ -68,6 +68,17 @@ def test_a_quantity_question_needs_a_claim_stating_one() -> None:
     assert not unanswered("How often are drills held?", ["Drills are held monthly."])
 
 
+def test_a_question_naming_a_kind_of_amount_needs_a_claim_stating_one() -> None:
+    """As "how much is the fee" does. Set 19's c003 (run 30): "What's the fee per term?" was
+    not read as asking a price. (Its claim, "The table shows the fee for one term of 11
+    lessons", still passes: "11 lessons" is a number like a bare "275".)"""
+    q = "What's the fee per term?"
+    assert asked_kind(q) == "money"
+    assert unanswered(q, ["The table shows the fee for each term."])
+    assert not unanswered(q, ["The fee for one term of 11 lessons is 275 GBP."])
+    assert unanswered("What is the depth of the pool?", ["The pool has a deep end."])
+
+
 def test_yes_no_questions_are_not_asked_for_a_value() -> None:
     assert not asks_for_value("Is deletion at 6q24.2-26 associated with shorter survival?")
     assert asks_for_value("How often must passwords for service accounts be changed?")
