@@ -17,7 +17,7 @@ from disputatio.validators.contrast import without_contrast
 from disputatio.validators.coordination import coordinated
 from disputatio.validators.support import SupportChecker
 from disputatio.validators.tables import is_row
-from disputatio.validators.windows import Windows
+from disputatio.validators.windows import Found, Windows
 
 
 def judge_claim(
@@ -43,8 +43,8 @@ def judge_claim(
         window (cited sections first); else None.
     """
     text = without_label(claim.text)  # "Verdict: X" states X
-    found, reason = windows.best(text, claim.citations, checker) if claim.citations else ([], "")
-    refused = windows.refused if claim.citations else None
+    cited = windows.best(text, claim.citations, checker) if claim.citations else Found([], "")
+    found, reason, refused = cited
     if found:
         used = [e.section_id for e in found]
         claim.verdict, claim.evidence, claim.more_evidence = "supported", found[0], found[1:]
@@ -53,9 +53,9 @@ def judge_claim(
     vetoed = ""  # why the judge refused the best shown sentence, when it did
     if attribute:
         others = [s for s in shown if s not in claim.citations]
-        found, why = windows.best(text, others, checker, join=False)
-        vetoed = why if windows.refused is not None else ""
-        refused = refused or windows.refused
+        found, why, elsewhere = windows.best(text, others, checker, join=False)
+        vetoed = why if elsewhere is not None else ""
+        refused = refused or elsewhere
         if found:
             was = (
                 "cited nothing" if not claim.citations else "cited sections that do not support it"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from disputatio.state.claims import Evidence
 from disputatio.validators.sentences import (
@@ -90,6 +90,18 @@ def _lead_names(opening: Sequence[Span]) -> list[str]:
     return sorted(found)
 
 
+class Found(NamedTuple):
+    """What :meth:`Windows.best` found for a claim."""
+
+    #: One span per section the claim rests on; empty when none supports it.
+    evidence: list[Evidence]
+    #: Why none does ("" when found).
+    reason: str
+    #: The window the judge refused, when a veto is why (its score the checker's before the
+    #: judge): what :func:`~disputatio.validators.verdicts.quoted` may show instead.
+    refused: Evidence | None = None
+
+
 class Windows:
     """Evidence windows of shown sections: sentences, adjacent pairs, clauses of long ones.
 
@@ -115,9 +127,6 @@ class Windows:
         self.texts: dict[str, str] = {}
         #: The windows that are whole sentences (not pairs, not clauses), by section.
         self.sentences: dict[str, set[tuple[int, int]]] = {}
-        #: The window the judge refused in the last :meth:`best` call (its score the
-        #: checker's before the judge), else None: what :func:`quotable` may show instead.
-        self.refused: Evidence | None = None
         for sid, sec in sections.items():
             text = str(sec.get("text") or "")
             self.texts[sid] = text
@@ -174,7 +183,7 @@ class Windows:
 
     def best(
         self, claim: str, ids: Sequence[str], checker: SupportChecker, *, join: bool = True
-    ) -> tuple[list[Evidence], str]:
+    ) -> Found:
         """The evidence for ``claim`` among the sections ``ids``, or the reason there is none.
 
         The best single window (a sentence or two adjacent ones) wins when it reaches the
@@ -186,7 +195,8 @@ class Windows:
         four sentences of three documents, one of them about brucellosis).
 
         Returns:
-            ``(evidence, "")`` with one span per section used, or ``([], reason)``.
+            The evidence, one span per section used; or none, the reason, and the window the
+            judge refused when its veto is the reason.
         """
         best: tuple[float, str, tuple[int, int, str]] | None = None  # score, section, window
         scored: list[tuple[float, str, tuple[int, int, str]]] = []  # windows no guard rejected
@@ -212,7 +222,6 @@ class Windows:
                         per_section[sid] = (cov, win)
         confirm = getattr(checker, "confirm", None)  # a judged checker's last word
         vetoed = ""  # the judge's reason when it vetoed the best window
-        self.refused = None
         if best is not None and confirm is not None:
             # the best window, then (when it is refused) its own sentences and a near tie of it
             inside = _inside(best, scored, checker, self.sentences)
@@ -229,7 +238,7 @@ class Windows:
                     best, vetoed = (final.score, sid, win), ""
                     break
         if best is not None and best[0] >= checker.threshold:
-            return [self._evidence(best[1], best[2], best[0])], ""
+            return Found([self._evidence(best[1], best[2], best[0])], "")
         if len(per_section) >= 2:
             parts = list(per_section.items())
             joined = " ".join(win[2] for _, (_, win) in parts)
@@ -241,13 +250,12 @@ class Windows:
                 told = " ".join(self.context[sid] for sid, _ in parts)
                 score = confirm(claim, joined, told, score)
             if score.score >= checker.threshold:
-                return [self._evidence(sid, win, score.score) for sid, (_, win) in parts], ""
+                return Found([self._evidence(sid, win, score.score) for sid, (_, win) in parts], "")
         if vetoed:
-            self.refused = self._evidence(first[1], first[2], first[0])
-            return [], vetoed
+            return Found([], vetoed, self._evidence(first[1], first[2], first[0]))
         if best is not None and best[0] > 0:
-            return [], f"best sentence scores {best[0]:.2f} < {checker.threshold:.2f}"
-        return [], (reasons[0] if reasons else "no sentence shares its words")
+            return Found([], f"best sentence scores {best[0]:.2f} < {checker.threshold:.2f}")
+        return Found([], reasons[0] if reasons else "no sentence shares its words")
 
 
 #: A grey-zone window whose score is this close to the best one's is judged too when the

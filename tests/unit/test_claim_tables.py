@@ -47,13 +47,13 @@ def test_rows_without_a_header_in_the_section_stay_as_they_are() -> None:
 def test_the_evidence_is_the_row_itself_and_its_header_counts() -> None:
     windows = Windows({"s": {"text": TABLE}})
     claim = "A single entry for seniors aged 65 and over costs 120 NOK."
-    evidence, reason = windows.best(claim, ["s"], LexicalSupport(0.7))
+    evidence, reason, _ = windows.best(claim, ["s"], LexicalSupport(0.7))
     assert reason == ""
     (ev,) = evidence
     assert ev.sentence == SENIORS == TABLE[ev.start : ev.end]
     # without the header the row does not carry "single entry"
     rows = "| Adults aged 18 to 64 | 180 NOK | 1,500 NOK |\n" + SENIORS
-    bare, _ = Windows({"s": {"text": rows}}).best(claim, ["s"], LexicalSupport(0.7))
+    bare, _, _ = Windows({"s": {"text": rows}}).best(claim, ["s"], LexicalSupport(0.7))
     assert bare == []
 
 
