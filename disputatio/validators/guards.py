@@ -302,8 +302,10 @@ def _name_of_other_numbers(claim: str, window: str) -> str:
     Eastmead branch is open from 10:00 to 19:00 Monday to Thursday, … and from 11:00 to 15:00
     on Sundays" (f008, held-out set 18): every word is there, but "Sundays" stands in a piece
     of the sentence whose numbers are not the claim's, and the claim's numbers stand beside
-    a name of their own ("Monday to Thursday"). Names before the sentence's first number are
-    its subject and go with every piece ("The Eastmead branch"); "70 and over" is one piece.
+    a name of their own ("Monday to Thursday", or a kind of day: "open until 18:00 on weekdays
+    and until 13:00 on Saturdays" does not give Saturdays 18:00, c034 of set 19, run 30).
+    Names before the sentence's first number are its subject and go with every piece ("The
+    Eastmead branch"); "70 and over" is one piece.
     """
     wanted = figures(claim)
     if not wanted:
@@ -318,15 +320,27 @@ def _name_of_other_numbers(claim: str, window: str) -> str:
             continue
         first = FIGURE_RE.search(span.sentence)
         subject = span.sentence[: first.start() if first else 0].casefold()
-        # the claim's figures stand beside a name of their own ("Monday to Thursday")
+        # the claim's figures stand beside a name of their own ("Monday to Thursday",
+        # "weekdays")
         rival = any(
-            names(f"x {p}") - claim_names for p, h in zip(pieces, held, strict=True) if wanted & h
+            _day_names(p) - claim_names for p, h in zip(pieces, held, strict=True) if wanted & h
         )
         for name in sorted(n for n in claim_names if n not in subject) if rival else []:
             holding = [i for i, p in enumerate(pieces) if name in p.casefold()]
             if holding and all(held[i] and not wanted & held[i] for i in holding):
                 return f"the claim's {name} goes with other numbers of the sentence"
     return ""
+
+
+#: Kinds of day written in lower case that name a piece of a sentence as a weekday's name does.
+_DAY_KINDS = frozenset(
+    "weekday weekdays weekend weekends weeknight weeknights holiday holidays".split()
+)
+
+
+def _day_names(piece: str) -> frozenset[str]:
+    """The names of a piece of a sentence, with the kinds of day it names ("on weekdays")."""
+    return frozenset(names(f"x {piece}")) | {w.casefold() for w in words(piece)} & _DAY_KINDS
 
 
 #: A sentence opening with one of these takes its subject from the sentence before.

@@ -23,16 +23,26 @@ HOURS = (
         "The Eastmead branch is open from 10:00 to 19:00 on Sundays.",
         "The Eastmead branch is open from 09:00 to 16:00 on Sundays.",
         "The library can receive at most 1 class per day at the Central Library.",
+        # c034, set 19 (run 30): a kind of day names a piece as a weekday does
+        "The hub café is open until 18:00 on Saturdays.",
     ],
 )
 def test_a_name_does_not_take_another_pieces_numbers(claim: str) -> None:
     window = (
         HOURS
         if "Eastmead" in claim
+        else CAFE
+        if "café" in claim
         else "The library can receive at most 2 classes per day at the Central Library and "
         "1 class per day at the Eastside Branch."
     )
     assert "goes with other numbers" in guard(claim, window)
+
+
+CAFE = (
+    "Parents can wait in the hub café, which is open until 18:00 on weekdays and until 13:00 on "
+    "Saturdays."
+)
 
 
 @pytest.mark.parametrize(
@@ -40,6 +50,8 @@ def test_a_name_does_not_take_another_pieces_numbers(claim: str) -> None:
     [
         ("The Eastmead branch is open from 11:00 to 15:00 on Sundays.", HOURS),
         ("On Fridays the Eastmead branch closes at 17:00.", HOURS),
+        ("The hub café is open until 13:00 on Saturdays.", CAFE),
+        ("The hub café is open until 18:00 on weekdays.", CAFE),
         # the subject, named before the first number, goes with every piece
         (
             "Steinbakken is open on Saturdays from 09:00 to 15:00.",
