@@ -32,7 +32,7 @@ from disputatio.validators.asked import (
 )
 from disputatio.validators.questions import question_parts
 from disputatio.validators.relevance import topic_words
-from disputatio.validators.sentences import stem, words
+from disputatio.validators.sentences import MONTHS, stem, words
 
 #: The claim that stands for a part of the question no kept claim answers.
 NOT_FOUND_PART = "The documents do not answer this part of the question: {part}"
@@ -40,8 +40,14 @@ NOT_FOUND_PART = "The documents do not answer this part of the question: {part}"
 #: A part asking a time: how long (not "how long is the slope"), how often, when.
 _TIME_RE = re.compile(
     r"\bhow\s+long\b(?!\s+(?:is|are|was|were)\b)|\bhow\s+often\b|^\s*(?:until\s+|by\s+)?when\b|"
-    r"\bat\s+what\s+time\b",
+    r"\bat\s+what\s+time\b|\bhow\s+(?:quickly|soon)\b",
     re.I,
+)
+#: A part asking a day: "which day does the choir meet", "on what days".
+_DAY_ASKED_RE = re.compile(r"\b(?:which|what)\s+days?\b", re.I)
+#: A day said: a weekday, a kind of day, a month or a date.
+_DAY_SAID = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday weekday weekend daily".split()
 )
 #: A part asking a price: "how much … cost/fee/pay", "how much is a/it".
 _MONEY_RE = re.compile(
@@ -73,8 +79,18 @@ def can_answer(part: str, claim: str) -> bool:
     """
     if unanswered(part, [claim]) or kind_mismatch(part, claim):
         return False
+    if _DAY_ASKED_RE.search(part) and not _says_day(claim):
+        return False  # "Which day does the choir meet?" is not answered by its director
     kind, kinds = part_kind(part), stated_kinds(claim)
     return not kind or not kinds or None in kinds or kind in kinds
+
+
+def _says_day(claim: str) -> bool:
+    """Whether ``claim`` names a day: a weekday, a kind of day, a month or a date."""
+    said = {w.casefold().removesuffix("s") for w in words(claim)}
+    return bool(said & (_DAY_SAID | MONTHS)) or bool(
+        re.search(r"\b\d{1,2}(?:st|nd|rd|th)?\b", claim)
+    )
 
 
 def name_heads(part: str) -> dict[str, str]:

@@ -111,6 +111,26 @@ def test_a_when_part_is_not_answered_by_a_claim_stating_no_time() -> None:
     assert 1 in claim_parts("The annex closes on Sundays.", parts)
 
 
+def test_a_day_part_is_not_answered_by_a_claim_naming_no_day() -> None:
+    """Set 19's c029 (run 30): "The director of the Community Choir is Graham Osei" was put
+    under "Which day does the Community Choir meet?" (the choir's name is that part's words),
+    and "Who directs it?" was said not to be answered."""
+    parts = question_parts("Which day does the Community Choir meet, and who directs it?")
+    assert claim_parts("The director of the Community Choir is Graham Osei.", parts) == {1}
+    assert 0 in claim_parts("The Community Choir meets on Thursdays.", parts)
+
+
+def test_how_quickly_asks_a_time_as_how_long_does() -> None:
+    """Set 19's c038 (run 30): with "how quickly" read as no time, the reply's 10 working days
+    went to "how long do I have to write" (its unique time), and "How quickly will I get an
+    answer?" was said not to be answered."""
+    parts = question_parts(
+        "If I want to complain to the Head of School, how long do I have to write, and how "
+        "quickly will I get an answer?"
+    )
+    assert 1 in claim_parts("You will receive a written reply within 10 working days.", parts)
+
+
 def _supported(text: str) -> Claim:
     evidence = Evidence(section_id="s1", start=0, end=len(text), sentence=text, score=0.9)
     return Claim(text=text, citations=["s1"], verdict="supported", evidence=evidence)
