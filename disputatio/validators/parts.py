@@ -106,7 +106,7 @@ def name_heads(part: str) -> dict[str, str]:
     return {
         stem(t.casefold()): prev.casefold()
         for prev, t in itertools.pairwise(tokens[1:])
-        if prev[:1].isupper()
+        if prev[:1].isupper() and prev != "I"  # "if I cancel": no name
     }
 
 

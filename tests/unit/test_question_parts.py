@@ -131,6 +131,17 @@ def test_how_quickly_asks_a_time_as_how_long_does() -> None:
     assert 1 in claim_parts("You will receive a written reply within 10 working days.", parts)
 
 
+def test_the_pronoun_i_begins_no_name() -> None:
+    """Set 19's c012 (run 30): "cancel" in "if I cancel a booking" was read as the end of a
+    name ("I cancel"), so the claim about cancelling named no part of its own."""
+    parts = question_parts(
+        "How far ahead can I book a practice room? And what happens if I cancel a booking a "
+        "few hours before it starts?"
+    )
+    claim = "If a booking is cancelled less than 24 hours ahead, it is charged in full."
+    assert 1 in claim_parts(claim, parts)
+
+
 def _supported(text: str) -> Claim:
     evidence = Evidence(section_id="s1", start=0, end=len(text), sentence=text, score=0.9)
     return Claim(text=text, citations=["s1"], verdict="supported", evidence=evidence)
