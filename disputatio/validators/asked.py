@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from disputatio.validators.sentences import MONTHS, UNITS, names, stated_numbers, words
+from disputatio.validators.sentences import DAYS, MONTHS, UNITS, names, stated_numbers, words
 
 _QUANTITY_RE = re.compile(
     r"\bhow\s+(?:many|much|long|often|far|old|heavy|high|deep|fast|frequently)\b"
@@ -163,10 +163,7 @@ _PERSON_RE = re.compile(
 
 #: A question asking when: "when …", "until when", "at what time", "what time".
 _WHEN_RE = re.compile(r"^\s*(?:until\s+|by\s+|from\s+)?when\b|\bwhat\s+time\b", re.I)
-_WHEN_WORDS = MONTHS | frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday weekday weekend daily noon "
-    "midnight morning evening".split()
-)
+_WHEN_WORDS = DAYS | MONTHS | frozenset("noon midnight morning evening".split())
 
 
 def states_time(claim: str) -> bool:

@@ -32,7 +32,7 @@ from disputatio.validators.asked import (
 )
 from disputatio.validators.questions import question_parts
 from disputatio.validators.relevance import topic_words
-from disputatio.validators.sentences import MONTHS, stem, words
+from disputatio.validators.sentences import DAYS, MONTHS, stem, words
 
 #: The claim that stands for a part of the question no kept claim answers.
 NOT_FOUND_PART = "The documents do not answer this part of the question: {part}"
@@ -45,10 +45,6 @@ _TIME_RE = re.compile(
 )
 #: A part asking a day: "which day does the choir meet", "on what days".
 _DAY_ASKED_RE = re.compile(r"\b(?:which|what)\s+days?\b", re.I)
-#: A day said: a weekday, a kind of day, a month or a date.
-_DAY_SAID = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday weekday weekend daily".split()
-)
 #: A part asking a price: "how much … cost/fee/pay", "how much is a/it".
 _MONEY_RE = re.compile(
     r"\bhow\s+much\b(?=.*\b(?:cost|costs|charge|charges|pay|fee|fees|price|fare)\b)|"
@@ -88,9 +84,7 @@ def can_answer(part: str, claim: str) -> bool:
 def _says_day(claim: str) -> bool:
     """Whether ``claim`` names a day: a weekday, a kind of day, a month or a date."""
     said = {w.casefold().removesuffix("s") for w in words(claim)}
-    return bool(said & (_DAY_SAID | MONTHS)) or bool(
-        re.search(r"\b\d{1,2}(?:st|nd|rd|th)?\b", claim)
-    )
+    return bool(said & (DAYS | MONTHS)) or bool(re.search(r"\b\d{1,2}(?:st|nd|rd|th)?\b", claim))
 
 
 def name_heads(part: str) -> dict[str, str]:

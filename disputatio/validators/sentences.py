@@ -76,6 +76,10 @@ MONTHS = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
+#: The days of the week and the words for a kind of day ("weekday", "daily").
+DAYS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday weekday weekend daily".split()
+)
 
 
 class Span(NamedTuple):
