@@ -23,7 +23,7 @@ from pathlib import Path
 from claim_checker import DATA, fit_f05, metrics, windows
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from disputatio.validators.support import decide
+from disputatio.validators.support import JudgedSupport, decide
 
 JUDGED = Path(__file__).resolve().parents[1] / "docs/grounding/claim_checker_judged_pairs.json"
 #: The judge's question with claim and passage in the other order (an experiment's prompt).
@@ -31,8 +31,6 @@ SWAPPED = """Claim: {claim}
 Passage: {passage}
 Is the claim stated in the passage? Answer yes or no.
 Answer:"""
-#: The checker's settings (``grounding`` defaults): threshold, grey floor, trust.
-THRESHOLD, FLOOR, TRUST = 0.832, 0.5, 0.97
 
 
 def ask(rows: list[dict], pairs: list[dict], band: tuple[float, float], model: str) -> list:
@@ -105,19 +103,13 @@ def main() -> None:
     )
     cal = [i for i, r in enumerate(rows) if r["split"] == "calibration"]
     test = [i for i, r in enumerate(rows) if r["split"] == "test"]
+    shipped = JudgedSupport(lambda texts: [], lambda *args: 0.0)  # the checker's own rule
+    rule = (shipped.threshold, shipped.grey, shipped.judge_threshold, shipped.veto)
     for mode in ("recorded", "again", "swapped", "mean", "min"):
         for band in ((0.3, 0.7), (0.4, 0.6)):
             pred = [
                 1.0
-                if decide(
-                    pair["score"],
-                    combine(pair, o, mode, band),
-                    THRESHOLD,
-                    FLOOR,
-                    0.5,
-                    0.5,
-                    trust=TRUST,
-                )
+                if decide(pair["score"], combine(pair, o, mode, band), *rule, trust=shipped.trust)
                 else 0.0
                 for pair, o in zip(pairs, opinions, strict=True)
             ]
