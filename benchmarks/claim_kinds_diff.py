@@ -3,8 +3,9 @@
 Every distinct claim text of every records file in ``docs/grounding/`` is read by
 :mod:`disputatio.validators.claim_kinds` as it stood at ``BASE`` and as it stands now: is it a
 refusal, is it a factual claim to check, how does it split, is it a short answer (a verdict
-line that stands only on supported claims). Prints each text whose reading differs, then the
-count (docs/grounding.md, "The hierarchical debate on the two-part questions").
+line that stands only on supported claims), does it only point at the documents. Prints each
+text whose reading differs, then the count (docs/grounding.md, "The hierarchical debate on the
+two-part questions").
 
 With ``--sentences`` it reads the sentences of every recorded draft and answer instead, as the
 checker splits them into claims (:func:`~disputatio.validators.compound.split_compound`):
@@ -54,7 +55,14 @@ def _module_at(rev: str) -> types.ModuleType:
 def _reading(kinds: types.ModuleType, text: str) -> tuple[object, ...]:
     refuses = getattr(kinds, "refuses", None) or (lambda t: bool(kinds.REFUSAL_RE.search(t)))
     short = getattr(kinds, "short_answer", lambda _t: False)
-    return refuses(text), kinds.is_factual(text), tuple(kinds.split_compound(text)), short(text)
+    pointer = getattr(kinds, "is_pointer", lambda _t: False)
+    return (
+        refuses(text),
+        kinds.is_factual(text),
+        tuple(kinds.split_compound(text)),
+        short(text),
+        pointer(text),
+    )
 
 
 def _records() -> list[tuple[str, dict[str, object]]]:

@@ -16,6 +16,9 @@ import re
 from disputatio.state.claims import Claim
 from disputatio.validators.compound import lacks_subject as lacks_subject  # re-exported
 from disputatio.validators.compound import split_compound as split_compound  # re-exported
+from disputatio.validators.pointers import points_at_a_place
+from disputatio.validators.pointers import without_pointers as without_pointers  # re-exported
+from disputatio.validators.pointers import without_shown_lead as without_shown_lead  # re-exported
 from disputatio.validators.sentences import content_words, numbers_with_units, stated_numbers
 
 #: A sentence saying the documents do not answer ("not found", "the sections do not say"):
@@ -202,10 +205,11 @@ def is_pointer(text: str) -> bool:
 
     "This information is found in …" and "describes how …" always; "The section provides
     information on …" when it states no number and does not go on ("including …", "that …",
-    a colon). An answer's own label ("Support: [id] describes how …") does not hide it.
+    a colon); "<what> is stated in <a place in the text>" (:func:`.pointers.points_at_a_place`).
+    An answer's own label ("Support: [id] describes how …") does not hide it.
     """
     text = without_label(text)
-    if POINTER_RE.match(text) or _DESCRIBES_RE.match(text):
+    if POINTER_RE.match(text) or _DESCRIBES_RE.match(text) or points_at_a_place(text):
         return True
     asked = _ASKED_RE.match(text)
     if asked and _META_RE.fullmatch(text[asked.end() :]):
@@ -296,64 +300,3 @@ def mark_unchecked(claim: Claim) -> bool:
     else:
         return False
     return True
-
-
-#: Verbs of a pointer at the sections: "as *mentioned* in [S1]".
-_POINTED = r"as\s+(?:mentioned|stated|described|noted|shown|seen|given|explained|found)\s+in"
-#: What is left of "…, as mentioned in [S1] and [S2]." once its labels are taken out.
-_POINTER_TAIL_RE = re.compile(
-    rf",?\s*\b(?:{_POINTED}|according\s+to|see)(?:\s*(?:,|\band\b))*\s*(?=[.!?]*\s*$)", re.I
-)
-#: The same pointer opening a claim: "According to [S1], brucellosis …".
-_POINTER_LEAD_RE = re.compile(
-    rf"^\s*(?:{_POINTED}|according\s+to)(?:\s*\band\b)*\s*,\s*(?=\w)", re.I
-)
-#: A preposition whose label was taken out: "In [S1], the text …" → "In, the text …".
-_BARE_IN_LEAD_RE = re.compile(r"^\s*(?:in|from)\s*,\s*(?=\w)", re.I)
-#: "The text in [S4] mentions that …" → "The text in mentions that …".
-_BARE_IN_RE = re.compile(
-    r"\b(?:in|from)\s+(?=(?:also\s+|specifically\s+|clearly\s+)?(?:mentions?|states?|says|"
-    r"notes?|shows?|describes?|explains?|confirms?|indicates?)\b)",
-    re.I,
-)
-
-
-#: What the answerer calls the text it was shown ("the information provided", "the context").
-_SHOWN = (
-    r"(?:the\s+|this\s+|these\s+)?(?:given\s+|provided\s+)?(?:information|text|context|"
-    r"documents?|sections?|passages?|sources?|excerpts?|sentences?|data)"
-)
-#: "According to the information provided in the section, X" / "Based on the context, X".
-_SHOWN_LEAD_RE = re.compile(
-    rf"^\s*(?:according\s+to|based\s+on)\s+{_SHOWN}"
-    rf"(?:\s+(?:provided|given|shown|above|available))?(?:\s+(?:in|from)\s+{_SHOWN})?"
-    r"\s*,\s*(?=\w)",
-    re.I,
-)
-
-
-def without_shown_lead(text: str) -> str:
-    """``text`` without a lead-in that only says it comes from the text shown.
-
-    "According to the information provided in the section, the pass costs 450 NOK." → "The
-    pass costs 450 NOK."; a named source ("According to the travel policy, …") stays.
-    """
-    return _after_lead(text, _SHOWN_LEAD_RE.match(text))
-
-
-def _after_lead(text: str, lead: re.Match[str] | None) -> str:
-    """``text`` from the end of ``lead`` on, its first letter made a capital (no lead: as is)."""
-    if lead is None:
-        return text
-    return text[lead.end() :][:1].upper() + text[lead.end() + 1 :]
-
-
-def without_pointers(text: str) -> str:
-    """``text`` (its section labels just taken out) without what pointed at them.
-
-    "…, as mentioned in and." (from "…, as mentioned in [a] and [b].") → "….";
-    "According to, X" → "X"; "In, the text states …" → "The text states …"; "The text in
-    mentions that …" → "The text mentions that …". The pointer is no part of the claim.
-    """
-    text = _BARE_IN_RE.sub("", _POINTER_TAIL_RE.sub("", text))
-    return _after_lead(text, _POINTER_LEAD_RE.match(text) or _BARE_IN_LEAD_RE.match(text))

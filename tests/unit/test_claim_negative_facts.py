@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from disputatio.validators.claim_kinds import refuses, split_compound
+from disputatio.validators.claim_kinds import is_pointer, refuses, split_compound
 from disputatio.validators.claims import NOT_FOUND_ANSWER, check_answer
 
 WEEK = (
@@ -110,3 +110,27 @@ def test_a_labelled_pointer_is_no_claim() -> None:
     report = check_answer(text, SECTIONS)
     assert not [c for c in report.claims if c.verdict == "supported" and not c.dropped]
     assert "describes how" not in report.answer
+
+
+def test_a_claim_saying_where_it_is_stated_is_a_pointer() -> None:
+    """A new user's trial showed "The daily allowance in Bergen is stated in the first sentence
+    of …" as a supported claim: it says where the answer is, not what it is."""
+    text = "The price of Summer Music Week is stated in the first sentence of [sec-week]."
+    report = check_answer(text, SECTIONS)
+    assert report.claims[0].reason == "points at the documents, states nothing"
+    assert "stated in" not in report.answer and report.not_found
+
+
+@pytest.mark.parametrize(
+    ("text", "pointer"),
+    [
+        ('The fee is given in the section titled "Rates".', True),
+        ("The fee is stated in the Summer Music Week section.", True),
+        ("Lockers are provided in the changing rooms.", False),  # a place in the world
+        ('Graham Osei is listed in the "Staff" section as the Head of Voice.', False),
+        ("The 175 GBP fee is given in the table.", False),  # it states a figure
+        ('The due date is stated in the section: "Invoices are due in 30 days."', False),
+    ],
+)
+def test_only_a_place_in_the_text_makes_a_pointer(text: str, pointer: bool) -> None:
+    assert is_pointer(text) is pointer
