@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from disputatio.state.claims import Claim
+from disputatio.state.claims import Claim, Evidence
 from disputatio.validators.claim_kinds import without_label
 
 _PUNCT_RE = re.compile(r"[^\w\s]")
@@ -38,6 +38,30 @@ def _copies_its_sentence(claim: Claim) -> bool:
         and not claim.more_evidence
         and _normal(without_label(claim.text)) == _normal(ev.sentence)
     )
+
+
+#: A heading line's shape: no full stop inside, numbered or not ("3. CALIBRATION").
+_HEADING_RE = re.compile(r"^\W*(?:\d+(?:\.\d+)*[.)]?\s+)?[^\W\d][^.!?\n]{0,60}$")
+
+
+def _heading_and(window: Evidence, copy: Evidence) -> bool:
+    """Whether ``window`` is ``copy``'s sentence and a heading line beside it, nothing more.
+
+    A heading line is short (at most six words) and a Markdown heading, a line in capitals
+    or a lead ending in a colon; a short sentence of its own ("Serology confirms it") is not.
+
+    The checker may rest a paraphrase on the pair of a heading and its sentence ("3.
+    CALIBRATION" above "The CTD-41 is calibrated every 18 months …": a new user's trial,
+    2026-12-04); it says no more than the sentence's copy beside it.
+    """
+    if window.section_id != copy.section_id or (window.start, window.end) == (copy.start, copy.end):
+        return False
+    if not (window.start <= copy.start and copy.end <= window.end):
+        return False
+    at = copy.start - window.start
+    rest = (window.sentence[:at] + " " + window.sentence[at + copy.end - copy.start :]).strip()
+    looks_heading = rest.startswith("#") or rest.endswith(":") or rest.isupper()
+    return looks_heading and len(rest.split()) <= 6 and bool(_HEADING_RE.match(rest.lstrip("#")))
 
 
 def repeats(claims: Sequence[Claim]) -> set[int]:
@@ -66,24 +90,31 @@ def restated(claims: Sequence[Claim]) -> int:
     """Drop each kept supported claim whose one sentence another kept claim copies whole.
 
     The copy states everything its sentence states, so the claim beside it adds nothing that
-    is checked; it is marked dropped, with the reason, and the copy is kept. A claim resting
-    on several sentences, or one of another part of the question, is left alone.
+    is checked; it is marked dropped, with the reason, and the copy is kept. So is a claim
+    resting on the copy's sentence and a heading line beside it (:func:`_heading_and`). A
+    claim resting on several sentences, or one of another part of the question, is left
+    alone.
 
     Returns:
         How many claims were dropped.
     """
     kept = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
-    copies = {
-        (c.part, c.evidence.section_id, c.evidence.start, c.evidence.end)
-        for c in kept
-        if c.evidence is not None and _copies_its_sentence(c)
-    }
+    copies = [
+        (c.part, c.evidence) for c in kept if c.evidence is not None and _copies_its_sentence(c)
+    ]
     dropped = 0
     for claim in kept:
         ev = claim.evidence
         if ev is None or claim.more_evidence or _copies_its_sentence(claim):
             continue
-        if (claim.part, ev.section_id, ev.start, ev.end) in copies:
+        if any(
+            part == claim.part
+            and (
+                (copy.section_id, copy.start, copy.end) == (ev.section_id, ev.start, ev.end)
+                or _heading_and(ev, copy)
+            )
+            for part, copy in copies
+        ):
             claim.dropped = True
             claim.reason = "another claim of the answer copies its sentence whole"
             dropped += 1

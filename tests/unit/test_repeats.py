@@ -52,3 +52,33 @@ def test_check_answer_shows_the_copy_once_not_its_paraphrase_beside_it() -> None
     kept = [c.text for c in report.claims if not c.dropped]
     assert kept == [RIDERS], report.claims
     assert report.answer.count("16") == 1
+
+
+CALIBRATION = "The CTD-41 is calibrated every 18 months at the manufacturer."
+MANUAL = {"ctd": {"title": "CTD-41 manual", "text": f"3. CALIBRATION\n{CALIBRATION}"}}
+
+
+def _on(text: str, start: int, end: int) -> Claim:
+    sentence = MANUAL["ctd"]["text"][start:end]
+    ev = Evidence(section_id="ctd", start=start, end=end, sentence=sentence, score=1.0)
+    return Claim(text=text, citations=["ctd"], verdict="supported", evidence=ev)
+
+
+def test_a_claim_on_a_heading_and_the_copied_sentence_is_dropped() -> None:
+    """A new user's trial: a paraphrase rested on "3. CALIBRATION" and the sentence beside
+    it, its copy was shown too, and the copy rule (the same span only) kept both."""
+    at = MANUAL["ctd"]["text"].index(CALIBRATION)
+    para = _on("The CTD-41 calibration interval is 18 months.", 0, len(MANUAL["ctd"]["text"]))
+    copy = _on(CALIBRATION, at, at + len(CALIBRATION))
+    assert restated([para, copy]) == 1 and para.dropped and not copy.dropped
+
+
+def test_a_claim_on_the_copied_sentence_and_a_short_sentence_is_kept() -> None:
+    text = f"Serology confirms it\n{CALIBRATION}"  # a short line, no heading: a fact of its own
+    at = text.index(CALIBRATION)
+    both = Evidence(section_id="ctd2", start=0, end=len(text), sentence=text, score=1.0)
+    alone = Evidence(section_id="ctd2", start=at, end=len(text), sentence=CALIBRATION, score=1.0)
+    para = Claim(text="Serology confirms the 18-month calibration.", verdict="supported",
+                 evidence=both)  # fmt: skip
+    copy = Claim(text=CALIBRATION, verdict="supported", evidence=alone)
+    assert restated([para, copy]) == 0 and not para.dropped
