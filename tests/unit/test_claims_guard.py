@@ -1,0 +1,148 @@
+"""The claim checker's number guard and sentence reading: units, negations, names, leads."""
+
+from __future__ import annotations
+
+from claims_sections import SENSOR, TRAVEL
+
+from disputatio.validators.claims import check_answer
+from disputatio.validators.sentences import numbers_with_units, split_sentences
+from disputatio.validators.support import LexicalSupport, guard
+
+
+def test_changed_unit_and_negation_are_caught() -> None:
+    assert guard("calibrated every 18 weeks", SENSOR)
+    assert guard(
+        "Contractors are reimbursed for meals.", "Contractors are not reimbursed for meals."
+    )
+    assert not guard("Contractors are not reimbursed for meals.", TRAVEL.splitlines()[-1])
+
+
+def test_sentence_spans_and_numbers() -> None:
+    text = "Dr. Berg wrote e.g. this. Lifts above 4 tonnes need two signallers!\n- NOK 910 a day"
+    assert [s.sentence for s in split_sentences(text)] == [
+        "Dr. Berg wrote e.g. this.",
+        "Lifts above 4 tonnes need two signallers!",
+        "NOK 910 a day",
+    ]
+    assert numbers_with_units("1,200 hours, 1,5 m, 20% and an 18-month interval") == [
+        ("1200", "hour"),
+        ("1.5", "m"),
+        ("20", "percent"),
+        ("18", "month"),
+    ]
+    assert LexicalSupport().threshold > 0
+
+
+def test_a_sections_lead_lends_its_names_not_its_words() -> None:
+    """The lead names the subject; its other words must not make a heading line evidence."""
+    doc = {
+        "s": {"text": "# Brucellosis\n\nBrucellosis is confirmed by blood culture.\nIt is rare."}
+    }
+    report = check_answer("Brucellosis is confirmed by blood culture.", doc)
+    assert report.claims[0].evidence is not None
+    assert report.claims[0].evidence.sentence == "Brucellosis is confirmed by blood culture."
+    # a claim naming the subject, about a later sentence that does not name it
+    manual = {
+        "m": {"text": "The CTD-41 is a profiler. It is blue.\nThe battery pack lasts 70 hours."}
+    }
+    assert check_answer("The CTD-41 battery pack lasts 70 hours.", manual).claims[0].verdict == (
+        "supported"
+    )
+    assert check_answer("The CTD-41 battery pack weighs 3 kg.", manual).not_found
+
+
+def test_a_number_is_not_borrowed_from_a_sentence_about_something_else() -> None:
+    """g022: the A-frame's load must not come from the sentence about the crane."""
+    text = (
+        "The A-frame on M/V Kvitbjørn has a safe working load of 10 tonnes. "
+        "The stern crane on M/V Sjøstjerne has a safe working load of 6 tonnes."
+    )
+    assert guard("The A-frame on M/V Sjøstjerne has a safe working load of 6 tonnes.", text)
+    assert not guard("The stern crane on M/V Sjøstjerne has a safe working load of 6 tonnes.", text)
+    # a sentence naming nothing takes its subject from the one before
+    assert not guard(
+        "The CTD-41 battery pack lasts 70 hours.",
+        "The CTD-41 is a profiler. The pack lasts 70 hours.",
+    )
+    # ... but one naming something else of its own does not lend it its number (k028)
+    assert guard("The safe working load of the stern crane on M/V Kvitbjørn is 6 tonnes.", text)
+
+
+def test_bounds_are_not_negations_and_title_numbers_are_names() -> None:
+    assert not guard("Its maximum speed is 1.0 m/s.", "It is lowered at no more than 1.0 m/s.")
+    assert guard("Its speed is 1.0 m/s.", "It is not lowered at 1.0 m/s.")
+    assert not guard(
+        "Incident 2291 cost 48,000 NOK.", "The repair cost 48,000 NOK.", "Incident 2291"
+    )
+    assert guard("Incident 2290 cost 48,000 NOK.", "The repair cost 48,000 NOK.", "Incident 2291")
+
+
+def test_a_hard_wrapped_sentence_is_one_sentence() -> None:
+    """The demo's Bang sentence is wrapped over two lines of brucellosis.txt."""
+    text = (
+        "BRUCELLOSIS\n===========\n"
+        "The Danish veterinarian Bernhard Bang identified the pathogen, now\n"
+        "called Brucella abortus, in 1897, and Alice Evans later argued for pasteurisation.\n"
+    )
+    spans = split_sentences(text)
+    assert [s.sentence.split()[0] for s in spans] == ["BRUCELLOSIS", "===========", "The"]
+    claim = "Bernhard Bang identified the pathogen, now called Brucella abortus, in 1897."
+    assert check_answer(claim, {"b": {"text": text}}).claims[0].verdict == "supported"
+
+
+def test_a_possessive_name_is_the_name() -> None:
+    """ "the CTD-41's case" names the CTD-41: the section names it without the 's."""
+    assert not guard(
+        "Damage to the CTD-41's case must be reported within 48 hours.",
+        "Any damage to the case must be reported within 48 hours.",
+        "CTD-41 manual",
+    )
+
+
+def test_one_as_a_pronoun_is_no_amount() -> None:
+    """r003 (held-out set 7): "one of the courts" picks a court; it does not count one."""
+    sentence = "A squash court costs 120 NOK for 45 minutes."
+    assert not guard(
+        "To play squash on one of the courts, you pay 120 NOK for 45 minutes.", sentence
+    )
+    assert numbers_with_units("The one on the left is open; no one swims alone.") == []
+    # "one" counting something is still a number the sentence must hold
+    assert numbers_with_units("One court costs 120 NOK.") == [("1", None), ("120", "nok")]
+    assert guard("Two courts cost 120 NOK for 45 minutes.", sentence)
+
+
+def test_the_two_standing_for_things_named_before_is_no_amount() -> None:
+    """``make demo``: "the main difference between the two is …" was refused for a number 2."""
+    assert numbers_with_units("The main difference between the two is the organism.") == []
+    assert numbers_with_units("The two courses cost 5 NOK.") == [("2", None), ("5", "nok")]
+    assert numbers_with_units("The two of them pay 50 NOK.") == [("2", None), ("50", "nok")]
+
+
+def test_a_markdown_comment_does_not_stand_for_the_documents_lead() -> None:
+    """Held-out set 16: "<!-- Invented content … -->" opened the section, so the names of its
+    real first sentence ("the Quayside Surgery in Elmsworth") were not the section's."""
+    from disputatio.validators.windows import Windows
+
+    text = (
+        "<!-- Invented content for a benchmark. None of this is real. -->\n"
+        "# Opening hours\n\nThe group has two sites: the Ashcombe Road Hospital and the "
+        "Quayside Surgery in Elmsworth.\n\n## Quayside Surgery\n\nOn Saturdays it is open "
+        "from 09:00 to 12:30."
+    )
+    context = Windows({"s": {"text": text}}).context["s"]
+    assert {"elmsworth", "quayside", "surgery"} <= set(context.split())
+
+
+def test_a_documents_title_line_names_its_subject_by_its_first_word_too() -> None:
+    """u012 (set 8): a plain-text title in capitals, "HOLMVIK WATER AND WASTE - …", names the
+    company its owner line belongs to; a sentence's first word is no name elsewhere."""
+    text = (
+        "HOLMVIK WATER AND WASTE - CUSTOMER SERVICE AND COMPLAINTS\n\n"
+        "Customer charter, revised 1 January 2027.\n\n"
+        "CONTACT\n\nOwner: Customer Service Manager, Ingrid Solheim."
+    )
+    sections = {"c": {"text": text, "title": "customer_service_and_complaints"}}
+    claim = "The Customer Service Manager at Holmvik Water and Waste is Ingrid Solheim [c]."
+    assert check_answer(claim, sections).claims[0].verdict == "supported"
+    other = {"c": {"text": text.replace("HOLMVIK", "FJORDBY"), "title": "complaints"}}
+    assert check_answer(claim, other).claims[0].verdict != "supported"
