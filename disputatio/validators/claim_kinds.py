@@ -19,7 +19,12 @@ from disputatio.validators.compound import split_compound as split_compound  # r
 from disputatio.validators.pointers import points_at_a_place
 from disputatio.validators.pointers import without_pointers as without_pointers  # re-exported
 from disputatio.validators.pointers import without_shown_lead as without_shown_lead  # re-exported
-from disputatio.validators.sentences import content_words, numbers_with_units, stated_numbers
+from disputatio.validators.sentences import (
+    content_words,
+    negations,
+    numbers_with_units,
+    stated_numbers,
+)
 
 #: A sentence saying the documents do not answer ("not found", "the sections do not say"):
 #: a verb that only a text does, negated.
@@ -242,7 +247,14 @@ def is_factual(text: str) -> bool:
         rest = text[head.end() :].strip(" *.:")
         if _OPTION_RE.match(rest) or len(content_words(rest)) < 3:
             return False
-    return len(content_words(text)) >= 2 or bool(numbers_with_units(text))
+    said = len(content_words(text))
+    if said == 1 and (negations(text) or _THERE_IS_RE.match(text)) and not refuses(text):
+        return True  # "There is no lift up to it." (set 20's t003): one word, and a fact
+    return said >= 2 or bool(numbers_with_units(text))
+
+
+#: A sentence saying something exists: "There is no lift up to it.", "There are lockers.".
+_THERE_IS_RE = re.compile(r"^\W*there\s+(?:is|are|was|were)\b", re.I)
 
 
 #: A list's heading copied from the documents: at most four words before its colon.

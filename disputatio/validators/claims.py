@@ -32,6 +32,7 @@ from disputatio.state.claims import VERDICTS, Claim, ClaimReport
 from disputatio.validators.base import ValidationContext, ValidationResult
 from disputatio.validators.citations import LEAD_CITATIONS_RE, group_ids
 from disputatio.validators.claim_kinds import (
+    ANSWER_LABEL_RE,
     YESNO_VERDICT_RE,
     refuses,
     reported,
@@ -94,7 +95,9 @@ def _read_citations(
     text = _GROUP_RE.sub(take, sentence)
     if text != sentence:
         text = without_pointers(text)
-    text = without_shown_lead(text)
+    label = ANSWER_LABEL_RE.match(text)  # "Support: From the table in section, X"
+    head = text[: label.end()] if label else ""
+    text = head + without_shown_lead(text[len(head) :])
     text = _SPACE_PUNCT_RE.sub(r"\1", _SPACE_RE.sub(" ", text)).strip()
     return text, cited, fabricated
 

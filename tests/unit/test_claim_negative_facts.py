@@ -134,3 +134,14 @@ def test_a_claim_saying_where_it_is_stated_is_a_pointer() -> None:
 )
 def test_only_a_place_in_the_text_makes_a_pointer(text: str, pointer: bool) -> None:
     assert is_pointer(text) is pointer
+
+
+def test_a_negated_fact_of_one_word_is_checked_not_passed_unchecked() -> None:
+    """Set 20's t003: "There is no lift up to it." has one content word and was shown as
+    "states nothing to check" beside "The documents do not answer this part"."""
+    stairs = "The upper circle can only be reached by 52 stairs, and there is no lift to it."
+    sections = {"acc": {"text": stairs, "title": "Access"}}
+    report = check_answer("There is no lift up to it [acc].", sections)
+    assert report.claims[0].factual and report.claims[0].verdict == "supported"
+    invented = check_answer("There is no cloakroom.", sections)
+    assert invented.claims[0].factual and invented.claims[0].verdict != "supported"
