@@ -43,6 +43,7 @@ LATEST = {
         f"questions_heldout{n}.jsonl": f"records_heldout{n}_run{run}.jsonl"
         for n, run in zip(range(6, 20), (11, 12, 13, 15, 16, 17, *range(19, 27)), strict=True)
     },
+    "questions_heldout20.jsonl": "records_heldout20_run31.jsonl",
 }
 
 
@@ -52,6 +53,11 @@ def _jobs(args: argparse.Namespace) -> list[tuple[Path, Path]]:
         return [(path, args.corpus) for path in args.records]
     sets = json.loads((DATA / "sets.json").read_text())
     return [(RECORDS / LATEST[q], DATA / corpus) for q, corpus in sets.items()]
+
+
+def _read(windows: Any) -> dict[str, Any]:
+    """The rows read with their headers, where the tree replayed reads them (``read``)."""
+    return {"read": windows.reading} if hasattr(windows, "reading") else {}
 
 
 def replay(rec: dict[str, Any], q: dict[str, Any], funnel: Any, similar: Any) -> dict[str, Any]:
@@ -76,7 +82,9 @@ def replay(rec: dict[str, Any], q: dict[str, Any], funnel: Any, similar: Any) ->
             if c.reason.startswith(SET_ASIDE):
                 c.dropped, c.reason = False, "(set aside when recorded)"
         words = get_settings().grounding.on_question_words  # as the quick path checks
-        off = drop_off_question(q["question"], claims, windows.titles, similar=similar, words=words)
+        off = drop_off_question(
+            q["question"], claims, windows.titles, similar=similar, words=words, **_read(windows)
+        )
         off += restated(claims) if restated else 0
     kept = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
     refused = not kept if ids else bool(rec["refused"])

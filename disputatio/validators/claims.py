@@ -197,6 +197,7 @@ def check_answer(
             keep=keep_unsupported,
             similar=_similar(checker),
             words=question_words,
+            read=windows.reading,
         )
     claims, pieces = without_repeats(claims, pieces)
     return _report(claims, pieces, fabricated, checker, not_found_answer, keep_unsupported)

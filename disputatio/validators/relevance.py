@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
-from disputatio.state.claims import Claim
+from disputatio.state.claims import Claim, Evidence
 from disputatio.validators.asked import (
     asked_unit,
     asks_age,
@@ -44,6 +44,7 @@ from disputatio.validators.asked import (
     kind_mismatch,
     unanswered,
 )
+from disputatio.validators.bands import other_band
 from disputatio.validators.ranges import (
     asker_age,
     excludes_age,
@@ -318,6 +319,7 @@ def drop_off_question(
     keep: bool = False,
     similar: Similar | None = None,
     words: bool = False,
+    read: Callable[[Evidence], str] | None = None,
 ) -> int:
     """Drop the supported claims of an answer that do not answer ``question``.
 
@@ -338,6 +340,7 @@ def drop_off_question(
             contrast, synonyms too.
         words: Check replaced words too (``grounding.on_question_words``), not only numbers,
             units and amounts.
+        read: Evidence → its row read with the headers, for :func:`.bands.other_band`.
 
     Returns:
         How many claims were found off the question.
@@ -351,7 +354,9 @@ def drop_off_question(
         found = [e for e in (claim.evidence, *claim.more_evidence) if e is not None]
         evidence = " ".join(e.sentence for e in found)
         where = " ".join(context.get(e.section_id, "") for e in found)
-        why = off_question(question, claim.text, evidence, where, similar, words)
+        why = off_question(question, claim.text, evidence, where, similar, words) or (
+            read and other_band(question, claim.text, "\n".join(map(read, found)))
+        )
         seen[bool(why)].append(evidence)
         if why:
             _set_aside(claim, why, keep)

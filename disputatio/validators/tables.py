@@ -96,3 +96,23 @@ def other_column(claim: str, window: str) -> str:
         if holding and not any(holding) and named_elsewhere:
             return f"the claim's figure is not in the {named_elsewhere[0]!r} column of the row"
     return ""
+
+
+def figure_columns(claim: str, reading: str) -> list[tuple[str, list[str]]]:
+    """For each row of ``reading`` holding the claim's figure: its cell's header and the others'.
+
+    "The upper circle costs 20 GBP" on "| Seat band: Band C (upper circle) | … | Adults 26 to
+    64: 20 GBP | Adults 65 and over: 18 GBP |" → ``[("Adults 26 to 64", ["Seat band", …,
+    "Adults 65 and over"])]``: the headers of the other cells that hold a figure.
+    """
+    wanted = figures(claim)
+    out: list[tuple[str, list[str]]] = []
+    for line in reading.splitlines() if wanted else []:
+        if not is_row(line):
+            continue
+        labelled = [c.split(_LABEL_SEP, 1) for c in cells(line) if _LABEL_SEP in c]
+        holding = [label for label, value in labelled if figures(value) & wanted]
+        if len(holding) == 1:
+            others = [label for label, value in labelled if label != holding[0] and figures(value)]
+            out.append((holding[0], others))
+    return out

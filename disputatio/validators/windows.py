@@ -175,6 +175,13 @@ class Windows:
         ctx = self.context[section_id]
         return f"{ctx} {under}" if under else ctx
 
+    def reading(self, evidence: Evidence) -> str:
+        """The text ``evidence``'s window was read as: a table row with its column headers."""
+        for start, end, read in self.items.get(evidence.section_id, ()):
+            if (start, end) == (evidence.start, evidence.end):
+                return read
+        return evidence.sentence
+
     def _evidence(self, section_id: str, window: tuple[int, int, str], score: float) -> Evidence:
         """The span of ``window`` as evidence: the section's own text, not the row's reading."""
         start, end, _read = window
