@@ -11,7 +11,7 @@ read with its headers (:func:`~disputatio.validators.tables.figure_columns`) can
 from __future__ import annotations
 
 from disputatio.validators.asked import asks_age
-from disputatio.validators.ranges import asker_age, excludes_age, fits_age, said_age
+from disputatio.validators.ranges import asker_age, excludes_age, fits_age, ranges, said_age
 from disputatio.validators.tables import figure_columns
 
 
@@ -26,10 +26,20 @@ def other_band(question: str, claim: str, reading: str) -> str:
     if age is None:
         return ""
     for header, others in figure_columns(claim, reading):
-        if excludes_age(header, age) is not None and any(fits_age(o, age) for o in others):
-            fits = next(o for o in others if fits_age(o, age))
+        fits = next((o for o in others if _holds_age(o, age)), None)
+        if excludes_age(header, age) is not None and fits is not None:
             return (
                 f"the claim's figure is the {header!r} column's; for {said_age(question)!r} "
                 f"the row gives {fits!r}"
             )
     return ""
+
+
+def _holds_age(header: str, age: float) -> bool:
+    """Whether a column ``header`` is for ``age``: its ages, or a bare range beside age bands.
+
+    "Young people 16 to 25" says no age word, but in a row of "Children under 16" and
+    "Adults 26 to 64" its range is one of ages (set 20's t001: 12 GBP, the children's price,
+    for a 19-year-old).
+    """
+    return fits_age(header, age) or any(r.unit is None and r.holds(age) for r in ranges(header))

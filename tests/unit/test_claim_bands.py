@@ -38,3 +38,15 @@ def test_without_the_askers_age_or_asking_an_age_nothing_is_set_aside() -> None:
     assert other_band(ASKED, claim, row)
     assert not other_band("What does a seat in the upper circle cost?", claim, row)
     assert not other_band("I'm 70. What is the minimum age for Band C?", claim, row)
+
+
+def test_a_bare_range_beside_age_bands_is_an_age_band() -> None:
+    """Set 20's t001: 12 GBP (children under 16) for a 19-year-old, whose column reads
+    "Young people 16 to 25", a range with no age word."""
+    row = (
+        "| Seat band: Band B | Children under 16: 12 GBP | Young people 16 to 25: 17 GBP "
+        "| Adults 26 to 64: 32 GBP |"
+    )
+    asked = "I'm 19 and I'd like a seat in the rear stalls. How much is the ticket?"
+    assert "Young people 16 to 25" in other_band(asked, "A rear stalls seat is 12 GBP.", row)
+    assert not other_band(asked, "A rear stalls seat is 17 GBP.", row)
