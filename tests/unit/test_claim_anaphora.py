@@ -46,3 +46,16 @@ def test_a_pronoun_sentence_lends_its_number_to_the_subject_before_it() -> None:
 )
 def test_a_pronoun_sentence_does_not_lend_its_number_elsewhere(claim: str, window: str) -> None:
     assert guard(claim, window) != ""
+
+
+def test_a_name_of_the_pronoun_sentence_itself_does_not_stop_it_lending() -> None:
+    """Set 20's t042: "… the balance by 1 July" holds "July", a name of the claim; the
+    subject, the school, is named only in the sentence before."""
+    school = (
+        "The Summer School is for ages 11 to 17 and runs for 2 weeks in August. It costs 260 "
+        "GBP, with a deposit of 60 GBP when you book and the balance by 1 July."
+    )
+    claim = "The Summer School costs 260 GBP, with the balance by 1 July."
+    assert guard(claim, school) == ""
+    # the subject must still be the one named before
+    assert guard("The Winter School costs 260 GBP, with the balance by 1 July.", school)
