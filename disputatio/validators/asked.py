@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 
 from disputatio.validators.sentences import DAYS, MONTHS, UNITS, names, stated_numbers, words
+from disputatio.validators.units import MONEY
 
 _QUANTITY_RE = re.compile(
     r"\bhow\s+(?:many|much|long|often|far|old|heavy|high|deep|fast|frequently)\b"
@@ -81,7 +82,7 @@ _KIND_OF_UNIT = {
     **dict.fromkeys(("second", "minute", "hour", "day", "week", "month", "year"), "time"),
     **dict.fromkeys(("tonne", "kg", "g", "lb"), "weight"),
     **dict.fromkeys(("m", "km", "cm", "mm", "nm", "ft", "inch", "mile"), "length"),
-    **dict.fromkeys(("nok", "eur", "usd", "gbp"), "money"),
+    **dict.fromkeys(MONEY, "money"),
     **dict.fromkeys(("c", "f"), "temperature"),
     "knot": "speed",
     **dict.fromkeys(("gb", "mb"), "size"),

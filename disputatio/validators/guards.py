@@ -36,6 +36,7 @@ from disputatio.validators.sentences import (
 )
 from disputatio.validators.tables import is_row, other_column
 from disputatio.validators.times import wrong_end
+from disputatio.validators.units import MONEY
 
 
 def guard(
@@ -73,9 +74,11 @@ def guard(
                 continue  # "one night costs 350 NOK" on "pays 350 NOK per night"
             return f"the number {number} is not in the sentence"
         units = by_number[number]
+        shown = ", ".join(sorted(u for u in units if u))
         if unit is not None and unit not in units and None not in units:
-            shown = ", ".join(sorted(u for u in units if u))
             return f"{number} {unit} where the sentence says {number} {shown}"
+        if unit is None and units <= MONEY and _counts(claim, number):
+            return f"the claim counts {number} of something; the sentence says {number} {shown}"
     unbound = (
         _unbound_numbers(claim, window)
         or mixed_pair(claim, window)
@@ -219,6 +222,16 @@ def one_per(claim: str, window: str) -> bool:
             if stem(w.group(1).casefold()) == thing:
                 return True
     return False
+
+
+def _counts(claim: str, number: str) -> bool:
+    """Whether ``claim`` writes ``number`` before a noun it counts ("8 seats", "4 spaces").
+
+    Set 20's t043: "There are 8 seats in the upper circle" was lifted on the price row "| Band
+    C (upper circle) | 8 GBP | 11 GBP | …": a count is no price. (Only against money: a
+    sentence's units of time are read from words like "weekly", "11 weekly lessons".)
+    """
+    return bool(re.search(rf"(?<![\d.,:]){re.escape(number)}\s+[^\W\d_]{{3,}}s\b", claim))
 
 
 def _unbound_numbers(claim: str, window: str) -> str:

@@ -53,3 +53,6 @@ for _canon, _spellings in {
 }.items():
     for _spelling in _spellings.split():
         UNITS[_spelling] = _canon
+
+#: The canonical units of money.
+MONEY = frozenset(("nok", "eur", "usd", "gbp"))

@@ -146,3 +146,12 @@ def test_a_documents_title_line_names_its_subject_by_its_first_word_too() -> Non
     assert check_answer(claim, sections).claims[0].verdict == "supported"
     other = {"c": {"text": text.replace("HOLMVIK", "FJORDBY"), "title": "complaints"}}
     assert check_answer(claim, other).claims[0].verdict != "supported"
+
+
+def test_a_count_is_not_supported_by_a_price() -> None:
+    """Set 20's t043: "8 seats" was lifted on the price row "| Band C | 8 GBP | 11 GBP |"."""
+    row = "| Band C (upper circle) | 8 GBP | 11 GBP | 20 GBP | 18 GBP |"
+    assert "counts 8" in guard("Band C (upper circle) has 8 seats.", row)
+    assert not guard("Band C (upper circle) costs 8 GBP.", row)
+    # a sentence's time read from "weekly" is left alone: the count rule is for money only
+    assert not guard("Each term has 11 lessons.", "Each term includes 11 weekly lessons.")
