@@ -3,6 +3,8 @@ shown as supported, and a pointer at the sections was left as "…, as mentioned
 
 from __future__ import annotations
 
+from fake_judges import RecordingJudge
+
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claim_kinds import without_shown_lead
 from disputatio.validators.claims import check_answer
@@ -109,23 +111,12 @@ def test_a_preposition_left_bare_by_a_removed_label_is_taken_out() -> None:
     ]
 
 
-class RecordingJudge:
-    """A judge that says no to every claim and keeps the claims it was asked about."""
-
-    def __init__(self) -> None:
-        self.asked: list[str] = []
-
-    def __call__(self, claim: str, window: str, context: str) -> float:
-        self.asked.append(claim)
-        return 0.0
-
-
 def test_a_lead_naming_the_table_shown_is_no_part_of_the_claim() -> None:
     """Set 20's t003 (the hierarchical debate): "Support: From the table in section [id], the
     upper circle … 52 stairs." was judged with its lead and vetoed (P 0.48)."""
     stairs = "The upper circle can only be reached by 52 stairs, and there is no lift to it."
     sections = {"acc": {"text": stairs, "title": "Access and facilities"}}
-    judge = RecordingJudge()
+    judge = RecordingJudge(0.0)  # says no: every window is asked about
     checker = JudgedSupport(FakeEmbeddings().embed_documents, judge)  # type: ignore[arg-type]
     report = check_answer(
         "Support: From the table in section [acc], the upper circle can only be reached by "
@@ -134,4 +125,4 @@ def test_a_lead_naming_the_table_shown_is_no_part_of_the_claim() -> None:
         checker=checker,
     )
     assert report.claims[0].text == "Support: The upper circle can only be reached by 52 stairs."
-    assert all("table" not in claim for claim in judge.asked)
+    assert all("table" not in claim for claim, _, _ in judge.asked)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fake_judges import RecordingJudge
+
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claims import check_answer
 from disputatio.validators.sentences import stem
@@ -61,24 +63,14 @@ def test_a_noun_in_sis_shares_its_stem_with_its_verb() -> None:
     assert stem("analysis") == stem("analysed")
 
 
-class RecordingJudge:
-    """A judge that says yes and keeps the context it was given."""
-
-    def __init__(self) -> None:
-        self.contexts: list[str] = []
-
-    def __call__(self, claim: str, window: str, context: str) -> float:
-        self.contexts.append(context)
-        return 1.0
-
-
 def test_the_judge_reads_the_section_context_it_was_measured_with() -> None:
     """The inner headings count for the words; the judge is shown the section's own context,
     the input it was measured with (docs/grounding.md, session 50)."""
-    judge = RecordingJudge()
+    judge = RecordingJudge(1.0)
     checker = JudgedSupport(FakeEmbeddings().embed_documents, judge)  # type: ignore[arg-type]
     report = check_answer(
         "Q fever is diagnosed through serology [q].", {"q": {"text": Q_FEVER}}, checker=checker
     )
     assert report.claims[0].verdict == "supported"
-    assert judge.contexts and not any("Diagnosis" in c for c in judge.contexts)
+    contexts = [context for _, _, context in judge.asked]
+    assert contexts and not any("Diagnosis" in c for c in contexts)
