@@ -116,7 +116,7 @@ def test_a_lead_naming_the_table_shown_is_no_part_of_the_claim() -> None:
     upper circle … 52 stairs." was judged with its lead and vetoed (P 0.48)."""
     stairs = "The upper circle can only be reached by 52 stairs, and there is no lift to it."
     sections = {"acc": {"text": stairs, "title": "Access and facilities"}}
-    judge = RecordingJudge(0.0)  # says no: every window is asked about
+    judge = RecordingJudge(0.0)  # says no to whatever it is asked
     checker = JudgedSupport(FakeEmbeddings().embed_documents, judge)  # type: ignore[arg-type]
     report = check_answer(
         "Support: From the table in section [acc], the upper circle can only be reached by "
