@@ -20,21 +20,18 @@ _STATED_IN_RE = re.compile(
     r"(?:in|within|under|on)\s+(?P<where>.+?)\s*[.:]?\s*$",
     re.I,
 )
-#: The words a "where" is made of when it names only a place in the text shown ("the first
-#: sentence of [S1]", "the section titled \"Rates\"", "page 2 of the document").
-_WHERE_WORDS = frozenset(
-    "the this that these those a an same above following provided given shown relevant "
-    "retrieved first second third fourth fifth last final next previous opening sentence "
-    "sentences section sections subsection paragraph paragraphs passage passages text texts "
-    "document documents context source sources excerpt excerpts part parts line lines heading "
-    "headings title titled entitled called named labelled table row rows page of in under on "
-    "and both specifically id".split()
-)
 #: The nouns a "where" ends with: a place in the text, not in the world.
 _PLACE_NOUNS = frozenset(
     "sentence sentences section sections subsection paragraph paragraphs passage passages text "
     "texts document documents context source sources excerpt excerpts part parts line lines "
     "heading headings title table row rows page".split()
+)
+#: The words a "where" is made of when it names only a place in the text shown ("the first
+#: sentence of [S1]", "the section titled \"Rates\"", "page 2 of the document").
+_WHERE_WORDS = _PLACE_NOUNS | frozenset(
+    "the this that these those a an same above following provided given shown relevant "
+    "retrieved first second third fourth fifth last final next previous opening titled "
+    "entitled called named labelled of in under on and both specifically id".split()
 )
 _TITLE_RE = re.compile(
     r"\b[A-Z][\w'’-]*(?:\s+[\w'’-]+){0,5}?(?=\s+(?:section|subsection|heading|table)\b)"
