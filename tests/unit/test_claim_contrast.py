@@ -8,6 +8,7 @@ serology is Q fever's main method.
 from __future__ import annotations
 
 import pytest
+from fake_judges import RecordingJudge
 
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claims import check_answer
@@ -24,13 +25,6 @@ SECTIONS = {
     "qf": {"text": "Q fever is caused by Coxiella burnetii.", "title": "Q fever"},
 }
 CLAIM = "Brucellosis is diagnosed by blood cultures and specific serology, unlike Q fever"
-
-
-class YesJudge:
-    """A judge that lifts every claim it is asked about (as the 1.5B did in the demo)."""
-
-    def __call__(self, claim: str, window: str, context: str) -> float:
-        return 1.0
 
 
 @pytest.mark.parametrize(
@@ -94,7 +88,7 @@ def test_only_a_detachable_contrast_is_taken_away(claim: str, rest: str | None) 
 
 def test_an_unsupported_contrast_is_dropped_and_the_rest_is_shown() -> None:
     """Even a judge that lifts everything: the guard is never overruled."""
-    checker = JudgedSupport(FakeEmbeddings().embed_documents, YesJudge())  # type: ignore[arg-type]
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, RecordingJudge(1.0))  # type: ignore[arg-type]
     report = check_answer(f"{CLAIM} [bru].", SECTIONS, checker=checker)
     core, whole = report.claims
     assert (core.text, core.verdict, core.dropped) == (BRUCELLOSIS, "supported", False)
@@ -110,7 +104,7 @@ def test_a_contrast_its_sentence_states_is_one_supported_claim() -> None:
     claim = (
         "Brucellosis is diagnosed by blood cultures, unlike Q fever, diagnosed mainly by serology"
     )
-    checker = JudgedSupport(FakeEmbeddings().embed_documents, YesJudge())  # type: ignore[arg-type]
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, RecordingJudge(1.0))  # type: ignore[arg-type]
     report = check_answer(f"{claim} [both].", sections, checker=checker)
     (only,) = report.claims
     assert only.verdict == "supported" and not only.dropped and "Q fever" in report.answer

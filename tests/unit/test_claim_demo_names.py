@@ -21,15 +21,8 @@ SECTIONS = {
 }
 
 
-class YesJudge:
-    """A judge that lifts every claim it is asked about."""
-
-    def __call__(self, claim: str, window: str, context: str) -> float:
-        return 1.0
-
-
 def _checker() -> JudgedSupport:
-    return JudgedSupport(FakeEmbeddings().embed_documents, YesJudge())  # type: ignore[arg-type]
+    return JudgedSupport(FakeEmbeddings().embed_documents, RecordingJudge(1.0))  # type: ignore[arg-type]
 
 
 def test_a_one_letter_name_must_be_in_the_evidence() -> None:

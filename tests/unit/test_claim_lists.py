@@ -10,6 +10,7 @@ document, to which the claim is now attributed.
 from __future__ import annotations
 
 import pytest
+from fake_judges import RecordingJudge
 
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claims import check_answer
@@ -30,13 +31,6 @@ SECTIONS = {
     "bru": {"text": UNDULANT, "title": "Brucellosis"},
     "still": {"text": BOTH, "title": "Adult-onset Still's disease"},
 }
-
-
-class YesJudge:
-    """A judge that lifts every claim it is asked about (as the 1.5B did in the demo)."""
-
-    def __call__(self, claim: str, window: str, context: str) -> float:
-        return 1.0
 
 
 @pytest.mark.parametrize(
@@ -74,7 +68,7 @@ def test_a_window_missing_an_item_fails_the_guard() -> None:
 
 def test_a_list_claim_is_attributed_to_the_sentence_holding_every_item() -> None:
     """Even a judge that lifts everything: the guard is never overruled."""
-    checker = JudgedSupport(FakeEmbeddings().embed_documents, YesJudge())  # type: ignore[arg-type]
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, RecordingJudge(1.0))  # type: ignore[arg-type]
     report = check_answer(f"{CLAIM} [bru].", SECTIONS, checker=checker)
     (claim,) = report.claims
     assert claim.verdict == "supported" and claim.evidence is not None
@@ -83,7 +77,7 @@ def test_a_list_claim_is_attributed_to_the_sentence_holding_every_item() -> None
 
 
 def test_a_list_claim_no_sentence_holds_is_unsupported() -> None:
-    checker = JudgedSupport(FakeEmbeddings().embed_documents, YesJudge())  # type: ignore[arg-type]
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, RecordingJudge(1.0))  # type: ignore[arg-type]
     report = check_answer(f"{CLAIM} [bru].", {"bru": SECTIONS["bru"]}, checker=checker)
     (claim,) = [c for c in report.claims if c.text.startswith(CLAIM)]
     assert claim.verdict == "unsupported" and claim.dropped

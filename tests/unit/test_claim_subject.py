@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fake_judges import RecordingJudge
+
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claim_kinds import lacks_subject, split_compound
 from disputatio.validators.claims import check_answer
@@ -18,13 +20,6 @@ SECTIONS = {
 }
 
 
-class YesJudge:
-    """A judge that lifts every claim it is asked about (as the 1.5B did in the demo)."""
-
-    def __call__(self, claim: str, window: str, context: str) -> float:
-        return 1.0
-
-
 def test_a_verb_phrase_sharing_the_subject_is_not_split_off() -> None:
     """The third ``make demo`` of 2026-12-02 split "It … is caused by *B. melitensis*, and is
     transmitted through milk …" at ", and": its second half, "Is transmitted through milk and
@@ -38,7 +33,7 @@ def test_a_verb_phrase_sharing_the_subject_is_not_split_off() -> None:
     assert lacks_subject("is transmitted through milk") and not lacks_subject("It is spread")
     two = "The pool is heated to 28 degrees, and it is open until 21:00 on weekdays."
     assert len(split_compound(two)) == 2
-    checker = JudgedSupport(FakeEmbeddings().embed_documents, YesJudge())  # type: ignore[arg-type]
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, RecordingJudge(1.0))  # type: ignore[arg-type]
     report = check_answer(joined, SECTIONS, checker=checker)
     assert not any(c.text.startswith("Is transmitted") for c in report.claims)
 

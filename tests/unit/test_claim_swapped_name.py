@@ -8,6 +8,7 @@ diagnoses to exclude; held-out set 9 answered a near miss (v008) on the other lo
 from __future__ import annotations
 
 import pytest
+from fake_judges import RecordingJudge
 
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claims import check_answer
@@ -55,18 +56,11 @@ def test_the_guard_rejects_a_swap_even_when_the_title_names_the_claims_thing() -
     assert guard(claim, claim, "Lounges") == ""
 
 
-class YesJudge:
-    """A judge that lifts every claim it is asked about (as the 1.5B did in the demo)."""
-
-    def __call__(self, claim: str, window: str, context: str) -> float:
-        return 1.0
-
-
 def test_a_swapped_claim_is_not_supported_even_by_a_judge_that_lifts_everything() -> None:
     sections = {
         "ddx": {"text": AOSD, "title": "Differential diagnosis of brucellosis and AOSD"},
     }
-    checker = JudgedSupport(FakeEmbeddings().embed_documents, YesJudge())  # type: ignore[arg-type]
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, RecordingJudge(1.0))  # type: ignore[arg-type]
     swapped = check_answer(
         "Brucellosis is a diagnosis of exclusion [ddx].", sections, checker=checker
     )

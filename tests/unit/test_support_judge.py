@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 
 import pytest
+from fake_judges import RecordingJudge
 from langchain_core.messages import AIMessage
 
 from disputatio.state.claims import Claim
@@ -34,25 +35,13 @@ def lp_reply(dist: dict[str, float]) -> AIMessage:
     return AIMessage(content=first, response_metadata={"logprobs": {"content": content}})
 
 
-class CountingJudge:
-    """A judge that answers ``p`` and records what it was asked."""
-
-    def __init__(self, p: float) -> None:
-        self.p = p
-        self.asked: list[tuple[str, str, str]] = []
-
-    def __call__(self, claim: str, window: str, context: str) -> float:
-        self.asked.append((claim, window, context))
-        return self.p
-
-
 SECTIONS = {
     "pw": {"text": f"{SENTENCE} They are changed every year.", "title": "Passwords"},
     "vpn": {"text": "The VPN client must be updated monthly.", "title": "Remote access"},
 }
 
 
-def _check(claim: str, judge: CountingJudge, **kw: float | None) -> Claim:
+def _check(claim: str, judge: RecordingJudge, **kw: float | None) -> Claim:
     checker = JudgedSupport(EMBED, judge, **kw)  # type: ignore[arg-type]
     return check_answer(f"{claim} [pw]", SECTIONS, checker=checker).claims[0]
 
@@ -60,7 +49,7 @@ def _check(claim: str, judge: CountingJudge, **kw: float | None) -> Claim:
 def test_grey_claim_is_supported_when_the_judge_says_yes() -> None:
     hybrid = HybridSupport(EMBED).score_many(CLAIM, [SENTENCE], ["Passwords"])[0].score
     assert 0.5 <= hybrid < 0.83  # the premise: a grey-zone claim
-    judge = CountingJudge(0.9)
+    judge = RecordingJudge(0.9)
     claim = _check(CLAIM, judge)
     assert claim.verdict == "supported" and claim.evidence is not None
     assert claim.evidence.sentence == SENTENCE
@@ -69,28 +58,28 @@ def test_grey_claim_is_supported_when_the_judge_says_yes() -> None:
 
 
 def test_grey_claim_stays_unsupported_when_the_judge_says_no() -> None:
-    assert _check(CLAIM, CountingJudge(0.2)).verdict == "unsupported"
+    assert _check(CLAIM, RecordingJudge(0.2)).verdict == "unsupported"
 
 
 def test_supported_claim_is_vetoed_when_the_judge_says_no() -> None:
-    judge = CountingJudge(0.1)
+    judge = RecordingJudge(0.1)
     claim = _check(SENTENCE, judge, trust=None)  # the verbatim copy is judged too
     assert claim.verdict == "unsupported" and "judge" in claim.reason
     assert len(judge.asked) == 1
-    unvetoed = CountingJudge(0.1)
+    unvetoed = RecordingJudge(0.1)
     assert _check(SENTENCE, unvetoed, veto=None).verdict == "supported"
     assert unvetoed.asked == []
 
 
 def test_a_guard_is_never_overruled_by_the_judge() -> None:
-    judge = CountingJudge(1.0)
+    judge = RecordingJudge(1.0)
     claim = _check("Passwords need at least 12 characters.", judge)
     assert claim.verdict == "unsupported"
     assert judge.asked == []
 
 
 def test_the_judge_is_asked_once_per_claim_over_all_sections() -> None:
-    judge = CountingJudge(0.9)
+    judge = RecordingJudge(0.9)
     checker = JudgedSupport(EMBED, judge)
     check_answer(f"{CLAIM} [pw] [vpn]", SECTIONS, checker=checker)
     assert [w for _, w, _ in judge.asked] == [SENTENCE]
@@ -110,7 +99,7 @@ def test_decide_asks_only_where_the_rule_needs_the_judge() -> None:
 
 def test_a_trusted_copy_is_not_judged_and_the_rest_still_is() -> None:
     """With ``trust``, a claim copying its sentence costs no judge call; a paraphrase does."""
-    judge = CountingJudge(0.1)
+    judge = RecordingJudge(0.1)
     trusting = JudgedSupport(EMBED, judge)  # trust 0.97 by default
     copied = check_answer(f"{SENTENCE} [pw]", SECTIONS, checker=trusting).claims[0]
     assert copied.verdict == "supported" and judge.asked == []
@@ -150,7 +139,7 @@ def test_prompt_names_the_section_only_when_there_is_one() -> None:
 
 
 def test_default_checker_builds_the_judged_checker() -> None:
-    checker = default_checker(EMBED, "judged", CountingJudge(1.0))
+    checker = default_checker(EMBED, "judged", RecordingJudge(1.0))
     assert checker.name == "judged"
     with pytest.raises(ValueError, match="judge"):
         default_checker(EMBED, "judged")
@@ -225,7 +214,7 @@ def test_no_second_judge_call_beyond_the_margin_or_when_the_first_is_supported()
     assert first_yes.asked == ["All shackles were inspected."]
 
 
-class QuestionJudge(CountingJudge):
+class QuestionJudge(RecordingJudge):
     """A judge that also records the question it was told (``""``: none)."""
 
     def __init__(self, p: float) -> None:
