@@ -355,7 +355,7 @@ def drop_off_question(
         evidence = " ".join(e.sentence for e in found)
         where = " ".join(context.get(e.section_id, "") for e in found)
         why = off_question(question, claim.text, evidence, where, similar, words) or (
-            read and other_band(question, claim.text, "\n".join(map(read, found)))
+            other_band(question, claim.text, "\n".join(map(read, found))) if read else ""
         )
         seen[bool(why)].append(evidence)
         if why:
