@@ -44,6 +44,7 @@ LATEST = {
         for n, run in zip(range(6, 20), (11, 12, 13, 15, 16, 17, *range(19, 27)), strict=True)
     },
     "questions_heldout20.jsonl": "records_heldout20_run31.jsonl",
+    "questions_heldout21.jsonl": "records_heldout21_run33.jsonl",
 }
 
 
