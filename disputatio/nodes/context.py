@@ -121,7 +121,10 @@ class AgentContext:
         if cfg.checker == "judged":
             from disputatio.validators.judge import SupportJudge
 
-            judge = SupportJudge(self.chat_model("claim_judge", role="claim_judge"))
+            judge = SupportJudge(
+                self.chat_model("claim_judge", role="claim_judge"),
+                prompt_cache=cfg.judge_prompt_cache,
+            )
         if cfg.checker in ("hybrid", "judged"):
             model = getattr(self.retriever, "embeddings", None)
             if model is None:

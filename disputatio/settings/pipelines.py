@@ -112,6 +112,13 @@ class GroundingSettings(BaseModel):
         le=1,
         description="Support score from which a claim is supported (default: the checker's).",
     )
+    judge_prompt_cache: bool = Field(
+        False,
+        description="'judged' checker on a llama.cpp endpoint: let the judge reuse a cached "
+        "prompt prefix. Off, every verdict's prompt is evaluated afresh, so a claim's P(yes) "
+        "does not depend on the claim judged before it (cached, one moved by up to 0.03 near "
+        "0.5: benchmarks/judge_determinism.py); on is faster.",
+    )
     attribute: bool = Field(
         True,
         description="Attach an uncited or mis-cited claim to its best supporting shown sentence.",

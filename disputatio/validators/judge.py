@@ -7,6 +7,11 @@ the answer is a probability, not a parsed word. From an endpoint that returns no
 log-probabilities (Gemini, a scripted fake) the same reply's first word is read: ``yes`` is
 1.0, anything else 0.0. Verdicts are cached by (claim, passage, section, question): a debate
 that checks the same claim against the same sentence twice asks once.
+
+A llama.cpp endpoint is asked to evaluate every judge prompt afresh (``cache_prompt`` off,
+``prompt_cache=False``): reusing a cached prefix changes the log-probabilities a little, so a
+claim's P(yes) moved with the claim judged before it, by up to 0.03 on a verdict near 0.5
+(``benchmarks/judge_determinism.py``, docs/grounding.md).
 """
 
 from __future__ import annotations
@@ -68,14 +73,19 @@ class SupportJudge:
     Args:
         model: A LangChain chat model (an OpenAI-compatible endpoint returns log-probabilities).
         cache_size: Verdicts kept.
+        prompt_cache: Let a llama.cpp endpoint reuse a cached prompt prefix (faster; a verdict
+            then depends a little on the prompt judged before it). Other endpoints are asked
+            as they are.
     """
 
-    def __init__(self, model: Any, cache_size: int = 4096) -> None:
+    def __init__(self, model: Any, cache_size: int = 4096, prompt_cache: bool = False) -> None:
         self.model = model
         self.cache_size = cache_size
         self.calls = 0
+        body = getattr(model, "extra_body", None) or {}
+        extra = {"cache_prompt": False} if "cache_prompt" in body and not prompt_cache else None
         self._model = logprob_model(
-            configure_model(model, temperature=0.0, max_tokens=LABEL_MAX_TOKENS)
+            configure_model(model, temperature=0.0, max_tokens=LABEL_MAX_TOKENS, extra_body=extra)
         )
         self._cache: dict[tuple[str, str, str, str], float] = {}
 

@@ -276,3 +276,44 @@ def test_a_refused_pair_of_sentences_has_its_sentence_judged_alone() -> None:
     low = TiedChecker({pair: 0.66, alone: 0.4}, alone)
     check_answer("The ferry MF Ormøy has four wheelchair spaces.", FERRY, checker=low)
     assert low.asked == [pair]
+
+
+def test_judge_asks_a_llama_cpp_endpoint_to_evaluate_each_prompt_afresh() -> None:
+    """A cached prompt prefix moves P(yes) a little: the judge's requests turn the cache off."""
+    model = ScriptedChatModel(
+        script=[lp_reply({"yes": 0.6, "no": 0.4})], extra_body={"cache_prompt": True, "id_slot": 1}
+    )
+    SupportJudge(model)(CLAIM, SENTENCE)
+    assert model.received[0]["extra_body"] == {"cache_prompt": False, "id_slot": 1}
+    cached = ScriptedChatModel(
+        script=[lp_reply({"yes": 0.6, "no": 0.4})], extra_body={"cache_prompt": True}
+    )
+    SupportJudge(cached, prompt_cache=True)(CLAIM, SENTENCE)
+    assert cached.received[0]["extra_body"] == {"cache_prompt": True}
+
+
+def test_judge_leaves_an_endpoint_without_a_prompt_cache_as_it_is() -> None:
+    """A hosted endpoint (no ``cache_prompt`` in its body) gets no llama.cpp field it rejects."""
+    model = ScriptedChatModel(script=[lp_reply({"yes": 0.6, "no": 0.4})])
+    SupportJudge(model)(CLAIM, SENTENCE)
+    assert not (model.received[0]["extra_body"] or {}).get("cache_prompt")
+    assert "cache_prompt" not in (model.received[0]["extra_body"] or {})
+
+
+def test_the_grounding_setting_lets_the_runs_judge_reuse_its_cache() -> None:
+    """``grounding.judge_prompt_cache`` reaches the judge the run context builds."""
+    from types import SimpleNamespace
+
+    from disputatio.nodes.rag.context import RagContext
+    from disputatio.settings import Settings
+
+    for cache in (False, True):
+        model = ScriptedChatModel(
+            script=[lp_reply({"yes": 0.6, "no": 0.4})], extra_body={"cache_prompt": True}
+        )
+        settings = Settings(grounding={"checker": "judged", "judge_prompt_cache": cache})
+        retriever = SimpleNamespace(embeddings=SimpleNamespace(embed_documents=EMBED))
+        ctx = RagContext(models={"claim_judge": model}, settings=settings, retriever=retriever)
+        judge = ctx.support_checker().judge
+        judge(CLAIM, SENTENCE)
+        assert model.received[0]["extra_body"] == {"cache_prompt": cache}
