@@ -34,6 +34,7 @@ from disputatio.validators.sentences import (
     stem,
     words,
 )
+from disputatio.validators.subjects import holds_name, renames
 from disputatio.validators.tables import is_row, other_column
 from disputatio.validators.times import wrong_end
 from disputatio.validators.units import MONEY
@@ -246,7 +247,7 @@ def _unbound_numbers(claim: str, window: str) -> str:
     if len(spans) < 2:
         return ""
     claim_names = names(claim)
-    present = {n for n in claim_names if n in window.casefold()}
+    present = {n for n in claim_names if holds_name(window.casefold(), n)}
     texts = [s.sentence for s in spans]
     for number, _ in stated_numbers(claim):
         holders = [i for i, t in enumerate(texts) if number in {n for n, _ in stated_numbers(t)}]
@@ -297,7 +298,7 @@ def _binds(sentence: str, present: set[str], claim_names: frozenset[str]) -> boo
     Sjøstjerne is rated 6 tonnes" does not lend its 6 to a claim about Kvitbjørn, named in
     the sentence before.
     """
-    held = {n for n in present if n in sentence.casefold()}
+    held = {n for n in present if holds_name(sentence.casefold(), n)}
     if held:
         return held == present
     return not present or not (names(sentence) - claim_names)
@@ -371,12 +372,15 @@ def _continues(claim: str, sentence: str, before: str, present: set[str]) -> boo
     of the sentence stands where the claim has one ("It opens at 10 on Sundays" after "The
     café opens at 8 on Mondays" does not carry "The café opens at 10 on Mondays").
     """
-    if not before or not _ANAPHOR_RE.match(sentence.lstrip()):
+    if not before or not (_ANAPHOR_RE.match(sentence.lstrip()) or renames(sentence, before)):
         return False
     # a name the sentence holds itself goes with its own facts ("… the balance by 1 July":
     # set 20's t042); the others are the subject's, named before
-    rest = {n for n in present if n not in sentence.casefold()}
-    return all(n in before.casefold() for n in rest) and swapped_name(claim, sentence) is None
+    rest = {n for n in present if not holds_name(sentence.casefold(), n)}
+    return (
+        all(holds_name(before.casefold(), n) for n in rest)
+        and swapped_name(claim, sentence) is None
+    )
 
 
 def coverage(claim: str, window: str, context: str = "") -> float:

@@ -1,0 +1,40 @@
+"""Who a sentence is about: what it names, and whether it goes on about the one before.
+
+Used by the guards (:mod:`disputatio.validators.guards`) when a window of two sentences lends a
+claim a number: a sentence whose subject is a name the sentence before it gives, and which names
+nothing else, goes on about that (as a pronoun would); and a name word is held by a text that
+holds its plural in "-ies" ("Wild Parties" holds "Wild Party").
+"""
+
+from __future__ import annotations
+
+from disputatio.validators.sentences import name_form, names, stem, words
+
+#: Words a sentence's subject may open with before its name ("A Wild Party is …").
+_DETERMINERS = frozenset({"a", "an", "the", "each", "every", "this", "that"})
+
+
+def renames(sentence: str, before: str) -> bool:
+    """Whether ``sentence`` is about a name the sentence ``before`` gives, and names no other.
+
+    "Larchfield Park hosts Wild Parties for children aged 4 to 11. A Wild Party is for 8 to 20
+    children and costs 24 GBP per child." (set 21's w009): "A Wild Party" is the parties just
+    named, as "It" would be. Its subject must be that name: "Mobility scooters can be hired only
+    at Larchfield Park …; there are 5 scooters" after "… 4 at the Tidewater Aquarium" is about
+    scooters, though it names only a site named before ("Groups of 20 or more get …" after
+    "Groups of 10 to 19 people get …" opens with a word, not a name); and one naming anything new
+    ("The crane on Sjøstjerne …" after "The A-frame on Kvitbjørn …") has a subject of its own.
+    """
+    toks = words(sentence)
+    while toks and toks[0].casefold() in _DETERMINERS:
+        toks = toks[1:]
+    named = {stem(n) for n in names(before)}  # not its first word: "Groups of 10 …"
+    if not toks or not toks[0][:1].isupper() or stem(name_form(toks[0])) not in named:
+        return False
+    given = named | {stem(name_form(t)) for t in words(before)[:1] if t[:1].isupper()}
+    return {stem(n) for n in names(sentence)} <= given
+
+
+def holds_name(text: str, name: str) -> bool:
+    """Whether the case-folded ``text`` holds the name word ``name``, or its plural in -ies."""
+    return name in text or (name.endswith("y") and f"{name[:-1]}ies" in text)
