@@ -9,9 +9,9 @@ What each leaf's workers were shown is rebuilt, not recorded: the seed search of
 (``seed_k`` sections, as the workers ran it with no tool calls) plus any section its answer
 cites. ``--variant`` says which sentences of a leaf's answer reach the check:
 
-- ``cited`` — the verdict line and the cited sentences (``own_answer`` before 2026-12-05);
-- ``all`` — every sentence, the uncited ones attributed by the checker like the quick path's;
-- ``code`` — ``own_answer`` as the code now stands.
+- ``code`` — ``own_answer`` as the code stands (2026-12-05: the verdict line and the cited
+  sentences);
+- ``all`` — every sentence, the uncited ones attributed by the checker like the quick path's.
 
     .venv/bin/python benchmarks/hier_replay.py docs/grounding/records_heldout19_hier_run30.jsonl \\
         --variant all
@@ -42,31 +42,6 @@ def _sets(records: Path) -> tuple[Path, Path]:
     questions = f"questions_{match.group(1)}.jsonl"
     corpus = json.loads((DATA / "sets.json").read_text())[questions]
     return DATA / questions, DATA / corpus
-
-
-def _cited_only(answer: str) -> str:
-    """The verdict line and cited sentences of ``answer`` (the rule before 2026-12-05)."""
-    from disputatio.nodes.debate.aggregate import (
-        _SENTENCE_RE,
-        NO_ANSWER,
-        _quotes_whole,
-        _with_trailing_citations,
-        extract_citations,
-        verdict_line,
-    )
-
-    lines = [line for line in (answer or "").splitlines() if line.strip()]
-    if not lines:
-        return NO_ANSWER
-    head = lines[0] if verdict_line(lines[0]) is not None else None
-    body = " ".join(lines[1:] if head is not None else lines)
-    sentences = _with_trailing_citations(
-        _quotes_whole([s for s in _SENTENCE_RE.split(body) if s.strip()])
-    )
-    cited = [s for s in sentences if extract_citations(s)]
-    if not cited and not (head and extract_citations(head)):
-        return "\n".join(lines)
-    return "\n".join(part for part in (head, " ".join(cited)) if part)
 
 
 def _whole(answer: str) -> str:
@@ -121,7 +96,7 @@ def replay(rec: dict[str, Any], q: dict[str, Any], funnel: Any, checker: Any) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records", type=Path, nargs="+")
-    parser.add_argument("--variant", choices=("cited", "all", "code"), default="code")
+    parser.add_argument("--variant", choices=("code", "all"), default="code")
     parser.add_argument("--model", default="local:qwen2.5-coder-1.5b", help="the judge")
     parser.add_argument("--out", type=Path, help="write the replayed records here (JSONL)")
     args = parser.parse_args()
@@ -131,7 +106,7 @@ def main() -> None:
     from disputatio.retrievers.memory import InMemoryFunnel
 
     if args.variant != "code":
-        aggregate.own_answer = _cited_only if args.variant == "cited" else _whole  # type: ignore[assignment]
+        aggregate.own_answer = _whole  # type: ignore[assignment]
     totals = {"before": [0, 0], "after": [0, 0]}
     out_fh = args.out.open("a") if args.out else None
     for path in args.records:
