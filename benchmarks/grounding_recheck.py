@@ -16,6 +16,7 @@ re-written: this measures the checks, not the answerer.
         --questions disputatio/data/grounding/questions_heldout7.jsonl --out /tmp/recheck7.jsonl
     .venv/bin/python benchmarks/grounding_recheck.py docs/grounding/records_bioasq_run18.jsonl \\
         --bioasq 40 --out /tmp/recheck_bioasq.jsonl
+    .venv/bin/python benchmarks/grounding_recheck.py --sets /tmp/recheck-head
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def _try_checker(values: dict[str, str]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("records", type=Path)
+    parser.add_argument("records", type=Path, nargs="?")
     parser.add_argument("--questions", type=Path, help="the records' question file")
     parser.add_argument(
         "--bioasq",
@@ -97,6 +98,12 @@ def main() -> None:
         help="with grounding.repair on: a refused draft is repaired by --model, live",
     )
     parser.add_argument("--only", help="re-check only these question ids (comma-separated)")
+    parser.add_argument(
+        "--sets",
+        type=Path,
+        metavar="DIR",
+        help="re-check every set's latest records (grounding_replay.LATEST) into DIR (resumable)",
+    )
     args = parser.parse_args()
     if args.repair:
         os.environ["DISPUTATIO_GROUNDING__REPAIR"] = "true"
@@ -105,6 +112,12 @@ def main() -> None:
 
     from disputatio.retrievers.memory import InMemoryFunnel
 
+    only = set(args.only.split(",")) if args.only else None
+    if args.sets:
+        _recheck_sets(args.sets, args.model, args.repair, only)
+        return
+    if args.records is None:
+        parser.error("give a records file, or --sets DIR")
     if args.bioasq:
         asked, snippets = bioasq(args.bioasq, args.bioasq_corpus)
         questions = {q["id"]: q for q in asked}
@@ -117,20 +130,35 @@ def main() -> None:
     else:
         parser.error("give --questions (with --corpus) or --bioasq N")
     old = [json.loads(x) for x in args.records.read_text().splitlines() if x]
+    repairer = args.model if args.repair else None
+    changed = _recheck_records(old, questions, funnel, args.model, repairer, only, args.out)
+    print(f"{changed} of {sum(r['system'] == 'project' for r in old)} answers changed")
+
+
+def _recheck_records(
+    old: list[dict[str, Any]],
+    questions: dict[str, dict[str, Any]],
+    funnel: Any,
+    judge: str,
+    repairer: str | None,
+    only: set[str] | None,
+    out: Path | None,
+) -> int:
+    """Re-check the project records of ``old``; print and count those whose outcome changes."""
     changed = 0
-    out_fh = args.out.open("w") if args.out else None
+    out_fh = out.open("w") if out else None
     for rec in old:
         if rec["system"] != "project":
             if out_fh:
                 out_fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
             continue
         q = questions[rec["id"]]
-        if args.only and rec["id"] not in args.only.split(","):
+        if only is not None and rec["id"] not in only:
             continue
         if rec.get("draft") is None:  # refused by retrieval: nothing was drafted
             new = dict(rec)
         else:
-            new = recheck(q, rec["draft"], funnel, args.model, args.model if args.repair else None)
+            new = recheck(q, rec["draft"], funnel, judge, repairer)
             new.update(id=q["id"], system="project", kind=q["kind"], split=q["split"])
             new.update(model=rec.get("model"), wall_s=rec["wall_s"], check_s=rec["check_s"])
         if out_fh:
@@ -144,7 +172,37 @@ def main() -> None:
             print(f"   now: {new['answer'][:160]}")
     if out_fh:
         out_fh.close()
-    print(f"{changed} of {sum(r['system'] == 'project' for r in old)} answers changed")
+    return changed
+
+
+def _recheck_sets(out_dir: Path, judge: str, repair: bool, only: set[str] | None) -> None:
+    """Re-check every question set's latest records on its corpus, one file each in ``out_dir``.
+
+    Resumable: a set whose file is already in ``out_dir`` is skipped (a file is written whole,
+    under a temporary name first). Two commits are compared by running this twice
+    (``PYTHONPATH=<worktree of the commit>``) and diffing the two directories' records.
+    """
+    from grounding_replay import LATEST, RECORDS
+
+    from disputatio.retrievers.memory import InMemoryFunnel
+
+    corpora = json.loads((DATA / "sets.json").read_text())
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for qf, records in LATEST.items():
+        target = out_dir / records
+        if target.exists():
+            continue
+        lines = (DATA / qf).read_text().splitlines()
+        questions = {q["id"]: q for q in map(json.loads, lines) if q}
+        funnel = InMemoryFunnel.from_paths([DATA / corpora[qf]])
+        old = [json.loads(x) for x in (RECORDS / records).read_text().splitlines() if x]
+        partial = target.with_suffix(".partial")
+        print(f"== {qf} ({records})", flush=True)
+        changed = _recheck_records(
+            old, questions, funnel, judge, judge if repair else None, only, partial
+        )
+        partial.rename(target)
+        print(f"{changed} of {sum(r['system'] == 'project' for r in old)} answers changed")
 
 
 if __name__ == "__main__":

@@ -235,10 +235,9 @@ class Windows:
             looks = [best, *inside, *_runner_up(best, scored, checker)]
             first = best
             for i, (score_, sid, win) in enumerate(looks):
-                # the judge reads the section's context it was measured with; the inner
-                # headings count for the words only (a judge shown them was not measured:
-                # docs/grounding.md, session 50)
-                final = confirm(claim, win[2], self.context[sid], SupportScore(score_))
+                # the judge reads the window's context, the headings it stands under too: a
+                # list item under "## Larchfield Park" says its site only there (w006, set 21)
+                final = confirm(claim, win[2], self.context_of(sid, win[0]), SupportScore(score_))
                 if i == 0:
                     best, vetoed = (final.score, sid, win), final.reason
                 if final.score >= checker.threshold:
@@ -254,8 +253,7 @@ class Windows:
             if confirm is not None and score.score >= checker.threshold:
                 # the judge may veto a join, never lift one: it was measured on one passage,
                 # not on sentences of different documents put side by side
-                told = " ".join(self.context[sid] for sid, _ in parts)
-                score = confirm(claim, joined, told, score)
+                score = confirm(claim, joined, ctx, score)
             if score.score >= checker.threshold:
                 return Found([self._evidence(sid, win, score.score) for sid, (_, win) in parts], "")
         if vetoed:
