@@ -6,9 +6,10 @@ two must agree on negation, every name of the claim must be in the window or its
 title and headings, so must each item of a list the claim names ("fever, arthralgia and
 hepatitis", :mod:`disputatio.validators.lists`) and what the claim compares its subject with
 ("unlike Q fever", :mod:`disputatio.validators.contrast`), and a window of two sentences may
-not lend a claim's number the names or words of another sentence. :func:`coverage` is the share
-of the claim's words in the window. The checkers of :mod:`disputatio.validators.support` apply
-these first.
+not lend a claim's number the names or words of another sentence, nor a table row its figures
+to what its first cell does not name (:func:`~disputatio.validators.tables.unnamed_row`).
+:func:`coverage` is the share of the claim's words in the window. The checkers of
+:mod:`disputatio.validators.support` apply these first.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from disputatio.validators.sentences import (
     words,
 )
 from disputatio.validators.subjects import holds_name, renames
-from disputatio.validators.tables import is_row, other_column
+from disputatio.validators.tables import is_row, other_column, unnamed_row
 from disputatio.validators.times import wrong_end
 from disputatio.validators.units import MONEY
 
@@ -85,6 +86,7 @@ def guard(
         or mixed_pair(claim, window)
         or _name_of_other_numbers(claim, window)
         or other_column(claim, window)
+        or ("" if _ANAPHOR_RE.match(claim) else unnamed_row(claim, window))  # "It must …"
         or wrong_end(claim, window)
     )
     if unbound:

@@ -98,6 +98,32 @@ def other_column(claim: str, window: str) -> str:
     return ""
 
 
+def unnamed_row(claim: str, window: str) -> str:
+    """Why a table row lends the claim a figure although the claim does not name the row.
+
+    A row is about what its first cell names: "| Meet the Meerkats | Larchfield Park | 5 |
+    15 minutes | 30 GBP |" prices an encounter, not "the Larchfield Park car park" (w007,
+    held-out set 21, where the judge lifted the claim on it). A claim taking a figure from a
+    row's other cells must share a word with the row's first cell, unless that cell holds a
+    figure itself ("| Under 3s | free |") or no word ("| — |").
+    """
+    wanted = figures(claim)
+    if not wanted:
+        return ""
+    asked = content_words(claim)
+    for line in window.splitlines():
+        if not is_row(line) or _SEPARATOR_RE.match(line):
+            continue
+        row = cells(line)
+        if len(row) < 2 or not any(figures(cell) & wanted for cell in row[1:]):
+            continue
+        key = row[0].split(_LABEL_SEP, 1)[-1]  # a reading's cell is "Header: value"
+        named = content_words(key)
+        if named and not figures(key) and not named & asked:
+            return f"the claim does not name the row's {key!r}"
+    return ""
+
+
 def figure_columns(claim: str, reading: str) -> list[tuple[str, list[str]]]:
     """For each row of ``reading`` holding the claim's figure: its cell's header and the others'.
 

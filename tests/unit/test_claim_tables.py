@@ -12,7 +12,7 @@ import pytest
 from disputatio.validators.guards import guard
 from disputatio.validators.sentences import split_sentences
 from disputatio.validators.support import LexicalSupport
-from disputatio.validators.tables import other_column, readings
+from disputatio.validators.tables import other_column, readings, unnamed_row
 from disputatio.validators.windows import Windows
 
 TABLE = (
@@ -73,3 +73,38 @@ def test_a_figure_keeps_its_column(claim: str, refused: bool) -> None:
     row = next(r for r in read.values() if ("1,500" in claim) == ("Adults" in r))
     assert bool(other_column(claim, row)) is refused
     assert bool(guard(claim, row)) is refused
+
+
+ENCOUNTERS = (
+    "| Encounter | Site | Minimum age | Length | Price |\n"
+    "|---|---|---|---|---|\n"
+    "| Meet the Meerkats | Larchfield Park | 5 | 15 minutes | 30 GBP |\n"
+    "| Under 3s | Larchfield Park | 0 | 10 minutes | 12 GBP |\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "refused"),
+    [
+        # held-out set 21, w007: the judge lifted it on the meerkats' row
+        ("The Larchfield Park car park costs 30 GBP for the day.", True),
+        ("Meeting the meerkats costs 30 GBP.", False),
+        ("The meerkat encounter at Larchfield Park lasts 15 minutes.", False),
+        ("The car park at Larchfield Park is free.", False),  # takes no figure from the row
+    ],
+)
+def test_a_row_lends_its_figures_only_to_what_it_names(claim: str, refused: bool) -> None:
+    raw = ENCOUNTERS.splitlines()[2]
+    (read, _) = readings(split_sentences(ENCOUNTERS)).values()
+    for row in (raw, read):  # a row as the records show it, and as the checker reads it
+        assert bool(unnamed_row(claim, row)) is refused
+        assert bool(guard(claim, row)) is refused
+
+
+def test_a_row_whose_key_is_a_figure_or_a_claim_going_on_is_not_asked_for_its_name() -> None:
+    youngest = ENCOUNTERS.splitlines()[3]
+    assert unnamed_row("A visit for the youngest costs 12 GBP.", youngest) == ""
+    # "It" goes on about what the sentence before names (the Complete package, set 18)
+    meerkats = ENCOUNTERS.splitlines()[2]
+    assert unnamed_row("It costs 30 GBP.", meerkats)
+    assert guard("It costs 30 GBP.", meerkats) == ""
