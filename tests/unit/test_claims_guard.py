@@ -155,3 +155,17 @@ def test_a_count_is_not_supported_by_a_price() -> None:
     assert not guard("Band C (upper circle) costs 8 GBP.", row)
     # a sentence's time read from "weekly" is left alone: the count rule is for money only
     assert not guard("Each term has 11 lessons.", "Each term includes 11 weekly lessons.")
+
+
+DEPOSIT = "Parties must be booked 3 weeks ahead, with a deposit of 50 GBP that is not refunded."
+
+
+def test_a_clause_negating_an_amount_does_not_negate_a_claim_stating_the_amount() -> None:
+    # w016, held-out set 21: the "not" is about refunds, the claim only states the deposit
+    assert guard("The deposit for this party is 50 GBP.", DEPOSIT) == ""
+    assert guard("Parties must be booked 3 weeks ahead.", DEPOSIT) == ""
+    # a claim about what the clause negates is negated against it again
+    assert guard("The deposit of 50 GBP is refunded.", DEPOSIT)
+    # a negation not in such a clause still counts
+    assert guard("The deposit is 50 GBP.", "The deposit is not 50 GBP.")
+    assert guard("Members pay 5 GBP.", "Members who are not adults pay 5 GBP.")
