@@ -299,7 +299,8 @@ def _binds(sentence: str, present: set[str], claim_names: frozenset[str]) -> boo
     Sjøstjerne is rated 6 tonnes" does not lend its 6 to a claim about Kvitbjørn, named in
     the sentence before.
     """
-    held = {n for n in present if holds_name(sentence.casefold(), n)}
+    folded = sentence.casefold()
+    held = {n for n in present if holds_name(folded, n)}
     if held:
         return held == present
     return not present or not (names(sentence) - claim_names)
@@ -377,9 +378,10 @@ def _continues(claim: str, sentence: str, before: str, present: set[str]) -> boo
         return False
     # a name the sentence holds itself goes with its own facts ("… the balance by 1 July":
     # set 20's t042); the others are the subject's, named before
-    rest = {n for n in present if not holds_name(sentence.casefold(), n)}
+    folded, folded_before = sentence.casefold(), before.casefold()
+    rest = {n for n in present if not holds_name(folded, n)}
     return (
-        all(holds_name(before.casefold(), n) for n in rest)
+        all(holds_name(folded_before, n) for n in rest)
         and swapped_name(claim, sentence) is None
     )
 
