@@ -17,6 +17,7 @@ re-written: this measures the checks, not the answerer.
     .venv/bin/python benchmarks/grounding_recheck.py docs/grounding/records_bioasq_run18.jsonl \\
         --bioasq 40 --out /tmp/recheck_bioasq.jsonl
     .venv/bin/python benchmarks/grounding_recheck.py --sets /tmp/recheck-head
+    .venv/bin/python benchmarks/grounding_recheck.py --compare /tmp/recheck-base /tmp/recheck-head
 """
 
 from __future__ import annotations
@@ -104,6 +105,18 @@ def main() -> None:
         metavar="DIR",
         help="re-check every set's latest records (grounding_replay.LATEST) into DIR (resumable)",
     )
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("BEFORE", "AFTER"),
+        help="compare two --sets directories answer by answer",
+    )
+    parser.add_argument(
+        "--set-files",
+        help="with --sets: only these question files (comma-separated, e.g. "
+        "questions_heldout20.jsonl,questions_heldout21.jsonl)",
+    )
     args = parser.parse_args()
     if args.repair:
         os.environ["DISPUTATIO_GROUNDING__REPAIR"] = "true"
@@ -113,8 +126,12 @@ def main() -> None:
     from disputatio.retrievers.memory import InMemoryFunnel
 
     only = set(args.only.split(",")) if args.only else None
+    if args.compare:
+        compare(*args.compare)
+        return
     if args.sets:
-        _recheck_sets(args.sets, args.model, args.repair, only)
+        chosen = args.set_files.split(",") if args.set_files else None
+        _recheck_sets(args.sets, args.model, args.repair, only, chosen)
         return
     if args.records is None:
         parser.error("give a records file, or --sets DIR")
@@ -175,7 +192,13 @@ def _recheck_records(
     return changed
 
 
-def _recheck_sets(out_dir: Path, judge: str, repair: bool, only: set[str] | None) -> None:
+def _recheck_sets(
+    out_dir: Path,
+    judge: str,
+    repair: bool,
+    only: set[str] | None,
+    chosen: list[str] | None = None,
+) -> None:
     """Re-check every question set's latest records on its corpus, one file each in ``out_dir``.
 
     Resumable: a set whose file is already in ``out_dir`` is skipped (a file is written whole,
@@ -190,7 +213,7 @@ def _recheck_sets(out_dir: Path, judge: str, repair: bool, only: set[str] | None
     out_dir.mkdir(parents=True, exist_ok=True)
     for qf, records in LATEST.items():
         target = out_dir / records
-        if target.exists():
+        if target.exists() or (chosen is not None and qf not in chosen):
             continue
         lines = (DATA / qf).read_text().splitlines()
         questions = {q["id"]: q for q in map(json.loads, lines) if q}
@@ -203,6 +226,41 @@ def _recheck_sets(out_dir: Path, judge: str, repair: bool, only: set[str] | None
         )
         partial.rename(target)
         print(f"{changed} of {sum(r['system'] == 'project' for r in old)} answers changed")
+
+
+def compare(before: Path, after: Path) -> None:
+    """Print the answers whose outcome differs between two ``--sets`` directories, and totals.
+
+    Only the sets both directories hold complete are compared.
+    """
+    keys = ("refused", "parts_right", "claims_supported")
+    totals = {"before": [0, 0, 0], "after": [0, 0, 0]}
+    changed = answers = 0
+    for path in sorted(before.glob("*.jsonl")):
+        other = after / path.name
+        if not other.exists():
+            continue
+        pairs: dict[str, list[dict[str, Any]]] = {}
+        for f in (path, other):
+            for line in f.read_text().splitlines():
+                rec = json.loads(line)
+                if rec["system"] == "project":
+                    pairs.setdefault(rec["id"], []).append(rec)
+        for qid, recs in sorted(pairs.items()):
+            if len(recs) != 2:
+                continue
+            answers += 1
+            was, now = (tuple(int(r[k]) for k in keys) for r in recs)
+            for name, got in (("before", was), ("after", now)):
+                totals[name] = [a + b for a, b in zip(totals[name], got, strict=True)]
+            if was != now:
+                changed += 1
+                print(
+                    f"{path.name} {qid} ({recs[0]['kind']}): refused/right/supported {was} -> {now}"
+                )
+    print(f"{changed} of {answers} answers changed")
+    for name, (refused, right, supported) in totals.items():
+        print(f"{name}: refused {refused}, parts right {right}, claims supported {supported}")
 
 
 if __name__ == "__main__":
