@@ -45,6 +45,7 @@ LATEST = {
     },
     "questions_heldout20.jsonl": "records_heldout20_run31.jsonl",
     "questions_heldout21.jsonl": "records_heldout21_run33.jsonl",
+    "questions_heldout22.jsonl": "records_heldout22_run34.jsonl",
 }
 
 

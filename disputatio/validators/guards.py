@@ -380,10 +380,7 @@ def _continues(claim: str, sentence: str, before: str, present: set[str]) -> boo
     # set 20's t042); the others are the subject's, named before
     folded, folded_before = sentence.casefold(), before.casefold()
     rest = {n for n in present if not holds_name(folded, n)}
-    return (
-        all(holds_name(folded_before, n) for n in rest)
-        and swapped_name(claim, sentence) is None
-    )
+    return all(holds_name(folded_before, n) for n in rest) and swapped_name(claim, sentence) is None
 
 
 def coverage(claim: str, window: str, context: str = "") -> float:

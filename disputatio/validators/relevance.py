@@ -32,7 +32,6 @@ on the labelled questions in docs/grounding.md.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from disputatio.state.claims import Claim, Evidence
@@ -45,12 +44,11 @@ from disputatio.validators.asked import (
     unanswered,
 )
 from disputatio.validators.bands import other_band
+from disputatio.validators.measures import dimension_contrast, number_contrast
 from disputatio.validators.ranges import (
     asker_age,
     excludes_age,
     fits_age,
-    holds,
-    labelled_contrast,
     said_age,
 )
 from disputatio.validators.sentences import STOPWORDS, UNITS, stated_numbers, stem, words
@@ -146,91 +144,6 @@ def _replacements(
 def _replaces(word: str, asked: set[str]) -> bool:
     """Whether an evidence word can stand where the question has another (a content word)."""
     return _content(word) and stem(word) not in asked
-
-
-#: "the first hour": a count of a unit by its ordinal (what it costs is that one unit's).
-_ORDINAL_RE = re.compile(r"\bthe\s+(first|second|third)\s+([^\W\d_]+)", re.I)
-_ORDINALS = {"first": "1", "second": "2", "third": "3"}
-
-
-def _ordinals(evidence: str) -> list[tuple[str, str]]:
-    """``(number, unit)`` of each "the first <unit>" of ``evidence`` ("the first hour": 1 hour)."""
-    out = []
-    for m in _ORDINAL_RE.finditer(evidence):
-        unit = UNITS.get(m.group(2).casefold())
-        if unit is not None:
-            out.append((_ORDINALS[m.group(1).casefold()], unit))
-    return out
-
-
-def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
-    """A number of ``question`` (with its unit) the evidence gives another value for.
-
-    "How long does the pack last when sampling at 8 Hz?" is not answered by "at 4 Hz": the
-    question states a condition as a number, the evidence states the same unit with another
-    number and never the question's, nor a range holding it. So with the asker's age: "I am
-    15. Which course can I join?" is not answered by "The Little Bakers course is for children
-    aged 6 to 9" (b013, held-out set 15), whose ages do not hold 15
-    (:mod:`disputatio.validators.ranges`), unless the question asks for the age itself ("I'm
-    17. What is the minimum age?": "at least 18" answers it).
-
-    Returns:
-        ``("8 hz", "4 hz")``-like pairs, or None.
-    """
-    given = (*stated_numbers(evidence), *_ordinals(evidence))
-    numbers = {n for n, _ in given}
-    for number, unit in stated_numbers(question):
-        if unit is None or number in numbers or holds(evidence, number, unit, strict=True):
-            continue  # stated, or inside a range the evidence gives ("over 8 and up to 12 m")
-        others = sorted({n for n, u in given if u == unit})
-        if others:
-            return f"{number} {unit}", f"{others[0]} {unit}"
-    # "I'm 17. What is the minimum age?" is answered by the age range that leaves them out
-    age = None if asks_age(question) else asker_age(question)
-    outside = excludes_age(evidence, age) if age is not None else None
-    if age is not None and outside is not None:
-        return said_age(question), evidence[outside.start : outside.end]
-    return labelled_contrast(question, evidence)
-
-
-#: Dimensions of a thing, by the words that name or measure them.
-_DIMENSION = {
-    **dict.fromkeys(("wide", "width", "broad", "breadth"), "width"),
-    **dict.fromkeys(("deep", "depth"), "depth"),
-    **dict.fromkeys(("high", "height", "tall"), "height"),
-    **dict.fromkeys(("long", "length"), "length"),
-}
-#: How a question asks a dimension: "how wide", "what width" ("how long" may ask a time).
-_ASKED_DIMENSION_RE = re.compile(
-    r"\bhow\s+(wide|broad|deep|high|tall)\b|\b(width|breadth|depth|height|length)\b", re.I
-)
-#: A measure with its dimension: "25 metres long", "120 cm wide".
-_MEASURED_RE = re.compile(r"\d[\d.,]*\s*(?:[^\W\d_]+\s+)?(long|wide|broad|deep|high|tall)\b", re.I)
-
-
-def dimension_contrast(question: str, evidence: str) -> tuple[str, str] | None:
-    """A dimension ``question`` asks that the evidence measures another of, never this one.
-
-    "How wide is the Competition Pool?" is not answered by "The Competition Pool is 25 metres
-    long" (r002, held-out set 7), nor a scooter's maximum width by "scooters up to 120 cm
-    long" (p024, set 5).
-
-    Returns:
-        ``("width", "length")``-like pairs, or None.
-    """
-    asked = {
-        _DIMENSION[w.casefold()]
-        for m in _ASKED_DIMENSION_RE.finditer(question)
-        for w in m.groups()
-        if w
-    }
-    measured = {_DIMENSION[m.group(1).casefold()] for m in _MEASURED_RE.finditer(evidence)}
-    if not asked or not measured:
-        return None
-    named = {_DIMENSION[t.casefold()] for t in words(evidence) if t.casefold() in _DIMENSION}
-    if asked & (measured | named):
-        return None
-    return sorted(asked)[0], sorted(measured)[0]
 
 
 def off_question(

@@ -169,3 +169,17 @@ def test_a_clause_negating_an_amount_does_not_negate_a_claim_stating_the_amount(
     # a negation not in such a clause still counts
     assert guard("The deposit is 50 GBP.", "The deposit is not 50 GBP.")
     assert guard("Members pay 5 GBP.", "Members who are not adults pay 5 GBP.")
+
+
+HUT = (
+    "Shepherd's hut 6 at Thornbeck, called Rowan, has a ramp, a wider door and a toilet with"
+    " grab rails, but it has no shower."
+)
+
+
+def test_a_negated_but_clause_the_claim_does_not_speak_of_does_not_negate_it() -> None:
+    # s023, held-out set 22: the "no" is about the shower, the claim about the ramp
+    assert guard("Shepherd's hut 6 at Thornbeck, called Rowan, has a ramp.", HUT) == ""
+    # a claim about what the clause negates is negated against it
+    assert guard("Shepherd's hut 6 at Thornbeck has a shower.", HUT)
+    assert guard("Shepherd's hut 6 has no shower.", HUT) == ""
