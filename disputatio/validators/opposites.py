@@ -18,7 +18,8 @@ _NEGATED_AMOUNT_CLAUSE_RE = re.compile(
     re.I,
 )
 
-#: A negated clause after "but" ("…, but it has no shower"), up to the next comma or stop.
+#: A negated clause after "but" ("…, but it has no shower"), up to the next comma or stop; its
+#: first group is empty (nothing before the clause is kept when it is dropped).
 _NEGATED_BUT_CLAUSE_RE = re.compile(
     r"()[,;]\s+but\s+[^,.;:]*?\b(?:not|no|never|[^\W\d_]+n['’]t)\b[^,.;:]*", re.I
 )
@@ -34,9 +35,10 @@ def negation_differs(claim: str, window: str) -> bool:
     shower" (s023, set 22). Such a clause counts again when the claim speaks of what it negates
     ("The deposit is refunded", "Hut 6 has a shower").
     """
-    if has_negation(claim) == has_negation(window):
+    negated = has_negation(claim)
+    if negated == has_negation(window):
         return False
-    if has_negation(claim):
+    if negated:
         return True
     asked = content_words(claim)
 
