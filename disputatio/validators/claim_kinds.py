@@ -76,8 +76,8 @@ def without_label(text: str) -> str:
     return ANSWER_LABEL_RE.sub("", text, count=1)
 
 
-#: "Yes, the protein is secreted.": a yes/no verdict restating the question, a conclusion the
-#: supported claims after it must carry (dropped when none is supported).
+#: "Yes, the protein is secreted.": a yes/no verdict restating the question. Not a claim here;
+#: its statement is judged, or carried by the supported claims after it (:mod:`.yesno`).
 YESNO_VERDICT_RE = re.compile(r"^\s*(?:yes|no|maybe)\s*[,:;]\s*\S", re.I)
 #: "This information is found in the section about the CTD-40 spares.": a sentence pointing at
 #: the documents states nothing about the world (a judge may still find it "supported").

@@ -52,6 +52,7 @@ from disputatio.validators.sentences import (
 from disputatio.validators.support import LexicalSupport, SupportChecker, cosine
 from disputatio.validators.verdicts import judge_piece
 from disputatio.validators.windows import Windows
+from disputatio.validators.yesno import drop_uncarried
 
 #: The answer when no shown sentence supports any claim.
 NOT_FOUND_ANSWER = "The documents do not answer this question."
@@ -241,8 +242,10 @@ def _report(
             elif not c.factual and not keep_unsupported and short_answer(c.text):
                 c.dropped, c.reason = True, "a short answer no supported claim carries"
         kept = [(sep, c) for sep, c in kept if not c.dropped]
-    elif not keep_unsupported:
-        _drop_unstated_short_answers([c for _, c in kept], facts)
+    else:
+        drop_uncarried([c for _, c in kept], facts, checker)
+        if not keep_unsupported:
+            _drop_unstated_short_answers([c for _, c in kept], facts)
         kept = [(sep, c) for sep, c in kept if not c.dropped]
     if not facts and not refusals:
         # nothing supported: say so, after any verdict line or heading that was kept

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 
 from disputatio.state.claims import Claim, Evidence
-from disputatio.validators.claim_kinds import without_label
+from disputatio.validators.claim_kinds import YESNO_VERDICT_RE, without_label
 
 _PUNCT_RE = re.compile(r"[^\w\s]")
 
@@ -92,8 +92,8 @@ def restated(claims: Sequence[Claim]) -> int:
     The copy states everything its sentence states, so the claim beside it adds nothing that
     is checked; it is marked dropped, with the reason, and the copy is kept. So is a claim
     resting on the copy's sentence and a heading line beside it (:func:`_heading_and`). A
-    claim resting on several sentences, or one of another part of the question, is left
-    alone.
+    claim resting on several sentences, one of another part of the question, or a yes/no
+    verdict (:mod:`.yesno`: its yes or no is the answer) is left alone.
 
     Returns:
         How many claims were dropped.
@@ -107,6 +107,8 @@ def restated(claims: Sequence[Claim]) -> int:
         ev = claim.evidence
         if ev is None or claim.more_evidence or _copies_its_sentence(claim):
             continue
+        if YESNO_VERDICT_RE.match(without_label(claim.text)):
+            continue  # "No, members do not pay it.": its "no" is what the copy does not say
         if any(
             part == claim.part
             and (

@@ -262,6 +262,17 @@ class JudgedSupport(HybridSupport):
             )
         return score
 
+    def carries(self, claim: str, sentences: Sequence[str]) -> float:
+        """P(``sentences``, read together as one passage, state ``claim``): the judge's.
+
+        A yes/no verdict's statement no one sentence states may be the conclusion of the
+        supported claims after it (:mod:`disputatio.validators.yesno`).
+        """
+        passage = " ".join(dict.fromkeys(" ".join(s.split()) for s in sentences if s.strip()))
+        if self.question:
+            return float(self.judge(claim, passage, "", self.question))  # type: ignore[call-arg]
+        return float(self.judge(claim, passage, ""))
+
 
 def decide(
     score: float,

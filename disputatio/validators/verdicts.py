@@ -18,6 +18,7 @@ from disputatio.validators.coordination import coordinated
 from disputatio.validators.support import SupportChecker
 from disputatio.validators.tables import is_row
 from disputatio.validators.windows import Found, Windows
+from disputatio.validators.yesno import UNSTATED, statement
 
 
 def judge_claim(
@@ -134,7 +135,8 @@ def judge_piece(
 
     whole = Claim(text=piece, citations=list(cited), part=part)
     if mark_unchecked(whole):
-        return [whole]
+        said = statement(piece) if whole.verdict is None and not whole.dropped else None
+        return [whole] if said is None else [_verdict(judged(said), piece)]
     whole = judged(piece)
     if whole.verdict == "supported":
         return [whole]
@@ -155,3 +157,15 @@ def judge_piece(
         whole.reason += f"; it joins two things no one sentence states together, {shown_as}"
         whole.dropped = not keep_unsupported
     return [*halves, whole]
+
+
+def _verdict(judged: Claim, piece: str) -> Claim:
+    """A yes/no verdict ``piece``, its statement ``judged``: shown with its sentence, or not.
+
+    When no one sentence states it, it is left unchecked, to stand on the claims that carry it
+    (:mod:`.yesno`).
+    """
+    judged.text = piece
+    if judged.verdict == "supported":
+        return judged
+    return Claim(text=piece, verdict=None, factual=False, reason=UNSTATED, part=judged.part)

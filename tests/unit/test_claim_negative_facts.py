@@ -72,7 +72,7 @@ def test_a_labelled_yes_no_verdict_goes_when_no_claim_carries_it() -> None:
     carried = check_answer(
         "Verdict: No, members do not pay it.\nMembers do not pay the deposit [sec-week].", SECTIONS
     )
-    assert carried.answer.startswith("Verdict: No, members do not pay it.")
+    assert carried.answer.startswith("Verdict: No, members do not pay it")
 
 
 def test_a_short_answer_goes_when_no_kept_claim_states_its_number() -> None:

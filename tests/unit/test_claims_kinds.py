@@ -35,11 +35,11 @@ def test_a_quoted_question_is_no_claim() -> None:
 
 def test_a_yes_no_verdict_stands_only_on_a_supported_claim() -> None:
     secs = {"s": {"text": "Papilin is an extracellular matrix glycoprotein secreted by hemocytes."}}
-    verdict = "Yes, the protein papilin is secreted into the matrix."  # a statement: 4+ words
+    verdict = "Yes, papilin takes part in basement membrane remodelling."  # no sentence states it
     carried = check_answer(f"{verdict} It is secreted by hemocytes [s].", secs)
     assert [c.verdict for c in carried.claims] == [None, "supported"]
     assert carried.answer.startswith(verdict)
-    alone = check_answer("Yes, papilin is secreted. It glows in the dark.", secs)
+    alone = check_answer(f"{verdict} It glows in the dark.", secs)
     assert alone.not_found and not alone.answer.startswith("Yes")
 
 
