@@ -18,7 +18,7 @@ from disputatio.validators.coordination import coordinated
 from disputatio.validators.support import SupportChecker
 from disputatio.validators.tables import is_row
 from disputatio.validators.windows import Found, Windows
-from disputatio.validators.yesno import UNSTATED, statement
+from disputatio.validators.yesno import UNSTATED, statement, strict
 
 
 def judge_claim(
@@ -136,7 +136,11 @@ def judge_piece(
     whole = Claim(text=piece, citations=list(cited), part=part)
     if mark_unchecked(whole):
         said = statement(piece) if whole.verdict is None and not whole.dropped else None
-        return [whole] if said is None else [_verdict(judged(said), piece)]
+        if said is None:
+            return [whole]
+        verdict = Claim(text=said, citations=list(cited), part=part)
+        judge_claim(verdict, windows, strict(checker), attribute, shown)
+        return [_verdict(verdict, piece)]
     whole = judged(piece)
     if whole.verdict == "supported":
         return [whole]

@@ -18,6 +18,7 @@ nothing of its own ("Yes, it is.") is left as before: the claims after it are th
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 
@@ -45,6 +46,24 @@ def statement(text: str) -> str | None:
     rest = body[head.end() :]
     rest = rest[:1].upper() + rest[1:]
     return rest if is_factual(rest) else None
+
+
+def strict(checker: SupportChecker) -> SupportChecker:
+    """``checker`` for a verdict's statement: a sentence supports it on its score alone.
+
+    A verdict restates the question, and the shown sentences are those sharing the question's
+    words: a grey-zone window shares them by construction, and there the judge's lift is least
+    to be trusted (set 20's t018: "There is a dress code for evening performances at the
+    Harcourt Stage." lifted onto "Most evening performances start at 19:30 …", a question the
+    documents do not answer). The judge may still veto a window that reaches the threshold;
+    below it, the claims after the verdict must carry it (:func:`drop_uncarried`).
+    """
+    grey, threshold = getattr(checker, "grey", None), getattr(checker, "threshold", None)
+    if grey is None or threshold is None or grey >= threshold:
+        return checker
+    raised = copy.copy(checker)
+    raised.grey = threshold  # type: ignore[attr-defined]
+    return raised
 
 
 def carried_by(verdict: Claim, facts: Sequence[Claim], checker: SupportChecker) -> float | None:

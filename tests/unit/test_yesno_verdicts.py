@@ -99,3 +99,15 @@ def test_without_a_judge_any_supported_claim_carries_the_verdict() -> None:
     report = check_answer(S010, SECTIONS)
     assert report.answer.startswith("Yes, we can book a late check-out at Thornbeck.")
     assert not report.claims[0].factual
+
+
+def test_a_verdict_is_not_lifted_onto_a_sentence_sharing_the_question_words() -> None:
+    """Set 20's t018: a lenient judge lifted "There is a dress code for evening performances
+    at the Harcourt Stage." onto a sentence about their start times (a grey-zone score)."""
+    secs = {"s": {"text": "Most evening performances at the Harcourt Stage start at 19:30."}}
+    said = "There is a dress code for evening performances at the Harcourt Stage."
+    lenient = _checker(ScriptedJudge())  # says yes to everything
+    as_claim = check_answer(said, secs, checker=lenient).claims[0]
+    assert as_claim.verdict == "supported"  # the judge's lift, from the grey zone
+    report = check_answer(f"Yes, {said[0].lower()}{said[1:]}", secs, checker=lenient)
+    assert not report.claims[0].factual and report.claims[0].evidence is None
