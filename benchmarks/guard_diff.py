@@ -1,14 +1,15 @@
 """Which claim/window pairs of the grounding records a change of the guards lets through or stops.
 
-Loads ``disputatio/validators/guards.py`` as it stood at ``--base`` (its imports resolve to the
-working tree: only the guards module itself is the old one) beside today's, and compares
-``guard`` on
+Runs ``guard`` (:mod:`disputatio.validators.guards`) as the whole ``disputatio`` package stood at
+``--base`` (extracted with ``git archive`` and run in a child process, so a rule living in any
+module the guards call, e.g. ``opposites.negation_differs``, is the old one too) beside
+today's, and compares them on
 
 - ``--supported``: every distinct (claim, evidence sentence) pair shown as supported in
   ``docs/grounding/records_*.jsonl``: what a tightened guard would now refuse;
 - ``--pairs``: every factual claim of those records against every pair of adjacent sentences
   of every grounding corpus (tags and comments stripped): what a loosened guard would now let
-  through (minutes of CPU).
+  through (minutes of CPU, twice).
 
 No model call. Prints each pair whose outcome changes::
 
@@ -20,39 +21,20 @@ from __future__ import annotations
 
 import argparse
 import glob
-import importlib.util
 import itertools
 import json
+import os
 import re
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
-from types import ModuleType
-
-from disputatio.validators import guards
-from disputatio.validators.sentences import split_sentences
+from typing import Any
 
 DATA = Path("disputatio/data/grounding")
 
 
-def old_guards(rev: str) -> ModuleType:
-    """The guards module at git revision ``rev``."""
-    src = subprocess.run(
-        ["git", "show", f"{rev}:disputatio/validators/guards.py"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    path = Path(tempfile.mkdtemp()) / "guards_base.py"
-    path.write_text(src)
-    spec = importlib.util.spec_from_file_location("guards_base", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def records() -> list[dict]:
+def records() -> list[dict[str, Any]]:
     """Every record of the grounding records files."""
     out = []
     for name in sorted(glob.glob("docs/grounding/records_*.jsonl")):
@@ -63,6 +45,8 @@ def records() -> list[dict]:
 
 def adjacent_pairs() -> list[str]:
     """Every pair of adjacent sentences of every grounding corpus."""
+    from disputatio.validators.sentences import split_sentences
+
     sets = json.loads((DATA / "sets.json").read_text())
     wins: dict[str, None] = {}
     for corpus in {"corpus", *sets.values()}:
@@ -74,40 +58,82 @@ def adjacent_pairs() -> list[str]:
     return list(wins)
 
 
+def outcomes(job: Path, out: Path) -> None:
+    """Write ``guard``'s reason for each pair of ``job`` (as this process imports it) to ``out``.
+
+    ``job`` holds ``{"claims": [...], "windows": [...]}`` (every claim against every window)
+    or ``{"pairs": [[claim, window], ...]}``; ``out`` gets ``{index: reason}`` for the pairs
+    the guard rejects, indexed in that order.
+    """
+    from disputatio.validators.guards import guard
+
+    spec = json.loads(job.read_text(encoding="utf-8"))
+    pairs = spec.get("pairs") or itertools.product(spec["claims"], spec["windows"])
+    rejected = {i: why for i, (claim, win) in enumerate(pairs) if (why := guard(claim, win))}
+    out.write_text(json.dumps(rejected), encoding="utf-8")
+
+
+def at_base(rev: str, job: Path, out: Path) -> dict[int, str]:
+    """:func:`outcomes` with the ``disputatio`` package of git revision ``rev``."""
+    tree = Path(tempfile.mkdtemp(prefix="guard_diff_"))
+    archive = subprocess.run(["git", "archive", rev, "disputatio"], check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    cmd = [sys.executable, __file__, "--outcomes", str(job), str(out)]
+    subprocess.run(cmd, check=True, env=env)
+    return {int(i): why for i, why in json.loads(out.read_text(encoding="utf-8")).items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", required=True, help="the git revision to compare with")
+    parser.add_argument("--base", help="the git revision to compare with")
     parser.add_argument("--supported", action="store_true")
     parser.add_argument("--pairs", action="store_true")
+    parser.add_argument("--outcomes", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    old = old_guards(args.base)
+    if args.outcomes:
+        outcomes(*args.outcomes)
+        return
+    if not args.base:
+        parser.error("--base is required")
     recs = records()
+    work = Path(tempfile.mkdtemp(prefix="guard_diff_job_"))
     changed = 0
+    jobs: list[tuple[str, dict[str, Any], list[tuple[str, str]]]] = []
     if args.supported:
-        pairs = {
-            (c["text"], ev["sentence"])
-            for r in recs
-            for c in r.get("claims_detail") or []
-            if c.get("verdict") == "supported" and c.get("evidence")
-            for ev in [c["evidence"], *(c.get("more_evidence") or [])]
-        }
+        pairs = sorted(
+            {
+                (c["text"], ev["sentence"])
+                for r in recs
+                for c in r.get("claims_detail") or []
+                if c.get("verdict") == "supported" and c.get("evidence")
+                for ev in [c["evidence"], *(c.get("more_evidence") or [])]
+            }
+        )
         print(f"{len(pairs)} distinct supported pairs")
-        for claim, sentence in sorted(pairs):
-            before, now = old.guard(claim, sentence), guards.guard(claim, sentence)
-            if bool(before) != bool(now):
-                changed += 1
-                print(f"CLAIM {claim}\n  SENTENCE {sentence[:300]}\n  {before!r} -> {now!r}")
+        jobs.append(("SENTENCE", {"pairs": pairs}, pairs))
     if args.pairs:
         claims = sorted(
             {c["text"] for r in recs for c in r.get("claims_detail") or [] if c.get("factual")}
         )
         wins = adjacent_pairs()
         print(f"{len(claims)} claims x {len(wins)} adjacent pairs")
-        for claim, win in itertools.product(claims, wins):
-            before, now = old.guard(claim, win), guards.guard(claim, win)
-            if bool(before) != bool(now):
-                changed += 1
-                print(f"CLAIM {claim}\n  WINDOW {win[:300]}\n  {before!r} -> {now!r}")
+        jobs.append(("WINDOW", {"claims": claims, "windows": wins}, []))
+    for label, spec, listed in jobs:
+        job = work / f"{label}.json"
+        job.write_text(json.dumps(spec), encoding="utf-8")
+        before = at_base(args.base, job, work / f"{label}.base.json")
+        outcomes(job, work / f"{label}.now.json")
+        now = {int(i): w for i, w in json.loads((work / f"{label}.now.json").read_text()).items()}
+        for i in sorted(set(before) ^ set(now)):
+            changed += 1
+            if listed:
+                claim, win = listed[i]
+            else:  # every claim against every window, in that order
+                row, col = divmod(i, len(spec["windows"]))
+                claim, win = spec["claims"][row], spec["windows"][col]
+            was, is_ = before.get(i, ""), now.get(i, "")
+            print(f"CLAIM {claim}\n  {label} {win[:300]}\n  {was!r} -> {is_!r}")
     print(f"{changed} changed")
 
 
