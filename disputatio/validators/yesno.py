@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from disputatio.state.claims import Claim
 from disputatio.validators.claim_kinds import is_factual, without_label
+from disputatio.validators.pointers import without_shown_lead
 from disputatio.validators.support import SupportChecker
 
 #: "Yes, " / "No: " / "Maybe; " before a verdict's statement.
@@ -44,7 +45,8 @@ def statement(text: str) -> str | None:
     if head is None:
         return None
     rest = body[head.end() :]
-    rest = rest[:1].upper() + rest[1:]
+    # "Yes, based on the information provided, X." states X (as a claim's lead-in is read)
+    rest = without_shown_lead(rest[:1].upper() + rest[1:])
     return rest if is_factual(rest) else None
 
 

@@ -48,6 +48,9 @@ def test_the_statement_of_a_verdict_is_what_follows_its_yes_or_no() -> None:
     assert statement("Yes, we can book a late check-out at Thornbeck.") == (
         "We can book a late check-out at Thornbeck."
     )
+    assert statement("Yes, based on the information provided, papilin is secreted.") == (
+        "Papilin is secreted."
+    )
     for nothing in ("Yes, it is.", "Yes.", "No lunch is provided.", "Maybe; so."):
         assert statement(nothing) is None
 
