@@ -234,6 +234,23 @@ def numbers_with_units(text: str) -> list[tuple[str, str | None]]:
     return list(stated_numbers(text or ""))
 
 
+def _half_of(tokens: Sequence[str], i: int) -> str | None:
+    """The unit of "half a day", "half an hour", "half day" or "half-day" at ``tokens[i]``.
+
+    Half a unit is an amount: a claim giving "half a day" a price is not supported by the "Per
+    day" column (set 22's s036). "half price", "half the group" state no amount.
+    """
+    low = tokens[i].casefold()
+    if low.startswith("half-"):
+        return UNITS.get(low[5:])
+    if low != "half" or i + 1 >= len(tokens):
+        return None
+    after = tokens[i + 1].casefold()
+    if after in ("a", "an") and i + 2 < len(tokens):
+        after = tokens[i + 2].casefold()
+    return UNITS.get(after)
+
+
 @functools.lru_cache(maxsize=16384)
 def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
     """:func:`numbers_with_units` as a tuple, cached by text (asked per claim and window)."""
@@ -246,6 +263,9 @@ def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
         elif re.fullmatch(r"\d+[a-z%°]+", low):  # "4t", "20%": split number and unit
             num = _canonical_number(re.match(r"\d+", low).group(0))  # type: ignore[union-attr]
             out.append((num, UNITS.get(low[len(num) :])))
+            continue
+        elif half := _half_of(tokens, i):  # "half a day", "half-day": 0.5 of a unit
+            out.append(("0.5", half))
             continue
         elif low in _NUMBER_WORDS and low not in ("single", "double", "half"):
             if _pronoun_number(tokens, i):

@@ -108,3 +108,27 @@ def test_a_row_whose_key_is_a_figure_or_a_claim_going_on_is_not_asked_for_its_na
     meerkats = ENCOUNTERS.splitlines()[2]
     assert unnamed_row("It costs 30 GBP.", meerkats)
     assert guard("It costs 30 GBP.", meerkats) == ""
+
+
+HIRE = (
+    "| Item | Site | Per hour | Per day | Deposit |\n"
+    "|---|---|---|---|---|\n"
+    "| Adult mountain bike | Thornbeck | 8 GBP | 28 GBP | 14 GBP |\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "refused"),
+    [
+        # held-out set 22, s036: the "Per day" price given to half a day
+        ("Hiring an adult mountain bike for half a day costs 28 GBP.", True),
+        ("A half-day hire of an adult mountain bike costs 28 GBP.", True),
+        ("Hiring an adult mountain bike for a day costs 28 GBP.", False),
+        ("Hiring an adult mountain bike costs 8 GBP per hour.", False),
+    ],
+)
+def test_half_a_unit_is_an_amount_the_row_must_state(claim: str, refused: bool) -> None:
+    (read,) = readings(split_sentences(HIRE)).values()
+    assert bool(guard(claim, read)) is refused
+    half = "| Adult mountain bike | Half day: 18 GBP | Per day: 28 GBP |"
+    assert not guard("Hiring an adult mountain bike for half a day costs 18 GBP.", half)
