@@ -19,6 +19,7 @@ from collections.abc import Collection, Sequence
 
 from disputatio.validators.contrast import missing_contrast
 from disputatio.validators.figures import FIGURE_RE, figures
+from disputatio.validators.items import other_item
 from disputatio.validators.lists import missing_items
 from disputatio.validators.opposites import negation_differs, opposite_words
 from disputatio.validators.pairs import mixed_pair
@@ -85,6 +86,7 @@ def guard(
         or mixed_pair(claim, window)
         or _name_of_other_numbers(claim, window)
         or other_column(claim, window)
+        or other_item(claim, window)  # "44 touring pitches with … and 12 premium pitches …"
         or ("" if _ANAPHOR_RE.match(claim) else unnamed_row(claim, window))  # "It must …"
         or wrong_end(claim, window)
     )
