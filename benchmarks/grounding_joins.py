@@ -45,7 +45,8 @@ def is_join(sentence: str) -> bool:
 def anaphora_rejects(claim: str, window: str) -> bool:
     """Whether the narrower guard rejects ``window`` for ``claim`` where today's does not."""
     from disputatio.validators import guards
-    from disputatio.validators.sentences import names, split_sentences, stated_numbers
+    from disputatio.validators.names import names
+    from disputatio.validators.sentences import split_sentences, stated_numbers
 
     spans = split_sentences(window)
     if len(spans) < 2 or guards._unbound_numbers(claim, window):

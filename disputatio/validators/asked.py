@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from disputatio.validators.sentences import DAYS, MONTHS, UNITS, names, stated_numbers, words
+from disputatio.validators.names import names
+from disputatio.validators.sentences import DAYS, MONTHS, UNITS, stated_numbers, words
 from disputatio.validators.units import MONEY
 
 _QUANTITY_RE = re.compile(

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 
-from disputatio.validators.sentences import content_words, letter_names, words
+from disputatio.validators.names import letter_names
+from disputatio.validators.sentences import content_words, words
 
 #: A detachable contrast: what follows it is the other thing, up to a clause boundary.
 _DETACHABLE = (

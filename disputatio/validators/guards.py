@@ -21,15 +21,13 @@ from disputatio.validators.contrast import missing_contrast
 from disputatio.validators.figures import FIGURE_RE, figures
 from disputatio.validators.items import other_item
 from disputatio.validators.lists import missing_items
+from disputatio.validators.names import letter_names, name_form, names
 from disputatio.validators.opposites import negation_differs, opposite_words
 from disputatio.validators.pairs import mixed_pair
 from disputatio.validators.ranges import holds
 from disputatio.validators.sentences import (
     STOPWORDS,
     content_words,
-    letter_names,
-    name_form,
-    names,
     split_sentences,
     stated_numbers,
     stem,

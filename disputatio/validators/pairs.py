@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 
-from disputatio.validators.sentences import names, split_sentences, stated_numbers
+from disputatio.validators.names import names
+from disputatio.validators.sentences import split_sentences, stated_numbers
 
 #: A sentence about the thing the sentence before it named ("It is driven by …").
 _REFERS_BACK_RE = re.compile(r"^\W*(?:it|its|they|their|this|these|he|she|his|her)\b", re.I)

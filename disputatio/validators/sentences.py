@@ -1,9 +1,9 @@
-"""Sentences with their character spans, and the words, numbers and names a claim rests on.
+"""Sentences with their character spans, and the words and numbers a claim rests on.
 
 The claim checker compares an answer's sentences with the sentences of the sections it cites.
 Everything here is deterministic text processing: a sentence splitter that keeps offsets (so a
 supporting sentence can be shown as a span of its section), content words with a light
-stemmer, numbers with their units, negation cues and name-like tokens.
+stemmer, numbers with their units and negation cues (name-like tokens: :mod:`.names`).
 """
 
 from __future__ import annotations
@@ -278,7 +278,7 @@ def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
         else:
             continue
         prev = tokens[i - 1] if i > 0 else ""
-        if _names_a_number(prev):
+        if names_a_number(prev):
             continue  # "Incident 2291", "Route 66": an identifier, a name (see names())
         after = tokens[i + 1].casefold() if i + 1 < len(tokens) else ""
         if after == "°" and i + 2 < len(tokens):
@@ -315,9 +315,6 @@ def has_negation(text: str) -> bool:
     return negations(text) % 2 == 1
 
 
-_NAMED_NUMBER_RE = re.compile(r"\b([A-Z][a-z]+) \d+\b")
-
-
 #: Words before "one" that make it a pronoun ("the one", "which one", "no one").
 _ONE_PRONOUN_BEFORE = frozenset("the this that which each any every no".split())
 
@@ -335,7 +332,7 @@ def _pronoun_number(tokens: Sequence[str], i: int) -> bool:
     return after in ("of", "another") or before in _ONE_PRONOUN_BEFORE
 
 
-def _names_a_number(word: str) -> bool:
+def names_a_number(word: str) -> bool:
     """``Incident`` in "Incident 2291": a capitalised word that makes the number after it a name."""
     low = word.casefold()
     return (
@@ -345,58 +342,3 @@ def _names_a_number(word: str) -> bool:
         and low not in UNITS
         and low not in MONTHS
     )
-
-
-_CODE_RE = re.compile(r"\b[A-Za-z]+[-/]?\d+[A-Za-z0-9-]*\b|\b\d+[A-Za-z]+\d*[A-Za-z0-9-]*\b")
-
-
-def letter_names(text: str) -> list[str]:
-    """Names made of a capital letter and the word after it: "Q fever", "B cells" (case-folded).
-
-    :func:`names` leaves one-letter words out (an option letter is no name), so "Q fever" and
-    "Malta fever" would share only "fever"; the guards and the contrast check use these too.
-    """
-    toks = words(text or "")
-    return [
-        f"{tok} {toks[i + 1]}".casefold()
-        for i, tok in enumerate(toks[:-1])
-        if len(tok) == 1
-        and tok.isupper()
-        and tok not in "AI"
-        and toks[i + 1].casefold() not in STOPWORDS
-        and len(toks[i + 1]) > 1  # not a unit: "7 S/m"
-        and toks[i + 1][:1].islower()
-    ]
-
-
-def name_form(token: str) -> str:
-    """``token`` as :func:`names` lists it: case-folded, a possessive's "'s" taken off."""
-    return token.casefold().removesuffix("'s").removesuffix("’s")  # CTD-41's → ctd-41
-
-
-@functools.lru_cache(maxsize=16384)
-def names(text: str) -> frozenset[str]:
-    """Name-like tokens of ``text``: capitalised words not opening a sentence, and codes.
-
-    ``Bergen``, ``Oslo``, ``CTD-41``, ``ISO-9001``, ``Incident 2291`` are names; the first word
-    of a sentence is not (it is capitalised anyway), nor are all-caps words of one letter.
-
-    Returns:
-        The names, case-folded (cached by text).
-    """
-    found = {m.group(0).casefold() for m in _CODE_RE.finditer(text or "")}
-    found |= {
-        m.group(0).casefold()
-        for m in _NAMED_NUMBER_RE.finditer(text or "")
-        if _names_a_number(m.group(1))
-    }
-    for span in split_sentences(text or ""):
-        toks = words(span.sentence)
-        for j, tok in enumerate(toks):
-            if j == 0 or len(tok) < 2 or not tok[0].isupper():
-                continue
-            low = name_form(tok)
-            if low in STOPWORDS or low in NEGATIONS or low in UNITS:
-                continue
-            found.add(low)
-    return frozenset(found)

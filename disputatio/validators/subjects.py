@@ -8,7 +8,8 @@ holds its plural in "-ies" ("Wild Parties" holds "Wild Party").
 
 from __future__ import annotations
 
-from disputatio.validators.sentences import name_form, names, stem, words
+from disputatio.validators.names import name_form, names
+from disputatio.validators.sentences import stem, words
 
 #: Words a sentence's subject may open with before its name ("A Wild Party is …").
 _DETERMINERS = frozenset({"a", "an", "the", "each", "every", "this", "that"})

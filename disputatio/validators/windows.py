@@ -13,14 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from disputatio.state.claims import Evidence
-from disputatio.validators.sentences import (
-    STOPWORDS,
-    Span,
-    name_form,
-    names,
-    split_sentences,
-    words,
-)
+from disputatio.validators.names import name_form, names
+from disputatio.validators.sentences import STOPWORDS, Span, split_sentences, words
 from disputatio.validators.support import SupportChecker, SupportScore, coverage
 from disputatio.validators.tables import is_row, readings
 

@@ -8,7 +8,7 @@ from fake_judges import RecordingJudge
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claim_kinds import without_shown_lead
 from disputatio.validators.claims import check_answer
-from disputatio.validators.sentences import letter_names
+from disputatio.validators.names import letter_names
 from disputatio.validators.support import JudgedSupport
 
 CAUSE = (
