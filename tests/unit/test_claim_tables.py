@@ -132,3 +132,19 @@ def test_half_a_unit_is_an_amount_the_row_must_state(claim: str, refused: bool) 
     assert bool(guard(claim, read)) is refused
     half = "| Adult mountain bike | Half day: 18 GBP | Per day: 28 GBP |"
     assert not guard("Hiring an adult mountain bike for half a day costs 18 GBP.", half)
+
+
+FARES = "| Adult single | 6.50 GBP | 14.00 GBP |\n| Adult return | 11.00 GBP | 24.00 GBP |"
+
+
+@pytest.mark.parametrize(
+    ("claim", "refused"),
+    [
+        ("The return fare for each adult is 14.00 GBP.", True),  # o001, held-out set 23
+        ("The return fare for each adult is 24.00 GBP.", False),
+        ("An adult single costs 14.00 GBP.", False),
+        ("An adult ticket costs 14.00 GBP.", False),  # names neither row apart: the score's
+    ],
+)
+def test_a_window_of_two_rows_keeps_each_figure_in_its_row(claim: str, refused: bool) -> None:
+    assert bool(unnamed_row(claim, FARES)) is refused
