@@ -30,7 +30,7 @@ def main() -> None:
     print("| " + " | ".join(head) + " |\n" + "|---" * len(head) + "|")
     total = [0] * 5
     over = 0
-    for qf in sets:
+    for qf in (qf for qf in sets if qf in LATEST):  # a set with no run yet has no records
         asked = {q["id"]: q for q in map(json.loads, (DATA / qf).read_text().splitlines())}
         recs = [json.loads(line) for line in (RECORDS / LATEST[qf]).read_text().splitlines()]
         mine = [r for r in recs if r["system"] == "project" and r["kind"] == "answerable"]

@@ -25,6 +25,8 @@ from grounding_replay import LATEST, RECORDS
 
 def _right_refused(qf: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(question, record) of the set's answerable questions refused with a right draft."""
+    if qf not in LATEST:  # a set with no run yet
+        return []
     asked = {q["id"]: q for q in map(json.loads, (DATA / qf).read_text().splitlines())}
     out = []
     for line in (RECORDS / LATEST[qf]).read_text().splitlines():

@@ -46,6 +46,7 @@ LATEST = {
     "questions_heldout20.jsonl": "records_heldout20_run31.jsonl",
     "questions_heldout21.jsonl": "records_heldout21_run33.jsonl",
     "questions_heldout22.jsonl": "records_heldout22_run34.jsonl",
+    "questions_heldout23.jsonl": "records_heldout23_run35.jsonl",
 }
 
 
@@ -54,7 +55,8 @@ def _jobs(args: argparse.Namespace) -> list[tuple[Path, Path]]:
     if not args.sets:
         return [(path, args.corpus) for path in args.records]
     sets = json.loads((DATA / "sets.json").read_text())
-    return [(RECORDS / LATEST[q], DATA / corpus) for q, corpus in sets.items()]
+    # a set with no run yet has no records to replay
+    return [(RECORDS / LATEST[q], DATA / corpus) for q, corpus in sets.items() if q in LATEST]
 
 
 def _read(windows: Any) -> dict[str, Any]:
