@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from disputatio.state.claims import Evidence
-from disputatio.validators.aliases import bridges, defining_clauses
 from disputatio.validators.names import name_form, names
 from disputatio.validators.sentences import STOPWORDS, Span, split_sentences, words
 from disputatio.validators.support import SupportChecker, SupportScore, coverage
@@ -122,8 +121,6 @@ class Windows:
         self.texts: dict[str, str] = {}
         #: The windows that are whole sentences (not pairs, not clauses), by section.
         self.sentences: dict[str, set[tuple[int, int]]] = {}
-        #: The clauses of all shown sections that pair names (:mod:`.aliases`).
-        self.defining = defining_clauses(str(sec.get("text") or "") for sec in sections.values())
         for sid, sec in sections.items():
             text = str(sec.get("text") or "")
             self.texts[sid] = text
@@ -172,11 +169,6 @@ class Windows:
         ctx = self.context[section_id]
         return f"{ctx} {under}" if under else ctx
 
-    def _bridged(self, claim: str, window: str, context: str) -> str:
-        """``context`` and the shown clauses giving the claim's missing names to the window's."""
-        found = bridges(claim, window, context, self.defining)
-        return " ".join([context, *found]) if found else context
-
     def reading(self, evidence: Evidence) -> str:
         """The text ``evidence``'s window was read as: a table row with its column headers."""
         for start, end, read in self.items.get(evidence.section_id, ()):
@@ -216,10 +208,7 @@ class Windows:
             wins = self.items.get(sid, [])
             if not wins:
                 continue
-            ctxs = [
-                self._bridged(claim, w[2], c) for w, c in zip(wins, self.contexts[sid], strict=True)
-            ]
-            scores = checker.score_many(claim, [w[2] for w in wins], ctxs)
+            scores = checker.score_many(claim, [w[2] for w in wins], self.contexts[sid])
             for win, score in zip(wins, scores, strict=True):
                 if score.reason:
                     reasons.append(score.reason)
@@ -242,8 +231,7 @@ class Windows:
             for i, (score_, sid, win) in enumerate(looks):
                 # the judge reads the window's context, the headings it stands under too: a
                 # list item under "## Larchfield Park" says its site only there (w006, set 21)
-                ctx = self._bridged(claim, win[2], self.context_of(sid, win[0]))
-                final = confirm(claim, win[2], ctx, SupportScore(score_))
+                final = confirm(claim, win[2], self.context_of(sid, win[0]), SupportScore(score_))
                 if i == 0:
                     best, vetoed = (final.score, sid, win), final.reason
                 if final.score >= checker.threshold:
@@ -254,10 +242,7 @@ class Windows:
         if len(per_section) >= 2:
             parts = list(per_section.items())
             joined = " ".join(win[2] for _, (_, win) in parts)
-            ctx = " ".join(
-                self._bridged(claim, win[2], self.context_of(sid, win[0]))
-                for sid, (_, win) in parts
-            )
+            ctx = " ".join(self.context_of(sid, win[0]) for sid, (_, win) in parts)
             (score,) = checker.score_many(claim, [joined], [ctx])
             if confirm is not None and score.score >= checker.threshold:
                 # the judge may veto a join, never lift one: it was measured on one passage,
