@@ -14,6 +14,13 @@ it, it may still be the conclusion of the claims after it ("Yes, papilin is secr
 sentences of its part together and says whether they state it (:func:`drop_uncarried`). A
 checker with no judge keeps the old rule (any supported claim carries it). A verdict stating
 nothing of its own ("Yes, it is.") is left as before: the claims after it are the answer.
+
+A verdict set aside leaves its part undecided, and the answer says so (:func:`mark_undecided`):
+"No, your 14-year-old cannot take the Gullholm ferry on her own." above two true sentences
+about child fares (set 23's o011, a question the documents do not answer) used to be shown as
+the fares alone, which read as if they settled the question. The line names the question (or
+its part), never the verdict's statement: a statement no sentence was found to state is not
+repeated to the reader, even negated.
 """
 
 from __future__ import annotations
@@ -22,15 +29,26 @@ import copy
 import re
 from collections.abc import Sequence
 
-from disputatio.state.claims import Claim
+from disputatio.state.claims import Claim, ClaimReport
+from disputatio.validators.asked import YES_NO_AUXILIARIES
 from disputatio.validators.claim_kinds import is_factual, without_label
+from disputatio.validators.parts import claim_parts, part_label
 from disputatio.validators.pointers import without_shown_lead
+from disputatio.validators.questions import question_parts
 from disputatio.validators.support import SupportChecker
 
 #: "Yes, " / "No: " / "Maybe; " before a verdict's statement.
 _YESNO_HEAD_RE = re.compile(r"^\s*(?:yes|no|maybe)\s*[,:;]\s*(?=\S)", re.I)
 #: The reason of a verdict whose statement no one sentence states (carried or not, later).
 UNSTATED = "a yes/no verdict no one sentence states: it stands on the claims that carry it"
+#: The start of the reason of a verdict its part's claims do not carry (:func:`drop_uncarried`).
+UNCARRIED = "a yes/no verdict the supported claims do not carry"
+#: A question answered yes or no: "Can we check out late there?".
+_YES_NO_QUESTION_RE = re.compile(rf"^\W*(?:{YES_NO_AUXILIARIES})\b", re.I)
+#: The line standing for a one-part question whose yes/no verdict was set aside.
+UNDECIDED = "The documents do not say yes or no to this question."
+#: The same for one part of a question of several.
+UNDECIDED_PART = "The documents do not say yes or no to this part of the question: {part}"
 
 
 def statement(text: str) -> str | None:
@@ -98,6 +116,49 @@ def drop_uncarried(kept: Sequence[Claim], facts: Sequence[Claim], checker: Suppo
         p = carried_by(claim, facts, checker)
         if p is not None and p < threshold:
             claim.dropped = True
-            claim.reason = (
-                f"a yes/no verdict the supported claims do not carry (the judge: P={p:.2f})"
-            )
+            claim.reason = f"{UNCARRIED} (the judge: P={p:.2f})"
+
+
+def mark_undecided(question: str, report: ClaimReport) -> int:
+    """Say in ``report`` that the documents do not decide each set-aside verdict's question.
+
+    For a verdict :func:`drop_uncarried` set aside, a ``not_found`` claim goes after it and a
+    line into ``report.answer``: first for a one-part question (what follows is what the
+    documents do say), last for a part of several, the one yes/no part it may answer (as
+    :func:`~disputatio.validators.parts.mark_unanswered_parts` does, which then leaves that part
+    to it). A verdict whose part cannot be told is left as it is.
+
+    Args:
+        question: The question the answer is for.
+        report: The checked answer (changed in place).
+
+    Returns:
+        How many lines were added.
+    """
+    parts = question_parts(question)
+    added = 0
+    for verdict in [c for c in report.claims if c.dropped and c.reason.startswith(UNCARRIED)]:
+        found = claim_parts(verdict.text, parts) if len(parts) > 1 else {0}
+        if len(found) > 1:  # a yes or a no answers a yes/no part
+            found = {i for i in found if _YES_NO_QUESTION_RE.match(parts[i])}
+        if len(found) != 1:
+            continue
+        (i,) = found
+        text = UNDECIDED_PART.format(part=parts[i]) if len(parts) > 1 else UNDECIDED
+        if any(c.text == text for c in report.claims):
+            continue
+        line = Claim(
+            text=text,
+            verdict="not_found",
+            reason=f"its yes/no verdict was set aside: {verdict.reason}",
+            part=part_label(i) if len(parts) > 1 else verdict.part,
+        )
+        report.claims.insert(report.claims.index(verdict) + 1, line)
+        if len(parts) > 1:
+            report.answer = f"{report.answer}\n{text}" if report.answer else text
+        else:
+            report.answer = f"{text}\n{report.answer}" if report.answer else text
+        added += 1
+    if added:
+        report.counts["not_found"] = report.counts.get("not_found", 0) + added
+    return added

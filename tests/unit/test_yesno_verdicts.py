@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claims import check_answer
+from disputatio.validators.parts import mark_unanswered_parts
 from disputatio.validators.support import JudgedSupport
-from disputatio.validators.yesno import statement
+from disputatio.validators.yesno import UNDECIDED, UNDECIDED_PART, mark_undecided, statement
 
 PARK = (
     "The latest arrival time is 21:00 at Heronmere and 22:00 at Thornbeck. "
@@ -114,3 +115,45 @@ def test_a_verdict_is_not_lifted_onto_a_sentence_sharing_the_question_words() ->
     assert as_claim.verdict == "supported"  # the judge's lift, from the grey zone
     report = check_answer(f"Yes, {said[0].lower()}{said[1:]}", secs, checker=lenient)
     assert not report.claims[0].factual and report.claims[0].evidence is None
+
+
+def test_a_set_aside_verdict_leaves_its_question_undecided_and_says_so() -> None:
+    """Set 23's o011: a "no" the fares did not carry read as if they settled the question."""
+    question = "Can we book a late check-out at Thornbeck?"
+    report = check_answer(S010, SECTIONS, checker=_checker(ScriptedJudge(STATED)))
+    assert mark_undecided(question, report) == 1
+    assert report.answer.startswith(UNDECIDED + "\n") and "22:00" in report.answer
+    line = report.claims[1]  # right after the verdict it stands for
+    assert report.claims[0].dropped and line.verdict == "not_found"
+    assert "late check-out" not in line.text  # the unsupported statement is not repeated
+    assert mark_undecided(question, report) == 0  # once
+
+
+def test_a_carried_verdict_is_no_undecided_question() -> None:
+    report = check_answer(S010, SECTIONS, checker=_checker(ScriptedJudge(STATED, carries=True)))
+    assert mark_undecided("Can we book a late check-out at Thornbeck?", report) == 0
+    assert not any(c.verdict == "not_found" for c in report.claims)
+
+
+def test_an_undecided_part_is_named_and_the_other_part_is_not_marked() -> None:
+    question = "What is the latest arrival time at Thornbeck, and can we check out late there?"
+    answer = (
+        "The latest arrival time is 22:00 at Thornbeck [arrive]. "
+        "Yes, we can check out late at Thornbeck."
+    )
+    judge = ScriptedJudge("We can check out late at Thornbeck.")
+    report = check_answer(answer, SECTIONS, checker=_checker(judge))
+    assert mark_undecided(question, report) == 1
+    assert report.answer.endswith(UNDECIDED_PART.format(part="Can we check out late there?"))
+    mark_unanswered_parts(question, report)  # the first part is answered, the second said
+    assert sum(c.verdict == "not_found" for c in report.claims) == 1
+
+
+def test_the_debate_says_an_undecided_question_too() -> None:
+    from disputatio.nodes.debate.finalize import _mark_parts
+
+    question = "Can we book a late check-out at Thornbeck?"
+    report = check_answer(S010, SECTIONS, checker=_checker(ScriptedJudge(STATED)))
+    claims = [c.model_dump(mode="json") for c in report.claims]
+    answer, marked = _mark_parts(question, report.answer, claims)
+    assert answer.startswith(UNDECIDED) and [c["text"] for c in marked].count(UNDECIDED) == 1

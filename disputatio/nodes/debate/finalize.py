@@ -24,6 +24,7 @@ from disputatio.validators.base import ValidationContext, resolve_validators, ru
 from disputatio.validators.citations import verify_citations
 from disputatio.validators.claims import claims_of
 from disputatio.validators.parts import mark_unanswered_parts
+from disputatio.validators.yesno import mark_undecided
 
 _CITATION_FIELDS = ("id", "source", "title", "page", "heading_path", "document_id")
 
@@ -85,5 +86,6 @@ def _mark_parts(
     judged = [Claim.model_validate(c) for c in claims]
     kept = [c for c in judged if c.factual and not c.dropped and c.verdict == "supported"]
     report = ClaimReport(answer=answer, claims=judged, not_found=not kept)
+    mark_undecided(question, report)  # a set-aside yes/no verdict leaves its part undecided
     mark_unanswered_parts(question, report)
     return report.answer, [c.model_dump(mode="json") for c in report.claims]

@@ -35,6 +35,7 @@ from disputatio.validators.claims import check_answer
 from disputatio.validators.parts import mark_unanswered_parts
 from disputatio.validators.relevance_judge import below_floor, judge_relevance
 from disputatio.validators.support import SupportChecker
+from disputatio.validators.yesno import mark_undecided
 
 
 def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
@@ -90,6 +91,7 @@ def answer(state: RagState, runtime: Runtime[RagContext]) -> dict[str, Any]:
     floor = cfg.relevance_floor
     if repaired is not None and not report.not_found:  # a second try clears a higher bar
         floor = max(floor, cfg.repair_floor)
+    mark_undecided(state["question"], report)  # a set-aside yes/no verdict: undecided
     if cfg.answer_parts:
         mark_unanswered_parts(state["question"], report)
     relevance = None
