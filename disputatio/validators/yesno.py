@@ -151,7 +151,8 @@ def mark_undecided(question: str, report: ClaimReport) -> int:
             text=text,
             verdict="not_found",
             reason=f"its yes/no verdict was set aside: {verdict.reason}",
-            part=part_label(i) if len(parts) > 1 else verdict.part,
+            # a part, never the whole answer: beside it stands what the documents do say
+            part=part_label(i) if len(parts) > 1 else verdict.part or part_label(0),
         )
         report.claims.insert(report.claims.index(verdict) + 1, line)
         if len(parts) > 1:

@@ -125,6 +125,7 @@ def test_a_set_aside_verdict_leaves_its_question_undecided_and_says_so() -> None
     assert report.answer.startswith(UNDECIDED + "\n") and "22:00" in report.answer
     line = report.claims[1]  # right after the verdict it stands for
     assert report.claims[0].dropped and line.verdict == "not_found"
+    assert line.part == "part 1"  # the verdict's part, not the whole answer: the fares stand
     assert "late check-out" not in line.text  # the unsupported statement is not repeated
     assert mark_undecided(question, report) == 0  # once
 
