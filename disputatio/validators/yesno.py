@@ -46,9 +46,10 @@ UNCARRIED = "a yes/no verdict the supported claims do not carry"
 #: A question answered yes or no: "Can we check out late there?".
 _YES_NO_QUESTION_RE = re.compile(rf"^\W*(?:{YES_NO_AUXILIARIES})\b", re.I)
 #: The line standing for a one-part question whose yes/no verdict was set aside.
-UNDECIDED = "The documents do not say yes or no to this question."
+#: (no "yes" or "no" in it: a reader, or a scorer, must not take it for either)
+UNDECIDED = "The documents do not answer this question either way."
 #: The same for one part of a question of several.
-UNDECIDED_PART = "The documents do not say yes or no to this part of the question: {part}"
+UNDECIDED_PART = "The documents do not answer this part of the question either way: {part}"
 
 
 def statement(text: str) -> str | None:
