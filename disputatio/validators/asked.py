@@ -105,9 +105,16 @@ _KIND_RE = re.compile(r"\b(?:what|which|how)(?:['’]s)?\b((?:\s+[^\W\d_]+){1,3}
 
 
 def asked_kind(question: str) -> str | None:
-    """The kind of amount a question asks for ("what minimum face velocity": speed), if named."""
+    """The kind of amount a question asks for ("what minimum face velocity": speed), if named.
+
+    A capitalised word is part of a name, not a kind: "What does a Hot Desk cost per month?"
+    asks a price, not a temperature (set 24's i016, run 36: its right claim "a Hot Desk costs
+    215 GBP per month" was held to answer no part).
+    """
     for m in _KIND_RE.finditer(question or ""):
         for tok in m.group(1).split():
+            if tok[:1].isupper():
+                continue
             kind = _ASKED_KIND.get(tok.casefold())
             if kind:
                 return kind

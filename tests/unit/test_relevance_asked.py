@@ -141,6 +141,15 @@ def test_a_question_naming_a_kind_of_amount_is_not_answered_by_another_kind() ->
     assert asked_kind("How far ahead must assistance be booked?") is None  # a time, not a length
 
 
+def test_a_kind_word_in_a_name_is_no_kind_asked() -> None:
+    """Set 24's i016 (run 36): "Hot Desk" is a plan's name, not a temperature."""
+    q = "What does a Hot Desk cost per month at Ropewalk?"
+    assert asked_kind(q) is None  # not "temperature"
+    claim = "At Ropewalk, a Hot Desk costs 215 GBP per month."
+    assert not off_question(q, claim, claim)
+    assert asked_kind("How hot is the Therapy Pool?") == "temperature"
+
+
 def test_a_who_question_needs_a_claim_naming_someone() -> None:
     q = "Who is the student representative on the committee?"
     assert unanswered(q, ["The student representative on the committee serves for 1 year."])
