@@ -215,6 +215,7 @@ def asks_person(question: str) -> bool:
 
 #: The auxiliary verbs a yes/no question opens with ("Is lunch provided?").
 YES_NO_AUXILIARIES = "is|are|can|could|does|do|did|will|would|should|may|must|has|have"
+_YES_NO_QUESTION_RE = re.compile(rf"^\W*(?:{YES_NO_AUXILIARIES})\b", re.I)
 #: Where a question joins a second one: "…, and how often …", "… and by when …", and after
 #: a comma a yes/no question ("…, and is lunch provided?", "…, and can I spread the payment?").
 SECOND_PART_RE = re.compile(
@@ -223,6 +224,11 @@ SECOND_PART_RE = re.compile(
     rf"|,\s*and\s+(?:{YES_NO_AUXILIARIES})\s+(?=\w)",
     re.I,
 )
+
+
+def is_yes_no_question(question: str) -> bool:
+    """Whether ``question`` is answered yes or no: it opens with an auxiliary ("Can we …?")."""
+    return bool(_YES_NO_QUESTION_RE.match(question or ""))
 
 
 def is_multipart(question: str) -> bool:

@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 
 from disputatio.state.claims import Claim, ClaimReport
-from disputatio.validators.asked import YES_NO_AUXILIARIES
+from disputatio.validators.asked import is_yes_no_question
 from disputatio.validators.claim_kinds import is_factual, without_label
 from disputatio.validators.parts import claim_parts, part_label
 from disputatio.validators.pointers import without_shown_lead
@@ -43,8 +43,6 @@ _YESNO_HEAD_RE = re.compile(r"^\s*(?:yes|no|maybe)\s*[,:;]\s*(?=\S)", re.I)
 UNSTATED = "a yes/no verdict no one sentence states: it stands on the claims that carry it"
 #: The start of the reason of a verdict its part's claims do not carry (:func:`drop_uncarried`).
 UNCARRIED = "a yes/no verdict the supported claims do not carry"
-#: A question answered yes or no: "Can we check out late there?".
-_YES_NO_QUESTION_RE = re.compile(rf"^\W*(?:{YES_NO_AUXILIARIES})\b", re.I)
 #: The line standing for a one-part question whose yes/no verdict was set aside.
 #: (no "yes" or "no" in it: a reader, or a scorer, must not take it for either)
 UNDECIDED = "The documents do not answer this question either way."
@@ -141,7 +139,7 @@ def mark_undecided(question: str, report: ClaimReport) -> int:
     for verdict in [c for c in report.claims if c.dropped and c.reason.startswith(UNCARRIED)]:
         found = claim_parts(verdict.text, parts) if len(parts) > 1 else {0}
         if len(found) > 1:  # a yes or a no answers a yes/no part
-            found = {i for i in found if _YES_NO_QUESTION_RE.match(parts[i])}
+            found = {i for i in found if is_yes_no_question(parts[i])}
         if len(found) != 1:
             continue
         (i,) = found

@@ -7,6 +7,7 @@ from disputatio.validators.asked import (
     asked_unit,
     asks_for_value,
     asks_quantity,
+    is_yes_no_question,
     kind_mismatch,
     unanswered,
 )
@@ -36,6 +37,13 @@ def test_a_question_naming_a_kind_of_amount_needs_a_claim_stating_one() -> None:
 def test_yes_no_questions_are_not_asked_for_a_value() -> None:
     assert not asks_for_value("Is deletion at 6q24.2-26 associated with shorter survival?")
     assert asks_for_value("How often must passwords for service accounts be changed?")
+
+
+def test_a_yes_no_question_opens_with_an_auxiliary_verb() -> None:
+    assert is_yes_no_question("Can we check out late there?")
+    assert is_yes_no_question("  (Is lunch provided?)")
+    assert not is_yes_no_question("When is lunch provided?")
+    assert not is_yes_no_question("Island ferries: how late do they run?")  # "Is" must be a word
 
 
 def test_the_unit_asked_may_follow_a_qualifying_word() -> None:

@@ -50,7 +50,7 @@ from disputatio.state.debate import (
     FlatDecomposition,
     SubQuestionPlan,
 )
-from disputatio.validators.asked import YES_NO_AUXILIARIES
+from disputatio.validators.asked import is_yes_no_question
 from disputatio.validators.base import resolve_validators
 from disputatio.validators.citations import CitationCheck
 from disputatio.validators.questions import question_parts
@@ -218,14 +218,12 @@ def stated_parts(question: str) -> list[str]:
     for part in parts[1:]:
         part = f"{lead} {part}" if lead else part
         fixed, repair = self_contained(part, question)  # "its" → "the CTD-41's" where clear
-        elliptic = _YES_NO.match(part) and not anchors & {_key(t.group()) for t in _tokens(part)}
+        named = {_key(t.group()) for t in _tokens(part)}
+        elliptic = is_yes_no_question(part) and not anchors & named
         if repair is None and (_refers_back(part) or elliptic):  # the pronoun is the question's
             fixed = with_context(part, question)
         out.append(fixed)
     return out
-
-
-_YES_NO = re.compile(rf"^(?:{YES_NO_AUXILIARIES})\b", re.I)
 
 
 def _lead_in(part: str) -> str:
