@@ -24,6 +24,7 @@ validator.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -49,6 +50,7 @@ from disputatio.validators.sentences import (
     split_sentences,
     stated_numbers,
 )
+from disputatio.validators.subjects import lent_subjects, named_subjects
 from disputatio.validators.support import LexicalSupport, SupportChecker, cosine
 from disputatio.validators.verdicts import judge_piece
 from disputatio.validators.windows import Windows
@@ -163,30 +165,31 @@ def check_answer(
     checker = checker or LexicalSupport()
     if question and hasattr(checker, "for_question"):  # a judge told the question, if set
         checker = checker.for_question(question)
-    aliases = aliases or {}
     windows = Windows(sections)
     claims: list[Claim] = []
     fabricated: list[str] = []
     pieces: list[tuple[str, Claim]] = []
     last = 0
+    before = ""  # the last piece that named something: what a later piece may lean on
+    judge = functools.partial(
+        judge_piece,
+        windows=windows,
+        checker=checker,
+        attribute=attribute,
+        shown=list(sections),
+        keep_unsupported=keep_unsupported,
+        part=part,
+        quote_refused=quote_refused,
+    )
     answer = _TAG_RE.sub("", answer or "")  # "</section>" copied from a prompt is no prose
     for span in _answer_sentences(answer):
         gap = answer[last : span.start]
         last = span.end
-        text, cited, fake = _read_citations(span.sentence, sections, aliases)
+        text, cited, fake = _read_citations(span.sentence, sections, aliases or {})
         fabricated.extend(f for f in fake if f not in fabricated)
         for i, piece in enumerate(split_compound(reported(text))):
-            judged = judge_piece(
-                piece,
-                cited,
-                windows,
-                checker,
-                attribute=attribute,
-                shown=list(sections),
-                keep_unsupported=keep_unsupported,
-                part=part,
-                quote_refused=quote_refused,
-            )
+            judged = judge(piece, cited, about=lent_subjects(piece, before, continues=i > 0))
+            before = piece if named_subjects(piece) else before
             for j, claim in enumerate(judged):
                 claims.append(claim)
                 pieces.append(("\n" if "\n" in gap and not i and not j else " ", claim))

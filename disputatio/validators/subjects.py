@@ -3,14 +3,21 @@
 Used by the guards (:mod:`disputatio.validators.guards`) when a window of two sentences lends a
 claim a number: a sentence whose subject is a name the sentence before it gives, and which names
 nothing else, goes on about that (as a pronoun would); and a name word is held by a text that
-holds its plural in "-ies" ("Wild Parties" holds "Wild Party").
+holds its plural in "-ies" ("Wild Parties" holds "Wild Party"). Used by the claim checker
+(:func:`~disputatio.validators.claims.check_answer`) for the names a piece of an answer takes
+from the one before it (:func:`named_subjects`, :func:`leans_on`: "It includes 100 pages …"
+after "A Hot Desk costs 215 GBP.").
 """
 
 from __future__ import annotations
 
+import re
+
 from disputatio.validators.names import name_form, names
 from disputatio.validators.sentences import stem, words
 
+#: A word by which a piece of an answer points back at what was named before it.
+_REFERS_RE = re.compile(r"\b(?:it|its|they|them|their|there|this|these|those|here)\b", re.I)
 #: Words a sentence's subject may open with before its name ("A Wild Party is …").
 _DETERMINERS = frozenset({"a", "an", "the", "each", "every", "this", "that"})
 
@@ -39,3 +46,40 @@ def renames(sentence: str, before: str) -> bool:
 def holds_name(text: str, name: str) -> bool:
     """Whether the case-folded ``text`` holds the name word ``name``, or its plural in -ies."""
     return name in text or (name.endswith("y") and f"{name[:-1]}ies" in text)
+
+
+def named_subjects(text: str, limit: int = 3) -> list[str]:
+    """The names of ``text`` as written, a run of adjacent name words one subject, in order.
+
+    "The community manager at Tannery is Dev Lindqvist." → ``["Tannery", "Dev Lindqvist"]``
+    (the first word is left out, as :func:`~disputatio.validators.names.names` leaves it); at
+    most ``limit``.
+    """
+    found = names(text)
+    out: list[str] = []
+    run: list[str] = []
+    for tok in [*words(text), ""]:
+        if tok and name_form(tok) in found:
+            run.append(tok)
+            continue
+        if run and " ".join(run) not in out:
+            out.append(" ".join(run))
+        run = []
+    return out[:limit]
+
+
+def leans_on(piece: str, before: str, *, continues: bool) -> bool:
+    """Whether ``piece`` takes its subject from ``before``, the piece of the answer before it.
+
+    It does when it points back ("It …", "… there …") or continues a sentence split after
+    ``before`` (``continues``: "…, and members pay 15 GBP per hour"), and names nothing that
+    ``before`` names.
+    """
+    if not (continues or _REFERS_RE.search(piece)):
+        return False
+    return not {name_form(w) for w in words(piece)} & names(before)
+
+
+def lent_subjects(piece: str, before: str, *, continues: bool) -> list[str]:
+    """What ``piece`` may be about: ``before``'s subjects when it leans on it, else none."""
+    return named_subjects(before) if before and leans_on(piece, before, continues=continues) else []

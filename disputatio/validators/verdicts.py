@@ -114,8 +114,14 @@ def judge_piece(
     keep_unsupported: bool,
     part: str | None,
     quote_refused: bool = False,
+    about: Sequence[str] = (),
 ) -> list[Claim]:
     """The claims of one piece of an answer's sentence, judged, in the order to show them.
+
+    ``about`` is what the piece may be about when it leans on the piece before it
+    (:func:`~disputatio.validators.names.leans_on`): a piece not supported as written is read
+    with each in turn ("Members pay 15 GBP per hour (Heron Room)."), as a reader reads it after
+    "The Heron Room seats 4 people"; it is shown as written.
 
     Returns:
         The piece as one claim; or, when it is not supported and carries a detachable
@@ -144,6 +150,13 @@ def judge_piece(
     whole = judged(piece)
     if whole.verdict == "supported":
         return [whole]
+    for subject in about:
+        read = judged(_with_subject(piece, subject))
+        if read.verdict == "supported":
+            read.text = piece
+            said = f"read as about {subject}, named before it"
+            read.reason = f"{read.reason}; {said}" if read.reason else said
+            return [read]
     quote = quoted(whole, refused[0], part) if quote_refused and refused[0] else None
     if quote is not None:
         whole.dropped = True
@@ -161,6 +174,13 @@ def judge_piece(
         whole.reason += f"; it joins two things no one sentence states together, {shown_as}"
         whole.dropped = not keep_unsupported
     return [*halves, whole]
+
+
+def _with_subject(piece: str, subject: str) -> str:
+    """``piece`` naming ``subject`` at its end: "Members pay 15 GBP per hour (Heron Room)."."""
+    body = piece.rstrip()
+    end = len(body.rstrip(".!?;:"))
+    return f"{body[:end]} ({subject}){body[end:]}"
 
 
 def _verdict(judged: Claim, piece: str) -> Claim:

@@ -1,0 +1,59 @@
+"""A piece leaning on the one before ("It …", "…, and members pay …") takes its name."""
+
+from __future__ import annotations
+
+from disputatio.validators.claims import check_answer
+from disputatio.validators.subjects import leans_on, named_subjects
+from disputatio.validators.support import LexicalSupport
+
+_ROOMS = (
+    "Meeting rooms\n\n| Room | Site | Seats | Members pay per hour |\n|---|---|---|---|\n"
+    "| Heron Room | Ropewalk | 4 | 15 GBP |\n| Kestrel Room | Tannery | 8 | 20 GBP |\n"
+)
+_SECTIONS = {"s1": {"text": _ROOMS, "title": "Meeting rooms"}}
+
+
+def _verdicts(answer: str) -> dict[str, tuple[str | None, str]]:
+    report = check_answer(answer, _SECTIONS, checker=LexicalSupport())
+    return {c.text: (c.verdict, c.reason) for c in report.claims}
+
+
+def test_the_second_half_of_a_split_sentence_is_read_with_the_first_halfs_name() -> None:
+    got = _verdicts("The Heron Room seats 4 people, and members pay 15 GBP per hour [s1].")
+    verdict, reason = got["Members pay 15 GBP per hour."]  # shown as written
+    assert verdict == "supported"
+    assert "Heron Room" in reason
+
+
+def test_a_pronoun_is_read_with_the_name_of_the_sentence_before() -> None:
+    got = _verdicts("The Heron Room is at Ropewalk [s1]. Members pay 15 GBP per hour there [s1].")
+    assert got["Members pay 15 GBP per hour there."][0] == "supported"
+
+
+def test_the_name_before_does_not_lend_a_figure_of_another_row() -> None:
+    got = _verdicts("The Heron Room seats 4 people, and members pay 20 GBP per hour [s1].")
+    assert got["Members pay 20 GBP per hour."][0] != "supported"  # 20 GBP is the Kestrel Room's
+
+
+def test_a_sentence_that_neither_points_back_nor_continues_is_read_as_written() -> None:
+    got = _verdicts("The Heron Room seats 4 people [s1]. Members pay 15 GBP per hour [s1].")
+    assert got["Members pay 15 GBP per hour."][0] != "supported"
+
+
+def test_a_piece_naming_what_came_before_has_its_own_subject() -> None:
+    before = "The community manager at Tannery is Dev Lindqvist."
+    assert not leans_on("Tannery's reception closes at 17:30.", before, continues=True)
+    assert leans_on("The reception there closes at 17:30.", before, continues=False)
+    assert leans_on("members pay 15 GBP per hour.", before, continues=True)
+    assert not leans_on("Members pay 15 GBP per hour.", before, continues=False)
+
+
+def test_the_subjects_of_a_sentence_are_its_runs_of_name_words() -> None:
+    assert named_subjects("The community manager at Tannery is Dev Lindqvist.") == [
+        "Tannery",
+        "Dev Lindqvist",
+    ]
+    assert named_subjects("At Ropewalk, a Hot Desk costs 215 GBP per month.") == [
+        "Ropewalk",
+        "Hot Desk",
+    ]
