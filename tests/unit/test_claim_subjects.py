@@ -92,7 +92,8 @@ def test_it_is_not_supported_by_a_sentence_about_another_event() -> None:
 
 
 def test_it_rests_on_a_sentence_naming_its_subject_by_a_common_noun() -> None:
-    text = "The Puppy Foundation course is for puppies aged 10 to 18 weeks. The course costs 95 GBP."
-    answer = "The Puppy Foundation course is for puppies aged 10 to 18 weeks [s1]. It costs 95 GBP [s1]."
+    lead = "The Puppy Foundation course is for puppies aged 10 to 18 weeks"
+    text = f"{lead}. The course costs 95 GBP."
+    answer = f"{lead} [s1]. It costs 95 GBP [s1]."
     report = check_answer(answer, {"s1": {"text": text}}, checker=LexicalSupport())
     assert [c.verdict for c in report.claims] == ["supported", "supported"]
