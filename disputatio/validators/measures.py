@@ -8,6 +8,7 @@ what the pack lasts *at 8 Hz*, the sentence *at 4 Hz* answers another question; 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from disputatio.validators.asked import asks_age
 from disputatio.validators.ranges import (
@@ -34,6 +35,40 @@ def _ordinals(evidence: str) -> list[tuple[str, str]]:
     return out
 
 
+#: How a question gives the size of the asker's group: "four of us", "a team of 6".
+_PARTY_RE = re.compile(
+    r"\b(?:(\w+)\s+of\s+us\b"
+    r"|(?:group|party|team|family)\s+of\s+(\w+)(?![\w-])"  # not "a group of three-year-olds"
+    r"|we\s+are\s+(\w+)\s+(?:people|persons)\b)",
+    re.I,
+)
+
+
+def party_size(question: str) -> float | None:
+    """How many people the asker's group is ("There are four of us" → 4), or None."""
+    for m in _PARTY_RE.finditer(question or ""):
+        token = next(g for g in m.groups() if g)
+        numbers = [n for n, unit in stated_numbers(token) if unit is None]
+        if numbers:
+            return float(numbers[0])
+    return None
+
+
+def _party_contrast(
+    question: str, given: Sequence[tuple[str, str | None]]
+) -> tuple[str, str] | None:
+    """A group larger than every number of people the evidence gives, which no range holds.
+
+    "There are four of us … our own office" is not answered by "| Private office for 2 people |
+    780 GBP |" (i022, held-out set 24); a room that seats 10 takes a group of 9.
+    """
+    party = party_size(question)
+    sizes = [float(n) for n, unit in given if unit == "person"]
+    if party is None or not sizes or party <= max(sizes):
+        return None
+    return f"{party:g} people", f"{max(sizes):g} people"
+
+
 def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     """A number of ``question`` (with its unit) the evidence gives another value for.
 
@@ -56,6 +91,9 @@ def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
         others = sorted({n for n, u in given if u == unit})
         if others:
             return f"{number} {unit}", f"{others[0]} {unit}"
+    party = _party_contrast(question, given)
+    if party is not None and not holds(evidence, party[0].split()[0], "person", strict=True):
+        return party
     # "I'm 17. What is the minimum age?" is answered by the age range that leaves them out
     age = None if asks_age(question) else asker_age(question)
     outside = excludes_age(evidence, age) if age is not None else None
