@@ -113,8 +113,8 @@ _REPORTED_RE = re.compile(
     r"(?:in\s+(?:the\s+)?sections?\s+[\w.\-]+\s*,?\s+)?"
     r"(?:(?:it|this|they|this\s+information|the\s+(?:sections?|texts?|passages?|documents?|"
     r"sources?|context)|" + _SECTION_NAMED + "|" + _ANSWER_SUBJECT + r")(?:\s+and)?\s+)?"
-    r"(?:also\s+|directly\s+|clearly\s+|specifically\s+)?"
-    r"(?:(?:states?|shows?|says|mentions?|notes?|confirms?|explains?|indicates?|reports?)|"
+    r"(?:also\s+|\w+ly\s+)?"  # "clearly", "explicitly", "directly"
+    r"(?:(?:states?|shows?|says?|mentions?|notes?|confirms?|explains?|indicates?|reports?)|"
     r"supports?\s+the\s+(?:answer|claim|statement|conclusion))\s+that\s+",
     re.I,
 )

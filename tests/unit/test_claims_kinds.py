@@ -127,6 +127,14 @@ def test_a_claim_reporting_the_documents_is_checked_as_what_they_are_said_to_sta
     assert claim.verdict == "supported" and report.answer.startswith("The CTD-41")
 
 
+def test_an_adverb_before_the_reporting_verb_is_read_past() -> None:
+    """i040 (held-out set 24): "The text explicitly states that cash is not accepted …"."""
+    said = "The text explicitly states that the CTD-41 must be calibrated every 18 months."
+    report = check_answer(said, SECTIONS)
+    [claim] = [c for c in report.claims if c.factual]
+    assert claim.text == "The CTD-41 must be calibrated every 18 months."
+
+
 def test_a_sentence_describing_the_documents_is_no_claim() -> None:
     report = check_answer(
         "The CTD-41 must be calibrated every 18 months [sec-ctd]. "
