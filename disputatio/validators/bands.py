@@ -6,13 +6,28 @@ the upper circle is 20 GBP" on the row "| Band C (upper circle) | 8 GBP | 11 GBP
 column's, and the row has an "Adults 65 and over" column. The claim names no age, so the
 claim's own ages (:func:`~disputatio.validators.relevance.off_question`) cannot tell; the row
 read with its headers (:func:`~disputatio.validators.tables.figure_columns`) can.
+
+:func:`asked_column` does the same for a column the question names by a word of its header:
+"We're not members … What's the hourly rate?" is not answered by the "Member rate per hour"
+column's 28 GBP beside a "Non-member rate per hour" column (i028, held-out set 24).
 """
 
 from __future__ import annotations
 
+import re
+
 from disputatio.validators.asked import asks_age
 from disputatio.validators.ranges import asker_age, excludes_age, fits_age, ranges, said_age
+from disputatio.validators.sentences import STOPWORDS, stem, words
 from disputatio.validators.tables import figure_columns
+
+#: "not a member", "non-members", "non member": one word, "non-member".
+_NEGATED_RE = re.compile(r"\b(?:non|not(?:\s+an?)?)[\s-]+(?=\w)", re.I)
+
+
+def other_column(question: str, claim: str, reading: str) -> str:
+    """Why ``claim``'s figure in ``reading`` is another column's than the asker's (or ``""``)."""
+    return other_band(question, claim, reading) or asked_column(question, claim, reading)
 
 
 def other_band(question: str, claim: str, reading: str) -> str:
@@ -43,3 +58,30 @@ def _holds_age(header: str, age: float) -> bool:
     for a 19-year-old).
     """
     return fits_age(header, age) or any(r.unit is None and r.holds(age) for r in ranges(header))
+
+
+def asked_column(question: str, claim: str, reading: str) -> str:
+    """Why ``claim``'s figure in the row ``reading`` is another column's than the one asked.
+
+    The claim's figure stands in one column; another column of the row holding a figure is
+    set apart from it by a word the question says ("non-member", "weekend", "Tannery"), and
+    the question says none of the words that set the figure's own column apart.
+    """
+    said = _column_words(question)
+    for header, others in figure_columns(claim, reading):
+        mine = _column_words(header)
+        for other in others:
+            theirs = _column_words(other)
+            if (theirs - mine) & said and not (mine - theirs) & said:
+                return f"the claim's figure is the {header!r} column's; the question asks {other!r}"
+    return ""
+
+
+def _column_words(text: str) -> frozenset[str]:
+    """The stems of ``text``'s words that are no stopword, "not X" and "non-X" as "non-X"."""
+    folded = _NEGATED_RE.sub("non-", text.casefold().replace("non-", "non "))
+    return frozenset(
+        stem(w) if not w.startswith("non-") else "non-" + stem(w[4:])
+        for w in words(folded)
+        if w not in STOPWORDS and not w[:1].isdigit()
+    )

@@ -43,7 +43,7 @@ from disputatio.validators.asked import (
     kind_mismatch,
     unanswered,
 )
-from disputatio.validators.bands import other_band
+from disputatio.validators.bands import other_column
 from disputatio.validators.measures import dimension_contrast, number_contrast
 from disputatio.validators.ranges import (
     asker_age,
@@ -253,7 +253,7 @@ def drop_off_question(
             contrast, synonyms too.
         words: Check replaced words too (``grounding.on_question_words``), not only numbers,
             units and amounts.
-        read: Evidence → its row read with the headers, for :func:`.bands.other_band`.
+        read: Evidence → its row read with the headers, for :func:`.bands.other_column`.
 
     Returns:
         How many claims were found off the question.
@@ -268,7 +268,7 @@ def drop_off_question(
         evidence = " ".join(e.sentence for e in found)
         where = " ".join(context.get(e.section_id, "") for e in found)
         why = off_question(question, claim.text, evidence, where, similar, words) or (
-            other_band(question, claim.text, "\n".join(map(read, found))) if read else ""
+            other_column(question, claim.text, "\n".join(map(read, found))) if read else ""
         )
         seen[bool(why)].append(evidence)
         if why:
