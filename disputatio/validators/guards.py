@@ -18,12 +18,12 @@ import re
 from collections.abc import Collection, Sequence
 
 from disputatio.validators.contrast import missing_contrast
-from disputatio.validators.figures import FIGURE_RE, figures
 from disputatio.validators.items import other_item
 from disputatio.validators.lists import missing_items
 from disputatio.validators.names import letter_names, name_form, names
 from disputatio.validators.opposites import negation_differs, opposite_words
 from disputatio.validators.pairs import mixed_pair
+from disputatio.validators.pieces import name_of_other_numbers
 from disputatio.validators.ranges import holds
 from disputatio.validators.sentences import (
     STOPWORDS,
@@ -34,7 +34,7 @@ from disputatio.validators.sentences import (
     words,
 )
 from disputatio.validators.subjects import holds_name, renames
-from disputatio.validators.tables import is_row, other_column, unnamed_row
+from disputatio.validators.tables import other_column, unnamed_row
 from disputatio.validators.times import wrong_end
 from disputatio.validators.units import MONEY
 
@@ -82,7 +82,7 @@ def guard(
     unbound = (
         _unbound_numbers(claim, window)
         or mixed_pair(claim, window)
-        or _name_of_other_numbers(claim, window)
+        or name_of_other_numbers(claim, window)
         or other_column(claim, window)
         or other_item(claim, window)  # "44 touring pitches with … and 12 premium pitches …"
         or ("" if _ANAPHOR_RE.match(claim) else unnamed_row(claim, window))  # "It must …"
@@ -250,10 +250,14 @@ def _unbound_numbers(claim: str, window: str) -> str:
     claim_names = names(claim)
     present = {n for n in claim_names if holds_name(window.casefold(), n)}
     texts = [s.sentence for s in spans]
+    # "Ropewalk has 60 lockers … 12 GBP a month. Tannery has fewer lockers …": when a name of
+    # the claim opens a sentence, the other sentences' first words are names too (i002, set 24)
+    firsts = [_first_word(t) for t in texts]
+    opening = present & set(firsts)
     for number, _ in stated_numbers(claim):
         holders = [i for i, t in enumerate(texts) if number in {n for n, _ in stated_numbers(t)}]
         if holders and not any(
-            _binds(texts[i], present, claim_names)
+            _binds(texts[i], present, claim_names, firsts[i] if opening else "")
             or (i > 0 and _continues(claim, texts[i], texts[i - 1], present))
             for i in holders
         ):
@@ -292,71 +296,28 @@ def _borrowed_word(claim: str, sentences: Sequence[str]) -> str:
     return ""
 
 
-def _binds(sentence: str, present: set[str], claim_names: frozenset[str]) -> bool:
+def _first_word(sentence: str) -> str:
+    """``sentence``'s first word as a name (:func:`name_form`), when it is capitalised, or ""."""
+    toks = words(sentence)
+    first = toks[0] if toks else ""
+    if not first[:1].isupper() or first.casefold() in STOPWORDS:
+        return ""
+    return name_form(first)
+
+
+def _binds(sentence: str, present: set[str], claim_names: frozenset[str], first: str = "") -> bool:
     """Whether ``sentence`` may lend its number to a claim naming ``present`` (in the window).
 
     It holds all of them, or none of them and no name of its own: "The stern crane on M/V
     Sjøstjerne is rated 6 tonnes" does not lend its 6 to a claim about Kvitbjørn, named in
-    the sentence before.
+    the sentence before. ``first`` is the sentence's first word, read as one of its names.
     """
     folded = sentence.casefold()
     held = {n for n in present if holds_name(folded, n)}
     if held:
         return held == present
-    return not present or not (names(sentence) - claim_names)
-
-
-#: The pieces of a sentence listing several facts: "from 10:00 to 19:00 Monday to Thursday, from
-#: 10:00 to 17:00 on Fridays … and from 11:00 to 15:00 on Sundays".
-_PIECE_RE = re.compile(r"[,;]\s+|\s+and\s+(?!over\b|under\b|older\b|younger\b|above\b|below\b)")
-
-
-def _name_of_other_numbers(claim: str, window: str) -> str:
-    """Why a sentence listing several facts gives the claim's name other numbers than its own.
-
-    "The Eastmead branch is open from 10:00 to 19:00 on Sundays" is not supported by "The
-    Eastmead branch is open from 10:00 to 19:00 Monday to Thursday, … and from 11:00 to 15:00
-    on Sundays" (f008, held-out set 18): every word is there, but "Sundays" stands in a piece
-    of the sentence whose numbers are not the claim's, and the claim's numbers stand beside
-    a name of their own ("Monday to Thursday", or a kind of day: "open until 18:00 on weekdays
-    and until 13:00 on Saturdays" does not give Saturdays 18:00, c034 of set 19, run 30).
-    Names before the sentence's first number are its subject and go with every piece ("The
-    Eastmead branch"); "70 and over" is one piece.
-    """
-    wanted = figures(claim)
-    if not wanted:
-        return ""
-    claim_names = names(claim)
-    for span in split_sentences(window):
-        if is_row(span.sentence):
-            continue  # a table row: its cells are not pieces of one sentence
-        pieces = _PIECE_RE.split(span.sentence)
-        held = [figures(p) for p in pieces]
-        if len(pieces) < 2 or not any(wanted & h for h in held):
-            continue
-        first = FIGURE_RE.search(span.sentence)
-        subject = span.sentence[: first.start() if first else 0].casefold()
-        # the claim's figures stand beside a name of their own ("Monday to Thursday",
-        # "weekdays")
-        rival = any(
-            _day_names(p) - claim_names for p, h in zip(pieces, held, strict=True) if wanted & h
-        )
-        for name in sorted(n for n in claim_names if n not in subject) if rival else []:
-            holding = [i for i, p in enumerate(pieces) if name in p.casefold()]
-            if holding and all(held[i] and not wanted & held[i] for i in holding):
-                return f"the claim's {name} goes with other numbers of the sentence"
-    return ""
-
-
-#: Kinds of day written in lower case that name a piece of a sentence as a weekday's name does.
-_DAY_KINDS = frozenset(
-    "weekday weekdays weekend weekends weeknight weeknights holiday holidays".split()
-)
-
-
-def _day_names(piece: str) -> frozenset[str]:
-    """The names of a piece of a sentence, with the kinds of day it names ("on weekdays")."""
-    return frozenset(names(f"x {piece}")) | {w.casefold() for w in words(piece)} & _DAY_KINDS
+    own = names(sentence) | ({first} if first else set())
+    return not present or not (own - claim_names)
 
 
 #: A sentence opening with one of these takes its subject from the sentence before.

@@ -75,3 +75,13 @@ def test_a_plural_in_ies_holds_its_name_and_a_renamed_subject_is_read_as_one() -
     assert not holds_name("larchfield park hosts wild parties", "pool")
     assert renames("A Wild Party is for 8 to 20 children.", "Larchfield Park hosts Wild Parties.")
     assert not renames("Mobility scooters are 12 GBP.", "There are 4 at the Tidewater Aquarium.")
+
+
+def test_a_sentence_opening_with_its_own_name_keeps_its_number() -> None:
+    """i002 (held-out set 24): Ropewalk's locker price is not Tannery's."""
+    window = (
+        "Ropewalk has 60 lockers in the basement, and each one costs 12 GBP a month. "
+        "Tannery has a smaller number of lockers, and members should ask the Site Manager."
+    )
+    assert "different sentences" in guard("A locker at Tannery costs 12 GBP a month.", window)
+    assert not guard("A locker at Ropewalk costs 12 GBP a month.", window)
