@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from disputatio.state.claims import Claim, Evidence
 from disputatio.validators.claims import check_answer
+from disputatio.validators.leaning import read_about
 from disputatio.validators.subjects import leans_on, named_subjects
 from disputatio.validators.support import LexicalSupport
+from disputatio.validators.windows import Windows
 
 _ROOMS = (
     "Meeting rooms\n\n| Room | Site | Seats | Members pay per hour |\n|---|---|---|---|\n"
@@ -97,3 +100,22 @@ def test_it_rests_on_a_sentence_naming_its_subject_by_a_common_noun() -> None:
     answer = f"{lead} [s1]. It costs 95 GBP [s1]."
     report = check_answer(answer, {"s1": {"text": text}}, checker=LexicalSupport())
     assert [c.verdict for c in report.claims] == ["supported", "supported"]
+
+
+def test_a_name_lent_does_not_lift_what_its_sentence_does_not_state() -> None:
+    """i030 (held-out set 24): "The soup is vegetarian." read as about the Lunch and Learn."""
+    text = "At a Lunch and Learn, a member gives a talk and the price includes soup and bread."
+    windows = Windows({"s1": {"text": text, "title": "Events"}})
+    evidence = Evidence(section_id="s1", start=0, end=len(text), sentence=text, score=0.9)
+
+    def lifted(claim: str) -> Claim:  # a judge lifting every reading onto the sentence
+        return Claim(text=claim, citations=["s1"], verdict="supported", evidence=evidence)
+
+    before = "The Lunch and Learn at Tannery costs 5 GBP."
+    for piece, stated in [
+        ("The soup is vegetarian.", False),
+        ("Its price includes soup and bread.", True),
+    ]:
+        whole = Claim(text=piece, citations=["s1"], verdict="unsupported")
+        read = read_about(whole, ["Learn"], before, lifted, windows, keep_unsupported=False)
+        assert (read is not None and read.verdict == "supported") is stated, piece
