@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from disputatio.validators.asked import asks_age
+from disputatio.validators.asked import asks_age, is_yes_no_question
 from disputatio.validators.ranges import (
     asker_age,
     excludes_age,
@@ -69,6 +69,22 @@ def _party_contrast(
     return f"{party:g} people", f"{max(sizes):g} people"
 
 
+#: The sentences of a question ("My son is 24 … . Is he allowed to drive it?").
+_SENTENCE_END_RE = re.compile(r"(?<=[.?!])\s+")
+
+
+def held_age(question: str) -> float | None:
+    """The asker's age that a sentence must hold to answer ``question``, or None.
+
+    None when the question gives no age, asks an age ("I'm 17. What is the minimum age?"), or
+    asks yes or no: "My son is 24 … Is he allowed to drive it?" is answered by "Drivers … must
+    be aged 25 to 75", the range leaving him out (j007, held-out set 25).
+    """
+    if asks_age(question) or any(map(is_yes_no_question, _SENTENCE_END_RE.split(question))):
+        return None
+    return asker_age(question)
+
+
 def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     """A number of ``question`` (with its unit) the evidence gives another value for.
 
@@ -95,7 +111,7 @@ def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     if party is not None and not holds(evidence, party[0].split()[0], "person", strict=True):
         return party
     # "I'm 17. What is the minimum age?" is answered by the age range that leaves them out
-    age = None if asks_age(question) else asker_age(question)
+    age = held_age(question)
     outside = excludes_age(evidence, age) if age is not None else None
     if age is not None and outside is not None:
         return said_age(question), evidence[outside.start : outside.end]

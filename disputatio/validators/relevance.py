@@ -37,16 +37,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from disputatio.state.claims import Claim, Evidence
 from disputatio.validators.asked import (
     asked_unit,
-    asks_age,
     asks_for_value,
     is_multipart,
     kind_mismatch,
     unanswered,
 )
 from disputatio.validators.bands import other_column
-from disputatio.validators.measures import dimension_contrast, number_contrast
+from disputatio.validators.measures import dimension_contrast, held_age, number_contrast
 from disputatio.validators.ranges import (
-    asker_age,
     excludes_age,
     fits_age,
     said_age,
@@ -174,7 +172,7 @@ def off_question(
     )
     if found:
         return f"the question asks about {found[0]!r}; the sentence is about {found[1]!r}"
-    age = None if asks_age(question) else asker_age(question)
+    age = held_age(question)
     outside = excludes_age(claim, age) if age is not None else None
     if outside is not None:  # "quarter size, for ages 4 to 6" for an 8-year-old (c004)
         return (
@@ -300,7 +298,7 @@ def not_for_the_asker(question: str, aside: Sequence[str], kept: Sequence[str]) 
     Returns:
         The reason, or ``""``.
     """
-    age = None if asks_age(question) else asker_age(question)
+    age = held_age(question)
     if age is None or not any(excludes_age(e, age) for e in aside):
         return ""
     if any(fits_age(e, age) for e in kept):

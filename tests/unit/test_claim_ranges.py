@@ -233,3 +233,14 @@ def test_a_named_number_inside_a_range_named_alike_is_named() -> None:
     fees = "Exam fees are 49 GBP for Grades 1 and 2 and 62 GBP for Grades 3 to 5."
     assert not guard("The exam fee for Grade 4 is 62 GBP.", fees)
     assert "grade 6" in guard("The exam fee for Grade 6 is 62 GBP.", fees)
+
+
+def test_a_yes_no_question_is_answered_by_the_age_range_leaving_the_asker_out() -> None:
+    """j007 (held-out set 25): "My son is 24 … Is he allowed to drive it?"."""
+    rule = "Drivers of Luton vans must be aged 25 to 75."
+    asked = "My son is 24 and wants to hire a Luton van. Is he allowed to drive it?"
+    assert number_contrast(asked, rule) is None
+    which = "My son is 24 and wants to hire a van. Which vans may he drive?"
+    assert number_contrast(which, rule) is not None
+    report = check_answer(f"{rule} [s1]", {"s1": {"text": rule}}, question=asked)
+    assert not report.not_found
