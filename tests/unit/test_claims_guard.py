@@ -183,3 +183,10 @@ def test_a_negated_but_clause_the_claim_does_not_speak_of_does_not_negate_it() -
     # a claim about what the clause negates is negated against it
     assert guard("Shepherd's hut 6 at Thornbeck has a shower.", HUT)
     assert guard("Shepherd's hut 6 has no shower.", HUT) == ""
+
+
+def test_a_names_plural_is_named_by_its_singular() -> None:
+    """j041 (held-out set 25): "House Move Packs" is the "House Move Pack" of the price list."""
+    row = "House Move Pack (20 medium boxes, 2 rolls of tape) costs 55 GBP."
+    assert not guard("One of your House Move Packs costs 55 GBP.", row)
+    assert "is not in the section" in guard("One of your Office Move Packs costs 55 GBP.", row)
