@@ -48,6 +48,7 @@ LATEST = {
     "questions_heldout22.jsonl": "records_heldout22_run34.jsonl",
     "questions_heldout23.jsonl": "records_heldout23_run35.jsonl",
     "questions_heldout24.jsonl": "records_heldout24_run36.jsonl",
+    "questions_heldout25.jsonl": "records_heldout25_run37.jsonl",
 }
 
 
