@@ -36,12 +36,20 @@ def read_about(
     A piece not supported as written is judged with each name in turn ("Members pay 15 GBP per
     hour (Heron Room)." after "The Heron Room seats 4 people"), on a sentence (or its section's
     title or headings) naming it and stating the piece's own content (:func:`_states_content`);
-    it is shown as written. A piece supported as written by a
-    sentence naming none of them is judged with them too, and when that fails it keeps its
-    support only if its sentence is not about something else (:func:`_about_else`): "It
-    starts at 07:00" after "The Storvik Lake Regatta is held on …" does not rest on "The fishing
-    competition … starts at 07:00" (a042, held-out set 14), while "It costs 95 GBP" after "The
-    Puppy Foundation course is …" rests on "The course costs 95 GBP.".
+    it is shown as written. A piece supported as written by a sentence naming none of them is
+    judged with them too, and when that fails it keeps its support only if its sentence is
+    not about something else (:func:`_about_else`): "It starts at 07:00" after "The Storvik
+    Lake Regatta is held on …" does not rest on "The fishing competition … starts at 07:00"
+    (a042, held-out set 14), while "It costs 95 GBP" after "The Puppy Foundation course is …"
+    rests on "The course costs 95 GBP.".
+
+    Args:
+        whole: The piece, judged as written.
+        about: The names ``before`` gave, in order (the first is named in the reason).
+        before: The piece of the answer before it that named something.
+        judged: Judges a text as a claim with the piece's citations (a new claim).
+        windows: The shown sections' windows.
+        keep_unsupported: Keep a claim that is no longer supported in the answer, flagged.
 
     Returns:
         The claim to show instead of ``whole`` (supported with a name; or ``whole``, no longer
