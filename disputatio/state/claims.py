@@ -78,6 +78,11 @@ class Claim(BaseModel):
     reason: str = ""
     part: str | None = None
 
+    @property
+    def all_evidence(self) -> list[Evidence]:
+        """``evidence`` and ``more_evidence``: every sentence the claim rests on."""
+        return [e for e in (self.evidence, *self.more_evidence) if e is not None]
+
 
 class ClaimReport(BaseModel):
     """The checked answer.

@@ -287,7 +287,7 @@ def _drop_unstated_short_answers(kept: list[Claim], facts: list[Claim]) -> None:
     carried = {
         value
         for c in facts
-        for text in (c.text, *(e.sentence for e in (c.evidence, *c.more_evidence) if e))
+        for text in (c.text, *(e.sentence for e in c.all_evidence))
         for value, _unit in stated_numbers(text)
     }
     for claim in kept:

@@ -79,16 +79,12 @@ def read_about(
     return whole
 
 
-def _evidence(claim: Claim) -> list[Evidence]:
-    return [e for e in [claim.evidence, *claim.more_evidence] if e is not None]
-
-
 def _names_any(claim: Claim, about: Sequence[str], windows: Windows, *, pairs: bool = True) -> bool:
     """Whether ``claim``'s evidence (its sentence, its section's titles) names one of ``about``.
 
     With ``pairs`` False, only evidence that is one sentence counts.
     """
-    found = _evidence(claim)
+    found = claim.all_evidence
     if not pairs:
         found = [e for e in found if (e.start, e.end) in windows.sentences.get(e.section_id, ())]
     held = {w.casefold() for e in found for w in words(f"{e.sentence} {_heading(e, windows)}")}
@@ -107,7 +103,7 @@ def _states_content(piece: str, read: Claim, windows: Windows) -> bool:
     if figures(piece):
         return True
     held = frozenset().union(
-        *(content_words(f"{windows.reading(e)} {_heading(e, windows)}") for e in _evidence(read))
+        *(content_words(f"{windows.reading(e)} {_heading(e, windows)}") for e in read.all_evidence)
     )
     return content_words(piece) <= held
 
@@ -121,7 +117,7 @@ def _about_else(claim: Claim, before: str) -> bool:
     about its own sentence before, which is not judged here.
     """
     said = {stem(w.casefold()) for w in words(f"{before} {claim.text}")}
-    for e in _evidence(claim):
+    for e in claim.all_evidence:
         toks = words(e.sentence)
         if not toks or toks[0].casefold() in _POINTERS:
             continue
@@ -138,9 +134,8 @@ def _about_else(claim: Claim, before: str) -> bool:
 
 def _heading(evidence: Evidence, windows: Windows) -> str:
     """The titles and headings ``evidence`` stands under (not the names of its section's lead)."""
-    inner = windows.inner.get(evidence.section_id, ())
-    under = [path for end, path in inner if end <= evidence.start]
-    return " ".join([windows.titles.get(evidence.section_id, ""), *under[-1:]])
+    sid = evidence.section_id
+    return f"{windows.titles.get(sid, '')} {windows.heading_at(sid, evidence.start)}"
 
 
 def _with_subject(piece: str, subject: str) -> str:

@@ -262,7 +262,7 @@ def drop_off_question(
     left: list[Claim] = []
     seen: dict[bool, list[str]] = {True: [], False: []}  # evidence set aside (True) or kept
     for claim in facts:
-        found = [e for e in (claim.evidence, *claim.more_evidence) if e is not None]
+        found = claim.all_evidence
         evidence = " ".join(e.sentence for e in found)
         where = " ".join(context.get(e.section_id, "") for e in found)
         why = off_question(question, claim.text, evidence, where, similar, words) or (

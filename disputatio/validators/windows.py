@@ -159,15 +159,20 @@ class Windows:
         """The context of a window of ``section_id`` that starts at ``start``.
 
         The section's context, and the headings of its own text the window stands under
-        (:func:`headings_in`).
+        (:meth:`heading_at`).
         """
+        under = self.heading_at(section_id, start)
+        ctx = self.context[section_id]
+        return f"{ctx} {under}" if under else ctx
+
+    def heading_at(self, section_id: str, start: int) -> str:
+        """The headings of ``section_id``'s own text in force at ``start`` (:func:`headings_in`)."""
         under = ""
         for end, path in self.inner.get(section_id, ()):
             if end > start:
                 break
             under = path
-        ctx = self.context[section_id]
-        return f"{ctx} {under}" if under else ctx
+        return under
 
     def reading(self, evidence: Evidence) -> str:
         """The text ``evidence``'s window was read as: a table row with its column headers."""

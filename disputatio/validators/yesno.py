@@ -96,7 +96,7 @@ def carried_by(verdict: Claim, facts: Sequence[Claim], checker: SupportChecker) 
     if carries is None or said is None:
         return None
     own = [f for f in facts if verdict.part is None or f.part in (None, verdict.part)]
-    sentences = [e.sentence for f in own for e in (f.evidence, *f.more_evidence) if e]
+    sentences = [e.sentence for f in own for e in f.all_evidence]
     return float(carries(said, sentences)) if sentences else 0.0
 
 
