@@ -181,6 +181,31 @@ def states_time(claim: str) -> bool:
     return states_quantity(claim) or bool(_WHEN_WORDS & said)
 
 
+#: A question asking a clock time: "what time(s) does …", "until what time", "at what time of
+#: day"; not a duration ("within what time", "in what time") nor "what time of year".
+_CLOCK_ASKED_RE = re.compile(
+    r"(?<!\bwithin\s)(?<!\bin\s)\bwhat\s+times?\b"
+    r"(?!\s+of\s+(?:the\s+)?(?:year|month|week|season))",
+    re.I,
+)
+#: A clock time said: "07:00", "9.30", "9 am", "noon", "midnight", "at dusk".
+_CLOCK_SAID_RE = re.compile(
+    r"(?<![\d:.])\d{1,2}[:.]\d{2}(?![\d:])|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)|"
+    r"\b(?:noon|midday|midnight|o'clock|sunrise|sunset|dawn|dusk)\b",
+    re.I,
+)
+
+
+def asks_clock_time(question: str) -> bool:
+    """Whether ``question`` asks what time of day ("What times does the patrol come round?")."""
+    return bool(_CLOCK_ASKED_RE.search(question or ""))
+
+
+def states_clock_time(claim: str) -> bool:
+    """Whether ``claim`` states a time of day ("at 23:00", "9 am", "at midnight")."""
+    return bool(_CLOCK_SAID_RE.search(claim))
+
+
 #: A question asking for an age: "how old …", "at what age …", "the minimum age …".
 _AGE_ASKED_RE = re.compile(
     r"\bhow\s+old\b|\bwhat\s+age\b|\bage\s+limit\b|\b(?:minimum|maximum|lowest|highest)\s+age\b",
@@ -242,7 +267,8 @@ def unanswered(question: str, claims: Iterable[str]) -> str:
     A question asking for an amount, a duration or a frequency is not answered by claims that
     state none, nor one naming a kind of amount ("what is the fee", as "how much is the fee")
     by claims stating no number; "how long" by claims stating no number ("every week"); "when"
-    by claims stating no time, day or month; "how old" by claims stating no age; "who" by
+    by claims stating no time, day or month; "what time" by claims stating no time of day
+    ("twice each night"); "how old" by claims stating no age; "who" by
     claims naming no one the question does not; "how many days" by claims giving no days. A
     question of two parts is left alone: its other part may ask for none of these, and the
     claims may answer that one.
@@ -258,6 +284,8 @@ def unanswered(question: str, claims: Iterable[str]) -> str:
         return "the question asks how long; no kept claim states a number"  # "every week"
     if _WHEN_RE.search(question) and not any(states_time(c) for c in claims):
         return "the question asks when; no kept claim states a time, a day or a month"
+    if asks_clock_time(question) and not any(states_clock_time(c) for c in claims):
+        return "the question asks what time; no kept claim states a time of day"  # "twice a night"
     if asks_age(question) and not any(states_age(c) for c in claims):
         return "the question asks for an age; no kept claim states one"
     asked_names = names(question)

@@ -18,6 +18,8 @@ from disputatio.validators.sentences import stem, words
 
 #: A word by which a piece of an answer points back at what was named before it.
 _REFERS_RE = re.compile(r"\b(?:it|its|they|them|their|there|this|these|those|here)\b", re.I)
+#: A piece whose subject is a pronoun: "It includes …", "He is at Ropewalk on Tuesdays …".
+_PRONOUN_SUBJECT_RE = re.compile(r"^\W*(?:it|they|he|she)\b", re.I)
 #: Words a sentence's subject may open with before its name ("A Wild Party is …").
 _DETERMINERS = frozenset({"a", "an", "the", "each", "every", "this", "that"})
 
@@ -76,12 +78,16 @@ def leans_on(piece: str, before: str, *, continues: bool) -> bool:
     """Whether ``piece`` takes its subject from ``before``, the piece of the answer before it.
 
     It does when it points back ("It …", "… there …") or continues a sentence split after
-    ``before`` (``continues``: "…, and members pay 15 GBP per hour"), and names nothing:
-    "…, whereas the CTD-41 must be calibrated …" has a subject of its own.
+    ``before`` (``continues``: "…, and members pay 15 GBP per hour"), names nothing ("…,
+    whereas the CTD-41 must be calibrated …" has a subject of its own) or has a pronoun for its
+    subject ("It includes 100 pages of A4 per month.": what it names is not what it is about),
+    and repeats no name of ``before``.
     """
     if not (continues or _REFERS_RE.search(piece)):
         return False
-    return not names(piece) and not {name_form(w) for w in words(piece)} & names(before)
+    if {name_form(w) for w in words(piece)} & names(before):
+        return False
+    return not names(piece) or bool(_PRONOUN_SUBJECT_RE.match(piece))
 
 
 def lent_subjects(piece: str, before: str, *, continues: bool) -> list[str]:

@@ -51,6 +51,14 @@ def test_a_piece_naming_what_came_before_has_its_own_subject() -> None:
     assert not leans_on("Members pay 15 GBP per hour.", before, continues=False)
 
 
+def test_a_piece_whose_subject_is_a_pronoun_leans_though_it_names_something() -> None:
+    """ "It includes … A4 …" is about the Hot Desk before it, not about A4 (i016, set 24)."""
+    before = "At Ropewalk, a Hot Desk costs 215 GBP per month."
+    assert leans_on("It includes 100 pages of A4 per month.", before, continues=False)
+    assert not leans_on("The Kestrel Room includes a screen there.", before, continues=False)
+    assert not leans_on("It is cheaper than the Hot Desk at Tannery.", before, continues=False)
+
+
 def test_the_subjects_of_a_sentence_are_its_runs_of_name_words() -> None:
     assert named_subjects("The community manager at Tannery is Dev Lindqvist.") == [
         "Tannery",

@@ -228,3 +228,19 @@ def test_an_age_question_is_not_answered_by_a_price() -> None:
     assert not unanswered(
         "At what age is a child card converted?", ["It is converted when the holder turns 13."]
     )
+
+
+def test_a_what_time_question_needs_a_claim_stating_a_time_of_day() -> None:
+    """ "What times …?" is not answered by how often (j036, held-out set 25)."""
+    q = "What times does the night security patrol come round at Kiln Road?"
+    claim = "The night security patrol comes round at Kiln Road twice each night."
+    assert "what time" in unanswered(q, [claim])
+    assert not unanswered(q, ["The patrol comes round at 23:00 and at 03:00."])
+    assert not unanswered("Until what time is the café open?", ["The café is open until noon."])
+
+
+def test_within_what_time_asks_a_duration_not_a_time_of_day() -> None:
+    """ "Within what time …" is answered by "within 5 working days"."""
+    q = "Within what time must damage be reported?"
+    assert not unanswered(q, ["Damage must be reported within 5 working days."])
+    assert not unanswered("What time of year is the lake busiest?", ["It is busiest in July."])
