@@ -49,6 +49,7 @@ LATEST = {
     "questions_heldout23.jsonl": "records_heldout23_run35.jsonl",
     "questions_heldout24.jsonl": "records_heldout24_run36.jsonl",
     "questions_heldout25.jsonl": "records_heldout25_run37.jsonl",
+    "questions_heldout26.jsonl": "records_heldout26_run38.jsonl",
 }
 
 

@@ -1,13 +1,15 @@
 """Scans of the recorded grounding answers for what a checker rule would change (no model).
 
 Each scan reads every records file of ``docs/grounding/`` (or every question file) and prints
-the claims or questions a rule of ``disputatio.validators`` reads: the measurements of session
-57 in docs/grounding.md ("Set 24's findings, after run 36", "Twenty-fifth held-out set").
+the claims or questions a rule of ``disputatio.validators`` reads: the measurements of sessions
+57 and 58 in docs/grounding.md ("Set 24's findings, after run 36", "Twenty-fifth held-out set",
+"Set 25's findings, after run 37").
 
     .venv/bin/python benchmarks/grounding_scans.py party      # questions giving a group size
     .venv/bin/python benchmarks/grounding_scans.py columns    # row claims set aside by the column
     .venv/bin/python benchmarks/grounding_scans.py yes-no-age # age set-asides in yes/no questions
     .venv/bin/python benchmarks/grounding_scans.py reported   # claim texts read past a lead
+    .venv/bin/python benchmarks/grounding_scans.py pronoun    # pieces leaning by a pronoun subject
 """
 
 from __future__ import annotations
@@ -130,8 +132,47 @@ def reported() -> None:
     print(f"{len(texts)} distinct claim texts")
 
 
+#: What pointed back before session 58 (no "he", "his", "she", "her").
+_POINTED_BEFORE = re.compile(r"\b(?:it|its|they|them|their|there|this|these|those|here)\b", re.I)
+
+
+def pronoun() -> None:
+    """Recorded claims that lean on the piece before them now and did not in session 57.
+
+    Since session 58 a piece with a pronoun for its subject ("It includes … A4 …") leans though
+    it names something, and "he", "his", "she", "her" point back. Each claim is read as not
+    continuing its sentence (the records keep no split), after the last claim that named
+    something.
+    """
+    from disputatio.validators.names import name_form, names
+    from disputatio.validators.sentences import words
+    from disputatio.validators.subjects import leans_on, named_subjects
+
+    found: set[str] = set()
+    for _, r in _latest():
+        before = ""
+        for c in r["claims_detail"]:
+            text = c["text"]
+            leaned = (
+                bool(_POINTED_BEFORE.search(text))
+                and not names(text)
+                and not {name_form(w) for w in words(text)} & names(before)
+            )
+            if before and leans_on(text, before, continues=False) and not leaned:
+                found.add(r["id"])
+                print(r["id"], c["verdict"], "|", before[:60], "|", text[:90])
+            before = text if named_subjects(text) else before
+    print(f"{len(found)} answers: {','.join(sorted(found))}")
+
+
 def main() -> None:
-    scans = {"party": party, "columns": columns, "yes-no-age": yes_no_age, "reported": reported}
+    scans = {
+        "party": party,
+        "columns": columns,
+        "yes-no-age": yes_no_age,
+        "reported": reported,
+        "pronoun": pronoun,
+    }
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scan", choices=sorted(scans))
     scans[parser.parse_args().scan]()

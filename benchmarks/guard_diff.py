@@ -9,12 +9,15 @@ today's, and compares them on
   ``docs/grounding/records_*.jsonl``: what a tightened guard would now refuse;
 - ``--pairs``: every factual claim of those records against every pair of adjacent sentences
   of every grounding corpus (tags and comments stripped): what a loosened guard would now let
-  through (minutes of CPU, twice).
+  through (minutes of CPU, twice);
+- ``--rows``: every factual claim against every table row of every corpus, read with its
+  column headers as the checker reads it (the column and cell rules).
 
 No model call. Prints each pair whose outcome changes::
 
     .venv/bin/python benchmarks/guard_diff.py --base c01b0bf --supported
     .venv/bin/python benchmarks/guard_diff.py --base c01b0bf --pairs
+    .venv/bin/python benchmarks/guard_diff.py --base c01b0bf --rows
 """
 
 from __future__ import annotations
@@ -58,6 +61,20 @@ def adjacent_pairs() -> list[str]:
     return list(wins)
 
 
+def row_readings() -> list[str]:
+    """Every table row of every grounding corpus, read with its column headers (as extracted)."""
+    from disputatio.ingest.extract import extract
+    from disputatio.validators.sentences import split_sentences
+    from disputatio.validators.tables import readings
+
+    sets = json.loads((DATA / "sets.json").read_text())
+    rows: dict[str, None] = {}
+    for corpus in {"corpus", *sets.values()}:
+        for path in sorted((DATA / corpus).iterdir()):
+            rows.update(dict.fromkeys(readings(split_sentences(extract(path).markdown)).values()))
+    return list(rows)
+
+
 def outcomes(job: Path, out: Path) -> None:
     """Write ``guard``'s reason for each pair of ``job`` (as this process imports it) to ``out``.
 
@@ -89,6 +106,7 @@ def main() -> None:
     parser.add_argument("--base", help="the git revision to compare with")
     parser.add_argument("--supported", action="store_true")
     parser.add_argument("--pairs", action="store_true")
+    parser.add_argument("--rows", action="store_true")
     parser.add_argument("--outcomes", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.outcomes:
@@ -119,6 +137,13 @@ def main() -> None:
         wins = adjacent_pairs()
         print(f"{len(claims)} claims x {len(wins)} adjacent pairs")
         jobs.append(("WINDOW", {"claims": claims, "windows": wins}, []))
+    if args.rows:
+        claims = sorted(
+            {c["text"] for r in recs for c in r.get("claims_detail") or [] if c.get("factual")}
+        )
+        rows = row_readings()
+        print(f"{len(claims)} claims x {len(rows)} table rows read with their headers")
+        jobs.append(("ROW", {"claims": claims, "windows": rows}, []))
     for label, spec, listed in jobs:
         job = work / f"{label}.json"
         job.write_text(json.dumps(spec), encoding="utf-8")

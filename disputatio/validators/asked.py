@@ -292,6 +292,19 @@ def unanswered(question: str, claims: Iterable[str]) -> str:
     if asks_person(question) and not any(names(c) - asked_names for c in claims):
         return "the question asks who; no kept claim names anyone"
     unit = asked_unit(question)
-    if unit and not any(u == unit for c in claims for _, u in stated_numbers(c)):
+    if unit and not any(_gives(c, unit) for c in claims):
         return f"the question asks for {unit}s; no kept claim gives {unit}s"
     return ""
+
+
+#: A verb of capacity: its bare number counts people ("The Weighhouse seats 16").
+_CAPACITY_RE = re.compile(
+    r"\b(?:seats?|seated|sleeps?|accommodates?|holds?)\s+(?:up\s+to\s+)?\d", re.I
+)
+
+
+def _gives(claim: str, unit: str) -> bool:
+    """Whether ``claim`` states an amount in ``unit``: a seat count counts persons (l034)."""
+    if unit == "person" and _CAPACITY_RE.search(claim):
+        return True
+    return any(u == unit for _, u in stated_numbers(claim))

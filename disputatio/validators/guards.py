@@ -34,7 +34,7 @@ from disputatio.validators.sentences import (
     words,
 )
 from disputatio.validators.subjects import holds_name, renames
-from disputatio.validators.tables import other_column, unnamed_row
+from disputatio.validators.tables import other_cell, other_column, unnamed_row
 from disputatio.validators.times import wrong_end
 from disputatio.validators.units import MONEY
 
@@ -84,6 +84,7 @@ def guard(
         or mixed_pair(claim, window)
         or name_of_other_numbers(claim, window)
         or other_column(claim, window)
+        or other_cell(claim, window)  # "Harbour hotel: … 24 hours | Old Town hotel: Tollgate …"
         or other_item(claim, window)  # "44 touring pitches with … and 12 premium pitches …"
         or ("" if _ANAPHOR_RE.match(claim) else unnamed_row(claim, window))  # "It must …"
         or wrong_end(claim, window)
@@ -290,7 +291,10 @@ def _borrowed_word(claim: str, sentences: Sequence[str]) -> str:
     days, ... The operator course must be completed within 3 months.": "lasts" is in the window
     only beside 5 days, in a sentence that does not hold the claim's number. A word the claim
     takes from another sentence of the window (its subject, "the pack") is fine when no other
-    number stands within two words of it.
+    number stands within two words of it. Nor is a name of the claim, or the word ending it
+    ("the Old Town hotel in four ground-floor rooms … 15 GBP per dog"; "Della Fairweather,
+    within 28 days … She replies within 10 working days": l025, l037, held-out set 26): which
+    sentence a name may lend its number to is :func:`_unbound_numbers`'s to say.
     """
     wanted = {n for n, _ in stated_numbers(claim)}
     if not wanted:
@@ -300,6 +304,7 @@ def _borrowed_word(claim: str, sentences: Sequence[str]) -> str:
         return ""
     held = frozenset().union(*(content_words(h) for h in holders))
     asked = content_words(claim)
+    claim_names = names(claim)
     for sentence in sentences:
         if sentence in holders:
             continue
@@ -308,6 +313,8 @@ def _borrowed_word(claim: str, sentences: Sequence[str]) -> str:
             st = stem(tok)
             if st not in asked or st in held or tok.casefold() in STOPWORDS:
                 continue
+            if name_form(tok) in claim_names or (i and name_form(toks[i - 1]) in claim_names):
+                continue  # the claim's subject, named in the other sentence
             other = {n for n, _ in stated_numbers(" ".join(toks[max(0, i - 2) : i + 3]))} - wanted
             if other:
                 return f"{tok!r} goes with {min(other)} in another sentence, not with the claim's"

@@ -17,7 +17,9 @@ from disputatio.validators.names import name_form, names
 from disputatio.validators.sentences import stem, words
 
 #: A word by which a piece of an answer points back at what was named before it.
-_REFERS_RE = re.compile(r"\b(?:it|its|they|them|their|there|this|these|those|here)\b", re.I)
+_REFERS_RE = re.compile(
+    r"\b(?:it|its|they|them|their|there|this|these|those|here|he|him|his|she|her)\b", re.I
+)
 #: A piece whose subject is a pronoun: "It includes …", "He is at Ropewalk on Tuesdays …".
 _PRONOUN_SUBJECT_RE = re.compile(r"^\W*(?:it|they|he|she)\b", re.I)
 #: Words a sentence's subject may open with before its name ("A Wild Party is …").

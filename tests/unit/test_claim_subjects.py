@@ -59,6 +59,13 @@ def test_a_piece_whose_subject_is_a_pronoun_leans_though_it_names_something() ->
     assert not leans_on("It is cheaper than the Hot Desk at Tannery.", before, continues=False)
 
 
+def test_he_and_she_point_back_at_the_person_named_before() -> None:
+    """ "He should get back to you …" is the depot manager named before it (j006, set 25)."""
+    before = "The depot manager at Kiln Road is Owen Hartigan."
+    assert leans_on("He should get back to you within 5 working days.", before, continues=False)
+    assert leans_on("She answers within 5 working days.", before, continues=False)
+
+
 def test_the_subjects_of_a_sentence_are_its_runs_of_name_words() -> None:
     assert named_subjects("The community manager at Tannery is Dev Lindqvist.") == [
         "Tannery",

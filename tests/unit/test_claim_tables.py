@@ -12,7 +12,7 @@ import pytest
 from disputatio.validators.guards import guard
 from disputatio.validators.sentences import split_sentences
 from disputatio.validators.support import LexicalSupport
-from disputatio.validators.tables import other_column, readings, unnamed_row
+from disputatio.validators.tables import other_cell, other_column, readings, unnamed_row
 from disputatio.validators.windows import Windows
 
 TABLE = (
@@ -73,6 +73,16 @@ def test_a_figure_keeps_its_column(claim: str, refused: bool) -> None:
     row = next(r for r in read.values() if ("1,500" in claim) == ("Adults" in r))
     assert bool(other_column(claim, row)) is refused
     assert bool(guard(claim, row)) is refused
+
+
+def test_a_figures_column_is_named_by_any_word_of_its_label() -> None:
+    """ "open to guests aged 16 and over": the 16 is the age rule's, not the hours' (l041)."""
+    row = (
+        "| Facility: Gym | Hotel: Harbour | Opening hours: 06:00 to 22:00 "
+        "| Age rules: 16 and over |"
+    )
+    assert not other_column("The gym at the Harbour hotel is open to guests aged 16 and over.", row)
+    assert other_column("The gym at the Harbour hotel is open from 16 and over.", row)
 
 
 ENCOUNTERS = (
@@ -148,3 +158,15 @@ FARES = "| Adult single | 6.50 GBP | 14.00 GBP |\n| Adult return | 11.00 GBP | 2
 )
 def test_a_window_of_two_rows_keeps_each_figure_in_its_row(claim: str, refused: bool) -> None:
     assert bool(unnamed_row(claim, FARES)) is refused
+
+
+def test_a_name_and_a_figure_from_two_columns_of_one_kind_are_refused() -> None:
+    """l039 (held-out set 26): the 24 hours are the Harbour hotel's, Tollgate the Old Town's."""
+    row = (
+        "| Topic: Parking | Harbour hotel: hotel car park, 24 spaces, 15 GBP per 24 hours "
+        "| Old Town hotel: Tollgate car park, 9 GBP per day |"
+    )
+    assert "Old Town hotel" in other_cell("The Tollgate car park is open 24 hours a day.", row)
+    assert not other_cell("The Tollgate car park costs 9 GBP per day.", row)
+    gym = "| Facility: Gym | Hotel: Harbour | Age rules: 16 and over |"
+    assert not other_cell("The gym at the Harbour hotel is for guests aged 16 and over.", gym)

@@ -190,3 +190,38 @@ def test_a_names_plural_is_named_by_its_singular() -> None:
     row = "House Move Pack (20 medium boxes, 2 rolls of tape) costs 55 GBP."
     assert not guard("One of your House Move Packs costs 55 GBP.", row)
     assert "is not in the section" in guard("One of your Office Move Packs costs 55 GBP.", row)
+
+
+def test_a_negated_condition_the_claim_does_not_speak_of_does_not_negate_it() -> None:
+    """l037 (held-out set 26): "If it is not put right" is no part of the reply time."""
+    text = (
+        "If it is not put right, write to our Guest Relations Manager, Della Fairweather. "
+        "She replies within 10 working days."
+    )
+    claim = "The Guest Relations Manager, Della Fairweather, replies within 10 working days."
+    assert guard(claim, text) == ""
+    assert guard("If it is put right, write to Della Fairweather.", text)
+
+
+def test_a_name_in_the_sentence_before_is_the_claims_subject_not_a_borrowed_word() -> None:
+    """l025 (held-out set 26): "hotel" beside "four" names the subject of the dogs' price."""
+    text = (
+        "Dogs are welcome at the Old Town hotel in four ground-floor rooms. "
+        "Up to 2 dogs may stay in one room, for 15 GBP per dog per night."
+    )
+    assert guard("At the Old Town hotel a dog costs 15 GBP per dog per night.", text) == ""
+    # a word of the claim's own that goes with the other number is still borrowed
+    assert "goes with" in guard("A ground-floor stay costs 15 GBP per dog per night.", text)
+
+
+def test_a_negated_cell_of_a_row_negates_only_its_own_figures() -> None:
+    """l021 (held-out set 26): the Old Town hotel's "no chargers" is not the Harbour's price."""
+    row = (
+        "| Topic: Electric car charging | Harbour hotel: 4 chargers, 0.45 GBP per kWh "
+        "| Old Town hotel: no hotel chargers |"
+    )
+    assert guard("Charging at the Harbour hotel costs 0.45 GBP per kWh.", row) == ""
+    assert guard("The Old Town hotel has hotel chargers.", row)
+    offices = "| Plan: Private office for 4 people | Ropewalk: 1,390 GBP | Tannery: Not offered |"
+    assert guard("The private office for 4 people at Tannery costs 1,390 GBP.", offices)
+    assert not guard("The private office for 4 people at Ropewalk costs 1,390 GBP.", offices)

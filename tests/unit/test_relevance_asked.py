@@ -244,3 +244,10 @@ def test_within_what_time_asks_a_duration_not_a_time_of_day() -> None:
     q = "Within what time must damage be reported?"
     assert not unanswered(q, ["Damage must be reported within 5 working days."])
     assert not unanswered("What time of year is the lake busiest?", ["It is busiest in July."])
+
+
+def test_a_seat_count_answers_how_many_people() -> None:
+    """l034 (held-out set 26): "seats 16" gives people, though it names no unit."""
+    q = "How many people does the Weighhouse seat?"
+    assert not unanswered(q, ["The Weighhouse seats 16 around a boardroom table."])
+    assert unanswered(q, ["The Weighhouse costs 16 GBP an hour."])
