@@ -130,17 +130,14 @@ def main() -> None:
         )
         print(f"{len(pairs)} distinct supported pairs")
         jobs.append(("SENTENCE", {"pairs": pairs}, pairs))
+    claims = sorted(
+        {c["text"] for r in recs for c in r.get("claims_detail") or [] if c.get("factual")}
+    )
     if args.pairs:
-        claims = sorted(
-            {c["text"] for r in recs for c in r.get("claims_detail") or [] if c.get("factual")}
-        )
         wins = adjacent_pairs()
         print(f"{len(claims)} claims x {len(wins)} adjacent pairs")
         jobs.append(("WINDOW", {"claims": claims, "windows": wins}, []))
     if args.rows:
-        claims = sorted(
-            {c["text"] for r in recs for c in r.get("claims_detail") or [] if c.get("factual")}
-        )
         rows = row_readings()
         print(f"{len(claims)} claims x {len(rows)} table rows read with their headers")
         jobs.append(("ROW", {"claims": claims, "windows": rows}, []))
