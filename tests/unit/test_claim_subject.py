@@ -98,3 +98,10 @@ def test_a_carried_subject_agrees_with_the_verb() -> None:
         "directly led to the development of two studies."
     )
     assert split_compound(text) == [text]
+
+
+def test_but_only_restricts_the_statement_before_it() -> None:
+    """l024 (held-out set 26): "…, but only for 18 and over" is no fact of its own."""
+    text = "The sauna is available for guests of the Harbour hotel, but only for 18 and over."
+    assert split_compound(text) == [text]
+    assert len(split_compound("The sauna opens at 10:00, but the pool opens at 07:00.")) == 2
