@@ -50,6 +50,7 @@ LATEST = {
     "questions_heldout24.jsonl": "records_heldout24_run36.jsonl",
     "questions_heldout25.jsonl": "records_heldout25_run37.jsonl",
     "questions_heldout26.jsonl": "records_heldout26_run38.jsonl",
+    "questions_heldout27.jsonl": "records_heldout27_run39.jsonl",
 }
 
 
