@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import re
 
-from disputatio.validators.figures import figures
-from disputatio.validators.names import name_form, names
 from disputatio.validators.sentences import content_words, has_negation, words
-from disputatio.validators.tables import cells, is_row
+from disputatio.validators.tables import cells_spoken_of
 
 #: A relative clause negating what an amount is ("a deposit of 50 GBP that is not refunded"):
 #: the amount, then the clause up to the next comma or stop.
@@ -37,36 +35,6 @@ _NEGATED_IF_CLAUSE_RE = re.compile(
 )
 
 
-def _figure_cells(claim: str, window: str) -> str:
-    """``window`` with, in each table row, only the cells the claim speaks of.
-
-    Those are the first cell (what the row is about), the cells whose value holds a figure of
-    the claim and those whose label names a name of the claim; a row with no value holding
-    one of its figures stays whole. "no hotel chargers" in the Old Town hotel's cell does not
-    negate the Harbour hotel's "0.45 GBP per kWh" beside it (l021, held-out set 26), while
-    "Tannery: Not offered" still negates a claim naming Tannery.
-    """
-    wanted = figures(claim)
-    if not wanted:
-        return window
-    named = names(claim)
-    lines = []
-    for line in window.splitlines():
-        row = cells(line) if is_row(line) else []
-        split = [c.partition(": ") if ": " in c else ("", "", c) for c in row[1:]]
-        if not any(figures(value) & wanted for _, _, value in split):
-            lines.append(line)
-            continue
-        kept = [
-            "".join(cell)
-            for cell in split
-            if figures(cell[2]) & wanted
-            or {name_form(w) for w in words(cell[0]) if w[:1].isupper()} & named
-        ]
-        lines.append(" | ".join(["", row[0], *kept, ""]).strip())
-    return "\n".join(lines)
-
-
 def negation_differs(claim: str, window: str) -> bool:
     """Whether one of ``claim`` and ``window`` is negated and the other not.
 
@@ -77,10 +45,11 @@ def negation_differs(claim: str, window: str) -> bool:
     shower" (s023, set 22); nor a negated condition the claim does not speak of ("If it is not
     put right, write to … Della Fairweather …": l037, set 26). Such a clause counts again when
     the claim speaks of what it negates ("The deposit is refunded", "Hut 6 has a shower"). In
-    a table row only the cells holding the claim's figures are read (:func:`_figure_cells`).
+    a table row only the cells the claim speaks of are read
+    (:func:`~disputatio.validators.tables.cells_spoken_of`).
     """
     negated = has_negation(claim)
-    window = _figure_cells(claim, window)
+    window = cells_spoken_of(claim, window)
     if negated == has_negation(window):
         return False
     if negated:

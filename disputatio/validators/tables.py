@@ -62,11 +62,14 @@ def readings(spans: Sequence[Span]) -> dict[tuple[int, int], str]:
             continue
         row = cells(text)
         heads = [*header, *[""] * (len(row) - len(header))]
-        labelled = [
-            f"{h}{_LABEL_SEP}{c}" if h and c else c for h, c in zip(heads, row, strict=False)
-        ]
-        out[(span.start, span.end)] = "| " + " | ".join(labelled) + " |"
+        read = [f"{h}{_LABEL_SEP}{c}" if h and c else c for h, c in zip(heads, row, strict=False)]
+        out[(span.start, span.end)] = "| " + " | ".join(read) + " |"
     return out
+
+
+def labelled(row: Sequence[str]) -> list[tuple[str, str]]:
+    """The ``(label, value)`` of each cell of a row reading's ``row`` that has its header."""
+    return [(label, value) for label, sep, value in (c.partition(_LABEL_SEP) for c in row) if sep]
 
 
 def other_column(claim: str, window: str) -> str:
@@ -86,9 +89,8 @@ def other_column(claim: str, window: str) -> str:
     for line in window.splitlines():
         if not is_row(line):
             continue
-        labelled = [c.split(_LABEL_SEP, 1) for c in cells(line) if _LABEL_SEP in c]
         holding, named_elsewhere = [], []
-        for label, value in labelled:
+        for label, value in labelled(cells(line)):
             held = figures(value)
             label_words = content_words(label)
             named = bool(label_words) and label_words <= asked
@@ -121,17 +123,48 @@ def other_cell(claim: str, window: str) -> str:
     for line in window.splitlines():
         if not is_row(line):
             continue
-        labelled = [c.split(_LABEL_SEP, 1) for c in cells(line)[1:] if _LABEL_SEP in c]
-        holding = [(label, value) for label, value in labelled if figures(value) & wanted]
+        row = labelled(cells(line)[1:])
+        holding = [(label, value) for label, value in row if figures(value) & wanted]
         if not holding or any(holds_named(f"{label} {value}") for label, value in holding):
             continue
         for label, _ in holding:
             kind = content_words(label)
-            for other, value in labelled:
+            for other, value in row:
                 found = holds_named(f"{other} {value}") if content_words(other) & kind else []
                 if other != label and found:
                     return f"the claim's {found[0]} is in the {other!r} column, its figure not"
     return ""
+
+
+def cells_spoken_of(claim: str, window: str) -> str:
+    """``window`` with, in each table row, only the cells the claim speaks of.
+
+    Those are the first cell (what the row is about), the cells whose value holds a figure of
+    the claim and those whose label names a name of the claim; a row with no value holding
+    one of its figures stays whole. "no hotel chargers" in the Old Town hotel's cell does not
+    negate the Harbour hotel's "0.45 GBP per kWh" beside it (l021, held-out set 26), while
+    "Tannery: Not offered" still negates a claim naming Tannery
+    (:func:`~disputatio.validators.opposites.negation_differs` reads what this keeps).
+    """
+    wanted = figures(claim)
+    if not wanted:
+        return window
+    named = names(claim)
+    lines = []
+    for line in window.splitlines():
+        row = cells(line) if is_row(line) else []
+        split = [c.partition(_LABEL_SEP) if _LABEL_SEP in c else ("", "", c) for c in row[1:]]
+        if not any(figures(value) & wanted for _, _, value in split):
+            lines.append(line)
+            continue
+        kept = [
+            "".join(cell)
+            for cell in split
+            if figures(cell[2]) & wanted
+            or {name_form(w) for w in words(cell[0]) if w[:1].isupper()} & named
+        ]
+        lines.append(" | ".join(["", row[0], *kept, ""]).strip())
+    return "\n".join(lines)
 
 
 def unnamed_row(claim: str, window: str) -> str:
@@ -192,9 +225,9 @@ def figure_columns(claim: str, reading: str) -> list[tuple[str, list[str]]]:
     for line in reading.splitlines() if wanted else []:
         if not is_row(line):
             continue
-        labelled = [c.split(_LABEL_SEP, 1) for c in cells(line) if _LABEL_SEP in c]
-        holding = [label for label, value in labelled if figures(value) & wanted]
+        row = labelled(cells(line))
+        holding = [label for label, value in row if figures(value) & wanted]
         if len(holding) == 1:
-            others = [label for label, value in labelled if label != holding[0] and figures(value)]
+            others = [label for label, value in row if label != holding[0] and figures(value)]
             out.append((holding[0], others))
     return out
