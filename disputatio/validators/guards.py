@@ -22,9 +22,9 @@ from disputatio.validators.items import other_item
 from disputatio.validators.lists import missing_items
 from disputatio.validators.names import letter_names, name_form, names
 from disputatio.validators.opposites import negation_differs, opposite_words
-from disputatio.validators.pairs import mixed_pair
+from disputatio.validators.pairs import mixed_pair, paired_word
 from disputatio.validators.pieces import name_of_other_numbers
-from disputatio.validators.ranges import holds
+from disputatio.validators.restated import named_in_range, number_missing
 from disputatio.validators.sentences import (
     STOPWORDS,
     content_words,
@@ -36,7 +36,6 @@ from disputatio.validators.sentences import (
 from disputatio.validators.subjects import holds_name, renames
 from disputatio.validators.tables import other_cell, other_column, unnamed_row
 from disputatio.validators.times import wrong_end
-from disputatio.validators.units import MONEY
 
 
 def guard(
@@ -59,29 +58,13 @@ def guard(
     Returns:
         The first failed guard as a short reason, else ``""``.
     """
-    stated = stated_numbers(window)
-    by_number: dict[str, set[str | None]] = {}
-    for number, unit in stated:
-        by_number.setdefault(number, set()).add(unit)
-    named = set(re.findall(r"\d+", context))  # identifiers: "Incident 2291", "report_2291"
-    for number, unit in stated_numbers(claim):
-        if number not in by_number:
-            if unit is None and (number in named or identifier_in(claim, window, number)):
-                continue
-            if (number, unit) in given and holds(window, number, unit, every=True):
-                continue  # the asker's case, inside the window's range
-            if number == "1" and one_per(claim, window):
-                continue  # "one night costs 350 NOK" on "pays 350 NOK per night"
-            return f"the number {number} is not in the sentence"
-        units = by_number[number]
-        shown = ", ".join(sorted(u for u in units if u))
-        if unit is not None and unit not in units and None not in units:
-            return f"{number} {unit} where the sentence says {number} {shown}"
-        if unit is None and units <= MONEY and _counts(claim, number):
-            return f"the claim counts {number} of something; the sentence says {number} {shown}"
+    wrong = number_missing(claim, window, context, given)
+    if wrong:
+        return wrong
     unbound = (
         _unbound_numbers(claim, window)
         or mixed_pair(claim, window)
+        or paired_word(claim, window)  # "bookings open 6 weeks before … and close 7 days before"
         or name_of_other_numbers(claim, window)
         or other_column(claim, window)
         or other_cell(claim, window)  # "Harbour hotel: … 24 hours | Old Town hotel: Tollgate …"
@@ -201,60 +184,6 @@ def _swapped_in_join(claim: str, window: str) -> tuple[str, str] | None:
     return None
 
 
-def identifier_in(claim: str, window: str, number: str) -> bool:
-    """Whether the claim's ``number`` is, with the word before it, an identifier of the window.
-
-    "The checkpoint 1 opens at 04:15" names "Checkpoint 1 in Terminal A opens at 04:15": the
-    window's capitalised "Checkpoint 1" is a name, not an amount (:func:`stated_numbers`), and
-    the claim's lower-case copy of it is no number the window must state (v017, held-out set 9).
-    """
-    for m in re.finditer(rf"\b([^\W\d_]+)\s+{re.escape(number)}\b", claim):
-        word = m.group(1)
-        if re.search(
-            rf"\b{re.escape(word[:1].upper() + word[1:])}\s+{re.escape(number)}\b", window
-        ):
-            return True
-    return False
-
-
-def named_in_range(name: str, evidence: str) -> bool:
-    """Whether a named number ("grade 4") is in a range ``evidence`` names alike ("Grades 3 to 5").
-
-    "The exam fee for Grade 4 cello is 62 GBP" restates "… 62 GBP for Grades 3 to 5" (c019,
-    held-out set 19).
-    """
-    m = re.fullmatch(r"([^\W\d_]+) (\d+)", name)
-    if m is None:
-        return False
-    word, number = m.group(1), int(m.group(2))
-    bounds = rf"\b{re.escape(word)}s?\s+(\d+)\s*(?:to|-|–|and)\s*(\d+)\b"
-    return any(int(a) <= number <= int(b) for a, b in re.findall(bounds, evidence, re.I))
-
-
-def one_per(claim: str, window: str) -> bool:
-    """Whether the claim's "one <thing>" is the window's "per <thing>" ("a", "each", "every").
-
-    "One night in the guest harbour costs 350 NOK" restates "A boat … pays 350 NOK per night"
-    (a001, held-out set 14): a price per thing is the price of one.
-    """
-    for m in re.finditer(r"\bone\s+([^\W\d_]+)", claim, re.I):
-        thing = stem(m.group(1).casefold())
-        for w in re.finditer(r"\b(?:per|a|an|each|every)\s+([^\W\d_]+)", window, re.I):
-            if stem(w.group(1).casefold()) == thing:
-                return True
-    return False
-
-
-def _counts(claim: str, number: str) -> bool:
-    """Whether ``claim`` writes ``number`` before a noun it counts ("8 seats", "4 spaces").
-
-    Set 20's t043: "There are 8 seats in the upper circle" was lifted on the price row "| Band
-    C (upper circle) | 8 GBP | 11 GBP | …": a count is no price. (Only against money: a
-    sentence's units of time are read from words like "weekly", "11 weekly lessons".)
-    """
-    return bool(re.search(rf"(?<![\d.,:]){re.escape(number)}\s+[^\W\d_]{{3,}}s\b", claim))
-
-
 def _unbound_numbers(claim: str, window: str) -> str:
     """Why a window of several sentences pairs a claim's number with another sentence's names.
 
@@ -273,10 +202,21 @@ def _unbound_numbers(claim: str, window: str) -> str:
     # the claim opens a sentence, the other sentences' first words are names too (i002, set 24)
     firsts = [_first_word(t) for t in texts]
     opening = present & set(firsts)
+    # a sentence naming none of them, and scoped to something the claim does not speak of,
+    # leans on a name before it, never on one after it: "At the after-school club every child
+    # gets a snack at 16:00 … At holiday camps, children at Millpond …" does not give
+    # Millpond's snack time (ab018, held-out set 27)
+    named = [
+        any(holds_name(t.casefold(), n) for n in present) or not _scoped_elsewhere(t, claim)
+        for t in texts
+    ]
     for number, _ in stated_numbers(claim):
         holders = [i for i, t in enumerate(texts) if number in {n for n, _ in stated_numbers(t)}]
         if holders and not any(
-            _binds(texts[i], present, claim_names, firsts[i] if opening else "")
+            (
+                _binds(texts[i], present, claim_names, firsts[i] if opening else "")
+                and (named[i] or any(named[:i]) or not present)
+            )
             or (i > 0 and _continues(claim, texts[i], texts[i - 1], present))
             for i in holders
         ):
@@ -319,6 +259,20 @@ def _borrowed_word(claim: str, sentences: Sequence[str]) -> str:
             if other:
                 return f"{tok!r} goes with {min(other)} in another sentence, not with the claim's"
     return ""
+
+
+#: A sentence opening with its scope: "At the after-school club …", "In the learner pool …".
+_SCOPE_RE = re.compile(
+    r"^\W*(?:at|in|on|during)\s+(?:the\s+|our\s+)?([^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)?)",
+    re.I,
+)
+
+
+def _scoped_elsewhere(sentence: str, claim: str) -> bool:
+    """Whether ``sentence`` opens with a scope ("At the after-school club") the claim lacks."""
+    m = _SCOPE_RE.match(sentence)
+    scope = content_words(m.group(1)) if m else frozenset()
+    return bool(scope) and not scope & content_words(claim)
 
 
 def _first_word(sentence: str) -> str:

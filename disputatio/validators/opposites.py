@@ -8,29 +8,31 @@ from __future__ import annotations
 
 import re
 
-from disputatio.validators.sentences import content_words, has_negation, words
+from disputatio.validators.sentences import NEGATIONS, content_words, has_negation, words
 from disputatio.validators.tables import cells_spoken_of
+
+#: A negation cue as :func:`~disputatio.validators.sentences.has_negation` counts one: a word of
+#: ``NEGATIONS`` ("cannot", "without") or a word ending in "n't".
+_CUE = rf"(?:{'|'.join(sorted(NEGATIONS))}|[^\W\d_]+n['’]t)"
 
 #: A relative clause negating what an amount is ("a deposit of 50 GBP that is not refunded"):
 #: the amount, then the clause up to the next comma or stop.
 _NEGATED_AMOUNT_CLAUSE_RE = re.compile(
     r"(\d[\d,.]*(?:\s*[^\W\d_]+)?)\s+(?:that|which)\s+(?:[^\W\d_]+\s+){0,2}?"
-    r"(?:not|never|[^\W\d_]+n['’]t)\b[^,.;:]*",
+    rf"{_CUE}\b[^,.;:]*",
     re.I,
 )
 
 #: A negated clause after "but" ("…, but it has no shower"), up to the next comma or stop; its
 #: first group is empty (nothing before the clause is kept when it is dropped).
-_NEGATED_BUT_CLAUSE_RE = re.compile(
-    r"()[,;]\s+but\s+[^,.;:]*?\b(?:not|no|never|[^\W\d_]+n['’]t)\b[^,.;:]*", re.I
-)
+_NEGATED_BUT_CLAUSE_RE = re.compile(rf"()[,;]\s+but\s+[^,.;:]*?\b{_CUE}\b[^,.;:]*", re.I)
 
 
 #: A negated condition opening a sentence or a clause, up to its comma ("If it is not put
 #: right, write to …"); its first group is empty, as above.
 _NEGATED_IF_CLAUSE_RE = re.compile(
     r"()(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:if|when|where)\s+[^,.;:]*?"
-    r"\b(?:not|no|never|[^\W\d_]+n['’]t)\b[^,.;:]*,",
+    rf"\b{_CUE}\b[^,.;:]*,",
     re.I,
 )
 

@@ -9,6 +9,8 @@ for riders aged 24 and over takes 5 days and costs 890 GBP …" (set 18's f020, 
 debate, run 29). :func:`mixed_pair` finds a sentence of the window that alone names a name of
 the claim and gives, in a unit of the claim's, another amount than the claim's — unless the
 other sentence refers back to it ("It is driven by …"): then both are about the named thing.
+:func:`paired_word` does the same inside one sentence, for the word each number stands after
+("bookings open 6 weeks before … and close 7 days before": ab013, held-out set 27).
 
 Lexical; no model call.
 """
@@ -18,8 +20,19 @@ from __future__ import annotations
 import re
 
 from disputatio.validators.names import names
-from disputatio.validators.sentences import split_sentences, stated_numbers
+from disputatio.validators.opposites import OPPOSITES
+from disputatio.validators.sentences import split_sentences, stated_numbers, words
+from disputatio.validators.tables import is_row
 
+#: A word and the number right after it ("open 6", "close seven"); the number is looked ahead at,
+#: so that it may be the next match's word.
+_WORD_THEN_NUMBER_RE = re.compile(r"([^\W\d_]+)\s+(?=(\d+(?:[.,:]\d+)*|[^\W\d_]+))")
+#: Words of opposite sense, for :func:`paired_word`: those of ``OPPOSITES`` and "open" / "close"
+#: (not one of ``OPPOSITES``: "is open until 18:00" says "closes at 18:00").
+_PAIRED_OPPOSITES = (
+    *OPPOSITES,
+    (frozenset("open opens opened".split()), frozenset("close closes closed".split())),
+)
 #: A sentence about the thing the sentence before it named ("It is driven by …").
 _REFERS_BACK_RE = re.compile(r"^\W*(?:it|its|they|their|this|these|he|she|his|her)\b", re.I)
 
@@ -54,3 +67,41 @@ def mixed_pair(claim: str, window: str) -> str:
             if values and (number, unit) not in said:
                 return f"the sentence naming {own[0]} gives {values[0]} {unit}, not {number}"
     return ""
+
+
+def paired_word(claim: str, window: str) -> str:
+    """Why a sentence of ``window`` gives the claim's number after the opposite of the claim's word.
+
+    "The camp bookings close 6 weeks before each holiday" is not supported by "Holiday camp
+    bookings open 6 weeks before each holiday and close 7 days before the first day of the
+    camp." (ab013, held-out set 27): in one sentence, 6 stands right after "open", and
+    "close", the word the claim uses, stands right after 7. Only a word right before a number
+    counts, and only a pair of opposites (:data:`~disputatio.validators.opposites.OPPOSITES`,
+    "open" / "close"): "Author talks cost 80 NOK per ticket, and card holders pay 50 NOK" does
+    support "… costs 50 NOK for library card holders". Table rows are read by
+    :mod:`~disputatio.validators.tables`.
+    """
+    wanted = {n for n, _ in stated_numbers(claim)}
+    if not wanted:
+        return ""
+    said = {w.casefold() for w in words(claim)}
+    for span in split_sentences(window):
+        if is_row(span.sentence):
+            continue
+        pairs = [
+            (m.group(1).casefold(), number)
+            for m in _WORD_THEN_NUMBER_RE.finditer(span.sentence)
+            for number, _ in stated_numbers(m.group(2))[:1]
+        ]
+        for mine, number in pairs:
+            if number not in wanted or mine in said:
+                continue
+            for word, other in pairs:
+                if other not in wanted and word in said and _opposed(word, mine):
+                    return f"the sentence has {mine!r} {number} and {word!r} {other}"
+    return ""
+
+
+def _opposed(a: str, b: str) -> bool:
+    """Whether the words ``a`` and ``b`` are of opposite sense."""
+    return any((a in x and b in y) or (a in y and b in x) for x, y in _PAIRED_OPPOSITES)

@@ -115,6 +115,8 @@ class Windows:
         self.titles: dict[str, str] = {}
         #: The headings inside each section's text (:func:`headings_in`).
         self.inner: dict[str, list[tuple[int, str]]] = {}
+        #: The names of the first sentence under each of those headings, by the heading's end.
+        self.leads: dict[str, dict[int, str]] = {}
         #: Each window's context (:meth:`context_of`), in the order of ``items``.
         self.contexts: dict[str, list[str]] = {}
         #: Each section's text: the evidence shown is its span, not the window read.
@@ -153,17 +155,36 @@ class Windows:
             )
             self.context[sid] = " ".join([self.titles[sid], *lead])
             self.inner[sid] = headings_in(text)
+            self.leads[sid] = {
+                end: " ".join(_lead_names([first]))
+                for end, _ in self.inner[sid]
+                for first in [next((sp for sp in spans if sp.start >= end), None)]
+                if first is not None and not is_row(first.sentence)
+            }
             self.contexts[sid] = [self.context_of(sid, win[0]) for win in wins]
 
     def context_of(self, section_id: str, start: int) -> str:
         """The context of a window of ``section_id`` that starts at ``start``.
 
-        The section's context, and the headings of its own text the window stands under
-        (:meth:`heading_at`).
+        The section's context, the headings of its own text the window stands under
+        (:meth:`heading_at`), and the names of the first sentence under the last of them: a
+        subsection names its subject up front, as a document does ("## Swimming" / "At Orchard
+        camps, the children go swimming … Please bring a swimming costume …": ab029, held-out
+        set 27).
         """
         under = self.heading_at(section_id, start)
         ctx = self.context[section_id]
-        return f"{ctx} {under}" if under else ctx
+        if not under:
+            return ctx
+        lead = next(
+            (
+                self.leads[section_id].get(end, "")
+                for end, _ in reversed(self.inner[section_id])
+                if end <= start
+            ),
+            "",
+        )
+        return " ".join(t for t in (ctx, under, lead) if t)
 
     def heading_at(self, section_id: str, start: int) -> str:
         """The headings of ``section_id``'s own text in force at ``start`` (:func:`headings_in`)."""

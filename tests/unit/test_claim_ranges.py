@@ -11,9 +11,10 @@ import pytest
 
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claims import check_answer
-from disputatio.validators.guards import guard, one_per
+from disputatio.validators.guards import guard
 from disputatio.validators.ranges import asker_age, excludes_age, holds, ranges
 from disputatio.validators.relevance import number_contrast
+from disputatio.validators.restated import one_per
 from disputatio.validators.support import JudgedSupport, LexicalSupport
 
 CAKE = "A 24 cm round cake for over 10 and up to 16 people costs 52 EUR."
@@ -244,3 +245,16 @@ def test_a_yes_no_question_is_answered_by_the_age_range_leaving_the_asker_out() 
     assert number_contrast(which, rule) is not None
     report = check_answer(f"{rule} [s1]", {"s1": {"text": rule}}, question=asked)
     assert not report.not_found
+
+
+def test_one_thing_is_a_thing_named_without_a_count() -> None:
+    """ab003 (held-out set 27): "one full day" is the row's "full day"."""
+    row = "| Session: Holiday camp, full day | Venue: Millpond | Price per child: 38.00 GBP |"
+    claim = "The price for one full day of holiday camp at Millpond is 38.00 GBP."
+    assert one_per(claim, row)
+    assert guard(claim, row) == ""
+    # a phrase the window counts, or a single word, is not restated so
+    assert not one_per("One full day costs 38.00 GBP.", "Two full days cost 38.00 GBP.")
+    assert not one_per("The package includes one free mock test.", "| Ticket: Under 3 | Free |")
+    assert not one_per("One birth partner may visit.", "A second birth partner may visit.")
+    assert not one_per("The decision whether we get one is made by the office.", "It is made.")

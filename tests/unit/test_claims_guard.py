@@ -225,3 +225,53 @@ def test_a_negated_cell_of_a_row_negates_only_its_own_figures() -> None:
     offices = "| Plan: Private office for 4 people | Ropewalk: 1,390 GBP | Tannery: Not offered |"
     assert guard("The private office for 4 people at Tannery costs 1,390 GBP.", offices)
     assert not guard("The private office for 4 people at Ropewalk costs 1,390 GBP.", offices)
+
+
+def test_a_but_clause_negated_by_cannot_does_not_negate_the_clause_before() -> None:
+    """ab023 (held-out set 27): "cannot" is a negation cue the "but" clause is read by too."""
+    text = (
+        "Orchard can cook vegetarian, halal and dairy-free lunches, but we cannot provide "
+        "gluten-free hot meals, so children who need gluten-free food should bring a packed lunch."
+    )
+    assert guard("Orchard can cook vegetarian, halal, and dairy-free lunches.", text) == ""
+    assert guard("Orchard can provide gluten-free hot meals.", text)
+
+
+def test_a_sentence_scoped_elsewhere_does_not_lend_its_number_to_a_name_after_it() -> None:
+    """ab018 (held-out set 27): the 16:00 snack is the after-school club's, not the camp's."""
+    text = (
+        "At the after-school club every child gets a snack at 16:00 and a light tea at 17:00. "
+        "At holiday camps, children at Millpond must bring a packed lunch."
+    )
+    assert "different sentences" in guard("The snack at Millpond holiday camp is at 16:00.", text)
+    # a name before the sentence, or a sentence with no scope of its own, still lends
+    before = "Millpond is our second venue. Every child gets a snack at 16:00."
+    assert guard("At Millpond every child gets a snack at 16:00.", before) == ""
+    general = (
+        "Practice rooms can be booked up to 14 days ahead. At the Fernhill site the rooms "
+        "can be used from 15:30 to 20:00."
+    )
+    assert guard("The Fernhill site allows bookings up to 14 days ahead.", general) == ""
+
+
+def test_a_number_after_the_opposite_of_the_claims_word_is_not_the_claims() -> None:
+    """ab013 (held-out set 27): bookings open 6 weeks before and close 7 days before."""
+    text = (
+        "Holiday camp bookings open 6 weeks before each holiday and close 7 days before the "
+        "first day of the camp."
+    )
+    assert "'open' 6" in guard("The camp bookings close 6 weeks before each holiday.", text)
+    assert guard("The camp bookings open 6 weeks before each holiday.", text) == ""
+    assert guard("The camp bookings close 7 days before the first day of the camp.", text) == ""
+    # words that are not opposites ("cost", "pay") do not pair numbers off
+    talks = "Author talks cost 80 NOK per ticket, and card holders pay 50 NOK."
+    assert guard("The author talk ticket costs 50 NOK for card holders.", talks) == ""
+
+
+def test_a_count_the_sentence_says_does_not_matter_is_no_missing_number() -> None:
+    """ab042 (held-out set 27): one fee "however many children you register"."""
+    text = (
+        "Each family pays a one-off registration fee of 20 GBP, however many children you register."
+    )
+    assert guard("The registration fee for three children is 20 GBP.", text) == ""
+    assert "the number 3" in guard("The registration fee for three adults is 20 GBP.", text)

@@ -35,7 +35,7 @@ def test_headings_in_a_section_nest_and_replace_each_other() -> None:
 def test_a_window_is_read_under_its_own_heading() -> None:
     windows = Windows({"q": {"text": Q_FEVER}})
     serology = Q_FEVER.index("**Serology**")
-    assert windows.context_of("q", serology).endswith("Q Fever Diagnosis")
+    assert "Q Fever Diagnosis" in windows.context_of("q", serology)
     assert "Diagnosis" not in windows.context_of("q", Q_FEVER.index("It was first"))
 
 
@@ -76,3 +76,19 @@ def test_the_judge_reads_the_headings_a_window_stands_under() -> None:
     contexts = [context for _, _, context in judge.asked]
     assert contexts and all("Diagnosis" in c for c in contexts)
     assert not any("Treatment" in c or "History" in c for c in contexts)
+
+
+def test_a_subsections_first_sentence_names_what_it_goes_on_about() -> None:
+    """ab029 (held-out set 27): "Please bring a towel" is about swimming at Orchard camps."""
+    text = (
+        "# Camps\n\nOrchard runs camps in every holiday.\n\n## Trips\n\nMillpond has a coach.\n\n"
+        "## Swimming\n\nAt Orchard camps, the children go swimming every Friday. Swimming is "
+        "included. Please bring a swimming costume, a towel and a bag for wet things.\n"
+    )
+    windows = Windows({"k": {"text": text}})
+    towel = text.index("Please bring")
+    assert "orchard" in windows.context_of("k", towel).split("Swimming", 1)[1].casefold()
+    assert "millpond" not in windows.context_of("k", towel).casefold()
+    claim = "At the Orchard camp, bring a swimming costume, a towel and a bag for wet things [k]."
+    report = check_answer(claim, {"k": {"text": text}}, checker=LexicalSupport())
+    assert report.claims[0].verdict == "supported"
