@@ -23,7 +23,7 @@ _QUANTITY_RE = re.compile(
     r"temperature|interval|age|time|distance|height|pressure|level|intervals)\b",
     re.I,
 )
-_HOW_LONG_RE = re.compile(r"\bhow\s+long\b", re.I)
+_HOW_LONG_RE = re.compile(r"\bhow\s+(?:long|soon|quickly)\b", re.I)  # a duration
 _HOW_MANY_RE = re.compile(
     r"\bhow\s+many\s+(?:of\s+(?:the|my|your|our|their|its|his|her|these|those)\s+)?"
     r"([^\W\d_]+)(?:[\s-]+([^\W\d_]+))?",

@@ -194,17 +194,30 @@ def check_answer(
                 claims.append(claim)
                 pieces.append(("\n" if "\n" in gap and not i and not j else " ", claim))
     if question:
-        drop_off_question(
-            question,
-            claims,
-            windows.titles,
-            keep=keep_unsupported,
-            similar=_similar(checker),
-            words=question_words,
-            read=windows.reading,
-        )
+        _drop_off_question(question, claims, windows, checker, keep_unsupported, question_words)
     claims, pieces = without_repeats(claims, pieces)
     return _report(claims, pieces, fabricated, checker, not_found_answer, keep_unsupported)
+
+
+def _drop_off_question(
+    question: str,
+    claims: list[Claim],
+    windows: Windows,
+    checker: SupportChecker,
+    keep: bool,
+    words: bool,
+) -> None:
+    """Drop the supported claims that do not answer ``question`` (:func:`drop_off_question`)."""
+    drop_off_question(
+        question,
+        claims,
+        windows.titles,
+        keep=keep,
+        similar=_similar(checker),
+        words=words,
+        read=windows.reading,
+        around=windows.around,
+    )
 
 
 def _similar(checker: SupportChecker) -> Callable[[str, str], float] | None:

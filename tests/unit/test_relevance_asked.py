@@ -129,6 +129,16 @@ def test_a_how_long_question_is_not_answered_by_a_bare_frequency() -> None:
     assert not unanswered(q, ["Weekly copies are kept for 6 months."])
 
 
+def test_how_soon_and_how_quickly_ask_how_long() -> None:
+    """t017 (held-out set 20, re-checked in session 59): "The booking fee is refunded too" kept
+    for "how soon do I get my money back?"."""
+    q = "If a performance is cancelled, how soon do I get my money back?"
+    assert "how long" in unanswered(q, ["The booking fee is refunded too."])
+    assert not unanswered(q, ["Refunds are paid within 10 working days."])
+    quick = "If my son falls ill at club, how quickly do I have to come and get him?"
+    assert unanswered(quick, ["You must come and get him."])
+
+
 def test_the_unit_one_part_asks_is_not_asked_of_the_other_part() -> None:
     q = "How far ahead must the form arrive, and within how many days must expenses be claimed?"
     claim = "The form must arrive at least 6 weeks before departure."
