@@ -51,6 +51,7 @@ LATEST = {
     "questions_heldout25.jsonl": "records_heldout25_run37.jsonl",
     "questions_heldout26.jsonl": "records_heldout26_run38.jsonl",
     "questions_heldout27.jsonl": "records_heldout27_run39.jsonl",
+    "questions_heldout28.jsonl": "records_heldout28_run40.jsonl",
 }
 
 
@@ -64,8 +65,10 @@ def _jobs(args: argparse.Namespace) -> list[tuple[Path, Path]]:
 
 
 def _read(windows: Any) -> dict[str, Any]:
-    """The rows read with their headers, where the tree replayed reads them (``read``)."""
-    return {"read": windows.reading} if hasattr(windows, "reading") else {}
+    """The rows read with their headers (``read``) and the sentence around a clause
+    (``around``), where the tree replayed reads them."""
+    found = {"read": windows.reading} if hasattr(windows, "reading") else {}
+    return found | ({"around": windows.around} if hasattr(windows, "around") else {})
 
 
 def replay(rec: dict[str, Any], q: dict[str, Any], funnel: Any, similar: Any) -> dict[str, Any]:

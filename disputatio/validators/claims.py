@@ -71,6 +71,11 @@ def _sentence_label(cid: str) -> str:
     return match.group(1) if match else cid
 
 
+#: An address a writer may put in brackets: an email address or a web address (ac015, held-out
+#: set 28); what it says is part of the claim, not a citation label.
+_ADDRESS_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)[^\s\]]+", re.I)
+
+
 def _read_citations(
     sentence: str, shown: Mapping[str, Any], aliases: Mapping[str, str]
 ) -> tuple[str, list[str], list[str]]:
@@ -82,6 +87,9 @@ def _read_citations(
         raw = match.group(1)
         ids = group_ids(raw)
         if ids is None:
+            address = _ADDRESS_RE.search(raw)
+            if address:  # "[email: hello@freewheel-coop.example]" states, it cites nothing
+                return f" {address.group(0)}"
             if len(raw.split()) <= 8 and not refuses(raw):
                 fabricated.append(raw.strip())
                 return ""

@@ -268,10 +268,16 @@ _SCOPE_RE = re.compile(
 )
 
 
+#: Openings that are idioms, not a scope: "At least", "In total", "On average", "At all times".
+_NO_SCOPE = frozenset("least all any total average addition case first general fact short".split())
+
+
 def _scoped_elsewhere(sentence: str, claim: str) -> bool:
     """Whether ``sentence`` opens with a scope ("At the after-school club") the claim lacks."""
     m = _SCOPE_RE.match(sentence)
-    scope = content_words(m.group(1)) if m else frozenset()
+    if m is None or m.group(1).split()[0].casefold() in _NO_SCOPE:
+        return False
+    scope = content_words(m.group(1))
     return bool(scope) and not scope & content_words(claim)
 
 

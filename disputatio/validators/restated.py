@@ -16,7 +16,7 @@ import re
 from collections.abc import Collection
 
 from disputatio.validators.ranges import holds
-from disputatio.validators.sentences import STOPWORDS, stated_numbers, stem, words
+from disputatio.validators.sentences import STOPWORDS, stated_numbers, stem, word_matches, words
 from disputatio.validators.units import MONEY
 
 
@@ -105,7 +105,9 @@ def _named_uncounted(rest: str, thing: str, window: str) -> bool:
     """Whether ``window`` names, with no count before it, the phrase of ``thing`` and ``rest``.
 
     The phrase is ``thing`` (a stem) and the words of ``rest`` up to the first small word: at
-    least two words ("full day", not "adult"), each occurrence of it uncounted.
+    least two words ("full day", not "adult"), each occurrence of it uncounted and a whole
+    name, not the modifier of another noun ("Electric bike service, 70.00 GBP" names no
+    electric bike's price: ac001, held-out set 28).
     """
     if thing in STOPWORDS:
         return False  # "one is made by …": "one" stands for a thing named before
@@ -114,13 +116,25 @@ def _named_uncounted(rest: str, thing: str, window: str) -> bool:
         if tok.casefold() in STOPWORDS or stated_numbers(tok):
             break
         phrase.append(stem(tok.casefold()))
-    if len(phrase) < 2:
-        return False
-    raw = words(window)
-    toks = [stem(t.casefold()) for t in raw]
-    n = len(phrase)
-    held = [i for i in range(len(toks) - n + 1) if toks[i : i + n] == phrase]
-    return bool(held) and not any(i and _counted_by(raw[i - 1]) for i in held)
+    found = word_matches(window)
+    toks = [stem(m.group(0).casefold()) for m in found]
+    for n in range(len(phrase), 1, -1):  # the longest the window holds: "electric bike costs"
+        held = [i for i in range(len(toks) - n + 1) if toks[i : i + n] == phrase[:n]]
+        if held:
+            return all(
+                not (i and _counted_by(found[i - 1].group(0))) and _ends_name(window, found, i + n)
+                for i in held
+            )
+    return False
+
+
+def _ends_name(window: str, found: list[re.Match[str]], after: int) -> bool:
+    """Whether the phrase ending before word ``after`` of ``window`` ends a name there."""
+    if after >= len(found):
+        return True
+    gap = window[found[after - 1].end() : found[after].start()]
+    following = found[after].group(0).casefold()
+    return bool(gap.strip()) or following in STOPWORDS or bool(stated_numbers(following))
 
 
 #: Words that count what follows them, as a number does ("a second birth partner").

@@ -193,6 +193,11 @@ def words(text: str) -> list[str]:
     return [m.group(0) for m in _WORD_RE.finditer(text or "")]
 
 
+def word_matches(text: str) -> list[re.Match[str]]:
+    """The word tokens of :func:`words`, as matches (where each stands in ``text``)."""
+    return list(_WORD_RE.finditer(text or ""))
+
+
 @functools.lru_cache(maxsize=16384)
 def content_words(text: str) -> frozenset[str]:
     """Stemmed words of ``text`` that are not stopwords, numbers or units.

@@ -258,3 +258,10 @@ def test_one_thing_is_a_thing_named_without_a_count() -> None:
     assert not one_per("The package includes one free mock test.", "| Ticket: Under 3 | Free |")
     assert not one_per("One birth partner may visit.", "A second birth partner may visit.")
     assert not one_per("The decision whether we get one is made by the office.", "It is made.")
+
+
+def test_one_thing_is_not_a_modifier_of_another_thing() -> None:
+    """ac001 (held-out set 28): "Electric bike service, 70.00 GBP" prices no electric bike."""
+    window = "Full service, 95.00 GBP. Electric bike service, 70.00 GBP: a motor check."
+    assert not one_per("The price to hire one electric bike for the week is 95 GBP.", window)
+    assert one_per("One electric bike costs 70.00 GBP.", "| Hire: Electric bike | 70.00 GBP |")

@@ -275,3 +275,11 @@ def test_a_count_the_sentence_says_does_not_matter_is_no_missing_number() -> Non
     )
     assert guard("The registration fee for three children is 20 GBP.", text) == ""
     assert "the number 3" in guard("The registration fee for three adults is 20 GBP.", text)
+
+
+def test_an_idiom_opening_a_sentence_is_no_scope() -> None:
+    """ "At least …" opens no scope: its number may go to the name after it."""
+    text = (
+        "At least 2 adults must stay for the whole party. Parties at Larchfield Park end at 17:00."
+    )
+    assert guard("At Larchfield Park, 2 adults must stay for the whole party.", text) == ""

@@ -56,6 +56,16 @@ def test_fabricated_label_is_removed_and_counted() -> None:
     assert "Pressure Housing" not in report.answer and "sec-nope" not in report.answer
 
 
+def test_an_address_in_brackets_is_what_the_claim_states_not_a_label() -> None:
+    """ac015 (held-out set 28): "[email: hello@…]" was removed as a label, leaving "The email
+    address is." shown supported."""
+    sections = {"c": {"text": "Contact us. Email: hello@freewheel-coop.example"}}
+    report = check_answer("The email address is [email: hello@freewheel-coop.example].", sections)
+    assert report.fabricated_labels == []
+    assert report.claims[0].text == "The email address is hello@freewheel-coop.example."
+    assert report.claims[0].verdict == "supported"
+
+
 def test_uncited_claim_is_attributed_and_says_so() -> None:
     report = check_answer("The CTD-41 must be calibrated every 18 months.", SECTIONS)
     (claim,) = report.claims
