@@ -206,7 +206,7 @@ def _unbound_numbers(claim: str, window: str) -> str:
     # leans on a name before it, never on one after it: "At the after-school club every child
     # gets a snack at 16:00 … At holiday camps, children at Millpond …" does not give
     # Millpond's snack time (ab018, held-out set 27)
-    named = [
+    anchored = [
         any(holds_name(t.casefold(), n) for n in present) or not _scoped_elsewhere(t, claim)
         for t in texts
     ]
@@ -215,7 +215,7 @@ def _unbound_numbers(claim: str, window: str) -> str:
         if holders and not any(
             (
                 _binds(texts[i], present, claim_names, firsts[i] if opening else "")
-                and (named[i] or any(named[:i]) or not present)
+                and (anchored[i] or any(anchored[:i]) or not present)
             )
             or (i > 0 and _continues(claim, texts[i], texts[i - 1], present))
             for i in holders

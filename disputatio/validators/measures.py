@@ -106,10 +106,10 @@ def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     """
     given = (*stated_numbers(evidence), *_ordinals(evidence))
     numbers = {n for n, _ in given}
+    rates = set(_RATE_RE.findall(evidence))  # "5.00 GBP for each started 30 minutes"
     for number, unit in stated_numbers(question):
         if unit is None or number in numbers or holds(evidence, number, unit, strict=True):
             continue  # stated, or inside a range the evidence gives ("over 8 and up to 12 m")
-        rates = set(_RATE_RE.findall(evidence))  # "5.00 GBP for each started 30 minutes"
         others = sorted({n for n, u in given if u == unit} - rates)
         if others:
             return f"{number} {unit}", f"{others[0]} {unit}"

@@ -176,26 +176,28 @@ class Windows:
         heading ("Electric cars" / "Car Park A has 6 charging points …" is not about the
         Holloway of the shuttle bus's subsection before it: y011, held-out set 12).
         """
-        under = self.heading_at(section_id, start)
         ctx = self.context[section_id]
+        heading_end, under = self._in_force(section_id, start) or (0, "")
         if not under:
             return ctx
-        inner = self.inner[section_id]
-        if end is not None and any(start < e <= end for e, _ in inner):
+        if end is not None and any(start < e <= end for e, _ in self.inner[section_id]):
             return f"{ctx} {under}"
-        lead = next(
-            (self.leads[section_id].get(e, "") for e, _ in reversed(inner) if e <= start), ""
-        )
+        lead = self.leads[section_id].get(heading_end, "")
         return " ".join(t for t in (ctx, under, lead) if t)
 
     def heading_at(self, section_id: str, start: int) -> str:
         """The headings of ``section_id``'s own text in force at ``start`` (:func:`headings_in`)."""
-        under = ""
+        in_force = self._in_force(section_id, start)
+        return in_force[1] if in_force else ""
+
+    def _in_force(self, section_id: str, start: int) -> tuple[int, str] | None:
+        """``(end, path)`` of the last heading of ``section_id``'s text ending by ``start``."""
+        found = None
         for end, path in self.inner.get(section_id, ()):
             if end > start:
                 break
-            under = path
-        return under
+            found = (end, path)
+        return found
 
     def reading(self, evidence: Evidence) -> str:
         """The text ``evidence``'s window was read as: a table row with its column headers."""
