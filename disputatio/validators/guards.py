@@ -307,6 +307,12 @@ def _binds(sentence: str, present: set[str], claim_names: frozenset[str], first:
 
 #: A sentence opening with one of these takes its subject from the sentence before.
 _ANAPHOR_RE = re.compile(r"(?:It|Its|They|Their|This|These|He|She|His|Her)\b")
+#: "there" pointing back at a place ("Parking a bike there costs …"), not "there is/are".
+_THERE_RE = re.compile(
+    r"\bthere\b(?!\s+(?:is|are|was|were|will|would|may|might|can|could|must|should|shall|"
+    r"has|have|had|be|been|being|seems?|appears?)\b)(?!'s)",
+    re.I,
+)
 
 
 def _continues(claim: str, sentence: str, before: str, present: set[str]) -> bool:
@@ -318,9 +324,12 @@ def _continues(claim: str, sentence: str, before: str, present: set[str]) -> boo
     one before holds every name of the claim the sentence does not ("It costs 260 GBP … by 1
     July" carries "The Summer School costs 260 GBP … by 1 July": set 20's t042), and no name
     of the sentence stands where the claim has one ("It opens at 10 on Sundays" after "The
-    café opens at 8 on Mondays" does not carry "The café opens at 10 on Mondays").
+    café opens at 8 on Mondays" does not carry "The café opens at 10 on Mondays"). "There"
+    points back at a place alike: "The Station has a secure cycle park … Parking a bike there
+    costs … 10.00 GBP per month" carries the Station's cycle park's price (ac034, set 28).
     """
-    if not before or not (_ANAPHOR_RE.match(sentence.lstrip()) or renames(sentence, before)):
+    refers = _ANAPHOR_RE.match(sentence.lstrip()) or _THERE_RE.search(sentence)
+    if not before or not (refers or renames(sentence, before)):
         return False
     # a name the sentence holds itself goes with its own facts ("… the balance by 1 July":
     # set 20's t042); the others are the subject's, named before
