@@ -9,8 +9,9 @@ file: the Station's opening hours stand under the line "FREEWHEEL STATION" (ac00
 from __future__ import annotations
 
 from disputatio.validators.guards import guard
+from disputatio.validators.headings import headings_in
 from disputatio.validators.sentences import stated_numbers
-from disputatio.validators.windows import Windows, headings_in
+from disputatio.validators.windows import Windows
 
 SITES = (
     "FREEWHEEL CYCLE CO-OP: OUR SITES\n"

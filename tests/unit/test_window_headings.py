@@ -6,9 +6,10 @@ from fake_judges import RecordingJudge
 
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claims import check_answer
+from disputatio.validators.headings import headings_in
 from disputatio.validators.sentences import stem
 from disputatio.validators.support import JudgedSupport, LexicalSupport
-from disputatio.validators.windows import Windows, headings_in
+from disputatio.validators.windows import Windows
 
 Q_FEVER = (
     "# Q Fever\n\nQ fever is a zoonotic infection.\n\n"

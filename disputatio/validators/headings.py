@@ -1,0 +1,62 @@
+"""The headings written inside a section's text: Markdown, underlined and plain-text capitals.
+
+A section (a parent chunk) may span several parts of its document; a sentence is about what
+the heading it stands under names (:class:`~disputatio.validators.windows.Windows`).
+
+Lexical; no model call.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: A Markdown heading line ("## Diagnosis") and its level.
+_ATX_RE = re.compile(r"^[ \t]*(#{1,6})[ \t]+(.+?)[ \t#]*$", re.M)
+#: A heading underlined by a rule ("CAUSATIVE ORGANISMS" over "-----"): level 1 for "=", 2 for "-".
+_SETEXT_RE = re.compile(r"^[ \t]*(\S[^\n]*?)[ \t]*\n[ \t]*(=+|-+)[ \t]*$", re.M)
+#: A plain-text heading: a line of capitals alone ("FREEWHEEL STATION", "LOST PROPERTY").
+_CAPS_RE = re.compile(r"^[ \t]*([A-Z][A-Z0-9 ,:;'&()/+-]*[A-Z0-9)])[ \t]*$", re.M)
+
+
+def headings_in(text: str) -> list[tuple[int, str]]:
+    """The headings written inside a section's text, each from where it holds: ``(end, path)``.
+
+    A section (a parent chunk) may span several subsections of its document ("## History",
+    "## Diagnosis"); a sentence under "## Diagnosis" is about diagnosis although it does not say
+    so ("**Serology** … is the main method": ``make demo``, 2026-12-04, left "Q fever is
+    diagnosed through serology" unsupported). ``path`` is the headings in force after ``end``
+    (a deeper one under its parents, a heading of the same level replacing the last), joined.
+    """
+    found = [(m.start(), m.end(), len(m.group(1)), m.group(2)) for m in _ATX_RE.finditer(text)]
+    found += [
+        (m.start(), m.end(), 1 if m.group(2)[0] == "=" else 2, m.group(1))
+        for m in _SETEXT_RE.finditer(text)
+        if len(m.group(2)) >= 3 and not m.group(1).startswith(("#", "-", "*", "|"))
+    ]
+    found += _caps_headings(text, {start for start, *_ in found})
+    out: list[tuple[int, str]] = []
+    stack: list[tuple[int, str]] = []
+    for _start, end, level, title in sorted(found):
+        stack = [(lv, t) for lv, t in stack if lv < level] + [(level, title.strip("*_ "))]
+        out.append((end, " ".join(t for _, t in stack)))
+    return out
+
+
+def _caps_headings(text: str, taken: set[int]) -> list[tuple[int, int, int, str]]:
+    """Plain-text headings: lines of capitals, ``(start, end, level, title)``.
+
+    A plain-text document heads its parts in capitals ("FREEWHEEL STATION" over "Opening
+    hours: Monday to Friday 07:30 to 19:00 …": ac008, held-out set 28, left the Station's hours
+    unsupported). The lines above the first line of text are the document's title (level 1);
+    the later ones head its parts (level 2, each replacing the last).
+    """
+    found = []
+    for m in _CAPS_RE.finditer(text):
+        if m.start() in taken or sum(c.isalpha() for c in m.group(1)) < 3:
+            continue
+        body_before = text[: m.start()].strip()
+        titled = all(
+            not line.strip() or _CAPS_RE.fullmatch(line) for line in body_before.splitlines()
+        )
+        found.append((m.start(), m.end(), 1 if titled else 2, m.group(1)))
+    return found
