@@ -54,6 +54,7 @@ def judge_claim(
         claim.citations = [*used, *(c for c in claim.citations if c not in used)]
         return None
     vetoed = ""  # why the judge refused the best shown sentence, when it did
+    why = ""  # why the best shown sentence does not support it, otherwise
     if attribute:
         others = [s for s in shown if s not in claim.citations]
         found, why, elsewhere = windows.best(text, others, checker, join=False)
@@ -73,8 +74,11 @@ def judge_claim(
     elif vetoed:  # a veto, not a missing sentence: say so (the judge's P is in it)
         claim.verdict = "uncited"
         claim.reason = f"cites nothing; its nearest shown sentence: {vetoed}"
-    else:
-        claim.verdict, claim.reason = "uncited", "cites nothing and no shown sentence supports it"
+    else:  # the nearest sentence's reason (a guard's, or its score) tells a failure apart
+        claim.verdict = "uncited"
+        claim.reason = "cites nothing and no shown sentence supports it" + (
+            f" (the nearest: {why})" if why else ""
+        )
     return refused
 
 

@@ -170,3 +170,10 @@ def test_a_name_and_a_figure_from_two_columns_of_one_kind_are_refused() -> None:
     assert not other_cell("The Tollgate car park costs 9 GBP per day.", row)
     gym = "| Facility: Gym | Hotel: Harbour | Age rules: 16 and over |"
     assert not other_cell("The gym at the Harbour hotel is for guests aged 16 and over.", gym)
+
+
+def test_an_e_bike_names_the_electric_bike_row() -> None:
+    """ac004 (held-out set 28): "an e-bike" is the row "Electric bike"; a tandem is not."""
+    row = "| Bike: Electric bike | Site: Station | Full day: 38.00 GBP | Deposit: 150 GBP |"
+    assert unnamed_row("Hiring an e-bike for a full day costs 38.00 GBP.", row) == ""
+    assert unnamed_row("Hiring a tandem for a full day costs 38.00 GBP.", row)
