@@ -162,3 +162,40 @@ def dimension_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     if asked & (measured | named):
         return None
     return sorted(asked)[0], sorted(measured)[0]
+
+
+#: A figure priced for a case: "9.00 GBP per week for stays of 12 weeks or more", up to the
+#: clause's end (the condition is its second group).
+_CASE_FIGURE_RE = re.compile(
+    r"(\d[\d.,]*\s*(?:[^\W\d_]+)?(?:\s+(?:per|a|an|each)\s+[^\W\d_]+)?)\s+"
+    r"(?:for|if|when|with|on)\s+([^,;.()]*?\d[^,;.()]*?)"
+    r"(?=[,;.()]|\s+(?:or|and)\s(?!more|over|less|longer|older|younger|under|fewer)|$)",
+    re.I,
+)
+
+
+def case_figure(question: str, claim: str, evidence: str) -> tuple[str, str] | None:
+    """The figure the evidence gives for the asker's case, where the claim states another.
+
+    "I'll be with you for 16 weeks. How much is the cover per week for me?" is not answered by
+    "The cover costs 12.00 GBP per week", whose sentence goes on "…, or 9.00 GBP per week for
+    stays of 12 weeks or more" (ad035, held-out set 29): the condition holds the asker's 16
+    weeks, and the claim gives the other figure of that unit.
+
+    Returns:
+        ``(the case's figure, the claim's)``, or None.
+    """
+    asked = [(n, u) for n, u in stated_numbers(question) if u is not None]
+    if not asked:
+        return None
+    said = set(stated_numbers(claim))
+    for m in _CASE_FIGURE_RE.finditer(evidence):
+        figure = stated_numbers(m.group(1))[:1]
+        if not figure or figure[0] in said or figure[0][1] is None:
+            continue
+        if not any(holds(m.group(2), n, u, strict=True) for n, u in asked):
+            continue
+        other = sorted(n for n, u in said if u == figure[0][1])
+        if other:
+            return f"{figure[0][0]} {figure[0][1]}", f"{other[0]} {figure[0][1]}"
+    return None

@@ -43,7 +43,12 @@ from disputatio.validators.asked import (
     unanswered,
 )
 from disputatio.validators.bands import other_column
-from disputatio.validators.measures import dimension_contrast, held_age, number_contrast
+from disputatio.validators.measures import (
+    case_figure,
+    dimension_contrast,
+    held_age,
+    number_contrast,
+)
 from disputatio.validators.ranges import (
     excludes_age,
     fits_age,
@@ -176,6 +181,9 @@ def off_question(
     )
     if found:
         return f"the question asks about {found[0]!r}; the sentence is about {found[1]!r}"
+    case = case_figure(question, claim, evidence)
+    if case:  # "…, or 9.00 GBP per week for stays of 12 weeks or more" for a 16-week stay
+        return f"the sentence gives {case[0]!r} for the asker's case; the claim gives {case[1]!r}"
     age = held_age(question)
     outside = excludes_age(claim, age) if age is not None else None
     if outside is not None:  # "quarter size, for ages 4 to 6" for an 8-year-old (c004)
