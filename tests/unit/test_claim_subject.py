@@ -69,6 +69,32 @@ def test_a_second_verb_of_the_subject_is_checked_as_a_claim_of_its_own() -> None
     }
 
 
+def test_an_inference_drawn_with_which_means_is_checked_as_a_claim_of_its_own() -> None:
+    """ab017 (held-out set 27): the judge lifted "… 1 adult for every 8 children aged 4 to 7,
+    which means there are 1 adult per child" on the ratio's sentence."""
+    sections = {
+        "club": {
+            "text": "At both venues we keep at least one adult for every 8 children aged 4 to 7.",
+            "title": "The club: staffing",
+        }
+    }
+    joined = (
+        "The club has one adult for every 8 children aged 4 to 7, "
+        "which means each child has a carer."
+    )
+    assert split_compound(joined) == [
+        "The club has one adult for every 8 children aged 4 to 7.",
+        "Each child has a carer.",
+    ]
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, WordJudge())  # type: ignore[arg-type]
+    report = check_answer(f"{joined[:-1]} [club].", sections, checker=checker)
+    verdicts = {c.text.split(" [")[0]: c.verdict for c in report.claims if c.citations}
+    assert verdicts == {
+        "The club has one adult for every 8 children aged 4 to 7.": "supported",
+        "Each child has a carer.": "unsupported",
+    }
+
+
 def test_a_subject_is_only_carried_from_the_clause_just_before_the_join() -> None:
     # the verb's clause is not the last: "you" is not the subject of "is charged"
     whole = "If you have not arrived in time, the lesson counts as missed and is charged in full."
