@@ -69,3 +69,20 @@ def kind_names(window: str, texts: Iterable[str]) -> str:
         return ""
     shown = list(texts)
     return " ".join(sorted({name for kind in kinds for name in members(kind, shown)}))
+
+
+#: A name after a preposition: "at Heronmere", "from Abbey".
+_PLACED_RE = re.compile(r"\b(at|in|from|to|for)\s+(?:the\s+)?([A-Z][\w'’-]*)")
+
+
+def alternatives(one: Iterable[str], other: Iterable[str], text: str) -> bool:
+    """Whether a name of ``one`` and a name of ``other`` (folded) stand alike in ``text``.
+
+    "… not allowed at Heronmere" and "… sold at Thornbeck": two places said the same way are
+    alternatives, so a sentence naming one is not about the other.
+    """
+    slots: dict[str, set[str]] = {}
+    for m in _PLACED_RE.finditer(text):
+        slots.setdefault(name_form(m.group(2)), set()).add(m.group(1).casefold())
+    mine = set().union(*(slots.get(n, set()) for n in one))
+    return bool(mine & set().union(*(slots.get(n, set()) for n in other)))

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from disputatio.state.claims import Evidence
 from disputatio.validators.headings import headings_in
-from disputatio.validators.kinds import kind_names
+from disputatio.validators.kinds import alternatives, kind_names
 from disputatio.validators.names import name_form, names
 from disputatio.validators.sentences import STOPWORDS, Span, split_sentences, words
 from disputatio.validators.support import SupportChecker, SupportScore, coverage
@@ -175,7 +175,8 @@ class Windows:
         set 27). Not when a heading ends inside the window: its sentences are under another
         heading ("Electric cars" / "Car Park A has 6 charging points …" is not about the
         Holloway of the shuttle bus's subsection before it: y011, held-out set 12). Nor when
-        the window names a subject of its own that the section's title and headings do not.
+        the window names a place of its own said as the lead's is ("at Thornbeck", "at
+        Heronmere": :func:`~disputatio.validators.kinds.alternatives`).
         """
         ctx = self.context[section_id]
         heading_end, under = self._in_force(section_id, start) or (0, "")
@@ -188,8 +189,9 @@ class Windows:
             # a window naming a subject of its own is about it, not the lead's: "Firewood is
             # sold at Thornbeck reception …" under "FIRES AND BARBECUES" / "Open fires are
             # not allowed at Heronmere." is not Heronmere's (s014, held-out set 22)
-            titled = {name_form(w) for w in words(f"{self.titles[section_id]} {under}")}
-            if names(self.texts[section_id][start:end]) - set(lead.split()) - titled:
+            text = self.texts[section_id]
+            own = names(text[start:end]) - set(lead.split())
+            if alternatives(own, lead.split(), text):
                 lead = ""
         return " ".join(t for t in (ctx, under, lead) if t)
 
