@@ -54,9 +54,10 @@ def _covered(m: re.Match[str]) -> set[int]:
 def day_covered(name: str, claim: str, window: str) -> bool:
     """Whether the claim's day ``name`` (folded) is one the window's days cover.
 
-    Each of the claim's figures the window states takes the day said in its clause ("Saturday
-    09:00 to 17:00, Sunday 10:00 to 16:00"; "… and 620 GBP per day from Friday to Sunday"), or
-    the nearest one; with none of them in the window, every day the window says must cover it.
+    Each of the claim's figures the window states takes the day said in its clause or table cell
+    ("Saturday 09:00 to 17:00, Sunday 10:00 to 16:00"; "… and 620 GBP per day from Friday to
+    Sunday"), and that day must be the claim's; with none of them in the window, the day must
+    be written ("It is closed on Sundays" is not read from "Days: Every day").
     """
     day = day_of(name)
     if day is None:
@@ -66,21 +67,20 @@ def day_covered(name: str, claim: str, window: str) -> bool:
         return False
     figures = {_figure(m.group(0)) for m in _FIGURE_RE.finditer(claim)}
     spots = [m.start() for m in _FIGURE_RE.finditer(window) if _figure(m.group(0)) in figures]
-    if not spots:
-        return all(day in covered for *_, covered in mentions)
+    if not spots:  # a day with no figure of the claim beside it is not read from a span
+        return False
     clauses = [(m.start(), m.end()) for m in _CLAUSE_RE.finditer(window)]
     for spot in spots:
-        # the day said in the figure's own clause, else the nearest one
+        # the day said in the figure's own clause (or table cell)
         start, end = next(((a, b) for a, b in clauses if a <= spot < b), (spot, spot))
         own = [mention for mention in mentions if start <= mention[0] < end]
-        nearest = min(own or mentions, key=lambda m: _distance(spot, m[0], m[1]))
-        if day not in nearest[2]:
+        if not own or day not in min(own, key=lambda m: _distance(spot, m[0], m[1]))[2]:
             return False
     return True
 
 
-#: A clause of a window: between commas, semicolons, sentence ends and "and".
-_CLAUSE_RE = re.compile(r"(?:(?!\band\b)[^,;.]|\.(?=\d))+")
+#: A clause of a window: between commas, semicolons, sentence ends, "and" and table bars.
+_CLAUSE_RE = re.compile(r"(?:(?!\band\b)[^,;.|]|\.(?=\d))+")
 
 
 #: A figure as written: "620", "1,400", "09:00" (a clock time is one figure, not 9 and 0).

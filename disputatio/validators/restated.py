@@ -42,6 +42,8 @@ def number_missing(
                 continue  # "one night costs 350 NOK" on "pays 350 NOK per night"
             if unit is None and any_count(claim, window, number):
                 continue  # "the fee for three children" on "however many children you register"
+            if unit is None and _same_time(claim, window, number):
+                continue  # "07:30" on "Friday 07:30", where the day names the hour (ac008)
             return f"the number {number} is not in the sentence"
         units = by_number[number]
         shown = ", ".join(sorted(u for u in units if u))
@@ -50,6 +52,23 @@ def number_missing(
         if unit is None and units <= MONEY and _counts(claim, number):
             return f"the claim counts {number} of something; the sentence says {number} {shown}"
     return ""
+
+
+#: A clock time: "07:30", "9:00".
+_TIME_RE = re.compile(r"\b(\d{1,2}):(\d{2})\b")
+
+
+def _same_time(claim: str, window: str, number: str) -> bool:
+    """Whether the claim's ``number`` is the hour of a clock time the window states too.
+
+    "Monday to Friday 07:30 to 19:00" reads "Friday 07" as a name (:func:`stated_numbers`), so
+    its hour is no number of the window; the time itself is there all the same.
+    """
+    times = {(int(h), m) for h, m in _TIME_RE.findall(window)}
+    return any(
+        h.lstrip("0") == number.lstrip("0") and (int(h), m) in times
+        for h, m in _TIME_RE.findall(claim)
+    )
 
 
 def identifier_in(claim: str, window: str, number: str) -> bool:

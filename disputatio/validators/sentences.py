@@ -346,5 +346,4 @@ def names_a_number(word: str) -> bool:
         and low not in STOPWORDS
         and low not in UNITS
         and low not in MONTHS
-        and low not in DAYS  # "Friday 07:30", "Sunday 10": a day and a time
     )

@@ -59,3 +59,7 @@ def test_every_day_a_plural_and_weekends_cover_the_day(claim: str, window: str) 
 def test_a_day_no_span_covers_is_not_in_the_window(claim: str, window: str) -> None:
     assert "sunday" in guard(claim, window)
     assert not day_covered("sundays", claim, window)
+
+
+def test_a_day_with_no_figure_of_the_claim_beside_it_is_not_read_from_a_span() -> None:
+    assert "sundays" in guard("The café is closed on Sundays.", "| Days: Every day |")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from disputatio.validators.guards import guard
 from disputatio.validators.headings import headings_in
-from disputatio.validators.sentences import stated_numbers
 from disputatio.validators.windows import Windows
 
 SITES = (
@@ -54,9 +53,14 @@ def test_a_station_claim_rests_on_the_hours_under_its_heading() -> None:
     assert guard(claim, SITES[wharf:wharf_end], windows.context_of("s", wharf, wharf_end)) != ""
 
 
-def test_a_day_before_a_clock_time_does_not_make_it_a_name() -> None:
-    assert ("7", None) in stated_numbers("Monday to Friday 07:30 to 19:00")
-    assert ("10", None) in stated_numbers("Sunday 10:00 to 16:00")
+def test_a_clock_time_after_a_day_is_the_claim_s_time() -> None:
+    """ "Friday 07:30" reads "Friday 07" as a name; the claim's 07:30 is the window's all the same
+    (not any 7 or 16 of the claim: "Friday 16:00" states no age of 16)."""
+    window = "Opening hours: Monday to Friday 07:30 to 19:00, Saturday 09:00 to 17:00."
+    assert guard("The shop opens at 07:30 on weekdays.", window) == ""
+    assert "number 8" in guard("The shop opens at 08:30 on weekdays.", window)
+    row = "| Weekend (Friday 16:00 to Monday 9:00): 220 GBP |"
+    assert "number 16" in guard("Children under 16 must sit next to an adult.", row)
 
 
 def test_there_lends_the_place_named_before_its_number() -> None:
