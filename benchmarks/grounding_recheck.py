@@ -18,6 +18,10 @@ re-written: this measures the checks, not the answerer.
         --bioasq 40 --out /tmp/recheck_bioasq.jsonl
     .venv/bin/python benchmarks/grounding_recheck.py --sets /tmp/recheck-head
     .venv/bin/python benchmarks/grounding_recheck.py --compare /tmp/recheck-base /tmp/recheck-head
+
+``--model yes`` re-checks with a judge that says yes to everything (no model call, minutes
+for every set): run at two commits and compared, it finds the answers a change of the guards
+or scores can touch, to re-check those with the real judge (``--only``).
 """
 
 from __future__ import annotations
@@ -47,7 +51,10 @@ def recheck(
     from disputatio.testing import ScriptedChatModel
 
     answerer = ScriptedChatModel(script=[draft], repeat_last=True, name="recorded draft")
-    models: dict[str, Any] = {"answerer": answerer, "claim_judge": judge}
+    claim_judge: Any = judge
+    if judge == "yes":  # no model: what the guards and scores alone let through
+        claim_judge = ScriptedChatModel(script=["yes"], repeat_last=True, name="yes judge")
+    models: dict[str, Any] = {"answerer": answerer, "claim_judge": claim_judge}
     if repairer:
         models["repairer"] = repairer
     ctx = RagContext(retriever=funnel, models=models)
@@ -84,7 +91,11 @@ def main() -> None:
     )
     parser.add_argument("--bioasq-corpus", type=int, default=150)
     parser.add_argument("--corpus", type=Path, default=DATA / "corpus")
-    parser.add_argument("--model", default="local:qwen2.5-coder-1.5b", help="the judge")
+    parser.add_argument(
+        "--model",
+        default="local:qwen2.5-coder-1.5b",
+        help="the judge ('yes': a scripted judge saying yes to everything, no model)",
+    )
     parser.add_argument("--out", type=Path, help="write the re-scored records here")
     parser.add_argument(
         "--checker-set",

@@ -18,6 +18,10 @@ No model call. Prints each pair whose outcome changes::
     .venv/bin/python benchmarks/guard_diff.py --base c01b0bf --supported
     .venv/bin/python benchmarks/guard_diff.py --base c01b0bf --pairs
     .venv/bin/python benchmarks/guard_diff.py --base c01b0bf --rows
+
+``--score`` scores every pair a change newly lets through with the hybrid score (the local
+embedding model, no chat model) and counts those the judge would see (from its grey floor,
+0.5) and those the score alone supports (0.83): what a loosened guard lets reach the judge.
 """
 
 from __future__ import annotations
@@ -107,6 +111,7 @@ def main() -> None:
     parser.add_argument("--supported", action="store_true")
     parser.add_argument("--pairs", action="store_true")
     parser.add_argument("--rows", action="store_true")
+    parser.add_argument("--score", action="store_true", help="score newly passed pairs")
     parser.add_argument("--outcomes", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.outcomes:
@@ -117,6 +122,7 @@ def main() -> None:
     recs = records()
     work = Path(tempfile.mkdtemp(prefix="guard_diff_job_"))
     changed = 0
+    passed: list[tuple[str, str]] = []  # pairs the change newly lets through
     jobs: list[tuple[str, dict[str, Any], list[tuple[str, str]]]] = []
     if args.supported:
         pairs = sorted(
@@ -156,7 +162,27 @@ def main() -> None:
                 claim, win = spec["claims"][row], spec["windows"][col]
             was, is_ = before.get(i, ""), now.get(i, "")
             print(f"CLAIM {claim}\n  {label} {win[:300]}\n  {was!r} -> {is_!r}")
+            if was and not is_:
+                passed.append((claim, win))
     print(f"{changed} changed")
+    if args.score and passed:
+        _score(passed)
+
+
+def _score(passed: list[tuple[str, str]]) -> None:
+    """Print the hybrid score of each newly passed pair the judge would see, and the counts."""
+    from disputatio.models.embeddings import get_embeddings
+    from disputatio.validators.support import HybridSupport
+
+    hybrid = HybridSupport(get_embeddings().embed_documents)
+    judged = supported = 0
+    for claim, win in passed:
+        (score,) = hybrid.score_many(claim, [win], [""])
+        if score.score >= 0.5:
+            judged += 1
+            supported += score.score >= hybrid.threshold
+            print(f"SCORE {score.score:.2f} {claim[:90]} | {win[:120]}")
+    print(f"{len(passed)} newly passed: {judged} reach the judge (>= 0.5), {supported} >= 0.83")
 
 
 if __name__ == "__main__":
