@@ -17,6 +17,7 @@ from collections.abc import Collection
 
 from disputatio.validators.ranges import holds
 from disputatio.validators.sentences import STOPWORDS, stated_numbers, stem, word_matches, words
+from disputatio.validators.times import colon_times
 from disputatio.validators.units import MONEY
 
 
@@ -54,21 +55,14 @@ def number_missing(
     return ""
 
 
-#: A clock time: "07:30", "9:00".
-_TIME_RE = re.compile(r"\b(\d{1,2}):(\d{2})\b")
-
-
 def _same_time(claim: str, window: str, number: str) -> bool:
     """Whether the claim's ``number`` is the hour of a clock time the window states too.
 
     "Monday to Friday 07:30 to 19:00" reads "Friday 07" as a name (:func:`stated_numbers`), so
     its hour is no number of the window; the time itself is there all the same.
     """
-    times = {(int(h), m) for h, m in _TIME_RE.findall(window)}
-    return any(
-        h.lstrip("0") == number.lstrip("0") and (int(h), m) in times
-        for h, m in _TIME_RE.findall(claim)
-    )
+    shared = colon_times(claim) & colon_times(window)
+    return number.isdigit() and any(hour == int(number) for hour, _ in shared)
 
 
 def identifier_in(claim: str, window: str, number: str) -> bool:
