@@ -4,7 +4,7 @@
 per day from Monday to Thursday and 620 GBP per day from Friday to Sunday" (t034, held-out set
 20); "through the gate at 6:00 on Monday" on "every day from 6:00 to 22:00" (j004, set 25);
 "It closes on Saturdays …" on "Saturday 09:00 to 17:00" (ac008, set 28). The span that covers
-the day must be the one nearest the claim's figures in the window: "Monday to Thursday" does
+the day must be the one said in the clause of the claim's figure: "Monday to Thursday" does
 not give a Tuesday the 620 GBP said beside "Friday to Sunday".
 
 Lexical; no model call.
@@ -31,7 +31,7 @@ def day_of(word: str) -> int | None:
     """The index (Monday 0) of a day's name, its abbreviation or plural; else ``None``."""
     low = word.casefold().removesuffix("s")
     for i, day in enumerate(_WEEK):
-        if low == day or (len(low) >= 3 and day.startswith(low)) or low == day[:3] + "s":
+        if low == day or (len(low) >= 3 and day.startswith(low)):
             return i
     return None
 

@@ -50,13 +50,16 @@ def _caps_headings(text: str, taken: set[int]) -> list[tuple[int, int, int, str]
     unsupported). The lines above the first line of text are the document's title (level 1);
     the later ones head its parts (level 2, each replacing the last).
     """
+    # where the first line of text (neither blank nor capitals) starts
+    body, pos = len(text), 0
+    for line in text.splitlines(keepends=True):
+        if line.strip() and not _CAPS_RE.fullmatch(line.rstrip("\r\n")):
+            body = pos
+            break
+        pos += len(line)
     found = []
     for m in _CAPS_RE.finditer(text):
         if m.start() in taken or sum(c.isalpha() for c in m.group(1)) < 3:
             continue
-        body_before = text[: m.start()].strip()
-        titled = all(
-            not line.strip() or _CAPS_RE.fullmatch(line) for line in body_before.splitlines()
-        )
-        found.append((m.start(), m.end(), 1 if titled else 2, m.group(1)))
+        found.append((m.start(), m.end(), 1 if m.start() < body else 2, m.group(1)))
     return found

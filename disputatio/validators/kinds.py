@@ -62,27 +62,39 @@ def members(kind: str, texts: Iterable[str]) -> set[str]:
     return {w for w in found if w not in STOPWORDS and len(w) > 1}
 
 
-def kind_names(window: str, texts: Iterable[str]) -> str:
-    """The names a window speaking of whole kinds stands for, as context ("" when none)."""
+def kind_names(window: str, texts: Iterable[str], known: dict[str, set[str]] | None = None) -> str:
+    """The names a window speaking of whole kinds stands for, as context ("" when none).
+
+    ``known`` keeps each kind's :func:`members` across the windows of one set of ``texts``.
+    """
     kinds = quantified(window)
     if not kinds:
         return ""
+    known = {} if known is None else known
     shown = list(texts)
-    return " ".join(sorted({name for kind in kinds for name in members(kind, shown)}))
+    for kind in kinds - known.keys():
+        known[kind] = members(kind, shown)
+    return " ".join(sorted({name for kind in kinds for name in known[kind]}))
 
 
 #: A name after a preposition: "at Heronmere", "from Abbey".
 _PLACED_RE = re.compile(r"\b(at|in|from|to|for)\s+(?:the\s+)?([A-Z][\w'’-]*)")
 
 
-def alternatives(one: Iterable[str], other: Iterable[str], text: str) -> bool:
-    """Whether a name of ``one`` and a name of ``other`` (folded) stand alike in ``text``.
-
-    "… not allowed at Heronmere" and "… sold at Thornbeck": two places said the same way are
-    alternatives, so a sentence naming one is not about the other.
-    """
+def placed(text: str) -> dict[str, set[str]]:
+    """The prepositions each name of ``text`` (folded) stands after: "at Heronmere" → at."""
     slots: dict[str, set[str]] = {}
     for m in _PLACED_RE.finditer(text):
         slots.setdefault(name_form(m.group(2)), set()).add(m.group(1).casefold())
+    return slots
+
+
+def alternatives(one: Iterable[str], other: Iterable[str], slots: dict[str, set[str]]) -> bool:
+    """Whether a name of ``one`` and a name of ``other`` (folded) stand alike in a text.
+
+    "… not allowed at Heronmere" and "… sold at Thornbeck": two places said the same way are
+    alternatives, so a sentence naming one is not about the other. ``slots`` is the text's
+    :func:`placed`.
+    """
     mine = set().union(*(slots.get(n, set()) for n in one))
     return bool(mine & set().union(*(slots.get(n, set()) for n in other)))

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from disputatio.state.claims import Evidence
 from disputatio.validators.headings import headings_in
-from disputatio.validators.kinds import alternatives, kind_names
+from disputatio.validators.kinds import alternatives, kind_names, placed, quantified
 from disputatio.validators.names import name_form, names
 from disputatio.validators.sentences import STOPWORDS, Span, split_sentences, words
 from disputatio.validators.support import SupportChecker, SupportScore, coverage
@@ -100,6 +100,8 @@ class Windows:
         self.texts: dict[str, str] = {}
         #: The windows that are whole sentences (not pairs, not clauses), by section.
         self.sentences: dict[str, set[tuple[int, int]]] = {}
+        #: Each section's names by the prepositions before them (:func:`kinds.placed`), once.
+        self._placed: dict[str, dict[str, set[str]]] = {}
         for sid, sec in sections.items():
             text = str(sec.get("text") or "")
             self.texts[sid] = text
@@ -155,13 +157,14 @@ class Windows:
             for start, end, read in wins
             if (start, end) in self.sentences[sid] and is_row(read)
         ]
+        known: dict[str, set[str]] = {}  # each kind's members, found once
         for sid, wins in self.items.items():
             for k, (_, _, read) in enumerate(wins):
-                if len(split_sentences(read)) > 1:
+                if not quantified(read) or len(split_sentences(read)) > 1:
                     # a pair's other sentence may name its own: "Firewood is sold at Thornbeck
                     # … Barbecues are allowed at both parks" is not Heronmere's (s014, set 22)
                     continue
-                extra = kind_names(read, shown)
+                extra = kind_names(read, shown, known)
                 if extra:
                     self.contexts[sid][k] = f"{self.contexts[sid][k]} {extra}"
 
@@ -189,9 +192,11 @@ class Windows:
             # a window naming a subject of its own is about it, not the lead's: "Firewood is
             # sold at Thornbeck reception …" under "FIRES AND BARBECUES" / "Open fires are
             # not allowed at Heronmere." is not Heronmere's (s014, held-out set 22)
-            text = self.texts[section_id]
-            own = names(text[start:end]) - set(lead.split())
-            if alternatives(own, lead.split(), text):
+            if section_id not in self._placed:
+                self._placed[section_id] = placed(self.texts[section_id])
+            led = set(lead.split())
+            own = names(self.texts[section_id][start:end]) - led
+            if alternatives(own, led, self._placed[section_id]):
                 lead = ""
         return " ".join(t for t in (ctx, under, lead) if t)
 
