@@ -53,6 +53,7 @@ LATEST = {
     "questions_heldout27.jsonl": "records_heldout27_run39.jsonl",
     "questions_heldout28.jsonl": "records_heldout28_run40.jsonl",
     "questions_heldout29.jsonl": "records_heldout29_run41.jsonl",
+    "questions_heldout30.jsonl": "records_heldout30_run42.jsonl",
 }
 
 

@@ -253,6 +253,7 @@ def _report(
     not_found_answer: str,
     keep_unsupported: bool = False,
 ) -> ClaimReport:
+    _drop_bare_lead_ins([c for _, c in pieces])
     kept = [(sep, c) for sep, c in pieces if not c.dropped]
     facts = [c for _, c in kept if c.factual and c.verdict != "not_found"]
     refusals = [c for _, c in kept if c.verdict == "not_found"]
@@ -295,6 +296,26 @@ def _report(
         checker=checker.name,
         counts=counts,
     )
+
+
+def _drop_bare_lead_ins(claims: Sequence[Claim]) -> None:
+    """Set aside a sentence ending in a colon when every line after it was set aside.
+
+    "To hire the petrol strimmer for 2 days, you will pay [id]:" stood alone above three
+    dropped lines of a worked sum (ae030, held-out set 30): supported on its row, it answered
+    nothing and read as a sentence cut short.
+    """
+    for i, claim in enumerate(claims):
+        if claim.dropped or not claim.text.rstrip().endswith(":"):
+            continue
+        after = []
+        for later in claims[i + 1 :]:
+            if later.text.rstrip().endswith(":"):
+                break
+            after.append(later)
+        if after and all(c.dropped for c in after):
+            claim.dropped = True
+            claim.reason = "a lead-in whose lines were all set aside"
 
 
 def _drop_unstated_short_answers(kept: list[Claim], facts: list[Claim]) -> None:

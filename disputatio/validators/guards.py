@@ -18,7 +18,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from disputatio.validators.contrast import missing_contrast
-from disputatio.validators.days import day_covered
+from disputatio.validators.days import day_covered, month_covered
 from disputatio.validators.items import other_item
 from disputatio.validators.lists import missing_items
 from disputatio.validators.names import letter_names, name_form, names
@@ -92,6 +92,7 @@ def guard(
         and not _plural_of_named(n, claim, tokens)
         and not named_in_range(n, known)
         and not day_covered(n, claim, window)  # "Saturday" in "Friday to Sunday"
+        and not month_covered(n, claim, window)  # "January" in "November to February"
     )
     if missing:
         return f"{', '.join(missing)} is not in the section"

@@ -3,9 +3,10 @@
 The first guard of :func:`~disputatio.validators.guards.guard`: every number of a claim must be
 in its window with the same unit, unless the window says it another way: an identifier ("the
 checkpoint 1" for "Checkpoint 1"), a named range ("Grade 4" in "Grades 3 to 5"), the asker's
-case inside a range, one thing for a price per thing or a thing named with no count ("one full
-day" for "full day"), a count the window says does not matter ("however many children"). A
-count is no price ("8 seats" on "8 GBP").
+case inside a range, a stretch of time in other units ("2 years" for "24 months"), one thing
+for a price per thing or a thing named with no count ("one full day" for "full day"), a count
+the window says does not matter ("however many children"). A count is no price ("8 seats" on
+"8 GBP").
 
 Lexical; no model call.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from disputatio.validators.durations import same_duration
 from disputatio.validators.ranges import holds
 from disputatio.validators.sentences import STOPWORDS, stated_numbers, stem, word_matches, words
 from disputatio.validators.times import colon_times
@@ -45,6 +47,8 @@ def number_missing(
                 continue  # "the fee for three children" on "however many children you register"
             if unit is None and _same_time(claim, window, number):
                 continue  # "07:30" on "Friday 07:30", where the day names the hour (ac008)
+            if unit in _TIME_UNITS and same_duration(claim, window, number):
+                continue  # "for 2 years" on "for 24 months"
             return f"the number {number} is not in the sentence"
         units = by_number[number]
         shown = ", ".join(sorted(u for u in units if u))
@@ -53,6 +57,10 @@ def number_missing(
         if unit is None and units <= MONEY and _counts(claim, number):
             return f"the claim counts {number} of something; the sentence says {number} {shown}"
     return ""
+
+
+#: Units of a stretch of time (:mod:`disputatio.validators.durations`).
+_TIME_UNITS = frozenset(("year", "month", "week", "day", "hour", "minute"))
 
 
 def _same_time(claim: str, window: str, number: str) -> bool:

@@ -275,6 +275,8 @@ def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
         elif low in _NUMBER_WORDS and low not in ("single", "double", "half"):
             if _pronoun_number(tokens, i):
                 continue  # "one of the courts", "the one on the left", "the two": no amount
+            if low == "once" and _once_conjunction(tokens, i):
+                continue  # "Once you have had your plot for a year, …": no amount
             num = _NUMBER_WORDS[low]
         elif re.fullmatch(r"\d+-[a-z]+", low):  # "18-month"
             num, _, unit = low.partition("-")
@@ -335,6 +337,33 @@ def _pronoun_number(tokens: Sequence[str], i: int) -> bool:
     if tokens[i].casefold() != "one":
         return before == "the" and after != "of" and (after in STOPWORDS or not after[:1].isalnum())
     return after in ("of", "another") or before in _ONE_PRONOUN_BEFORE
+
+
+#: Words that start the clause "once" opens as a conjunction ("once you have paid").
+_CLAUSE_SUBJECTS = frozenset(
+    "i you we they he she it there the your their our his her its my this that these those "
+    "all".split()
+)
+#: What "once a …" counts: "once a year", "once a term" is a frequency.
+_ONCE_PER = frozenset(
+    "year month week fortnight day night hour minute term season quarter semester session "
+    "visit stay lifetime".split()
+)
+
+
+def _once_conjunction(tokens: Sequence[str], i: int) -> bool:
+    """Whether "once" at ``tokens[i]`` opens a clause ("once you have …"), counting nothing.
+
+    "Once you've had your plot for a year, you must cultivate at least 75% …" states no 1
+    (ae029, held-out set 30); "once a year", "once per visit", "only once" do. "Once a member
+    has paid" opens a clause too: "a" counts only before a stretch of time or an occasion.
+    """
+    after = tokens[i + 1].casefold() if i + 1 < len(tokens) else ""
+    if after in _CLAUSE_SUBJECTS:
+        return True
+    if after in ("a", "an") and i + 2 < len(tokens):
+        return tokens[i + 2].casefold().removesuffix("s") not in _ONCE_PER
+    return False
 
 
 def names_a_number(word: str) -> bool:

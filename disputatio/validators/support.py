@@ -31,6 +31,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol, Self, runtime_checkable
 
+from disputatio.validators.days import in_month_terms
+from disputatio.validators.durations import in_duration_terms
 from disputatio.validators.guards import coverage, guard
 from disputatio.validators.ranges import in_window_terms
 from disputatio.validators.sentences import stated_numbers
@@ -247,6 +249,8 @@ class JudgedSupport(HybridSupport):
             return score
         # the asker's "14 guests" as the window's "over 10 and up to 16": the guard checked it
         asked = in_window_terms(claim, window, self.given) if self.given else claim
+        asked = in_month_terms(asked, window)  # "January" as "November to February"
+        asked = in_duration_terms(asked, window)  # "a year" as "12 months"
         p = (
             self.judge(asked, window, context, self.question)  # type: ignore[call-arg]
             if self.question

@@ -1,0 +1,104 @@
+"""A stretch of time a claim says in other units than its window ("a year" for "12 months").
+
+"Once you've had your plot for a year, you must cultivate at least 75% of the plot" restates
+"From the end of the first 12 months, at least 75% of the plot must be cultivated" (ae029,
+held-out set 30). Equal stretches are read within two families only, where the conversion is
+exact: years and months; weeks, days, hours and minutes (a month is no whole number of weeks
+or days). The number guard lets such a number through (:func:`same_duration`), and the judge
+is asked about the claim put in the window's units (:func:`in_duration_terms`).
+
+Lexical; no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import NamedTuple
+
+#: Each unit's size in the smallest unit of its family (months; minutes).
+_SIZE: dict[str, tuple[str, int]] = {
+    "year": ("calendar", 12),
+    "month": ("calendar", 1),
+    "week": ("clock", 7 * 24 * 60),
+    "day": ("clock", 24 * 60),
+    "hour": ("clock", 60),
+    "minute": ("clock", 1),
+}
+_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+}  # fmt: skip
+#: "a year", "12 months", "1.5 hours", "two weeks"; not "per day" or "once a day" (a rate).
+_DURATION_RE = re.compile(
+    r"(?<!\bper )(?<!\bonce )(?<!\btwice )(?<!\btimes )"
+    rf"\b(?P<n>\d+(?:\.\d+)?|{'|'.join(_WORDS)})[\s-]+(?P<u>year|month|week|day|hour|minute)s?\b",
+    re.I,
+)
+
+
+class Duration(NamedTuple):
+    """A stretch of time as written: where, its family and its size in the family's unit."""
+
+    start: int
+    end: int
+    family: str
+    size: Fraction
+    number: str
+
+
+def durations(text: str) -> list[Duration]:
+    """The stretches of time ``text`` states."""
+    out = []
+    for m in _DURATION_RE.finditer(text):
+        raw = m.group("n").casefold()
+        count = Fraction(_WORDS[raw]) if raw in _WORDS else Fraction(raw)
+        family, size = _SIZE[m.group("u").casefold()]
+        out.append(Duration(m.start(), m.end(), family, count * size, m.group("n")))
+    return out
+
+
+def _said_otherwise(d: Duration, claim: str, window: str) -> Duration | None:
+    """The window's stretch equal to the claim's ``d`` in another unit, when it lacks ``d``'s.
+
+    "6 weeks" and "6-week" are one stretch in one unit: not restated.
+    """
+    own = " ".join(claim[d.start : d.end].casefold().split())
+    if own in " ".join(window.casefold().split()):
+        return None
+    unit = _unit(claim[d.start : d.end])
+    return next(
+        (
+            w
+            for w in durations(window)
+            if w.family == d.family and w.size == d.size and _unit(window[w.start : w.end]) != unit
+        ),
+        None,
+    )
+
+
+def _unit(said: str) -> str:
+    """The unit of a stretch of time as written ("6-week" → "week")."""
+    return re.findall(r"[a-z]+", said.casefold())[-1].removesuffix("s")
+
+
+def same_duration(claim: str, window: str, number: str) -> bool:
+    """Whether the claim's ``number`` counts a stretch of time the window says in other units.
+
+    "for 2 years" on "for 24 months"; not "for 2 years" on "for 2 months".
+    """
+    return any(
+        _said_otherwise(d, claim, window) is not None
+        for d in durations(claim)
+        if d.number.casefold() == number or str(_WORDS.get(d.number.casefold())) == number
+    )
+
+
+def in_duration_terms(claim: str, window: str) -> str:
+    """``claim`` with each stretch of time put as the window says it ("a year" → "12 months")."""
+    out = claim
+    for d in reversed(durations(claim)):
+        said = _said_otherwise(d, claim, window)
+        if said is not None:
+            out = out[: d.start] + window[said.start : said.end] + out[d.end :]
+    return out
