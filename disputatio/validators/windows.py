@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from disputatio.state.claims import Evidence
 from disputatio.validators.headings import headings_in
 from disputatio.validators.kinds import alternatives, kind_names, placed, quantified
+from disputatio.validators.looks import second_looks
 from disputatio.validators.names import name_form, names
 from disputatio.validators.sentences import STOPWORDS, Span, split_sentences, words
 from disputatio.validators.support import SupportChecker, SupportScore, coverage
@@ -288,9 +289,8 @@ class Windows:
         confirm = getattr(checker, "confirm", None)  # a judged checker's last word
         vetoed = ""  # the judge's reason when it vetoed the best window
         if best is not None and confirm is not None:
-            # the best window, then (when it is refused) its own sentences and a near tie of it
-            inside = _inside(best, scored, checker, self.sentences)
-            looks = [best, *inside, *_runner_up(best, scored, checker)]
+            # the best window, then (when it is refused) its own sentence(s) and a near tie of it
+            looks = [best, *second_looks(best, scored, checker, self.sentences)]
             first = best
             for i, (score_, sid, win) in enumerate(looks):
                 # the judge reads the window's context, the headings it stands under too: a
@@ -321,59 +321,3 @@ class Windows:
         if best is not None and best[0] > 0:
             return Found([], f"best sentence scores {best[0]:.2f} < {checker.threshold:.2f}")
         return Found([], reasons[0] if reasons else "no sentence shares its words")
-
-
-#: A grey-zone window whose score is this close to the best one's is judged too when the
-#: best one is refused: the hybrid score cannot tell near ties apart ("Vessel: M/V Sjøstjerne"
-#: 0.616 under a sentence about shackles 0.620), the judge can.
-RUNNER_UP_MARGIN = 0.05
-
-
-def _inside(
-    first: tuple[float, str, tuple[int, int, str]],
-    scored: Sequence[tuple[float, str, tuple[int, int, str]]],
-    checker: SupportChecker,
-    sentences: Mapping[str, set[tuple[int, int]]],
-) -> list[tuple[float, str, tuple[int, int, str]]]:
-    """The better sentence of ``first`` when it is a pair of sentences, in the grey zone.
-
-    The judge was measured on single passages: a pair adds a sentence that may confuse it
-    ("Every bus has one wheelchair space." before "MF Ormøy has four wheelchair spaces …",
-    P(yes) 0.22 for the pair, 0.79 for the sentence alone; p012, docs/grounding.md). Only whole
-    sentences (a clause may lose its condition), and only those the guards let through.
-    """
-    grey = getattr(checker, "grey", None)
-    _, sid, (start, end, _text) = first
-    whole = sentences.get(sid, set())
-    if grey is None or (start, end) in whole:
-        return []
-    inner = [
-        w
-        for w in scored
-        if w[1] == sid and w[2][:2] in whole and start <= w[2][0] and w[2][1] <= end
-        if w[0] >= grey
-    ]
-    return sorted(inner, key=lambda w: -w[0])[:1]
-
-
-def _runner_up(
-    first: tuple[float, str, tuple[int, int, str]],
-    scored: Sequence[tuple[float, str, tuple[int, int, str]]],
-    checker: SupportChecker,
-) -> list[tuple[float, str, tuple[int, int, str]]]:
-    """The best window apart from ``first`` (not overlapping it) within the margin, if any.
-
-    Only in the judge's grey zone (``checker.grey``): a window the score supports needs no
-    second opinion, one below the grey floor gets none.
-    """
-    grey = getattr(checker, "grey", None)
-    if grey is None or first[0] >= checker.threshold:
-        return []
-    start, end = first[2][0], first[2][1]
-    others = [
-        w
-        for w in scored
-        if w[0] >= max(grey, first[0] - RUNNER_UP_MARGIN)
-        and (w[1] != first[1] or w[2][1] <= start or w[2][0] >= end)
-    ]
-    return sorted(others, key=lambda w: -w[0])[:1]
