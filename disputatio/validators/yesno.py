@@ -43,11 +43,14 @@ _YESNO_HEAD_RE = re.compile(r"^\s*(?:yes|no|maybe)\s*[,:;]\s*(?=\S)", re.I)
 UNSTATED = "a yes/no verdict no one sentence states: it stands on the claims that carry it"
 #: The start of the reason of a verdict its part's claims do not carry (:func:`drop_uncarried`).
 UNCARRIED = "a yes/no verdict the supported claims do not carry"
-#: The line standing for a one-part question whose yes/no verdict was set aside.
-#: (no "yes" or "no" in it: a reader, or a scorer, must not take it for either)
-UNDECIDED = "The documents do not answer this question either way."
+#: The line standing for a one-part question whose yes/no verdict was set aside. It says
+#: only what the checker knows: no shown sentence states the verdict, though the sentences
+#: after it may decide the question ("… and at Heathside not at all", ae032, held-out set 30),
+#: where "the documents do not answer this question either way" read as false above them. No
+#: "yes" or "no" in it: a reader, or a scorer, must not take it for either.
+UNDECIDED = "The documents do not state the answer to this question directly."
 #: The same for one part of a question of several.
-UNDECIDED_PART = "The documents do not answer this part of the question either way: {part}"
+UNDECIDED_PART = "The documents do not state the answer to this part directly: {part}"
 
 
 def statement(text: str) -> str | None:
