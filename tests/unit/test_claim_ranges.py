@@ -8,6 +8,7 @@ children aged 6 to 9", asked by a 15-year-old) as supported.
 from __future__ import annotations
 
 import pytest
+from fake_judges import ReadingJudge
 
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claims import check_answer
@@ -160,28 +161,19 @@ def test_the_age_limit_that_leaves_the_asker_out_answers_a_question_asking_the_a
     )
 
 
-class RangeReadingJudge:
-    """A judge that, like the 1.5B, says yes to a range only when the claim states the range."""
-
-    def __init__(self) -> None:
-        self.received: list[str] = []
-
-    def __call__(self, claim: str, window: str, context: str) -> float:
-        self.received.append(claim)
-        return 0.9 if "over 10 and up to 16" in claim else 0.2
-
-
 def test_the_judge_is_asked_about_the_askers_number_in_the_ranges_words() -> None:
     sections = {"orders": {"text": CAKE, "title": "Custom cakes"}}
     answer = "A 24 cm round cake for 14 guests costs 52 EUR [orders]."
     question = "I need a cake for 14 guests. How much will it cost?"
-    judge = RangeReadingJudge()
+    judge = ReadingJudge("over 10 and up to 16")
     checker = JudgedSupport(FakeEmbeddings().embed_documents, judge, grey=0.0)  # type: ignore[arg-type]
     report = check_answer(answer, sections, checker=checker, question=question)
     (claim,) = [c for c in report.claims if c.factual]
     assert claim.verdict == "supported" and not claim.dropped
     assert claim.text == "A 24 cm round cake for 14 guests costs 52 EUR."  # shown as written
-    assert judge.received == ["A 24 cm round cake for over 10 and up to 16 guests costs 52 EUR."]
+    assert [claim for claim, _, _ in judge.asked] == [
+        "A 24 cm round cake for over 10 and up to 16 guests costs 52 EUR."
+    ]
     # without the question the asker's number is the claim's own: the guard rejects it
     plain = check_answer(answer, sections, checker=checker)
     assert plain.claims[0].verdict == "unsupported" and plain.not_found

@@ -7,6 +7,7 @@ its "for a year" on "the first 12 months", and the "1" read from "Once you've ha
 from __future__ import annotations
 
 import pytest
+from fake_judges import ReadingJudge
 
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claims import check_answer
@@ -72,25 +73,14 @@ def test_the_judge_is_asked_about_the_month_in_the_span_s_words() -> None:
     assert in_month_terms(claim, studio) == claim
 
 
-class SpanReadingJudge:
-    """A judge that, like the 1.5B, says yes only to a claim stating the window's span."""
-
-    def __init__(self) -> None:
-        self.received: list[str] = []
-
-    def __call__(self, claim: str, window: str, context: str) -> float:
-        self.received.append(claim)
-        return 0.9 if "November to February" in claim else 0.2
-
-
 def test_the_checker_shows_the_claim_as_written_and_asks_the_judge_in_the_window_s_terms() -> None:
     sections = {"hut": {"text": HUT, "title": "Trading Hut"}}
-    judge = SpanReadingJudge()
+    judge = ReadingJudge("November to February")
     checker = JudgedSupport(FakeEmbeddings().embed_documents, judge, grey=0.0)  # type: ignore[arg-type]
     report = check_answer(CLAIM[:-1] + " [hut].", sections, checker=checker)
     (claim,) = [c for c in report.claims if c.factual]
     assert claim.verdict == "supported" and claim.text == CLAIM
-    assert judge.received and all("November to February" in c for c in judge.received)
+    assert judge.asked and all("November to February" in claim for claim, _, _ in judge.asked)
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fake_judges import ReadingJudge
+
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claims import check_answer
 from disputatio.validators.looks import second_looks
@@ -14,20 +16,9 @@ TENANCY = (
 CLAIM = "Once you've had your plot for a year, you must cultivate at least 75% of the plot."
 
 
-class ConditionReadingJudge:
-    """A judge that, like the 1.5B, says yes only to a passage holding the claim's condition."""
-
-    def __init__(self) -> None:
-        self.received: list[str] = []
-
-    def __call__(self, claim: str, window: str, context: str) -> float:
-        self.received.append(window)
-        return 0.9 if "12 months" in window else 0.2
-
-
 def test_a_refused_clause_is_read_again_as_its_whole_sentence() -> None:
     """ae029 (held-out set 30): the clause dropped the sentence's "first 12 months"."""
-    judge = ConditionReadingJudge()
+    judge = ReadingJudge("12 months", in_window=True)
     checker = JudgedSupport(FakeEmbeddings().embed_documents, judge, grey=0.0)  # type: ignore[arg-type]
     report = check_answer(
         CLAIM[:-1] + " [t].", {"t": {"text": TENANCY, "title": "Tenancy"}}, checker=checker
@@ -35,7 +26,7 @@ def test_a_refused_clause_is_read_again_as_its_whole_sentence() -> None:
     (claim,) = [c for c in report.claims if c.factual]
     assert claim.verdict == "supported"
     assert claim.evidence is not None and "12 months" in claim.evidence.sentence
-    first, then = judge.received[:2]
+    (_, first, _), (_, then, _) = judge.asked[:2]
     assert "12 months" not in first and then.startswith("From the end of the first 12 months")
 
 

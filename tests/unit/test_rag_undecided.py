@@ -2,8 +2,8 @@
 
 A run of the ``rag`` graph with a scripted answerer and a scripted judge: the draft's "Yes, …"
 states nothing a shown sentence states, the judge says the claim after it does not carry it,
-and the answer opens by saying the documents do not state the answer directly, then gives what they say
-(set 23's o011: the fares alone read as if they settled the question).
+and the answer opens by saying the documents do not state the answer directly, then gives what
+they say (set 23's o011: the fares alone read as if they settled the question).
 """
 
 from __future__ import annotations
