@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from disputatio.validators.sentences import split_sentences
+
 _WEEK = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?"
 _FULL = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"  # alone, a day is named in full
@@ -66,16 +68,11 @@ def day_covered(name: str, claim: str, window: str) -> bool:
     Sunday"), and that day must be the claim's; with none of them in the window, the day must
     be written ("It is closed on Sundays" is not read from "Days: Every day").
     """
-    return day_span(name, claim, window) is not None
-
-
-def day_span(name: str, claim: str, window: str) -> tuple[int, int] | None:
-    """Where the window says the days that cover the claim's day ``name`` (:func:`day_covered`)."""
     day = day_of(name)
     if day is None:
-        return None
+        return False
     mentions = [(m.start(), m.end(), _covered(m)) for m in _MENTION_RE.finditer(window)]
-    return _span_of(day, mentions, claim, window, nearest=False)
+    return _span_of(day, mentions, claim, window, nearest=False) is not None
 
 
 def _span_of(
@@ -105,7 +102,10 @@ def _span_of(
         start, end = next(((a, b) for a, b in clauses if a <= spot < b), (spot, spot))
         own = [mention for mention in mentions if start <= mention[0] < end]
         if not own and nearest:  # the nearest of the figure's own sentence
-            a, b = next(((a, b) for a, b in _sentences(window) if a <= spot < b), (spot, spot))
+            a, b = next(
+                ((x.start, x.end) for x in split_sentences(window) if x.start <= spot < x.end),
+                (spot, spot),
+            )
             own = [mention for mention in mentions if a <= mention[0] < b]
         if not own:
             return None
@@ -118,15 +118,6 @@ def _span_of(
 
 #: A clause of a window: between commas, semicolons, sentence ends, "and" and table bars.
 _CLAUSE_RE = re.compile(r"(?:(?!\band\b)[^,;.|]|\.(?=\d))+")
-
-
-#: A sentence of a window (a full stop inside a number or a time does not end it).
-_SENTENCE_RE = re.compile(r"(?:[^.!?\n]|\.(?=\d))+")
-
-
-def _sentences(window: str) -> list[tuple[int, int]]:
-    """Where each sentence of ``window`` starts and ends."""
-    return [(m.start(), m.end()) for m in _SENTENCE_RE.finditer(window)]
 
 
 #: A figure as written: "620", "1,400", "09:00" (a clock time is one figure, not 9 and 0).
@@ -207,17 +198,14 @@ def in_month_terms(claim: str, window: str) -> str:
     written: "on a Saturday" put as "on a weekends" or "on every day" reads worse than it was.
     """
     known = set(re.findall(r"[^\W\d_]+", window.casefold()))
-    out, shift = claim, 0
-    for m in _MONTH_NAME_RE.finditer(claim):
+
+    def as_span(m: re.Match[str]) -> str:
         word = m.group(0)
         if not word[:1].isupper() or (word == "May" and not claim[: m.start()].strip()):
-            continue  # "you may …", "May I …": no month
+            return word  # "you may …", "May I …": no month
         if word.casefold() in known or month_of(word) is None:
-            continue
+            return word
         where = month_span(word, claim, window)
-        if where is None:
-            continue
-        said = window[where[0] : where[1]]
-        out = out[: m.start() + shift] + said + out[m.end() + shift :]
-        shift += len(said) - len(word)
-    return out
+        return word if where is None else window[where[0] : where[1]]
+
+    return _MONTH_NAME_RE.sub(as_span, claim)

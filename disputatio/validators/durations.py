@@ -25,6 +25,8 @@ _SIZE: dict[str, tuple[str, int]] = {
     "hour": ("clock", 60),
     "minute": ("clock", 1),
 }
+#: The units of a stretch of time.
+UNITS = frozenset(_SIZE)
 _WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
@@ -38,13 +40,18 @@ _DURATION_RE = re.compile(
 
 
 class Duration(NamedTuple):
-    """A stretch of time as written: where, its family and its size in the family's unit."""
+    """A stretch of time as written.
+
+    Where it stands, its family, its size in the family's smallest unit, and its number and
+    unit as written ("6-week": "6", "week").
+    """
 
     start: int
     end: int
     family: str
     size: Fraction
     number: str
+    unit: str
 
 
 def durations(text: str) -> list[Duration]:
@@ -53,8 +60,9 @@ def durations(text: str) -> list[Duration]:
     for m in _DURATION_RE.finditer(text):
         raw = m.group("n").casefold()
         count = Fraction(_WORDS[raw]) if raw in _WORDS else Fraction(raw)
-        family, size = _SIZE[m.group("u").casefold()]
-        out.append(Duration(m.start(), m.end(), family, count * size, m.group("n")))
+        unit = m.group("u").casefold()
+        family, size = _SIZE[unit]
+        out.append(Duration(m.start(), m.end(), family, count * size, m.group("n"), unit))
     return out
 
 
@@ -66,20 +74,14 @@ def _said_otherwise(d: Duration, claim: str, window: str) -> Duration | None:
     own = " ".join(claim[d.start : d.end].casefold().split())
     if own in " ".join(window.casefold().split()):
         return None
-    unit = _unit(claim[d.start : d.end])
     return next(
         (
             w
             for w in durations(window)
-            if w.family == d.family and w.size == d.size and _unit(window[w.start : w.end]) != unit
+            if w.family == d.family and w.size == d.size and w.unit != d.unit
         ),
         None,
     )
-
-
-def _unit(said: str) -> str:
-    """The unit of a stretch of time as written ("6-week" → "week")."""
-    return re.findall(r"[a-z]+", said.casefold())[-1].removesuffix("s")
 
 
 def same_duration(claim: str, window: str, number: str) -> bool:

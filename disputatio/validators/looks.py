@@ -59,18 +59,7 @@ def _inside(
     P(yes) 0.22 for the pair, 0.79 for the sentence alone; p012, docs/grounding.md). Only whole
     sentences (a clause may lose its condition), and only those the guards let through.
     """
-    grey = getattr(checker, "grey", None)
-    _, sid, (start, end, _text) = first
-    whole = sentences.get(sid, set())
-    if grey is None or (start, end) in whole:
-        return []
-    inner = [
-        w
-        for w in scored
-        if w[1] == sid and w[2][:2] in whole and start <= w[2][0] and w[2][1] <= end
-        if w[0] >= grey
-    ]
-    return sorted(inner, key=lambda w: -w[0])[:1]
+    return _whole_sentence(first, scored, checker, sentences, around=False)
 
 
 def _around(
@@ -86,18 +75,34 @@ def _around(
     be cultivated." (P 0.33), not on its sentence "From the end of the first 12 months, at
     least 75% of the plot must be cultivated." (ae029, held-out set 30).
     """
+    return _whole_sentence(first, scored, checker, sentences, around=True)
+
+
+def _whole_sentence(
+    first: Scored,
+    scored: Sequence[Scored],
+    checker: SupportChecker,
+    sentences: Mapping[str, set[tuple[int, int]]],
+    *,
+    around: bool,
+) -> list[Scored]:
+    """The best-scored whole sentence inside ``first`` (or, with ``around``, holding it).
+
+    None when ``first`` is a whole sentence itself or the checker has no grey zone; only
+    windows no guard rejected (``scored``) and at least in the grey zone.
+    """
     grey = getattr(checker, "grey", None)
     _, sid, (start, end, _text) = first
     whole = sentences.get(sid, set())
     if grey is None or (start, end) in whole:
         return []
-    outer = [
+    found = [
         w
         for w in scored
-        if w[1] == sid and w[2][:2] in whole and w[2][0] <= start and end <= w[2][1]
-        if w[2][:2] != (start, end) and w[0] >= grey
+        if w[1] == sid and w[2][:2] in whole and w[0] >= grey
+        if (w[2][0] <= start and end <= w[2][1] if around else start <= w[2][0] and w[2][1] <= end)
     ]
-    return sorted(outer, key=lambda w: -w[0])[:1]
+    return sorted(found, key=lambda w: -w[0])[:1]
 
 
 def _runner_up(

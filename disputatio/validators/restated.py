@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from disputatio.validators.durations import UNITS as TIME_UNITS
 from disputatio.validators.durations import same_duration
 from disputatio.validators.ranges import holds
 from disputatio.validators.sentences import STOPWORDS, stated_numbers, stem, word_matches, words
@@ -47,7 +48,7 @@ def number_missing(
                 continue  # "the fee for three children" on "however many children you register"
             if unit is None and _same_time(claim, window, number):
                 continue  # "07:30" on "Friday 07:30", where the day names the hour (ac008)
-            if unit in _TIME_UNITS and same_duration(claim, window, number):
+            if unit in TIME_UNITS and same_duration(claim, window, number):
                 continue  # "for 2 years" on "for 24 months"
             return f"the number {number} is not in the sentence"
         units = by_number[number]
@@ -57,10 +58,6 @@ def number_missing(
         if unit is None and units <= MONEY and _counts(claim, number):
             return f"the claim counts {number} of something; the sentence says {number} {shown}"
     return ""
-
-
-#: Units of a stretch of time (:mod:`disputatio.validators.durations`).
-_TIME_UNITS = frozenset(("year", "month", "week", "day", "hour", "minute"))
 
 
 def _same_time(claim: str, window: str, number: str) -> bool:
