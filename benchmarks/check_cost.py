@@ -1,13 +1,13 @@
-"""What the quick path's checks cost on recorded drafts, with the judge's prompt cache on or off.
+"""What the quick path's checks cost on recorded drafts, with each mode of the judge's prompt cache.
 
 Re-runs the quick path on each recorded draft of a grounding records file (the draft is the
 answerer's scripted reply, as in ``grounding_recheck.py``: retrieval, the claim check and the
-relevance judge run; the answering call does not) and times it. Run it once with
-``DISPUTATIO_GROUNDING__JUDGE_PROMPT_CACHE=true`` and once with ``false``: the difference of the
-two totals is what evaluating every judge prompt afresh costs, which the records' ``check_s``
-and ``wall_s`` put beside the answer's time (docs/grounding.md, "Cost of the checks")::
+relevance judge run; the answering call does not) and times it. Run it once per mode,
+``DISPUTATIO_GROUNDING__JUDGE_PROMPT_CACHE=off``, ``prefix`` and ``on``: the differences of the
+totals are what evaluating judge prompts afresh costs, which the records' ``check_s`` and
+``wall_s`` put beside the answer's time (docs/grounding.md, "Cost of the checks")::
 
-    DISPUTATIO_GROUNDING__JUDGE_PROMPT_CACHE=false .venv/bin/python benchmarks/check_cost.py \\
+    DISPUTATIO_GROUNDING__JUDGE_PROMPT_CACHE=off .venv/bin/python benchmarks/check_cost.py \\
         docs/grounding/records_heldout20_run31.jsonl \\
         --questions disputatio/data/grounding/questions_heldout20.jsonl \\
         --corpus disputatio/data/grounding/corpus_theatre
@@ -51,7 +51,7 @@ def main() -> None:
     cache = get_settings().grounding.judge_prompt_cache
     wall = sum(r["wall_s"] for r in recs)
     print(
-        f"judge prompt cache {'on' if cache else 'off'}: {len(took)} drafts re-checked in "
+        f"judge prompt cache {cache}: {len(took)} drafts re-checked in "
         f"{sum(took):.1f} s (median {statistics.median(took):.2f} s); the records' checks "
         f"{sum(r.get('check_s', 0.0) for r in recs):.1f} s of {wall:.1f} s of answer wall time"
     )

@@ -65,7 +65,7 @@ def main() -> None:
 
     model = RagContext().support_checker().judge.model
     target = judge_messages(CLAIM, PASSAGE, CONTEXT)
-    for cache in (True, False):
+    for cache in ("on", "prefix", "off"):
         judge = SupportJudge(model, prompt_cache=cache)
         t0 = time.perf_counter()
         orders = _orders(judge, target, args.rounds)
@@ -79,7 +79,7 @@ def main() -> None:
             beside.append(round(judge.p_yes(target), 4))
             other.join()
         print(
-            f"prompt cache {'on' if cache else 'off'}: {per_call:.2f} s a call; P(yes) after "
+            f"prompt cache {cache}: {per_call:.2f} s a call; P(yes) after "
             f"an unrelated prompt / one on its passage / one with its claim: {orders}; beside "
             f"another request: {beside}",
             flush=True,

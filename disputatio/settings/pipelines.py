@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 # the retrieval settings have their own module; they are imported from here too
 from disputatio.settings.retrieval import ChannelSettings as ChannelSettings
@@ -112,13 +112,28 @@ class GroundingSettings(BaseModel):
         le=1,
         description="Support score from which a claim is supported (default: the checker's).",
     )
-    judge_prompt_cache: bool = Field(
-        False,
-        description="'judged' checker on a llama.cpp endpoint: let the judge reuse a cached "
-        "prompt prefix. Off, every verdict's prompt is evaluated afresh, so a claim's P(yes) "
-        "does not depend on the claim judged before it (cached, one moved by up to 0.03 near "
-        "0.5: benchmarks/judge_determinism.py); on is faster.",
+    judge_prompt_cache: Literal["off", "prefix", "on"] = Field(
+        "prefix",
+        description="'judged' checker on a llama.cpp endpoint: the judge's prompt cache. "
+        "'off' evaluates every prompt afresh; 'prefix' reuses exactly the cached tokens of the "
+        "system message and of the claim's section and question lines, each computed one way "
+        "and checked by a fingerprint, so a verdict still depends on its prompt alone "
+        "(docs/grounding.md, 'A fixed-prefix cache'); "
+        "'on' reuses any cached prefix (fastest; a claim's P(yes) then moves with the claim "
+        "judged before it, by up to 0.03 near 0.5: benchmarks/judge_determinism.py). "
+        "true/false mean 'on'/'off'.",
     )
+
+    @field_validator("judge_prompt_cache", mode="before")
+    @classmethod
+    def _cache_from_bool(cls, value: object) -> object:
+        """``true``/``false`` (the setting's older form, also from the environment)."""
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        if isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0"):
+            return "on" if value.strip().lower() in ("true", "1") else "off"
+        return value
+
     attribute: bool = Field(
         True,
         description="Attach an uncited or mis-cited claim to its best supporting shown sentence.",

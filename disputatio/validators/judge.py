@@ -8,10 +8,14 @@ log-probabilities (Gemini, a scripted fake) the same reply's first word is read:
 1.0, anything else 0.0. Verdicts are cached by (claim, passage, section, question): a debate
 that checks the same claim against the same sentence twice asks once.
 
-A llama.cpp endpoint is asked to evaluate every judge prompt afresh (``cache_prompt`` off,
-``prompt_cache=False``): reusing a cached prefix changes the log-probabilities a little, so a
-claim's P(yes) moved with the claim judged before it, by up to 0.03 on a verdict near 0.5
-(``benchmarks/judge_determinism.py``, docs/grounding.md).
+On a llama.cpp endpoint the judge's prompt cache is one of three modes (``prompt_cache``,
+``grounding.judge_prompt_cache``): ``"off"`` evaluates every prompt afresh; ``"on"`` lets
+llama.cpp reuse the longest cached prefix, which is fastest but moves a claim's P(yes) with the
+claim judged before it (by up to 0.03 near 0.5: ``benchmarks/judge_determinism.py``,
+docs/grounding.md); ``"prefix"`` reuses exactly the system message's cached tokens and those of the
+claim prompt's section and question lines, each computed one way
+(:class:`~disputatio.models.prefix_cache.FixedPrefixModel`), so a verdict depends on its prompt
+alone and the shared lines are not evaluated again.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
@@ -31,6 +35,7 @@ from disputatio.models.logprobs import (
     logprob_model,
     read_option_logprobs,
 )
+from disputatio.models.prefix_cache import FixedPrefixModel
 from disputatio.prompts.grounding import (
     RELEVANCE_JUDGE_SYSTEM,
     RELEVANCE_JUDGE_USER,
@@ -67,25 +72,52 @@ def relevance_messages(question: str, statements: Sequence[str]) -> list[BaseMes
     return [SystemMessage(RELEVANCE_JUDGE_SYSTEM), HumanMessage(user)]
 
 
+#: Where a claim prompt's head ends (its section and question lines): with the ``"prefix"``
+#: cache, claims judged with one section and question reuse the head's tokens too.
+PASSAGE_LINE = "Passage: "
+
+#: The judge's prompt cache on a llama.cpp endpoint (see the module's docstring).
+PromptCache = Literal["off", "prefix", "on"]
+
+
+def cache_mode(value: bool | str) -> PromptCache:
+    """``value`` as a prompt-cache mode: a bool is ``"on"`` or ``"off"`` (the older setting)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value not in ("off", "prefix", "on"):
+        raise ValueError(f"judge prompt cache {value!r}: expected 'off', 'prefix' or 'on'")
+    return value  # type: ignore[return-value]
+
+
 class SupportJudge:
     """P(the passage states the claim), from a chat model.
 
     Args:
         model: A LangChain chat model (an OpenAI-compatible endpoint returns log-probabilities).
         cache_size: Verdicts kept.
-        prompt_cache: Let a llama.cpp endpoint reuse a cached prompt prefix (faster; a verdict
-            then depends a little on the prompt judged before it). Other endpoints are asked
-            as they are.
+        prompt_cache: A llama.cpp endpoint's prompt cache for the judge: ``"off"`` (every
+            prompt afresh), ``"prefix"`` (the system message's tokens reused, as computed
+            once) or ``"on"`` (any cached prefix: faster, and a verdict then depends a little
+            on the prompt judged before it); ``False``/``True`` mean ``"off"``/``"on"``.
+            Other endpoints are asked as they are.
     """
 
-    def __init__(self, model: Any, cache_size: int = 4096, prompt_cache: bool = False) -> None:
+    def __init__(
+        self, model: Any, cache_size: int = 4096, prompt_cache: bool | str = False
+    ) -> None:
         self.model = model
         self.cache_size = cache_size
         self.calls = 0
-        body = getattr(model, "extra_body", None) or {}
-        extra = {"cache_prompt": False} if "cache_prompt" in body and not prompt_cache else None
-        self._model = logprob_model(
-            configure_model(model, temperature=0.0, max_tokens=LABEL_MAX_TOKENS, extra_body=extra)
+        mode = cache_mode(prompt_cache)
+        llama = "cache_prompt" in (getattr(model, "extra_body", None) or {})
+        extra = {"cache_prompt": False} if llama and mode == "off" else None
+        base = configure_model(
+            model, temperature=0.0, max_tokens=LABEL_MAX_TOKENS, extra_body=extra
+        )
+        self._model: Any = (
+            FixedPrefixModel(base, wrap=logprob_model, split=PASSAGE_LINE)
+            if llama and mode == "prefix"
+            else logprob_model(base)
         )
         self._cache: dict[tuple[str, str, str, str], float] = {}
 
