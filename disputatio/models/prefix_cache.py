@@ -51,7 +51,7 @@ logger = logging.getLogger(__name__)
 
 #: The warm prompt's user message: one token no real prompt opens its user turn with.
 SENTINEL = "\u00a7"
-#: A second one-token user message, to measure the prefix's length against the first.
+#: The probe's user message, another token: a probe measures a prefix's length and fingerprint.
 PROBE = "\u00b6"
 
 
@@ -64,7 +64,7 @@ def cache_read(reply: Any) -> int | None:
 
 @dataclass
 class _Slot:
-    """What this process knows of one llama.cpp slot: its prefixes, and who is using it."""
+    """What this process knows of one llama.cpp slot: its prefixes, and a lock for using it."""
 
     lock: threading.Lock = field(default_factory=threading.Lock)
     #: Tokens of each system message's prefix (None: the endpoint reports no reuse).
@@ -101,7 +101,7 @@ def fingerprint(reply: Any) -> float | None:
 
 
 class FixedPrefixModel:
-    """A llama.cpp chat model whose requests reuse exactly their system message's KV cache.
+    """A llama.cpp chat model whose requests reuse exactly their fixed prefixes' KV cache.
 
     Args:
         base: The chat model, configured for the requests (temperature, reply length); its
@@ -204,6 +204,8 @@ class FixedPrefixModel:
             known = self._measure(system, head, prefix)
             if len(self._slot.heads) >= self.max_heads:
                 self._slot.heads.clear()
+                for stale in [k for k in self._slot.prints if k[1]]:  # the heads' prints
+                    del self._slot.prints[stale]
             self._slot.heads[key] = known
             if known == 0:
                 self._warm_up(system, prefix, afresh=False)

@@ -260,3 +260,15 @@ def test_a_prefix_another_client_computed_afresh_is_not_reused() -> None:
     head = "Section: Access and facilities\n"
     builds = [p for p in server.model.prompts if str(p[-1].content) == head + SENTINEL]
     assert len(builds) == 2  # built again after the probe met the other client's prefix
+
+
+def test_heads_forgotten_past_the_limit_are_measured_again() -> None:
+    calm = _p_after(FakeLlama(), "prefix", BEFORE[1])
+    server = FakeLlama()
+    judge = SupportJudge(server.model, prompt_cache="prefix")
+    judge._model.max_heads = 1  # the limit, made small
+    judge(*BEFORE[1])
+    judge(*BEFORE[0])  # another head: the first is forgotten
+    assert judge(CLAIM, PASSAGE, TITLE) == calm
+    head = "Section: Access and facilities\n"
+    assert sum(str(p[-1].content) == head + SENTINEL for p in server.model.prompts) == 2
