@@ -54,6 +54,7 @@ LATEST = {
     "questions_heldout28.jsonl": "records_heldout28_run40.jsonl",
     "questions_heldout29.jsonl": "records_heldout29_run41.jsonl",
     "questions_heldout30.jsonl": "records_heldout30_run42.jsonl",
+    "questions_heldout31.jsonl": "records_heldout31_run43.jsonl",
 }
 
 
