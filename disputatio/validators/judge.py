@@ -12,8 +12,8 @@ On a llama.cpp endpoint the judge's prompt cache is one of three modes (``prompt
 ``grounding.judge_prompt_cache``): ``"off"`` evaluates every prompt afresh; ``"on"`` lets
 llama.cpp reuse the longest cached prefix, which is fastest but moves a claim's P(yes) with the
 claim judged before it (by up to 0.03 near 0.5: ``benchmarks/judge_determinism.py``,
-docs/grounding.md); ``"prefix"`` reuses exactly the system message's cached tokens and those of the
-claim prompt's section and question lines, each computed one way
+docs/grounding.md); ``"prefix"`` reuses exactly the cached tokens of the system message and of
+the claim prompt's section and question lines, each computed one way
 (:class:`~disputatio.models.prefix_cache.FixedPrefixModel`), so a verdict depends on its prompt
 alone and the shared lines are not evaluated again.
 """
@@ -96,9 +96,10 @@ class SupportJudge:
         model: A LangChain chat model (an OpenAI-compatible endpoint returns log-probabilities).
         cache_size: Verdicts kept.
         prompt_cache: A llama.cpp endpoint's prompt cache for the judge: ``"off"`` (every
-            prompt afresh), ``"prefix"`` (the system message's tokens reused, as computed
-            once) or ``"on"`` (any cached prefix: faster, and a verdict then depends a little
-            on the prompt judged before it); ``False``/``True`` mean ``"off"``/``"on"``.
+            prompt afresh), ``"prefix"`` (the system message's and the section and question
+            lines' tokens reused, each as computed once) or ``"on"`` (any cached prefix:
+            faster, and a verdict then depends a little on the prompt judged before it);
+            ``False``/``True`` mean ``"off"``/``"on"``.
             Other endpoints are asked as they are.
     """
 
