@@ -324,6 +324,10 @@ def has_negation(text: str) -> bool:
 
 #: Words before "one" that make it a pronoun ("the one", "which one", "no one").
 _ONE_PRONOUN_BEFORE = frozenset("the this that which each any every no".split())
+#: Prepositions after which "one" with no noun of its own is a thing named before ("on one").
+_ONE_OBJECT_OF = frozenset("on onto in into with".split())
+#: Words after "one" that keep it a number: a range or a sum ("in one to two weeks").
+_ONE_COUNTS_AFTER = frozenset("to or and - – plus".split())
 
 
 def _pronoun_number(tokens: Sequence[str], i: int) -> bool:
@@ -336,6 +340,10 @@ def _pronoun_number(tokens: Sequence[str], i: int) -> bool:
     before = tokens[i - 1].casefold() if i > 0 else ""
     if tokens[i].casefold() != "one":
         return before == "the" and after != "of" and (after in STOPWORDS or not after[:1].isalnum())
+    if before in _ONE_OBJECT_OF and after not in _ONE_COUNTS_AFTER:
+        # "stay on one for up to 45 minutes" (af020, held-out set 31): the object of a
+        # preposition with no noun after it stands for a thing named before
+        return not after[:1].isalnum() or after in STOPWORDS
     return after in ("of", "another") or before in _ONE_PRONOUN_BEFORE
 
 

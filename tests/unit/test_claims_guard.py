@@ -106,8 +106,15 @@ def test_one_as_a_pronoun_is_no_amount() -> None:
         "To play squash on one of the courts, you pay 120 NOK for 45 minutes.", sentence
     )
     assert numbers_with_units("The one on the left is open; no one swims alone.") == []
+    # the object of a preposition with no noun of its own (af020, held-out set 31)
+    machine = "When others are waiting, a session on a rowing machine may last at most 45 minutes."
+    assert not guard("You can stay on one for up to 45 minutes.", machine)
+    assert numbers_with_units("Sit in one, then row with one.") == []
     # "one" counting something is still a number the sentence must hold
     assert numbers_with_units("One court costs 120 NOK.") == [("1", None), ("120", "nok")]
+    assert numbers_with_units("Stay on one machine.") == [("1", None)]
+    assert numbers_with_units("It arrives in one to two weeks.") == [("1", None), ("2", "week")]
+    assert numbers_with_units("Hire it in one or two parts.") == [("1", None), ("2", None)]
     assert guard("Two courts cost 120 NOK for 45 minutes.", sentence)
 
 
