@@ -145,11 +145,9 @@ class FixedPrefixModel:
             for afresh in (False, True)
         }
         self._slot = _slot(base, slot_id)
-        self.warm_calls = 0
-        self.retries = 0
 
     def invoke(self, messages: Sequence[BaseMessage]) -> Any:
-        """``model``'s reply to ``messages``, the split after the system message's prefix."""
+        """``model``'s reply to ``messages``, split after its prefix (see the module)."""
         system = messages[0] if messages else None
         if not isinstance(system, SystemMessage):
             raise ValueError("a fixed-prefix request opens with a system message")
@@ -164,7 +162,6 @@ class FixedPrefixModel:
                 reply = self.model.invoke(list(messages))
                 if cache_read(reply) == target:
                     return reply
-                self.retries += 1
             logger.warning(
                 "a fixed-prefix request reused %s tokens, not its prefix's %d, %d times: "
                 "another request is using its slot",
@@ -254,5 +251,4 @@ class FixedPrefixModel:
         self._ask_warm(system, SENTINEL, afresh=True)
 
     def _ask_warm(self, system: SystemMessage, user: str, afresh: bool) -> Any:
-        self.warm_calls += 1
         return self._warm[afresh].invoke([system, HumanMessage(user)])

@@ -95,6 +95,23 @@ class DebateSettings(BaseModel):
     )
 
 
+#: The claim judge's prompt cache on a llama.cpp endpoint (``grounding.judge_prompt_cache``;
+#: :mod:`disputatio.validators.judge`).
+JudgePromptCache = Literal["off", "prefix", "on"]
+
+
+def judge_cache_from_bool(value: object) -> object:
+    """``true``/``false`` as ``"on"``/``"off"``; any other value as it is.
+
+    The older form of the judge's prompt cache, also as text from the environment.
+    """
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0"):
+        return "on" if value.strip().lower() in ("true", "1") else "off"
+    return value
+
+
 class GroundingSettings(BaseModel):
     """The claim checker run on every final answer (disputatio.validators.claims)."""
 
@@ -112,7 +129,7 @@ class GroundingSettings(BaseModel):
         le=1,
         description="Support score from which a claim is supported (default: the checker's).",
     )
-    judge_prompt_cache: Literal["off", "prefix", "on"] = Field(
+    judge_prompt_cache: JudgePromptCache = Field(
         "prefix",
         description="'judged' checker on a llama.cpp endpoint: the judge's prompt cache. "
         "'off' evaluates every prompt afresh; 'prefix' reuses exactly the cached tokens of the "
@@ -128,11 +145,7 @@ class GroundingSettings(BaseModel):
     @classmethod
     def _cache_from_bool(cls, value: object) -> object:
         """``true``/``false`` (the setting's older form, also from the environment)."""
-        if isinstance(value, bool):
-            return "on" if value else "off"
-        if isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0"):
-            return "on" if value.strip().lower() in ("true", "1") else "off"
-        return value
+        return judge_cache_from_bool(value)
 
     attribute: bool = Field(
         True,

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, get_args
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
@@ -44,6 +44,7 @@ from disputatio.prompts.grounding import (
     SUPPORT_JUDGE_USER,
     SUPPORT_JUDGE_USER_QUESTION,
 )
+from disputatio.settings.pipelines import JudgePromptCache, judge_cache_from_bool
 
 
 def judge_messages(
@@ -76,17 +77,13 @@ def relevance_messages(question: str, statements: Sequence[str]) -> list[BaseMes
 #: cache, claims judged with one section and question reuse the head's tokens too.
 PASSAGE_LINE = "Passage: "
 
-#: The judge's prompt cache on a llama.cpp endpoint (see the module's docstring).
-PromptCache = Literal["off", "prefix", "on"]
 
-
-def cache_mode(value: bool | str) -> PromptCache:
+def cache_mode(value: bool | str) -> JudgePromptCache:
     """``value`` as a prompt-cache mode: a bool is ``"on"`` or ``"off"`` (the older setting)."""
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if value not in ("off", "prefix", "on"):
+    mode = judge_cache_from_bool(value) if isinstance(value, bool) else value
+    if mode not in get_args(JudgePromptCache):
         raise ValueError(f"judge prompt cache {value!r}: expected 'off', 'prefix' or 'on'")
-    return value  # type: ignore[return-value]
+    return mode  # type: ignore[return-value]
 
 
 class SupportJudge:

@@ -272,3 +272,12 @@ def test_heads_forgotten_past_the_limit_are_measured_again() -> None:
     assert judge(CLAIM, PASSAGE, TITLE) == calm
     head = "Section: Access and facilities\n"
     assert sum(str(p[-1].content) == head + SENTINEL for p in server.model.prompts) == 2
+
+
+def test_every_claim_prompt_has_the_line_its_head_ends_at() -> None:
+    """A claim prompt without ``Passage: `` would reuse the system message's prefix alone."""
+    from disputatio.validators.judge import PASSAGE_LINE
+
+    for question in ("", "How many wheelchair spaces?"):
+        user = str(judge_messages(CLAIM, PASSAGE, TITLE, question)[1].content)
+        assert user.count(PASSAGE_LINE) == 1 and not user.startswith(PASSAGE_LINE)
