@@ -26,6 +26,7 @@ from disputatio.validators.opposites import negation_differs, opposite_words
 from disputatio.validators.pairs import mixed_pair, paired_word
 from disputatio.validators.pieces import name_of_other_numbers
 from disputatio.validators.restated import named_in_range, number_missing
+from disputatio.validators.roles import other_role
 from disputatio.validators.sentences import (
     STOPWORDS,
     content_words,
@@ -99,6 +100,9 @@ def guard(
     swapped = swapped_name(claim, window) or _swapped_in_join(claim, window)
     if swapped:
         return f"the claim names {swapped[0]} where the sentence names {swapped[1]}"
+    moved = other_role(claim, window)  # "the Captain, Lucinda Strang," as the Vice-Captain
+    if moved:
+        return f"the sentence names {moved[0]} as the {moved[2]}, not the {moved[1]}"
     unlisted = missing_items(claim, evidence)  # "fever, arthralgia and …"
     if unlisted:
         return f"{', '.join(unlisted)} of the claim's list is not in the sentence"

@@ -109,7 +109,9 @@ AGE_YEARS = {"age": 1.0, "age_month": 12.0, "age_week": 52.18}
 
 def _unit(text: str, start: int, end: int) -> str | None:
     """The unit of the range ``text[start:end]``: an age, the word after it, or inside it."""
-    after = text[end : end + 24]
+    # the unit is the word right after the range, not past a bracket, a cell or a number:
+    # "Senior (65 and over) | 315.00 GBP" is no range of pounds (af001, held-out set 31)
+    after = re.split(r"[)\]|;]|\d", text[end : end + 24], maxsplit=1)[0]
     if _AGE_BEFORE_RE.search(text[max(0, start - 12) : start]) or re.match(
         r"\s*(?:aged?|ages)\b", text[start:end], re.I
     ):
@@ -278,6 +280,19 @@ def asker_age(question: str) -> float | None:
     value = float(_AGE_WORDS.index(raw) + 1) if raw in _AGE_WORDS else _number(raw)
     unit = m.group("u").casefold()
     return value / (12.0 if unit.startswith("month") else 52.18 if unit.startswith("week") else 1)
+
+
+def given_numbers(question: str) -> frozenset[tuple[str, str | None]]:
+    """The numbers ``question`` states, with the asker's age also as years.
+
+    "I'm 67" states 67 with no unit; a claim restating it says "67 years old" (af001,
+    held-out set 31).
+    """
+    given = set(stated_numbers(question or ""))
+    age = asker_age(question)
+    if age is not None:
+        given |= set(stated_numbers(f"{age:g} years"))
+    return frozenset(given)
 
 
 def said_age(question: str) -> str:

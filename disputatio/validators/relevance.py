@@ -10,6 +10,8 @@ documents do not answer. This module compares the question with the claims' evid
 * **number**: a number of the question the evidence gives another value for in the same unit
   ("at *8* Hz" / "at *4* Hz");
 * **unit**: a question asking "how many days" is not answered by a number of months;
+* **period**: a question asking a price per month is not answered by a price per year
+  (:mod:`~disputatio.validators.periods`);
 * **quantity**: a question asking how long, how many, how often (…) is not answered by claims
   that state no number or frequency ("how long": no number), nor one asking who by claims
   naming no one (:func:`~disputatio.validators.asked.unanswered`);
@@ -49,12 +51,14 @@ from disputatio.validators.measures import (
     held_age,
     number_contrast,
 )
+from disputatio.validators.periods import period_contrast
 from disputatio.validators.ranges import (
     excludes_age,
     fits_age,
     said_age,
 )
 from disputatio.validators.sentences import STOPWORDS, UNITS, stated_numbers, stem, words
+from disputatio.validators.tables import figure_columns
 
 #: Prepositions after which a question's word names the condition asked about ("in water").
 PREPOSITIONS = frozenset("in on at for from with during under inside outside into onto".split())
@@ -181,6 +185,9 @@ def off_question(
     )
     if found:
         return f"the question asks about {found[0]!r}; the sentence is about {found[1]!r}"
+    period = period_contrast(question, claim, evidence)
+    if period:  # "45.00 GBP a year" for "what would it cost me per month?" (af002)
+        return f"the question asks an amount per {period[0]}; the claim gives one per {period[1]}"
     case = case_figure(question, claim, evidence)
     if case:  # "…, or 9.00 GBP per week for stays of 12 weeks or more" for a 16-week stay
         return f"the sentence gives {case[0]!r} for the asker's case; the claim gives {case[1]!r}"
@@ -202,6 +209,17 @@ def off_question(
     if not shares_topic(question, f"{evidence} {whole}", similar):
         return "its sentence shares no word with the question"
     return kind_mismatch(question, claim)
+
+
+def _figure_headers(claim: str, reading: str) -> str:
+    """The headers of the cells holding ``claim``'s figures in a row ``reading`` (or ``""``).
+
+    "28.50 GBP" on "| Membership: Full | … | Monthly direct debit: 28.50 GBP |" is a monthly
+    direct debit: the header says what the figure is about where the row's cells do not. Only
+    the figure's own header: the table's other headers ("Ticket", "Charge") are about every
+    row and would make any row share a word with a question about any of them.
+    """
+    return " ".join(header for header, _ in figure_columns(claim, reading))
 
 
 def _topical(token: str) -> bool:
@@ -280,6 +298,8 @@ def drop_off_question(
         evidence = " ".join(e.sentence for e in found)
         where = " ".join(context.get(e.section_id, "") for e in found)
         whole = " ".join(map(around, found)) if around else ""
+        if read:  # a row's figure is about its column's header too (af001, set 31)
+            whole = " ".join([whole, *(_figure_headers(claim.text, read(e)) for e in found)])
         why = off_question(question, claim.text, evidence, where, similar, words, whole) or (
             other_column(question, claim.text, "\n".join(map(read, found))) if read else ""
         )

@@ -293,6 +293,8 @@ def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
         elif i + 3 < len(tokens) and tokens[i + 2] == "/":
             after = f"{after}/{tokens[i + 3].casefold()}"
         before = tokens[i - 1].casefold() if i > 0 else ""
+        if i > 1 and tokens[i - 2] in ("'", "\u2019"):
+            before = ""  # "I'm 67": a contraction's tail, not metres
         unit = UNITS.get(after) or UNITS.get(before)
         if unit is None and after.isalpha() and after not in STOPWORDS and i + 2 < len(tokens):
             unit = UNITS.get(tokens[i + 2].casefold())  # one qualifying word: "5 working days"

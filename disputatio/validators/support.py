@@ -34,8 +34,7 @@ from typing import NamedTuple, Protocol, Self, runtime_checkable
 from disputatio.validators.days import in_month_terms
 from disputatio.validators.durations import in_duration_terms
 from disputatio.validators.guards import coverage, guard
-from disputatio.validators.ranges import in_window_terms
-from disputatio.validators.sentences import stated_numbers
+from disputatio.validators.ranges import given_numbers, in_window_terms
 
 
 class SupportScore(NamedTuple):
@@ -83,9 +82,10 @@ class LexicalSupport:
         """This checker for the claims of an answer to ``question``.
 
         A copy (sharing its caches) that lets a claim restate a number the question states
-        where a range of the window holds it (``given`` of :func:`guard`).
+        where a range of the window holds it (``given`` of :func:`guard`; the asker's age as
+        years too: :func:`~disputatio.validators.ranges.given_numbers`).
         """
-        given = frozenset(stated_numbers(question or ""))
+        given = given_numbers(question or "")
         if given == self.given:
             return self
         told = copy.copy(self)

@@ -13,9 +13,10 @@ from fake_judges import ReadingJudge
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.claims import check_answer
 from disputatio.validators.guards import guard
-from disputatio.validators.ranges import asker_age, excludes_age, holds, ranges
+from disputatio.validators.ranges import asker_age, excludes_age, given_numbers, holds, ranges
 from disputatio.validators.relevance import number_contrast
 from disputatio.validators.restated import one_per
+from disputatio.validators.sentences import stated_numbers
 from disputatio.validators.support import JudgedSupport, LexicalSupport
 
 CAKE = "A 24 cm round cake for over 10 and up to 16 people costs 52 EUR."
@@ -257,3 +258,32 @@ def test_one_thing_is_not_a_modifier_of_another_thing() -> None:
     window = "Full service, 95.00 GBP. Electric bike service, 70.00 GBP: a motor check."
     assert not one_per("The price to hire one electric bike for the week is 95 GBP.", window)
     assert one_per("One electric bike costs 70.00 GBP.", "| Hire: Electric bike | 70.00 GBP |")
+
+
+SENIOR_ROW = "| Full | Senior (65 and over) | 315.00 GBP | 28.50 GBP |"
+
+
+def test_a_contractions_tail_is_no_unit_before_a_number() -> None:
+    # "I'm 67" read as 67 metres: the asker's age then matched no claim's number (af001)
+    assert stated_numbers("I'm 67 and I want to row.") == (("67", None),)
+    assert stated_numbers("I\u2019m 67.") == (("67", None),)
+    assert stated_numbers("It is 5 m long.") == (("5", "m"),)
+
+
+def test_a_ranges_unit_is_not_read_past_a_bracket_or_a_cell() -> None:
+    (senior,) = ranges(SENIOR_ROW)
+    assert (senior.low, senior.high) == (65, None)
+    assert senior.unit != "gbp"  # the next cell's price is no unit of the ages
+    (dogs,) = ranges("Dogs from 5 to 10 kg pay 40 EUR.")
+    assert dogs.unit == "kg"
+
+
+def test_the_askers_age_is_given_as_years_too() -> None:
+    question = "I'm 67 and I want to row on my own. How much will it be each month?"
+    assert given_numbers(question) >= {("67", None), ("67", "year")}
+    claim = "The monthly direct debit for Full Membership, which is 67 years old, is 28.50 GBP."
+    checker = LexicalSupport().for_question(question)
+    (score,) = checker.score_many(claim, [SENIOR_ROW], [""])
+    assert "67" not in score.reason
+    (before,) = LexicalSupport().score_many(claim, [SENIOR_ROW], [""])
+    assert "67" in before.reason  # not the asker's: the claim's own number
