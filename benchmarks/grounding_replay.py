@@ -55,6 +55,7 @@ LATEST = {
     "questions_heldout29.jsonl": "records_heldout29_run41.jsonl",
     "questions_heldout30.jsonl": "records_heldout30_run42.jsonl",
     "questions_heldout31.jsonl": "records_heldout31_run43.jsonl",
+    "questions_heldout32.jsonl": "records_heldout32_run44.jsonl",
 }
 
 
