@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from disputatio.validators.sentences import stem
+from disputatio.validators.units import MONEY_AMOUNT
 
 _NOT_IN_RE = re.compile(
     r"\b(?:i['’]m|i\s+am|we['’]re|we\s+are|he['’]s|she['’]s|he\s+is|she\s+is|they['’]re|they\s+are)"
@@ -29,14 +30,13 @@ _NOT_IN_RE = re.compile(
     r"|\b(?:i['’]m|we['’]re|i|we)\s+(?:am\s+|are\s+)?(?:a\s+)?non[-\s]([^\W\d_]+)",
     re.I,
 )
-_AMOUNT = r"(?:[€$£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:GBP|EUR|NOK|USD|kr|pounds?|euros?))"
 #: An amount and the group it is for: "25.00 GBP for members", "40 EUR for non-members".
 _FOR_GROUP_RE = re.compile(
-    rf"{_AMOUNT}\s+(?:a\s+\w+\s+|per\s+\w+\s+|each\s+)?for\s+(?:all\s+|our\s+)?"
-    r"((?:non[-\s])?[^\W\d_]+)",
+    rf"(?:{MONEY_AMOUNT})\s+(?:a\s+\w+\s+|per\s+\w+\s+|each\s+)?for\s+(?:all\s+|our\s+)?"
+    r"(?P<group>(?:non[-\s])?[^\W\d_]+)",
     re.I,
 )
-_AMOUNT_RE = re.compile(_AMOUNT, re.I)
+_AMOUNT_RE = re.compile(MONEY_AMOUNT, re.I)
 
 
 def not_in(question: str) -> set[str]:
@@ -50,7 +50,7 @@ def not_in(question: str) -> set[str]:
 def price_groups(text: str) -> list[str | None]:
     """The group each amount of money of ``text`` is for (stemmed; None: not said)."""
     groups: dict[int, str] = {
-        m.start(): stem(m.group(1).casefold().replace(" ", "-"))
+        m.start(): stem(m.group("group").casefold().replace(" ", "-"))
         for m in _FOR_GROUP_RE.finditer(text)
     }
     return [groups.get(m.start()) for m in _AMOUNT_RE.finditer(text)]

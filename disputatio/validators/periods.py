@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 
 from disputatio.validators.asked import is_multipart
-from disputatio.validators.units import MONEY, UNITS
+from disputatio.validators.sentences import stated_numbers
+from disputatio.validators.units import MONEY_AMOUNT
 
 _PERIODS = {
     "year": "year",
@@ -57,13 +58,7 @@ _PRICE_RE = re.compile(
     r"\bhow\s+much\b|\b(?:cost|costs|price|prices|fee|fees|pay|charge|charged|rate|rent)\b",
     re.I,
 )
-_MONEY_WORDS = "|".join(
-    sorted((re.escape(s) for s, u in UNITS.items() if u in MONEY and s.isalpha()), key=len)[::-1]
-)
-_NUMBER = r"\d+(?:[.,]\d+)*"
-_AMOUNT_RE = re.compile(
-    rf"[€$£]\s?(?P<a>{_NUMBER})|(?P<b>{_NUMBER})\s?(?:[€$£]|(?:{_MONEY_WORDS})\b)", re.I
-)
+_AMOUNT_RE = re.compile(MONEY_AMOUNT, re.I)
 #: After an amount: "a year", "per month", "/month", "for the year", "each week".
 _AFTER_RE = re.compile(
     rf"^\s*(?:/\s*|(?:per|a|an|each|every|for\s+(?:a|one|the|each))\s+){_UNIT}s?\b", re.I
@@ -94,8 +89,8 @@ def amount_periods(text: str, number: str | None = None) -> dict[str, set[str]]:
     """
     out: dict[str, set[str]] = {}
     for m in _AMOUNT_RE.finditer(text):
-        value = m.group("a") or m.group("b")
-        if number is not None and _canonical(value) != _canonical(number):
+        value = m.group("before") or m.group("after")
+        if number is not None and stated_numbers(value)[:1] != stated_numbers(number)[:1]:
             continue
         periods = out.setdefault(value, set())
         after = _AFTER_RE.match(text[m.end() :])
@@ -136,9 +131,3 @@ def _clause_tail(text: str) -> str:
     """The last clause of ``text`` (after its last ``;``, ``|``, ``!``, ``?`` or full stop)."""
     ends = [m.end() for m in _CLAUSE_END_RE.finditer(text)]
     return text[ends[-1] :] if ends else text
-
-
-def _canonical(number: str) -> str:
-    """``number`` without thousands commas and trailing zeros: "45.00" and "45" agree."""
-    value = number.replace(",", "")
-    return value.rstrip("0").rstrip(".") if "." in value else value

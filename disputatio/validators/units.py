@@ -56,3 +56,13 @@ for _canon, _spellings in {
 
 #: The canonical units of money.
 MONEY = frozenset(("nok", "eur", "usd", "gbp"))
+
+_MONEY_WORDS = "|".join(
+    sorted((s for s, u in UNITS.items() if u in MONEY and s.isalpha()), key=len, reverse=True)
+)
+#: An amount of money as written ("£28.50", "45.00 GBP", "910 kr"): the number is group
+#: ``before`` (after a symbol) or ``after`` (before a symbol or a currency word).
+MONEY_AMOUNT = (
+    r"[€$£]\s?(?P<before>\d+(?:[.,]\d+)*)"
+    rf"|(?P<after>\d+(?:[.,]\d+)*)\s?(?:[€$£]|(?:{_MONEY_WORDS})\b)"
+)
