@@ -4,7 +4,8 @@
 Orchestra rehearses on Saturdays from 13:00 to 15:30" (c028, held-out set 19): every word and
 number of the claim is in the sentence, but 13:00 is where the rehearsal starts. A claim with one
 clock time and a word saying which end it is (finish, close, until; start, open, begin) must find
-that time at the same end of a span in the window, or standing alone.
+that time at the same end of a span in the window, or standing alone (an end only where a word
+of the window says one: "| Time: 19:30 |" is not when a meeting finishes).
 
 Lexical; no model call.
 """
@@ -74,6 +75,11 @@ def wrong_end(claim: str, window: str) -> str:
         at_end += last
     alone = sum(_canonical(t) == time for t in _TIME_RE.findall(window)) - at_start - at_end
     if alone > 0:
+        # one time alone says no end unless a word does: "| Time: 19:30 |" is when the AGM is,
+        # not when it finishes (ag042, held-out set 32)
+        said = _END_RE.search(window) or _UNTIL_RE.search(window)
+        if end == "end" and not (at_start or at_end) and not said:
+            return f"the sentence gives {time} as a time, not as when it ends"
         return ""
     if end == "end" and at_start and not at_end:
         return f"the claim's {time} is where the sentence's span starts, not where it ends"

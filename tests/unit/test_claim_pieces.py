@@ -110,3 +110,24 @@ SPAN = (
 )
 def test_a_clock_time_keeps_its_end_of_the_span(claim: str, window: str, refused: bool) -> None:
     assert ("span" in guard(claim, window)) is refused
+
+
+AGM = "| Event: Annual General Meeting | Where: Glebe Street | Time: 19:30 | Price: free |"
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "refused"),
+    [
+        # ag042, held-out set 32: an event's one time is when it is, not when it finishes
+        ("The Annual General Meeting usually finishes at 19:30.", AGM, True),
+        ("The Annual General Meeting starts at 19:30.", AGM, False),
+        ("The Annual General Meeting is at 19:30.", AGM, False),
+        # a word of the window saying the time is an end
+        ("The bar closes at 23:00.", "The bar closes at 23:00 on Fridays.", False),
+        ("The bar is open until 23:00.", "| Bar | Closing time: 23:00 |", False),
+    ],
+)
+def test_a_time_alone_is_an_end_only_where_a_word_says_so(
+    claim: str, window: str, refused: bool
+) -> None:
+    assert ("not as when it ends" in guard(claim, window)) is refused
