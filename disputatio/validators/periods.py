@@ -53,7 +53,8 @@ _ASKED_RE = re.compile(
     rf"|\b{_ADJECTIVE}\b{_NOT_A_RATE}",
     re.I,
 )
-#: A question asking a price.
+#: A question about a price: any word of one (broader than :func:`.asked.asks_price`, which
+#: decides whether a claim must state a price; here a period contrast needs a price at all).
 _PRICE_RE = re.compile(
     r"\bhow\s+much\b|\b(?:cost|costs|price|prices|fee|fees|pay|charge|charged|rate|rent)\b",
     re.I,
