@@ -304,10 +304,11 @@ def drop_off_question(
         evidence = " ".join(e.sentence for e in found)
         where = " ".join(context.get(e.section_id, "") for e in found)
         whole = " ".join(map(around, found)) if around else ""
-        if read:  # a row's figure is about its column's header too (af001, set 31)
-            whole = " ".join([whole, *(_figure_headers(claim.text, read(e)) for e in found)])
+        readings = [read(e) for e in found] if read else []  # rows with their headers
+        # a row's figure is about its column's header too (af001, set 31)
+        whole = " ".join([whole, *(_figure_headers(claim.text, r) for r in readings)])
         why = off_question(question, claim.text, evidence, where, similar, words, whole) or (
-            other_column(question, claim.text, "\n".join(map(read, found))) if read else ""
+            other_column(question, claim.text, "\n".join(readings)) if read else ""
         )
         seen[bool(why)].append(evidence)
         if why:
