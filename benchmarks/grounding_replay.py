@@ -56,6 +56,7 @@ LATEST = {
     "questions_heldout30.jsonl": "records_heldout30_run42.jsonl",
     "questions_heldout31.jsonl": "records_heldout31_run43.jsonl",
     "questions_heldout32.jsonl": "records_heldout32_run44.jsonl",
+    "questions_heldout33.jsonl": "records_heldout33_run45.jsonl",
 }
 
 
