@@ -196,6 +196,28 @@ _CLOCK_SAID_RE = re.compile(
 )
 
 
+#: "How long …", not "how soon" (which "by 5 pm" answers).
+_HOW_LONG_ONLY_RE = re.compile(r"\bhow\s+long\b", re.I)
+_MONTH_ALT = "|".join(sorted(MONTHS, key=len, reverse=True))
+#: A date: "31 January", "1st March", "January 31".
+_DATE_RE = re.compile(
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTH_ALT})\b|\b(?:{_MONTH_ALT})\s+\d{{1,2}}\b", re.I
+)
+
+
+def states_stretch(claim: str) -> bool:
+    """Whether ``claim`` states a stretch of time, as "how long" asks.
+
+    A number that is no clock time or date does ("for 2 hours", "28 days"), and so do two
+    points ("from 8 am to 10 pm", "from 1 to 14 February"); one point does not: "starts at 10
+    am on the first Saturday" (ah017) and "is checked every January, and anyone who has not
+    renewed by 31 January is taken off it" (ah020, held-out set 33) say when, not how long.
+    """
+    points = len(_CLOCK_SAID_RE.findall(claim)) + len(_DATE_RE.findall(claim))
+    rest = _DATE_RE.sub(" ", _CLOCK_SAID_RE.sub(" ", claim))
+    return bool(stated_numbers(rest)) or points >= 2
+
+
 def asks_clock_time(question: str) -> bool:
     """Whether ``question`` asks what time of day ("What times does the patrol come round?")."""
     return bool(_CLOCK_ASKED_RE.search(question or ""))
@@ -316,6 +338,8 @@ def unanswered(question: str, claims: Iterable[str]) -> str:
         return "the question asks a price; no kept claim states one"  # ag021, set 32
     if _HOW_LONG_RE.search(question) and not any(stated_numbers(c) for c in claims):
         return "the question asks how long; no kept claim states a number"  # "every week"
+    if _HOW_LONG_ONLY_RE.search(question) and not any(states_stretch(c) for c in claims):
+        return "the question asks how long; no kept claim states a stretch of time"  # ah017
     if _WHEN_RE.search(question) and not any(states_time(c) for c in claims):
         return "the question asks when; no kept claim states a time, a day or a month"
     if asks_clock_time(question) and not any(states_clock_time(c) for c in claims):

@@ -43,6 +43,7 @@ from disputatio.validators.claim_kinds import (
     without_pointers,
     without_shown_lead,
 )
+from disputatio.validators.echoes import unquote_question
 from disputatio.validators.relevance import drop_off_question
 from disputatio.validators.repeats import without_repeats
 from disputatio.validators.sentences import (
@@ -190,6 +191,7 @@ def check_answer(
         quote_refused=quote_refused,
     )
     answer = _TAG_RE.sub("", answer or "")  # "</section>" copied from a prompt is no prose
+    answer = unquote_question(answer, question or "")  # 'the question "…?" is no' (ah013)
     for span in _answer_sentences(answer):
         gap = answer[last : span.start]
         last = span.end

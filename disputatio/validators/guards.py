@@ -37,6 +37,7 @@ from disputatio.validators.sentences import (
 )
 from disputatio.validators.subjects import holds_name, renames
 from disputatio.validators.tables import other_cell, other_column, unnamed_row
+from disputatio.validators.things import swapped_thing
 from disputatio.validators.times import wrong_end
 
 
@@ -100,6 +101,9 @@ def guard(
     swapped = swapped_name(claim, window) or _swapped_in_join(claim, window)
     if swapped:
         return f"the claim names {swapped[0]} where the sentence names {swapped[1]}"
+    thing = swapped_thing(claim, window, context)  # a key fob's price for a card (ag019)
+    if thing:
+        return f"the claim gives {thing[0]!r} the figure the sentence gives {thing[1]!r}"
     moved = other_role(claim, window)  # "the Captain, Lucinda Strang," as the Vice-Captain
     if moved:
         return f"the sentence names {moved[0]} as the {moved[2]}, not the {moved[1]}"

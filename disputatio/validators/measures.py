@@ -14,6 +14,7 @@ from disputatio.validators.asked import asks_age, is_yes_no_question
 from disputatio.validators.ranges import (
     asker_age,
     excludes_age,
+    fits_age,
     holds,
     labelled_contrast,
     said_age,
@@ -199,3 +200,29 @@ def case_figure(question: str, claim: str, evidence: str) -> tuple[str, str] | N
         if other:
             return f"{figure[0][0]} {figure[0][1]}", f"{other[0]} {figure[0][1]}"
     return None
+
+
+def not_for_the_asker(question: str, aside: Sequence[str], kept: Sequence[str]) -> str:
+    """Why the claims kept do not answer for the asker, whose age a set-aside sentence excludes.
+
+    Asked "My puppy is five months old. How much would your dog training course cost for
+    him?", the sentence "The Puppy Foundation course is for puppies aged 10 to 18 weeks" is
+    set aside (:func:`number_contrast`), but "The course costs 95 GBP" would still answer: for
+    a course the puppy may not join (d018, held-out set 16; b013, set 15). When a sentence was
+    set aside for the asker's age and no kept sentence gives an age range holding it, the kept
+    claims describe what the asker is not covered by.
+
+    Args:
+        question: The question.
+        aside: The evidence of the claims set aside.
+        kept: The evidence of the claims kept.
+
+    Returns:
+        The reason, or ``""``.
+    """
+    age = held_age(question)
+    if age is None or not any(excludes_age(e, age) for e in aside):
+        return ""
+    if any(fits_age(e, age) for e in kept):
+        return ""
+    return f"what it describes is for other ages than {said_age(question)!r}"

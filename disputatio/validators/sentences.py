@@ -1,31 +1,24 @@
 """Sentences with their character spans, and the words and numbers a claim rests on.
 
 The claim checker compares an answer's sentences with the sentences of the sections it cites.
-Everything here is deterministic text processing: a sentence splitter that keeps offsets (so a
-supporting sentence can be shown as a span of its section), content words with a light
-stemmer, numbers with their units and negation cues (name-like tokens: :mod:`.names`).
+Everything here is deterministic text processing: a sentence splitter that keeps offsets
+(:mod:`.splitting`; a supporting sentence is shown as a span of its section), content words
+with a light stemmer, numbers with their units and negation cues (names: :mod:`.names`).
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from collections.abc import Sequence
 
 import snowballstemmer
 
+from disputatio.validators.splitting import Span, split_sentences
 from disputatio.validators.units import UNITS
 
-_ABBREVIATIONS = frozenset(
-    "e.g i.e etc vs dr mr mrs ms prof no nos fig approx incl cf al st jr sr inc ltd co min max "
-    "dept est vol p pp".split()
-)
-_END_RE = re.compile(r"[.!?]+[\"')\]]*(?=\s+|$)")
-_QUOTED_QUESTION_RE = re.compile(r"[!?]+[\"'”’)]+")
-_NEXT_LOWER_RE = re.compile(r"\s+[a-z]")
-_BULLET_RE = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s+")
-_HEADING_RE = re.compile(r"^\s*#{1,6}\s+")
+__all__ = ["Span", "split_sentences"]  # split out to :mod:`.splitting`; read from here too
+
 _STEMMER = snowballstemmer.stemmer("english")
 _WORD_RE = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 
@@ -80,100 +73,6 @@ MONTHS = frozenset(
 DAYS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday weekday weekend daily".split()
 )
-
-
-class Span(NamedTuple):
-    """A sentence of a text with its offsets (``text[start:end] == sentence``)."""
-
-    start: int
-    end: int
-    sentence: str
-
-
-def _ends_with_abbreviation(chunk: str) -> bool:
-    words = chunk.rstrip(".!?\"')]").split()
-    last = words[-1].lstrip("*_([\"'") if words else ""  # "*C. burnetii*": markup before it
-    if last.casefold().rstrip(".") in _ABBREVIATIONS:
-        return True
-    # an initial ("J. Smith"), not a unit after a number ("2,000 m.")
-    before = words[-2] if len(words) > 1 else ""
-    return len(last) == 1 and last.isupper() and not before[-1:].isdigit()
-
-
-def _line_sentences(line: str, base: int) -> Iterator[Span]:
-    head = _BULLET_RE.match(line) or _HEADING_RE.match(line)
-    start = head.end() if head else len(line) - len(line.lstrip())
-    pos = start
-    for match in _END_RE.finditer(line):
-        if match.start() <= pos or _ends_with_abbreviation(line[pos : match.end()]):
-            continue
-        if _QUOTED_QUESTION_RE.fullmatch(match.group(0)) and _NEXT_LOWER_RE.match(
-            line, match.end()
-        ):
-            continue  # 'The question "How often ...?" is answered': a quoted question goes on
-        if (
-            re.match(r"\d", line[match.end() :].lstrip()[:1] or "x")
-            and line[match.start() - 1 : match.start()].isdigit()
-        ):
-            continue  # "1. 5" never happens; "version 2. 3" rarely: keep numbers whole
-        yield Span(base + pos, base + match.end(), line[pos : match.end()])
-        pos = match.end()
-        while pos < len(line) and line[pos].isspace():
-            pos += 1
-    rest = line[pos:].rstrip()
-    if rest.strip():
-        yield Span(base + pos, base + pos + len(rest), rest)
-
-
-_STRUCTURAL_RE = re.compile(r"^\s*(?:[-*•·]\s|\d{1,2}[.)]\s|#|\||[=\-_~]{3,}\s*$)")
-
-
-def _continues(prev: str, line: str) -> bool:
-    """Whether ``line`` carries on the sentence of ``prev`` (text hard-wrapped at ~80 columns)."""
-    if not prev.strip() or not line.strip() or _STRUCTURAL_RE.match(line):
-        return False
-    if _STRUCTURAL_RE.match(prev) and not _BULLET_RE.match(prev):
-        return False  # a heading, table row or rule ends where its line ends
-    tail, head = prev.rstrip(), line.lstrip()
-    if tail[-1] in ".!?:;":
-        return False
-    wrapped = len(tail) >= 60 and (tail[-1].isalnum() or tail[-1] in ",-")  # a full line
-    return head[0].islower() or head[0].isdigit() or wrapped
-
-
-def split_sentences(text: str) -> list[Span]:
-    """Split ``text`` into sentences with their offsets.
-
-    Lines are split apart (a heading, a bullet, a table row is a sentence of its own) unless a
-    line carries on the sentence of the line before (hard-wrapped text: the line before ends
-    mid-sentence and this one goes on in lower case); within a line a sentence ends at ``.``,
-    ``!`` or ``?`` followed by a space, except after common abbreviations and initials (also in
-    markup: "*C. burnetii*"), and a quoted question goes on when the next word is in lower
-    case. Bullet and heading markers are not part of the sentence. A wrapped sentence keeps its
-    line break.
-
-    Args:
-        text: Any text.
-
-    Returns:
-        The non-empty sentences in order, each with ``start``/``end`` into ``text``.
-    """
-    spans: list[Span] = []
-    text = text or ""
-    lines = text.split("\n")
-    offset = 0
-    block_start, block = 0, ""
-    for i, line in enumerate(lines):
-        if block and _continues(lines[i - 1], line):
-            block += "\n" + line
-        else:
-            if block.strip():
-                spans.extend(_line_sentences(block, block_start))
-            block_start, block = offset, line
-        offset += len(line) + 1
-    if block.strip():
-        spans.extend(_line_sentences(block, block_start))
-    return spans
 
 
 @functools.lru_cache(maxsize=65536)
@@ -256,6 +155,26 @@ def _half_of(tokens: Sequence[str], i: int) -> str | None:
     return UNITS.get(after)
 
 
+#: Number-word compounds that name no amount: "a one-off fee", "a one-way ticket".
+_IDIOM_TAILS = frozenset("off way to-one on-one size stop sided time liner".split())
+
+
+def _worded_compound(token: str) -> bool:
+    """Whether ``token`` is a number word joined to a noun ("three-month", "two-bedroom").
+
+    "single", "double", "half" and "once" are not: "double-glazed", "half-day" (read by
+    :func:`_half_of`), "once-only".
+    """
+    word, dash, rest = token.partition("-")
+    return bool(
+        dash
+        and rest.isalpha()
+        and word in _NUMBER_WORDS
+        and word not in ("single", "double", "half", "once", "twice", "hundred", "thousand")
+        and rest not in _IDIOM_TAILS
+    )
+
+
 @functools.lru_cache(maxsize=16384)
 def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
     """:func:`numbers_with_units` as a tuple, cached by text (asked per claim and window)."""
@@ -281,6 +200,10 @@ def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
         elif re.fullmatch(r"\d+-[a-z]+", low):  # "18-month"
             num, _, unit = low.partition("-")
             out.append((_canonical_number(num), UNITS.get(unit)))
+            continue
+        elif _worded_compound(low):  # "three-month", "two-bedroom" as "18-month"
+            word, _, unit = low.partition("-")
+            out.append((_NUMBER_WORDS[word], UNITS.get(unit)))
             continue
         else:
             continue

@@ -12,9 +12,10 @@ after "A Hot Desk costs 215 GBP.").
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from disputatio.validators.names import name_form, names
-from disputatio.validators.sentences import stem, words
+from disputatio.validators.sentences import STOPWORDS, split_sentences, stem, words
 
 #: A word by which a piece of an answer points back at what was named before it.
 _REFERS_RE = re.compile(
@@ -95,3 +96,30 @@ def leans_on(piece: str, before: str, *, continues: bool) -> bool:
 def lent_subjects(piece: str, before: str, *, continues: bool) -> list[str]:
     """What ``piece`` may be about: ``before``'s subjects when it leans on it, else none."""
     return named_subjects(before) if before and leans_on(piece, before, continues=continues) else []
+
+
+#: A run of capitalised words ("Larkspur House", "The Attic Room"), in one line of prose.
+_RUN_RE = re.compile(r"\b[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)+\b")
+
+
+def longer_forms(texts: Iterable[str]) -> dict[str, str]:
+    """Each name word that opens exactly one longer name of ``texts``, and that name.
+
+    "Larkspur House is at 3 Chandler Street …" gives ``{"larkspur": "Larkspur House",
+    "chandler": "Chandler Street"}``: a claim may call Larkspur "Larkspur House" where a
+    sentence says "Larkspur" (ah004, held-out set 33). A word opening two longer names
+    ("Larkspur House", "Larkspur Gardens") gives neither; table rows give none (their cells
+    are not one name).
+    """
+    runs: dict[str, set[str]] = {}
+    for text in texts:
+        for span in split_sentences(text):
+            if span.sentence.lstrip().startswith("|"):
+                continue
+            for m in _RUN_RE.finditer(span.sentence):
+                parts = m.group(0).split()
+                while parts and parts[0].casefold() in STOPWORDS:
+                    parts = parts[1:]  # "The Attic Room"
+                if len(parts) > 1:
+                    runs.setdefault(name_form(parts[0]), set()).add(" ".join(parts))
+    return {first: next(iter(found)) for first, found in runs.items() if len(found) == 1}

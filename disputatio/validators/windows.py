@@ -17,12 +17,21 @@ from disputatio.validators.headings import headings_in
 from disputatio.validators.kinds import alternatives, kind_names, placed, quantified
 from disputatio.validators.looks import second_looks
 from disputatio.validators.names import name_form, names
-from disputatio.validators.sentences import STOPWORDS, Span, split_sentences, words
+from disputatio.validators.sentences import (
+    STOPWORDS,
+    Span,
+    split_sentences,
+    stated_numbers,
+    words,
+)
+from disputatio.validators.subjects import longer_forms
 from disputatio.validators.support import SupportChecker, SupportScore, coverage
 from disputatio.validators.tables import is_row, readings
 
 _CLAUSE_SPLIT_RE = re.compile(r"[,;:]\s+")
 _COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
+#: A clause that describes the one before it: "a four-minute walk away", "about 20 minutes".
+_APPOSITION_RE = re.compile(r"(?:a|an|about|around|roughly|just|only)\s", re.I)
 #: A sentence whose subject is a pronoun: about what the sentence before it names.
 _PRONOUN_OPENING_RE = re.compile(r"\W*(?:it|they|he|she|its|their|his|her)\b", re.I)
 
@@ -38,11 +47,17 @@ def _clauses(span: Span) -> list[tuple[int, int, str]]:
         return []
     out = []
     pos = 0
+    before: tuple[int, str] | None = None  # the clause before, for an apposition after it
     for piece in pieces:
         at = span.sentence.index(piece, pos)
         pos = at + len(piece)
+        if before is not None and _APPOSITION_RE.match(piece) and stated_numbers(piece):
+            # "the nearest public car park is on Harbour Street, a four-minute walk away"
+            # (d034, set 16): the amount is the clause's, said after a comma
+            out.append((span.start + before[0], span.start + pos, span.sentence[before[0] : pos]))
         if len(piece.split()) >= 3:
             out.append((span.start + at, span.start + pos, piece))
+        before = (at, piece)
     return out
 
 
@@ -143,6 +158,7 @@ class Windows:
             }
             self.contexts[sid] = [self.context_of(sid, win[0], win[1]) for win in wins]
         self._name_kinds()
+        self._longer_names()
 
     def _name_kinds(self) -> None:
         """Add to a window's context the names of the kinds it speaks of as a whole.
@@ -168,6 +184,27 @@ class Windows:
                 extra = kind_names(read, shown, known)
                 if extra:
                     self.contexts[sid][k] = f"{self.contexts[sid][k]} {extra}"
+
+    def _longer_names(self) -> None:
+        """Add to a window's context the longer form of a name it says short (:func:`longer_forms`).
+
+        "| Building: Larkspur | … |" is about Larkspur House, the name the shown sections give
+        it: a claim about "the Attic Room at Larkspur House" may rest on the row (ah004).
+        """
+        longer = longer_forms(self.texts.values())
+        if not longer:
+            return
+        for sid, wins in self.items.items():
+            for k, (_, _, read) in enumerate(wins):
+                said = {name_form(w) for w in words(read) if w[:1].isupper()}
+                folded = read.casefold()
+                extra = [
+                    name
+                    for first, name in longer.items()
+                    if first in said and name.casefold() not in folded
+                ]
+                if extra:
+                    self.contexts[sid][k] = " ".join([self.contexts[sid][k], *extra])
 
     def context_of(self, section_id: str, start: int, end: int | None = None) -> str:
         """The context of a window of ``section_id`` from ``start`` (to ``end``).

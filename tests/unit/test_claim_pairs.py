@@ -29,3 +29,22 @@ def test_a_sentence_referring_back_is_about_the_named_thing() -> None:
     )
     assert mixed_pair("The Havørn-300 is connected to the vessel by a 600 m tether.", window) == ""
     assert mixed_pair("Direct access training takes 5 days and costs 890 GBP.", COURSES) == ""
+
+
+RENTS = (
+    "| Rookwood | One bedroom | 124.00 GBP | 41.00 GBP |\n"
+    "| Rookwood | Two bedrooms | 147.00 GBP | 45.00 GBP |"
+)
+
+
+def test_a_claim_taking_one_rows_count_and_the_other_rows_amount_is_not_supported() -> None:
+    """ah008 (held-out set 33): one-bedroom's 41.00 GBP shown as the two-bedroom flat's."""
+    wrong = "The monthly service charge for a two-bedroom flat at Rookwood is 41.00 GBP."
+    assert "counting 2" in mixed_pair(wrong, RENTS)
+    assert mixed_pair(wrong.replace("41.00", "45.00"), RENTS) == ""
+    # a claim of both rows holds an amount of each
+    both = "At Rookwood a one-bedroom flat is 124.00 GBP a week and a two-bedroom flat 147.00 GBP."
+    assert mixed_pair(both, RENTS) == ""
+    sentences = "One-bedroom flats cost 124 GBP a week. Two-bedroom flats cost 147 GBP a week."
+    assert mixed_pair("Two-bedroom flats cost 124 GBP a week.", sentences) != ""
+    assert mixed_pair("One-bedroom flats cost 124 GBP a week.", sentences) == ""

@@ -290,3 +290,31 @@ def test_an_idiom_opening_a_sentence_is_no_scope() -> None:
         "At least 2 adults must stay for the whole party. Parties at Larchfield Park end at 17:00."
     )
     assert guard("At Larchfield Park, 2 adults must stay for the whole party.", text) == ""
+
+
+def test_a_number_word_joined_to_its_noun_is_a_number() -> None:
+    """ "a three-month membership" states 3 months as "an 18-month interval" states 18 (set 33)."""
+    assert numbers_with_units("a three-month membership, a two-bedroom flat") == [
+        ("3", "month"),
+        ("2", None),
+    ]
+    # idioms and words read elsewhere are not
+    assert numbers_with_units("a one-off fee, a one-way ticket, double-glazed windows") == []
+    assert numbers_with_units("a half-day") == [("0.5", "day")]
+
+
+def test_an_amount_said_after_a_comma_stays_with_its_clause() -> None:
+    """d034 (set 16): "…; the nearest public car park is on Harbour Street, a four-minute walk
+    away." A clause window cut at the comma lost the walk; the sentence's "no car park" negates
+    the whole. The clause and the apposition after it are one window too."""
+    from disputatio.validators.windows import Windows
+
+    text = (
+        "There is no car park at the Quayside Surgery; the nearest public car park is on "
+        "Harbour Street, a four-minute walk away."
+    )
+    read = [r for _, _, r in Windows({"s": {"text": text, "title": "Parking"}}).items["s"]]
+    assert "the nearest public car park is on Harbour Street, a four-minute walk away." in read
+    claim = "The nearest public car park is on Harbour Street, a four-minute walk away [s]."
+    report = check_answer(claim, {"s": {"text": text}}, checker=LexicalSupport())
+    assert report.claims[0].verdict == "supported"

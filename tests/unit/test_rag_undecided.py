@@ -20,13 +20,13 @@ from disputatio.validators.yesno import UNDECIDED
 
 TEXT = (
     "# Reading Room\n\n"
-    "The Reading Room is on the second floor. A reader's ticket is valid for three years. "
+    "Readers may bring laptops into the Reading Room. A reader's ticket is valid for three years. "
     "Readers must show photo ID."
 )
 QUESTION = "Can I bring my dog into the Reading Room?"
 DRAFT = (
     "Yes, you can bring your dog into the Reading Room. "
-    "The Reading Room is on the second floor. [S1]"
+    "Readers may bring laptops into the Reading Room. [S1]"
 )
 
 
@@ -46,10 +46,10 @@ def _run(tmp_path: Path, p_carried: float) -> tuple[dict, ScriptedChatModel]:
 def test_an_uncarried_verdict_leaves_the_question_undecided(tmp_path: Path) -> None:
     out, judge = _run(tmp_path, 0.1)
     assert out["answer"].startswith(UNDECIDED)
-    assert "second floor" in out["answer"] and "dog" not in out["answer"]
+    assert "laptops" in out["answer"] and "dog" not in out["answer"]
     # what the judge read: the verdict's statement against the supported claim's sentence
     asked = str(judge.prompts[0][-1].content)
-    assert "You can bring your dog into the Reading Room." in asked and "second floor" in asked
+    assert "You can bring your dog into the Reading Room." in asked and "laptops" in asked
     verdict = next(c for c in out["claims"] if c["text"].startswith("Yes,"))
     assert verdict["dropped"]
     assert any(c["verdict"] == "not_found" and c["text"] == UNDECIDED for c in out["claims"])

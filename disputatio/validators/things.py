@@ -1,0 +1,66 @@
+"""What a figure is the price or length of: the thing named before "costs" or "lasts".
+
+A claim may copy a sentence's figure and put it on another thing: "The replacement card costs
+10.00 GBP" on "a lost key fob costs 10.00 GBP to replace" (ag019, held-out set 32, a near miss
+answered: the support judge let the fob stand for the card). Names are the name guard's
+(:func:`~disputatio.validators.guards.swapped_name`); this is the same test for the lower-case
+word a figure's verb follows. Used by :func:`~disputatio.validators.guards.guard`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from disputatio.validators.sentences import STOPWORDS, stated_numbers, stem, words
+
+#: "<thing> costs 10.00 GBP", "<thing> lasts 3 hours", "<thing> cost only 5 GBP".
+_FIGURE_RE = re.compile(
+    r"\b([^\W\d_][\w'-]*)\s+(costs?|lasts?)\s+(?:only\s+|just\s+|about\s+)?"
+    r"([£€$]?\s?\d[\d.,]*(?:\s*[^\W\d_]+)?)",
+    re.I,
+)
+
+#: The word before a thing, and the words that make the thing no subject ("for 14 guests").
+_BEFORE_RE = re.compile(r"([^\W_]+)\W*$")
+_OF = frozenset("for of per with to from than by".split())
+
+
+def _figures(text: str) -> list[tuple[str, str, frozenset[tuple[str, str | None]]]]:
+    """Each ``(thing's stem, verb's stem, the figure's numbers)`` of ``text``."""
+    out = []
+    for m in _FIGURE_RE.finditer(text or ""):
+        thing = m.group(1)
+        if thing.casefold() in STOPWORDS or thing[:1].isupper():
+            continue  # "It costs …", "Parking costs …" opening a sentence: no thing to swap
+        before = _BEFORE_RE.search(text[: m.start()])
+        if before and (stated_numbers(before.group(1)) or before.group(1).casefold() in _OF):
+            continue  # "a cake for 14 guests costs": the thing is the cake, not the guests
+        out.append((stem(thing), stem(m.group(2)), frozenset(stated_numbers(m.group(3)))))
+    return out
+
+
+def _stems(text: str) -> frozenset[str]:
+    """The stems of every word of ``text``, units too: "The week costs 175 GBP." has "week"."""
+    return frozenset(stem(w) for w in words(text))
+
+
+def swapped_thing(claim: str, window: str, context: str = "") -> tuple[str, str] | None:
+    """A thing of ``claim`` whose figure ``window`` gives for another thing, word for word.
+
+    The claim's "<thing> costs <figure>" stands where the window has "<other> costs <figure>"
+    (the same verb and figure), the claim's thing is nowhere in the window or its section's
+    ``context``, and the window's thing is not in the claim.
+
+    Returns:
+        ``(the claim's thing, the window's thing)`` as stems, or None.
+    """
+    said = _stems(window + " " + context)
+    claimed = _stems(claim)
+    theirs = _figures(window)
+    for thing, verb, figure in _figures(claim):
+        if not figure or thing in said:
+            continue
+        for other, other_verb, other_figure in theirs:
+            if other_verb == verb and figure <= other_figure and other not in claimed:
+                return thing, other
+    return None
