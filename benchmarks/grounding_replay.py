@@ -57,6 +57,7 @@ LATEST = {
     "questions_heldout31.jsonl": "records_heldout31_run43.jsonl",
     "questions_heldout32.jsonl": "records_heldout32_run44.jsonl",
     "questions_heldout33.jsonl": "records_heldout33_run45.jsonl",
+    "questions_heldout34.jsonl": "records_heldout34_run46.jsonl",
 }
 
 
