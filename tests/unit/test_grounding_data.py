@@ -39,13 +39,19 @@ def test_questions_are_well_formed_and_their_evidence_is_verbatim(name: str) -> 
             assert any(n.casefold() in joined for n in names), (q["id"], names)
 
 
-def test_thirty_third_heldout_set_has_its_counts_and_its_own_corpus() -> None:
-    """Set 33 (``corpus_coop/``): the shape the README gives for it, in the style of set 32."""
-    name = "questions_heldout33.jsonl"
-    assert CORPUS[name] == "corpus_coop"
+@pytest.mark.parametrize(
+    ("number", "prefix", "corpus"),
+    [(33, "ah", "corpus_coop"), (34, "ai", "corpus_dance")],
+)
+def test_a_late_heldout_set_has_its_counts_and_its_own_corpus(
+    number: int, prefix: str, corpus: str
+) -> None:
+    """Sets 33 and 34: the shape the README gives for each, in the style of set 32."""
+    name = f"questions_heldout{number}.jsonl"
+    assert CORPUS[name] == corpus
     questions = [json.loads(x) for x in (DATA / name).read_text().splitlines() if x.strip()]
-    assert [q["id"] for q in questions] == [f"ah{i:03d}" for i in range(1, 45)]
-    assert {q["split"] for q in questions} == {"heldout33"}
+    assert [q["id"] for q in questions] == [f"{prefix}{i:03d}" for i in range(1, 45)]
+    assert {q["split"] for q in questions} == {f"heldout{number}"}
     kinds = [q["kind"] for q in questions]
     counts = [kinds.count(k) for k in ("answerable", "unanswerable", "multipart")]
     assert counts == [20, 14, 10]
@@ -72,44 +78,6 @@ def test_thirty_third_heldout_set_has_its_counts_and_its_own_corpus() -> None:
         if q["kind"] == "multipart" and any(p["answer"] is None for p in q["parts"])
     ]
     assert len(half_null) == 5
-    files = sorted(p.name for p in (DATA / "corpus_coop").iterdir())
-    assert len(files) == 6
-    assert sorted({p["document"] for p in answered}) == files
-
-
-def test_thirty_fourth_heldout_set_has_its_counts_and_its_own_corpus() -> None:
-    """Set 34 (``corpus_dance/``): the shape the README gives for it, in the style of set 33."""
-    name = "questions_heldout34.jsonl"
-    assert CORPUS[name] == "corpus_dance"
-    questions = [json.loads(x) for x in (DATA / name).read_text().splitlines() if x.strip()]
-    assert [q["id"] for q in questions] == [f"ai{i:03d}" for i in range(1, 45)]
-    assert {q["split"] for q in questions} == {"heldout34"}
-    kinds = [q["kind"] for q in questions]
-    counts = [kinds.count(k) for k in ("answerable", "unanswerable", "multipart")]
-    assert counts == [20, 14, 10]
-    # Interleaved: no kind runs for more than three questions in a row.
-    assert all(len(set(kinds[i : i + 4])) > 1 for i in range(len(kinds) - 3))
-    parts = [p for q in questions for p in q["parts"]]
-    answered = [p for p in parts if p["answer"] is not None]
-    assert (len(parts), len(answered)) == (54, 35)
-    for q in questions:
-        if q["kind"] == "answerable":
-            assert len(q["parts"]) == 1 and q["parts"][0]["answer"] is not None, q["id"]
-        elif q["kind"] == "unanswerable":
-            assert len(q["parts"]) == 1, q["id"]
-        else:
-            assert len(q["parts"]) == 2, q["id"]
-        for p in q["parts"]:
-            if p["answer"] is None:
-                assert (p["aliases"], p["evidence"], p["document"]) == ([], [], None), q["id"]
-    unanswerable = [q for q in questions if q["kind"] == "unanswerable"]
-    assert all(q["parts"][0]["answer"] is None for q in unanswerable)
-    half_null = [
-        q
-        for q in questions
-        if q["kind"] == "multipart" and any(p["answer"] is None for p in q["parts"])
-    ]
-    assert len(half_null) == 5
-    files = sorted(p.name for p in (DATA / "corpus_dance").iterdir())
+    files = sorted(p.name for p in (DATA / corpus).iterdir())
     assert len(files) == 6
     assert sorted({p["document"] for p in answered}) == files
