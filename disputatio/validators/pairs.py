@@ -60,7 +60,7 @@ def mixed_pair(claim: str, window: str) -> str:
         if any(_REFERS_BACK_RE.match(s) for s in rest):
             continue  # "The Havørn-300 has a depth rating of 3,000 m. It is … by a 600 m tether"
         said = stated_numbers(sentence)
-        own = sorted((claim_names & names(sentence)) - names(" ".join(rest)))
+        own = sorted((claim_names & names(sentence)) - names(" ".join(rest))) if claim_names else []
         if own:
             for number, unit in amounts:
                 values = sorted({n for n, u in said if u == unit})
@@ -87,11 +87,14 @@ def _other_count_amount(
     claim's. A claim of both rows ("124.00 GBP for one bedroom and 147.00 GBP for two") holds
     an amount of each.
     """
+    held = sorted(n for n in counts if (n, None) in said)
+    if not held:
+        return ""
     elsewhere = {n for s in rest for n, _ in stated_numbers(s)}
-    own = sorted(n for n in counts if (n, None) in said and n not in elsewhere)
-    for unit in sorted({u for _, u in amounts}):
+    own = [n for n in held if n not in elsewhere]
+    for unit in sorted({u for _, u in amounts}) if own else []:
         values = sorted({n for n, u in said if u == unit})
-        if own and values and not any((n, unit) in said for n, u in amounts if u == unit):
+        if values and not any((n, unit) in said for n, u in amounts if u == unit):
             return f"the sentence counting {own[0]} gives {values[0]} {unit}, not the claim's"
     return ""
 

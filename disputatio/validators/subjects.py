@@ -15,7 +15,8 @@ import re
 from collections.abc import Iterable
 
 from disputatio.validators.names import name_form, names
-from disputatio.validators.sentences import STOPWORDS, split_sentences, stem, words
+from disputatio.validators.sentences import STOPWORDS, stem, words
+from disputatio.validators.tables import is_row
 
 #: A word by which a piece of an answer points back at what was named before it.
 _REFERS_RE = re.compile(
@@ -113,10 +114,11 @@ def longer_forms(texts: Iterable[str]) -> dict[str, str]:
     """
     runs: dict[str, set[str]] = {}
     for text in texts:
-        for span in split_sentences(text):
-            if span.sentence.lstrip().startswith("|"):
+        # a run never crosses a line or a full stop: lines need no splitting into sentences
+        for line in text.splitlines():
+            if is_row(line):
                 continue
-            for m in _RUN_RE.finditer(span.sentence):
+            for m in _RUN_RE.finditer(line):
                 parts = m.group(0).split()
                 while parts and parts[0].casefold() in STOPWORDS:
                     parts = parts[1:]  # "The Attic Room"

@@ -54,11 +54,14 @@ def swapped_thing(claim: str, window: str, context: str = "") -> tuple[str, str]
     Returns:
         ``(the claim's thing, the window's thing)`` as stems, or None.
     """
+    mine = [(thing, verb, figure) for thing, verb, figure in _figures(claim) if figure]
+    if not mine:
+        return None  # most claims: no "<thing> costs <figure>", the window is not read
     said = _stems(window + " " + context)
     claimed = _stems(claim)
     theirs = _figures(window)
-    for thing, verb, figure in _figures(claim):
-        if not figure or thing in said:
+    for thing, verb, figure in mine:
+        if thing in said:
             continue
         for other, other_verb, other_figure in theirs:
             if other_verb == verb and figure <= other_figure and other not in claimed:

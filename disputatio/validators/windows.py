@@ -47,17 +47,17 @@ def _clauses(span: Span) -> list[tuple[int, int, str]]:
         return []
     out = []
     pos = 0
-    before: tuple[int, str] | None = None  # the clause before, for an apposition after it
+    before: int | None = None  # where the clause before starts, for an apposition after it
     for piece in pieces:
         at = span.sentence.index(piece, pos)
         pos = at + len(piece)
         if before is not None and _APPOSITION_RE.match(piece) and stated_numbers(piece):
             # "the nearest public car park is on Harbour Street, a four-minute walk away"
             # (d034, set 16): the amount is the clause's, said after a comma
-            out.append((span.start + before[0], span.start + pos, span.sentence[before[0] : pos]))
+            out.append((span.start + before, span.start + pos, span.sentence[before:pos]))
         if len(piece.split()) >= 3:
             out.append((span.start + at, span.start + pos, piece))
-        before = (at, piece)
+        before = at
     return out
 
 
