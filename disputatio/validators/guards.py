@@ -18,8 +18,10 @@ import re
 from collections.abc import Collection, Sequence
 
 from disputatio.validators.contrast import missing_contrast
+from disputatio.validators.dated import other_date_label
 from disputatio.validators.days import day_covered, month_covered
 from disputatio.validators.items import other_item
+from disputatio.validators.listed import other_listed_amount
 from disputatio.validators.lists import missing_items
 from disputatio.validators.names import letter_names, name_form, names
 from disputatio.validators.opposites import negation_differs, opposite_words
@@ -39,6 +41,17 @@ from disputatio.validators.subjects import holds_name, renames
 from disputatio.validators.tables import other_cell, other_column, unnamed_row
 from disputatio.validators.things import swapped_thing
 from disputatio.validators.times import wrong_end
+
+
+def in_sentence(claim: str, sentence: str) -> str:
+    """Why the whole ``sentence`` gives the claim's figure to something else, or ``""``.
+
+    The guards that read a sentence's structure: each amount of a list with its labels
+    ("48.00 GBP for Grades 2 and 3, 56.00 GBP for …") and each date with the words before it
+    ("Spring term: 5 January …, with half-term from 16 February …"). Also asked of a clause
+    window's sentence (:meth:`~disputatio.validators.windows.Windows.best`).
+    """
+    return other_listed_amount(claim, sentence) or other_date_label(claim, sentence)
 
 
 def guard(
@@ -72,6 +85,7 @@ def guard(
         or other_column(claim, window)
         or other_cell(claim, window)  # "Harbour hotel: … 24 hours | Old Town hotel: Tollgate …"
         or other_item(claim, window)  # "44 touring pitches with … and 12 premium pitches …"
+        or in_sentence(claim, window)
         or ("" if _ANAPHOR_RE.match(claim) else unnamed_row(claim, window))  # "It must …"
         or wrong_end(claim, window)
     )

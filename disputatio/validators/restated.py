@@ -23,6 +23,11 @@ from disputatio.validators.sentences import STOPWORDS, stated_numbers, stem, wor
 from disputatio.validators.times import colon_times
 from disputatio.validators.units import MONEY
 
+#: A year ("2026").
+_YEAR_RE = re.compile(r"(?:19|20)\d\d")
+#: A clock time written with a colon ("3:00"), its hour and minutes.
+_COLON_RE = re.compile(r"(?<![\d:.])(\d{1,2}):(\d{2})(?![\d:])")
+
 
 def number_missing(
     claim: str,
@@ -38,6 +43,8 @@ def number_missing(
     named = set(re.findall(r"\d+", context))  # identifiers: "Incident 2291", "report_2291"
     for number, unit in stated_numbers(claim):
         if number not in by_number:
+            if unit is None and _other_year(number, by_number):
+                return f"the year {number} where the sentence says {_other_year(number, by_number)}"
             if unit is None and (number in named or identifier_in(claim, window, number)):
                 continue
             if (number, unit) in given and holds(window, number, unit, every=True):
@@ -55,9 +62,38 @@ def number_missing(
         shown = ", ".join(sorted(u for u in units if u))
         if unit is not None and unit not in units and None not in units:
             return f"{number} {unit} where the sentence says {number} {shown}"
+        if unit is not None and unit not in units and _only_clock(window, number, stated):
+            return f"{number} {unit} where the sentence's {number} is a clock time"
         if unit is None and units <= MONEY and _counts(claim, number):
             return f"the claim counts {number} of something; the sentence says {number} {shown}"
     return ""
+
+
+def _other_year(number: str, stated: Collection[str]) -> str:
+    """The window's own year when the claim's ``number`` is another year, else ``""``.
+
+    A heading's "SCHOOL YEAR 2025 TO 2026" does not lend "the autumn term 2026" to a sentence
+    that dates the autumn term 2025 (ai025, held-out set 34).
+    """
+    if not _YEAR_RE.fullmatch(number):
+        return ""
+    return next((n for n in sorted(stated) if _YEAR_RE.fullmatch(n) and n != number), "")
+
+
+def _only_clock(window: str, number: str, stated: tuple[tuple[str, str | None], ...]) -> bool:
+    """Whether each bare ``number`` of the window is a clock time's hour or minutes.
+
+    "from 10:00 am to 3:00 pm each day" states no 3 that "three days" could be (ai026,
+    held-out set 34): :func:`stated_numbers` gives a clock time's hour and minutes as bare
+    numbers.
+    """
+    if not number.isdigit():
+        return False
+    bare = sum(1 for n, u in stated if n == number and u is None)
+    clock = sum(
+        (int(h) == int(number)) + (int(m) == int(number)) for h, m in _COLON_RE.findall(window)
+    )
+    return bare <= clock
 
 
 def _same_time(claim: str, window: str, number: str) -> bool:

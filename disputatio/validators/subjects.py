@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 
 from disputatio.validators.names import name_form, names
-from disputatio.validators.sentences import STOPWORDS, stem, words
+from disputatio.validators.sentences import DAYS, MONTHS, STOPWORDS, stem, words
 from disputatio.validators.tables import is_row
 
 #: A word by which a piece of an answer points back at what was named before it.
@@ -95,8 +95,20 @@ def leans_on(piece: str, before: str, *, continues: bool) -> bool:
 
 
 def lent_subjects(piece: str, before: str, *, continues: bool) -> list[str]:
-    """What ``piece`` may be about: ``before``'s subjects when it leans on it, else none."""
-    return named_subjects(before) if before and leans_on(piece, before, continues=continues) else []
+    """What ``piece`` may be about: ``before``'s subjects when it leans on it, else none.
+
+    A day or a month is no subject: "…, and the grandmother needs to give the teacher the
+    collection password" after "The office should be informed by the end of the class on
+    Thursday" is not about Thursday (ai029, held-out set 34).
+    """
+    if not before or not leans_on(piece, before, continues=continues):
+        return []
+    return [n for n in named_subjects(before) if not _when(n)]
+
+
+def _when(name: str) -> bool:
+    """Whether ``name`` is only days and months ("Thursday", "Monday 5 January")."""
+    return all(w.casefold().removesuffix("s") in DAYS | MONTHS for w in words(name))
 
 
 #: A run of capitalised words ("Larkspur House", "The Attic Room"), in one line of prose.

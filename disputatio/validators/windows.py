@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from disputatio.state.claims import Evidence
+from disputatio.validators.guards import in_sentence
 from disputatio.validators.headings import headings_in
 from disputatio.validators.kinds import alternatives, kind_names, placed, quantified
 from disputatio.validators.looks import second_looks
@@ -116,6 +117,8 @@ class Windows:
         self.texts: dict[str, str] = {}
         #: The windows that are whole sentences (not pairs, not clauses), by section.
         self.sentences: dict[str, set[tuple[int, int]]] = {}
+        #: The sentence each clause window stands in, by the clause's span, by section.
+        self.whole: dict[str, dict[tuple[int, int], str]] = {}
         #: Each section's names by the prepositions before them (:func:`kinds.placed`), once.
         self._placed: dict[str, dict[str, set[str]]] = {}
         for sid, sec in sections.items():
@@ -135,9 +138,9 @@ class Windows:
                 else (a.start, b.end, text[a.start : b.end])
                 for a, b in itertools.pairwise(spans)
             ]
-            wins += [
-                clause for span in spans if not is_row(span.sentence) for clause in _clauses(span)
-            ]
+            clauses = [(c, s) for s in spans if not is_row(s.sentence) for c in _clauses(s)]
+            wins += [clause for clause, _ in clauses]
+            self.whole[sid] = {(c[0], c[1]): s.sentence for c, s in clauses}
             self.items[sid] = wins
             heading = sec.get("heading_path") or []
             source = str(sec.get("source") or "").rsplit("/", 1)[-1]
@@ -311,7 +314,13 @@ class Windows:
             if not wins:
                 continue
             scores = checker.score_many(claim, [w[2] for w in wins], self.contexts[sid])
+            whole = self.whole.get(sid, {})
             for win, score in zip(wins, scores, strict=True):
+                if not score.reason and (win[0], win[1]) in whole:
+                    # a clause is read in its sentence: "Monday 5 January 2026 to Saturday 4
+                    # April 2026" is the spring term's, not its half-term's (ai041, set 34)
+                    wrong = in_sentence(claim, whole[win[0], win[1]])
+                    score = SupportScore(0.0, wrong) if wrong else score
                 if score.reason:
                     reasons.append(score.reason)
                 else:
