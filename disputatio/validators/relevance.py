@@ -374,8 +374,8 @@ def _off_yes_no(
     if not asked:
         return []
     plain = " ".join(w for w in words(question) if name_form(w) not in asked)
-    found = [{name_form(w) for w in words(n)} & asked for n in named_subjects(question)]
-    groups = [g for g in found if g and not any(g < h for h in found)]  # "desk" of "Fixed Desk"
+    runs = [{name_form(w) for w in words(n)} & asked for n in named_subjects(question)]
+    groups = [g for g in runs if g and not any(g < h for h in runs)]  # "desk" of "Fixed Desk"
     aside = []
     for claim in facts:
         found = claim.all_evidence
