@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from disputatio.validators.sentences import content_words, split_sentences
+from disputatio.validators.sentences import content_words, split_sentences, words
 from disputatio.validators.tables import is_row
 
 _MONTH = (
@@ -49,6 +49,12 @@ def _dates(text: str) -> list[tuple[tuple[str, str], int, int]]:
     return out
 
 
+def _last_words(text: str) -> set[str]:
+    """The last :data:`_LABEL_WORDS` content words of ``text``, in its order."""
+    ordered = [w for token in words(text) for w in content_words(token)]
+    return set(ordered[-_LABEL_WORDS:])
+
+
 def other_date_label(claim: str, window: str) -> str:
     """Why a sentence of ``window`` labels another date with a word the claim names, or ``""``.
 
@@ -73,7 +79,7 @@ def other_date_label(claim: str, window: str) -> str:
             if i and _SPAN_RE.match(before):
                 labels.append(labels[-1])  # "from 16 February to 22 February": one span
             else:
-                labels.append(set(sorted(content_words(before))[-_LABEL_WORDS:]) if i else set())
+                labels.append(_last_words(before) if i else set())
         mine = [labels[i] for i, (d, _, _) in enumerate(dates) if d in given]
         if not mine:
             continue

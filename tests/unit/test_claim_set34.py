@@ -151,3 +151,13 @@ def test_who_is_asked_by_the_last_sentence_and_a_month_names_no_one() -> None:
     elected = "The Friends of Haddleby Dance chair is elected each September."
     assert "who" in unanswered(question, [elected])
     assert unanswered(question, ["Their chair is Moira Penhallow."]) == ""
+
+
+def test_a_date_is_labelled_by_the_words_nearest_it() -> None:
+    """The last five content words before a date label it, in the sentence's order."""
+    long = (
+        "Autumn term: 8 September to 6 December, and the zebra yak wombat aardvark badger"
+        " half-term from 20 October."
+    )
+    assert other_date_label("The half-term begins on 8 September.", long)
+    assert other_date_label("The zebra term begins on 8 September.", long) == ""
