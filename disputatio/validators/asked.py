@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from disputatio.validators.dated import DATE_RE
 from disputatio.validators.names import names
 from disputatio.validators.sentences import (
     DAYS,
@@ -205,11 +206,6 @@ _CLOCK_SAID_RE = re.compile(
 
 #: "How long …", not "how soon" (which "by 5 pm" answers).
 _HOW_LONG_ONLY_RE = re.compile(r"\bhow\s+long\b", re.I)
-_MONTH_ALT = "|".join(sorted(MONTHS, key=len, reverse=True))
-#: A date: "31 January", "1st March", "January 31".
-_DATE_RE = re.compile(
-    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTH_ALT})\b|\b(?:{_MONTH_ALT})\s+\d{{1,2}}\b", re.I
-)
 
 
 def states_stretch(claim: str) -> bool:
@@ -220,8 +216,8 @@ def states_stretch(claim: str) -> bool:
     am on the first Saturday" (ah017) and "is checked every January, and anyone who has not
     renewed by 31 January is taken off it" (ah020, held-out set 33) say when, not how long.
     """
-    points = len(_CLOCK_SAID_RE.findall(claim)) + len(_DATE_RE.findall(claim))
-    rest = _DATE_RE.sub(" ", _CLOCK_SAID_RE.sub(" ", claim))
+    points = len(_CLOCK_SAID_RE.findall(claim)) + len(DATE_RE.findall(claim))
+    rest = DATE_RE.sub(" ", _CLOCK_SAID_RE.sub(" ", claim))
     return bool(stated_numbers(rest)) or points >= 2
 
 

@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import re
 
-from disputatio.validators.sentences import content_words, split_sentences, words
+from disputatio.validators.sentences import MONTHS, content_words, split_sentences, words
 from disputatio.validators.tables import is_row
 
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
+_MONTH = "(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
 _WEEKDAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?"
-#: A date: "Monday 16 February", "16th Feb", "February 16".
+#: A date: "Monday 16 February", "16th Feb", "February 16" (also read by
+#: :func:`~disputatio.validators.asked.states_stretch`).
 DATE_RE = re.compile(
     rf"\b{_WEEKDAY}(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m1>{_MONTH})\b"
     rf"|\b{_WEEKDAY}(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b(?!:)",
