@@ -22,13 +22,11 @@ from __future__ import annotations
 import re
 
 from disputatio.validators.dated import DATE_RE
-from disputatio.validators.sentences import split_sentences, stated_numbers
+from disputatio.validators.sentences import YEAR_RE, split_sentences, stated_numbers
 from disputatio.validators.tables import is_row
 
 #: A number as written ("48.00", "1,200", "3"), not part of a longer one or a clock time.
 _NUMBER_RE = re.compile(r"(?<![\d.,:])\d+(?:[.,]\d+)*(?![\d:]|[.,]\d)")
-#: A year, no label ("2026").
-_YEAR_RE = re.compile(r"(?:19|20)\d\d")
 #: Where a list's pieces part: a comma or semicolon not inside a number.
 _PIECE_RE = re.compile(r",(?!\d)|;")
 #: Where a piece holding two amounts parts.
@@ -38,7 +36,7 @@ _JOIN_RE = re.compile(r"\b(?:and|or)\b")
 def _labels(text: str) -> set[str]:
     """The values of the numbers ``text`` writes, but those of dates and years."""
     plain = DATE_RE.sub(" ", text)
-    return {_value(t) for t in _NUMBER_RE.findall(plain) if not _YEAR_RE.fullmatch(t)}
+    return {_value(t) for t in _NUMBER_RE.findall(plain) if not YEAR_RE.fullmatch(t)}
 
 
 def _value(token: str) -> str:

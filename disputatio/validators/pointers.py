@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from disputatio.validators.sentences import stated_numbers
+from disputatio.validators.sentences import YEAR_RE, stated_numbers
 
 #: "<what> is stated in <where>": a subject said to be in the documents, and where.
 _STATED_IN_RE = re.compile(
@@ -20,8 +20,6 @@ _STATED_IN_RE = re.compile(
     r"(?:in|within|under|on)\s+(?P<where>.+?)\s*[.:]?\s*$",
     re.I,
 )
-#: A year: no figure a pointer's subject states.
-_YEAR_RE = re.compile(r"(?:19|20)\d\d")
 #: The nouns a "where" ends with: a place in the text, not in the world.
 _PLACE_NOUNS = frozenset(
     "sentence sentences section sections subsection paragraph paragraphs passage passages text "
@@ -57,7 +55,7 @@ def points_at_a_place(text: str) -> bool:
     m = _STATED_IN_RE.match(text)
     if m is None or ":" in m.group("where"):
         return False  # it quotes (': "X"')
-    if any(not _YEAR_RE.fullmatch(n) for n, _ in stated_numbers(text[: m.start("where")])):
+    if any(not YEAR_RE.fullmatch(n) for n, _ in stated_numbers(text[: m.start("where")])):
         return False  # it states a figure ("The 910 NOK allowance is …"); a year is no figure
 
     where = _LABEL_OR_QUOTE_RE.sub(" section ", m.group("where"))  # a label names a section

@@ -19,14 +19,16 @@ from collections.abc import Collection
 from disputatio.validators.durations import UNITS as TIME_UNITS
 from disputatio.validators.durations import same_duration
 from disputatio.validators.ranges import holds
-from disputatio.validators.sentences import STOPWORDS, stated_numbers, stem, word_matches, words
-from disputatio.validators.times import colon_times
+from disputatio.validators.sentences import (
+    STOPWORDS,
+    YEAR_RE,
+    stated_numbers,
+    stem,
+    word_matches,
+    words,
+)
+from disputatio.validators.times import COLON_TIME_RE, colon_times
 from disputatio.validators.units import MONEY
-
-#: A year ("2026").
-_YEAR_RE = re.compile(r"(?:19|20)\d\d")
-#: A clock time written with a colon ("3:00"), its hour and minutes.
-_COLON_RE = re.compile(r"(?<![\d:.])(\d{1,2}):(\d{2})(?![\d:])")
 
 
 def number_missing(
@@ -43,8 +45,9 @@ def number_missing(
     named = set(re.findall(r"\d+", context))  # identifiers: "Incident 2291", "report_2291"
     for number, unit in stated_numbers(claim):
         if number not in by_number:
-            if unit is None and _other_year(number, by_number):
-                return f"the year {number} where the sentence says {_other_year(number, by_number)}"
+            year = _other_year(number, by_number) if unit is None else ""
+            if year:
+                return f"the year {number} where the sentence says {year}"
             if unit is None and (number in named or identifier_in(claim, window, number)):
                 continue
             if (number, unit) in given and holds(window, number, unit, every=True):
@@ -75,9 +78,9 @@ def _other_year(number: str, stated: Collection[str]) -> str:
     A heading's "SCHOOL YEAR 2025 TO 2026" does not lend "the autumn term 2026" to a sentence
     that dates the autumn term 2025 (ai025, held-out set 34).
     """
-    if not _YEAR_RE.fullmatch(number):
+    if not YEAR_RE.fullmatch(number):
         return ""
-    return next((n for n in sorted(stated) if _YEAR_RE.fullmatch(n) and n != number), "")
+    return next((n for n in sorted(stated) if YEAR_RE.fullmatch(n) and n != number), "")
 
 
 def _only_clock(window: str, number: str, stated: tuple[tuple[str, str | None], ...]) -> bool:
@@ -91,7 +94,7 @@ def _only_clock(window: str, number: str, stated: tuple[tuple[str, str | None], 
         return False
     bare = sum(1 for n, u in stated if n == number and u is None)
     clock = sum(
-        (int(h) == int(number)) + (int(m) == int(number)) for h, m in _COLON_RE.findall(window)
+        (int(h) == int(number)) + (int(m) == int(number)) for h, m in COLON_TIME_RE.findall(window)
     )
     return bare <= clock
 

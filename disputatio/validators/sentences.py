@@ -69,6 +69,8 @@ MONTHS = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
+#: A year ("2026"): a date's number, not an amount or a label.
+YEAR_RE = re.compile(r"(?:19|20)\d\d")
 #: The days of the week and the words for a kind of day ("weekday", "daily").
 DAYS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday weekday weekend daily".split()

@@ -29,12 +29,12 @@ _CLOSED_RE = re.compile(r"\b(?:closed|closes|closing|shut|shuts)\b[^.;,]{0,20}$"
 End = Literal["start", "end"]
 
 #: A clock time written with a colon: "07:30", "9:00" (hour and minutes as groups).
-_COLON_TIME_RE = re.compile(r"(?<![\d:.])(\d{1,2}):(\d{2})(?![\d:])")
+COLON_TIME_RE = re.compile(r"(?<![\d:.])(\d{1,2}):(\d{2})(?![\d:])")
 
 
 def colon_times(text: str) -> set[tuple[int, str]]:
     """The clock times of ``text`` written with a colon, as ``(hour, minutes)``."""
-    return {(int(h), m) for h, m in _COLON_TIME_RE.findall(text)}
+    return {(int(h), m) for h, m in COLON_TIME_RE.findall(text)}
 
 
 def _end_of(claim: str) -> End | None:
