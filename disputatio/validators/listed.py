@@ -22,7 +22,12 @@ from __future__ import annotations
 import re
 
 from disputatio.validators.dated import DATE_RE
-from disputatio.validators.sentences import YEAR_RE, split_sentences, stated_numbers
+from disputatio.validators.sentences import (
+    YEAR_RE,
+    canonical_number,
+    split_sentences,
+    stated_numbers,
+)
 from disputatio.validators.tables import is_row
 
 #: A number as written ("48.00", "1,200", "3"), not part of a longer one or a clock time.
@@ -36,13 +41,7 @@ _JOIN_RE = re.compile(r"\b(?:and|or)\b")
 def _labels(text: str) -> set[str]:
     """The values of the numbers ``text`` writes, but those of dates and years."""
     plain = DATE_RE.sub(" ", text)
-    return {_value(t) for t in _NUMBER_RE.findall(plain) if not YEAR_RE.fullmatch(t)}
-
-
-def _value(token: str) -> str:
-    """A written number's value as :func:`stated_numbers` gives it ("48.00" → "48")."""
-    plain = token.replace(",", "")
-    return plain.rstrip("0").rstrip(".") if "." in plain else plain
+    return {canonical_number(t) for t in _NUMBER_RE.findall(plain) if not YEAR_RE.fullmatch(t)}
 
 
 def _amounts(text: str, unit: str) -> list[str]:
@@ -97,9 +96,9 @@ def other_listed_amount(claim: str, window: str) -> str:
             items = _items(span.sentence, unit)
             if not items:
                 continue
-            mine = set().union(*(others for n, others in items if n == amount))
             if not any(n == amount for n, _ in items):
                 continue
+            mine = set().union(*(others for n, others in items if n == amount))
             for label in sorted(labels - mine):
                 other = next((n for n, others in items if label in others and n != amount), "")
                 if other:

@@ -117,7 +117,8 @@ def content_words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _canonical_number(raw: str) -> str:
+def canonical_number(raw: str) -> str:
+    """A written number as :func:`stated_numbers` gives it ("48.00" → "48", "1,200" → "1200")."""
     if re.fullmatch(r"\d{1,3}(?:[ ,]\d{3})+", raw):
         return raw.replace(",", "").replace(" ", "")
     value = raw.replace(",", ".")
@@ -185,9 +186,9 @@ def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
     for i, tok in enumerate(tokens):
         low = tok.casefold()
         if re.fullmatch(r"\d+(?:[.,]\d+)*", tok):
-            num = _canonical_number(tok)
+            num = canonical_number(tok)
         elif re.fullmatch(r"\d+[a-z%°]+", low):  # "4t", "20%": split number and unit
-            num = _canonical_number(re.match(r"\d+", low).group(0))  # type: ignore[union-attr]
+            num = canonical_number(re.match(r"\d+", low).group(0))  # type: ignore[union-attr]
             out.append((num, UNITS.get(low[len(num) :])))
             continue
         elif half := _half_of(tokens, i):  # "half a day", "half-day": 0.5 of a unit
@@ -201,7 +202,7 @@ def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
             num = _NUMBER_WORDS[low]
         elif re.fullmatch(r"\d+-[a-z]+", low):  # "18-month"
             num, _, unit = low.partition("-")
-            out.append((_canonical_number(num), UNITS.get(unit)))
+            out.append((canonical_number(num), UNITS.get(unit)))
             continue
         elif _worded_compound(low):  # "three-month", "two-bedroom" as "18-month"
             word, _, unit = low.partition("-")

@@ -107,7 +107,7 @@ def lent_subjects(piece: str, before: str, *, continues: bool) -> list[str]:
 
 
 def _when(name: str) -> bool:
-    """Whether ``name`` is only days and months ("Thursday", "Monday 5 January")."""
+    """Whether ``name`` is only days and months ("Thursday", "Monday January")."""
     return all(w.casefold().removesuffix("s") in DAYS | MONTHS for w in words(name))
 
 
