@@ -26,8 +26,8 @@ documents do not answer. This module compares the question with the claims' evid
 * **words** (off by default, ``grounding.on_question_words``): a word of the question that the
   evidence lacks, where the evidence puts another word in its place — before the same noun
   ("*service* accounts" / "*standard user* accounts") or after the same preposition ("in
-  *water*" / "in *air*"). On three held-out question sets it refused four answers for one near
-  miss (docs/grounding.md).
+  *water*" / "in *air*"; :mod:`~disputatio.validators.replaced`). On three held-out question
+  sets it refused four answers for one near miss (docs/grounding.md).
 
 What a question asks for is read in :mod:`disputatio.validators.asked`. Lexical (a caller may
 pass a word similarity, so that synonyms are no contrast): what each rule refuses is measured
@@ -36,7 +36,7 @@ on the labelled questions in docs/grounding.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from disputatio.state.claims import Claim, Evidence
 from disputatio.validators.asked import (
@@ -62,10 +62,16 @@ from disputatio.validators.ranges import (
     excludes_age,
     said_age,
 )
+from disputatio.validators.replaced import (
+    ASKING,
+    SYNONYM_SIMILARITY,
+    Similar,
+    content,
+    contrast,
+)
 from disputatio.validators.sentences import (
     DAYS,
     MONTHS,
-    STOPWORDS,
     UNITS,
     split_sentences,
     stated_numbers,
@@ -74,98 +80,6 @@ from disputatio.validators.sentences import (
 )
 from disputatio.validators.subjects import named_subjects
 from disputatio.validators.tables import figure_columns
-
-#: Prepositions after which a question's word names the condition asked about ("in water").
-PREPOSITIONS = frozenset("in on at for from with during under inside outside into onto".split())
-
-#: Words that may stand between a preposition or modifier and its noun.
-_DETERMINERS = frozenset("the a an its their this these those his her our your".split())
-
-#: Question-form words: they ask for a value, and no evidence repeats them.
-_ASKING = frozenset(
-    stem(w)
-    for w in "often long many much time far old maximum minimum happen which what who whom "
-    "whose when where why how".split()
-)
-
-
-def _content(token: str) -> bool:
-    low = token.casefold()
-    return low not in STOPWORDS and not any(ch.isdigit() for ch in low) and len(low) > 1
-
-
-def _next_content(tokens: Sequence[str], i: int, step: int) -> int | None:
-    """The index of the first content word from ``i`` on (skipping determiners), if any."""
-    while 0 <= i < len(tokens):
-        if tokens[i] not in _DETERMINERS:
-            return i if _content(tokens[i]) else None
-        i += step
-    return None
-
-
-#: Word similarity (cosine in the embedding space) from which a replaced word is a synonym,
-#: not a contrast: "big"/"large" 0.81, "unguarded"/"unprotected" 0.65 against "water"/"air"
-#: 0.50, "service"/"user" 0.36 (all-MiniLM-L6-v2; docs/grounding.md says where each was found).
-SYNONYM_SIMILARITY = 0.6
-
-Similar = Callable[[str, str], float]
-
-
-def contrast(
-    question: str, evidence: str, context: str = "", similar: Similar | None = None
-) -> tuple[str, str] | None:
-    """A word of ``question`` the evidence replaces with another, as ``(asked, found)``.
-
-    Args:
-        question: The question (or one part of it).
-        evidence: The sentence(s) the claims rest on.
-        context: The evidence's section title and headings (words there count as present).
-        similar: Word similarity in [0, 1]; a replacement at least :data:`SYNONYM_SIMILARITY`
-            similar to the question's word is a synonym ("big"/"large"), not a contrast.
-
-    Returns:
-        ``("service accounts", "user accounts")``-like phrases, or None when the evidence
-        puts no other word where the question has one it lacks.
-    """
-    for asked, found, word, other in _replacements(question, evidence, context):
-        if similar is None or similar(word, other) < SYNONYM_SIMILARITY:
-            return asked, found
-    return None
-
-
-def _replacements(
-    question: str, evidence: str, context: str
-) -> Iterator[tuple[str, str, str, str]]:
-    """``(asked phrase, found phrase, asked word, found word)`` for each replaced word."""
-    q = [t.casefold() for t in words(question)]
-    e = [t.casefold() for t in words(evidence)]
-    have = {stem(t) for t in e} | {stem(t.casefold()) for t in words(context)}
-    asked = {stem(t) for t in q}
-    for i, tok in enumerate(q):
-        if not _content(tok) or stem(tok) in have or stem(tok) in _ASKING:
-            continue
-        # "<missing> <noun>" where the evidence says "<other> <noun>"
-        nxt = i + 1 if i + 1 < len(q) and _content(q[i + 1]) else None
-        if nxt is not None and stem(q[nxt]) in have:
-            for j, other in enumerate(e):
-                if j and stem(other) == stem(q[nxt]) and _replaces(e[j - 1], asked):
-                    yield f"{tok} {q[nxt]}", f"{e[j - 1]} {other}", tok, e[j - 1]
-        # "<preposition> <missing>" where the evidence says "<preposition> <other>"
-        back = i - 1
-        while back >= 0 and q[back] in _DETERMINERS:
-            back -= 1
-        if back >= 0 and q[back] in PREPOSITIONS:
-            for j, other in enumerate(e):
-                if other != q[back]:
-                    continue
-                k = _next_content(e, j + 1, 1)
-                if k is not None and _replaces(e[k], asked):
-                    yield f"{q[back]} {tok}", f"{other} {e[k]}", tok, e[k]
-
-
-def _replaces(word: str, asked: set[str]) -> bool:
-    """Whether an evidence word can stand where the question has another (a content word)."""
-    return _content(word) and stem(word) not in asked
 
 
 def off_question(
@@ -243,7 +157,7 @@ def _figure_headers(claim: str, reading: str) -> str:
 def _topical(token: str) -> bool:
     """A word that says what a question is about: content, not its form or a unit."""
     low = token.casefold()
-    return _content(low) and stem(low) not in _ASKING and low not in UNITS
+    return content(low) and stem(low) not in ASKING and low not in UNITS
 
 
 def topic_words(text: str) -> set[str]:

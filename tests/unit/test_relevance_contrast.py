@@ -5,7 +5,8 @@ from __future__ import annotations
 from disputatio.validators.asked import asked_unit
 from disputatio.validators.claims import NOT_FOUND_ANSWER, check_answer
 from disputatio.validators.measures import number_contrast
-from disputatio.validators.relevance import contrast, off_question
+from disputatio.validators.relevance import off_question
+from disputatio.validators.replaced import contrast
 from disputatio.validators.support import LexicalSupport
 
 POLICY = (
