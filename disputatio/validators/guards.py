@@ -26,6 +26,7 @@ from disputatio.validators.lists import missing_items
 from disputatio.validators.names import initials_of, letter_names, name_form, names
 from disputatio.validators.opposites import negation_differs, opposite_words
 from disputatio.validators.pairs import mixed_pair, paired_word
+from disputatio.validators.periods import rate_unstated
 from disputatio.validators.pieces import name_of_other_numbers
 from disputatio.validators.restated import named_in_range, number_missing
 from disputatio.validators.roles import other_role
@@ -88,6 +89,7 @@ def guard(
         or in_sentence(claim, window)
         or ("" if _ANAPHOR_RE.match(claim) else unnamed_row(claim, window))  # "It must …"
         or wrong_end(claim, window)
+        or rate_unstated(claim, window, context)  # "35.00 GBP per hour" on "3 hours, 35.00 GBP"
     )
     if unbound:
         return unbound

@@ -11,7 +11,10 @@ yearly one to show.
 * :func:`amount_periods`: the periods a text states an amount of money per ("45.00 GBP a
   year", "an annual fee of 45 GBP", "£28.50/month");
 * :func:`period_contrast`: a claim whose every amount of money is stated per another period
-  than the one asked, in the claim or, where the claim drops it, in its evidence.
+  than the one asked, in the claim or, where the claim drops it, in its evidence;
+* :func:`rate_unstated` (a guard of the claim checker): a claim that states an amount per a
+  period its evidence does not give it ("The CNC router costs 35.00 GBP per hour" on an
+  induction table's row "CNC router: Canal Basin, 3 hours, 35.00 GBP", ak008, held-out set 36).
 
 Lexical; no model call. What the rule changes is measured on every set's recorded drafts
 (docs/grounding.md).
@@ -67,6 +70,11 @@ _AFTER_RE = re.compile(
 #: Before an amount, in its clause: "an annual fee of", "the monthly price is", "yearly:".
 _BEFORE_RE = re.compile(rf"\b{_ADJECTIVE}\b{_NOT_A_RATE}[^\d.;!?|]{{0,40}}$", re.I)
 _CLAUSE_END_RE = re.compile(r"[;!?|]|\.(?!\d)")
+#: A rate anywhere in a text, a header's or title's too: "per hour", "an hour", "/month",
+#: "Hourly rate" ("3 hours" is none).
+_RATE_RE = re.compile(
+    rf"(?:/\s*|\b(?:per|a|an|each|every)\s+){_UNIT}\b|\b{_ADJECTIVE}\b{_NOT_A_RATE}", re.I
+)
 
 
 def asked_period(question: str) -> str | None:
@@ -126,6 +134,47 @@ def period_contrast(question: str, claim: str, evidence: str) -> tuple[str, str]
             return None
         stated |= periods
     return asked, ", ".join(sorted(stated))
+
+
+#: A length of several periods: "3 hours", "2 weeks" (what an amount beside it is for).
+_LENGTHS_RE = re.compile(
+    rf"\b(?:[2-9]|[1-9]\d+|two|three|four|five|six)(?:\.\d+)?\s+{_UNIT}s\b", re.I
+)
+
+
+def rate_unstated(claim: str, evidence: str, context: str = "") -> str:
+    """Why ``evidence`` does not give an amount of ``claim`` the claim's period, or ``""``.
+
+    An amount the claim states per a period ("35.00 GBP per hour") may not be stated in the
+    evidence per another ("35.00 GBP a day"), nor beside a length of several such periods
+    with no rate named anywhere in the evidence or its section's title and headings
+    (``context``): "3 hours, 35.00 GBP" is the price of three hours. An amount stated with no
+    period and no length is left alone: a document may say once that its prices are per month
+    ("All prices … are per month unless a plan says otherwise", above a table of prices), and
+    so is a table's row, whose headers ("Plot Member, per day") the window may not hold. An
+    amount the evidence does not state at all is
+    :func:`~disputatio.validators.restated.number_missing`'s to refuse.
+    """
+    for value, periods in amount_periods(claim).items():
+        found = amount_periods(evidence, value) if periods else {}
+        if not found:
+            continue
+        stated = set().union(*found.values())
+        if stated & periods:
+            continue
+        wanted, given = ", ".join(sorted(periods)), ", ".join(sorted(stated))
+        if stated:
+            return f"the claim states {value} per {wanted}, the sentence per {given}"
+        named = {
+            _PERIODS[m.group(m.lastindex or 0).casefold()]
+            for m in _RATE_RE.finditer(f"{evidence} {context}")
+        }
+        if "|" in evidence:  # a table's row: its headers, not in the window, may name the rate
+            continue
+        lengths = {_PERIODS[m.group(1).casefold()] for m in _LENGTHS_RE.finditer(evidence)}
+        if periods & lengths and not periods & named:
+            return f"the claim states {value} per {wanted}, the sentence for a length of time"
+    return ""
 
 
 def _clause_tail(text: str) -> str:
