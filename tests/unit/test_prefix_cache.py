@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
+from disputatio.models import prefix_cache
 from disputatio.models.prefix_cache import PROBE, SENTINEL, FixedPrefixModel
 from disputatio.testing import ScriptedChatModel
 from disputatio.validators.judge import SupportJudge, judge_messages
@@ -30,6 +31,17 @@ BEFORE = [
     ("There are 6 wheelchair spaces at the Harcourt Stage.", PASSAGE, TITLE),
     (CLAIM, "Every Ropeworks Studio production has one relaxed performance.", "Access"),
 ]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_slots() -> None:
+    """Forget what earlier tests' judges learnt of their servers' slots.
+
+    A scripted model has no endpoint address, so its slot record is keyed by the object's
+    ``id``, which a later test's model may be given again once the first is collected: it would
+    find the other server's prefixes (a test then passed or failed by the order it ran in).
+    """
+    prefix_cache._slots.clear()
 
 
 def _tokens(messages: Sequence[BaseMessage]) -> list[str]:
