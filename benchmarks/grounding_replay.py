@@ -60,6 +60,7 @@ LATEST = {
     "questions_heldout34.jsonl": "records_heldout34_run46.jsonl",
     "questions_heldout35.jsonl": "records_heldout35_run47.jsonl",
     "questions_heldout36.jsonl": "records_heldout36_run48.jsonl",
+    "questions_heldout37.jsonl": "records_heldout37_run49.jsonl",
 }
 
 

@@ -17,8 +17,11 @@ from typing import Literal
 
 _TIME = r"(?<![\d:.])(\d{1,2}[:.]\d{2})(?![\d:])"
 _TIME_RE = re.compile(_TIME)
-#: A span of clock times: "from 13:00 to 15:30", "13:00-15:30", "between 9.00 and 17.00".
-_SPAN_RE = re.compile(rf"{_TIME}\s*(?:to|until|till|and|-|–|—)\s*{_TIME}", re.I)
+#: "am" or "pm" after a clock time ("7.30 pm", "9.45 a.m.").
+_MERIDIEM = r"(?:\s*[ap]\.?m\b\.?)?"
+#: A span of clock times: "from 13:00 to 15:30", "13:00-15:30", "between 9.00 and 17.00",
+#: "7.30 pm to 9.45 pm" (al004, held-out set 37).
+_SPAN_RE = re.compile(rf"{_TIME}{_MERIDIEM}\s*(?:to|until|till|and|-|–|—)\s*{_TIME}", re.I)
 _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to)\b", re.I)
 _END_RE = re.compile(r"\b(?:finish\w*|end|ends|ending|ended|clos\w*|shut\w*|last\s+\w+)\b", re.I)
 _START_RE = re.compile(r"\b(?:start\w*|begin\w*|began|open|opens|opening|opened)\b", re.I)
