@@ -86,8 +86,13 @@ def asked_period(question: str) -> str | None:
     """
     if not _PRICE_RE.search(question) or is_multipart(question):
         return None
-    found = {_PERIODS[m.group(m.lastindex or 0).casefold()] for m in _ASKED_RE.finditer(question)}
+    found = _named_periods(_ASKED_RE, question)
     return found.pop() if len(found) == 1 else None
+
+
+def _named_periods(pattern: re.Pattern[str], text: str) -> set[str]:
+    """The periods ``pattern`` finds in ``text``, each match's last group being its word."""
+    return {_PERIODS[m.group(m.lastindex or 0).casefold()] for m in pattern.finditer(text)}
 
 
 def amount_periods(text: str, number: str | None = None) -> dict[str, set[str]]:
@@ -165,14 +170,10 @@ def rate_unstated(claim: str, evidence: str, context: str = "") -> str:
         wanted, given = ", ".join(sorted(periods)), ", ".join(sorted(stated))
         if stated:
             return f"the claim states {value} per {wanted}, the sentence per {given}"
-        named = {
-            _PERIODS[m.group(m.lastindex or 0).casefold()]
-            for m in _RATE_RE.finditer(f"{evidence} {context}")
-        }
         if "|" in evidence:  # a table's row: its headers, not in the window, may name the rate
             continue
-        lengths = {_PERIODS[m.group(1).casefold()] for m in _LENGTHS_RE.finditer(evidence)}
-        if periods & lengths and not periods & named:
+        lengths = _named_periods(_LENGTHS_RE, evidence)
+        if periods & lengths and not periods & _named_periods(_RATE_RE, f"{evidence} {context}"):
             return f"the claim states {value} per {wanted}, the sentence for a length of time"
     return ""
 
