@@ -61,6 +61,7 @@ LATEST = {
     "questions_heldout35.jsonl": "records_heldout35_run47.jsonl",
     "questions_heldout36.jsonl": "records_heldout36_run48.jsonl",
     "questions_heldout37.jsonl": "records_heldout37_run49.jsonl",
+    "questions_heldout38.jsonl": "records_heldout38_run50.jsonl",
 }
 
 

@@ -254,10 +254,11 @@ _PRICE_ASKED_RE = re.compile(
 #: A price said without an amount: "free", "included", "not offered", "half the fee", "the
 #: registration fee plus 1 week of course fees" (c037, set 19; ad010, set 29).
 _PRICE_WORDS_RE = re.compile(
-    r"\b(?:free|no\s+charge|included|waived|not\s+offered|nothing|half|fees?|price|prices"
-    r"|charges?|discount|costs?)\b",
-    re.I,
+    r"\b(?:free|no\s+charge|included|waived|not\s+offered|nothing|half|discount)\b", re.I
 )
+#: Words saying a price is there without saying it ("the fee is the same as …"): not with a
+#: time of day, which is then what the claim gives ("The gala costs 9.30 pm.": am020, set 38).
+_PRICE_NOUNS_RE = re.compile(r"\b(?:fees?|price|prices|charges?|costs?)\b", re.I)
 
 
 def asks_price(question: str) -> bool:
@@ -266,9 +267,14 @@ def asks_price(question: str) -> bool:
 
 
 def states_price(claim: str) -> bool:
-    """Whether ``claim`` states a price: an amount of money, or "free", "included", …."""
-    return any(unit in MONEY for _, unit in stated_numbers(claim)) or bool(
-        _PRICE_WORDS_RE.search(claim)
+    """Whether ``claim`` states a price: an amount of money, or "free", "included", ….
+
+    "costs", "the fee", "the price" count unless the claim's figure is a time of day.
+    """
+    return (
+        any(unit in MONEY for _, unit in stated_numbers(claim))
+        or bool(_PRICE_WORDS_RE.search(claim))
+        or (bool(_PRICE_NOUNS_RE.search(claim)) and not states_clock_time(claim))
     )
 
 

@@ -227,6 +227,7 @@ def _drop_off_question(
         words=words,
         read=windows.reading,
         around=windows.around,
+        under=windows.under,
     )
 
 

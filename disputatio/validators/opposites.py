@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from disputatio.validators.names import names
 from disputatio.validators.sentences import NEGATIONS, content_words, has_negation, words
 from disputatio.validators.tables import cells_spoken_of
 
@@ -28,6 +29,11 @@ _NEGATED_AMOUNT_CLAUSE_RE = re.compile(
 _NEGATED_BUT_CLAUSE_RE = re.compile(rf"()[,;]\s+but\s+[^,.;:]*?\b{_CUE}\b[^,.;:]*", re.I)
 
 
+#: A negated clause after "and" with a subject of its own ("…, and Cheap Tuesday prices do not
+#: apply"), up to the next comma or stop; its first group is empty, as above.
+_NEGATED_AND_CLAUSE_RE = re.compile(rf"()[,;]\s+and\s+[^,.;:]*?\b{_CUE}\b[^,.;:]*", re.I)
+
+
 #: A negated condition opening a sentence or a clause, up to its comma ("If it is not put
 #: right, write to …"); its first group is empty, as above.
 _NEGATED_IF_CLAUSE_RE = re.compile(
@@ -45,7 +51,10 @@ def negation_differs(claim: str, window: str) -> bool:
     that is not refunded" (w016, held-out set 21); nor does a negated clause after "but" that
     the claim does not speak of: "Hut 6 has a ramp" on "Hut 6 … has a ramp …, but it has no
     shower" (s023, set 22); nor a negated condition the claim does not speak of ("If it is not
-    put right, write to … Della Fairweather …": l037, set 26). Such a clause counts again when
+    put right, write to … Della Fairweather …": l037, set 26); nor a negated clause after
+    "and" naming something the claim does not name ("…, and Cheap Tuesday prices do not
+    apply" for the broadcasts' ticket prices: am022, set 38; a clause naming nothing counts).
+    Such a clause counts again when
     the claim speaks of what it negates ("The deposit is refunded", "Hut 6 has a shower"). In
     a table row only the cells the claim speaks of are read
     (:func:`~disputatio.validators.tables.cells_spoken_of`).
@@ -62,8 +71,15 @@ def negation_differs(claim: str, window: str) -> bool:
         clause = m.group(0)[len(m.group(1)) :]
         return m.group(0) if content_words(clause) & asked else m.group(1)
 
+    own = names(claim)
+
+    def drop_named(m: re.Match[str]) -> str:
+        said = names(m.group(0))
+        return m.group(0) if not said or said & own else ""
+
     kept = _NEGATED_AMOUNT_CLAUSE_RE.sub(drop, window)
     kept = _NEGATED_IF_CLAUSE_RE.sub(drop, kept)
+    kept = _NEGATED_AND_CLAUSE_RE.sub(drop_named, kept)
     return has_negation(_NEGATED_BUT_CLAUSE_RE.sub(drop, kept))
 
 

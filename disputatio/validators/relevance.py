@@ -48,7 +48,8 @@ from disputatio.validators.asked import (
     unanswered,
 )
 from disputatio.validators.bands import other_column
-from disputatio.validators.groups import group_contrast
+from disputatio.validators.dayparts import daypart_contrast
+from disputatio.validators.groups import barred, group_contrast
 from disputatio.validators.measures import (
     case_figure,
     dimension_contrast,
@@ -56,7 +57,7 @@ from disputatio.validators.measures import (
     not_for_the_asker,
     number_contrast,
 )
-from disputatio.validators.names import name_form, names
+from disputatio.validators.names import name_form, names, spelled
 from disputatio.validators.periods import period_contrast
 from disputatio.validators.ranges import (
     excludes_age,
@@ -117,6 +118,9 @@ def off_question(
     period = period_contrast(question, claim, evidence)
     if period:  # "45.00 GBP a year" for "what would it cost me per month?" (af002)
         return f"the question asks an amount per {period[0]}; the claim gives one per {period[1]}"
+    part = daypart_contrast(question, claim)
+    if part:  # "18.00 GBP per sofa for evening screenings" for a 2 pm matinee (am017)
+        return f"the question asks about the {part[0]}; the claim is for the {part[1]}"
     group = group_contrast(question, claim)
     if group:  # "25.00 GBP for members and 40.00 GBP for Friends" for neither (ag016)
         return f"the claim's prices are for {group}; the question says the asker is not one"
@@ -179,6 +183,8 @@ def shares_topic(question: str, evidence: str, similar: Similar | None = None) -
     found = {t.casefold() for t in words(evidence) if _topical(t)}
     if {stem(t) for t in asked} & {stem(t) for t in found}:
         return True
+    if any(spelled(t.removesuffix("s"), evidence) for t in words(question) if _topical(t)):
+        return True  # "this year's AGM" for "the annual general meeting" (am025)
     return similar is not None and any(
         similar(a, f) >= SYNONYM_SIMILARITY
         for a in sorted(asked)
@@ -207,6 +213,7 @@ def drop_off_question(
     words: bool = False,
     read: Callable[[Evidence], str] | None = None,
     around: Callable[[Evidence], str] | None = None,
+    under: Callable[[Evidence], tuple[str, str]] | None = None,
 ) -> int:
     """Drop the supported claims of an answer that do not answer ``question``.
 
@@ -229,18 +236,24 @@ def drop_off_question(
             units and amounts.
         read: Evidence → its row read with the headers, for :func:`.bands.other_column`.
         around: Evidence → the whole sentence it is a clause of (``Windows.around``).
+        under: Evidence → the text under its heading and the headings (``Windows.under``),
+            for a yes/no question's :func:`.groups.barred`.
 
     Returns:
         How many claims were found off the question.
     """
     facts = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
     if not asks_for_value(question):
-        return len(_off_yes_no(question, facts, keep, similar, around))
+        kept = _barred(question, facts, keep, under) if under else []
+        rest = [c for c in facts if c not in kept]
+        return len(kept) + len(_off_yes_no(question, rest, keep, similar, around))
     asked = split_sentences(question)
     aside: list[Claim] = []
     if len(asked) > 1 and not is_multipart(question) and is_yes_no_question(asked[-1].sentence):
         # "We live on the second floor at Rookwood. Can we get a dog?" (ah028)
-        aside = _off_yes_no(question, facts, keep, similar, around)
+        aside = _barred(question, facts, keep, under) if under else []
+        rest = [c for c in facts if c not in aside]
+        aside += _off_yes_no(question, rest, keep, similar, around)
         facts = [c for c in facts if c not in aside]
     left: list[Claim] = []
     seen: dict[bool, list[str]] = {True: [], False: []}  # evidence set aside (True) or kept
@@ -303,6 +316,29 @@ def _off_yes_no(
         if shared and not shares_topic(plain, said, similar):
             _set_aside(claim, "its sentence shares no word but a name with the question", keep)
             aside.append(claim)
+    return aside
+
+
+def _barred(
+    question: str,
+    facts: Sequence[Claim],
+    keep: bool,
+    under: Callable[[Evidence], tuple[str, str]],
+) -> list[Claim]:
+    """Set aside the claims whose subsection keeps its subject for a group the asker is not in.
+
+    "Can I rent a small locker?" from an Evening Member is not answered by the locker prices
+    under "Storage is only for Maker Members." (ak024, held-out set 36: :func:`.groups.barred`).
+    """
+    aside = []
+    for claim in facts:
+        for evidence in claim.all_evidence:
+            text, heads = under(evidence)
+            kept = barred(question, text, f"{heads} {evidence.sentence}")
+            if kept:
+                _set_aside(claim, f"the documents keep it for another group: {kept!r}", keep)
+                aside.append(claim)
+                break
     return aside
 
 

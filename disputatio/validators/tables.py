@@ -19,14 +19,27 @@ from disputatio.validators.names import name_form, names
 from disputatio.validators.sentences import STOPWORDS, Span, content_words, stem, words
 
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+#: A row of a plain-text table, without outer pipes: "Silent Night | Friday 2 October | 7.30 pm"
+#: (three cells or more, on one line).
+_PLAIN_ROW_RE = re.compile(r"[^|\n]*\S \| [^\n]*\S \| [^\n]*\S")
 #: A labelled cell of a reading: "Single entry: 120 NOK".
 _LABEL_SEP = ": "
 
 
 def is_row(sentence: str) -> bool:
-    """Whether ``sentence`` is a row of a pipe table (separator rows included)."""
+    """Whether ``sentence`` is a row of a pipe table (separator rows included).
+
+    A plain-text table's row, its cells between pipes but none around them, is one too
+    ("Event | Date | Where | Starts": am030, held-out set 38).
+    """
     stripped = sentence.strip()
-    return stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1
+    if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
+        return True
+    return _plain_row(stripped)
+
+
+def _plain_row(stripped: str) -> bool:
+    return not stripped.startswith("|") and bool(_PLAIN_ROW_RE.fullmatch(stripped))
 
 
 def cells(row: str) -> list[str]:
@@ -40,7 +53,8 @@ def cells(row: str) -> list[str]:
 def readings(spans: Sequence[Span]) -> dict[tuple[int, int], str]:
     """Each body row of every pipe table among ``spans``, its cells labelled by their headers.
 
-    A table is a header row, a separator row ("|---|---|") and the rows after it. Rows of a
+    A table is a header row, a separator row ("|---|---|") and the rows after it; a plain-text
+    table (no outer pipes, no separator) is its first row and the rows after it. Rows of a
     table whose header is not among the spans (a long table split between sections) and cells
     without a header (or with an empty one) are left as they are.
 
@@ -57,6 +71,9 @@ def readings(spans: Sequence[Span]) -> dict[tuple[int, int], str]:
         if _SEPARATOR_RE.match(text):
             previous = spans[i - 1].sentence if i else ""
             header = cells(previous) if is_row(previous) else None
+            continue
+        if _plain_row(text.strip()) and (not i or not is_row(spans[i - 1].sentence)):
+            header = cells(text)  # a plain-text table's first row heads it
             continue
         if header is None:
             continue
@@ -144,12 +161,16 @@ def cells_spoken_of(claim: str, window: str) -> str:
     one of its figures stays whole. "no hotel chargers" in the Old Town hotel's cell does not
     negate the Harbour hotel's "0.45 GBP per kWh" beside it (l021, held-out set 26), while
     "Tannery: Not offered" still negates a claim naming Tannery
-    (:func:`~disputatio.validators.opposites.negation_differs` reads what this keeps).
+    (:func:`~disputatio.validators.opposites.negation_differs` reads what this keeps). Of two
+    rows, only those whose first cell shares a name with the claim are kept when one does:
+    "Under 15: not admitted" of the Halloween row does not negate "… no day pass" beside the
+    festival's row (am040, held-out set 38).
     """
+    named = names(claim)
+    window = _rows_named(window, named)
     wanted = figures(claim)
     if not wanted:
         return window
-    named = names(claim)
     lines = []
     for line in window.splitlines():
         row = cells(line) if is_row(line) else []
@@ -165,6 +186,23 @@ def cells_spoken_of(claim: str, window: str) -> str:
         ]
         lines.append(" | ".join(["", row[0], *kept, ""]).strip())
     return "\n".join(lines)
+
+
+def _rows_named(window: str, named: frozenset[str]) -> str:
+    """``window`` without the rows whose first cell names nothing of ``named``, when one does."""
+    lines = window.splitlines()
+    rows = [line for line in lines if is_row(line)]
+    if len(rows) < 2:
+        return window
+
+    def first_names(row: str) -> set[str]:
+        head = cells(row)[0].partition(_LABEL_SEP)[2] or cells(row)[0]
+        return {name_form(w) for w in words(head) if w[:1].isupper()}
+
+    spoken = [row for row in rows if first_names(row) & named]
+    if not spoken:
+        return window
+    return "\n".join(line for line in lines if not is_row(line) or line in spoken)
 
 
 #: "e-bike", "e-scooters": the short form of "electric bike".

@@ -35,13 +35,26 @@ _COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
 _APPOSITION_RE = re.compile(r"(?:a|an|about|around|roughly|just|only)\s", re.I)
 #: A sentence whose subject is a pronoun: about what the sentence before it names.
 _PRONOUN_OPENING_RE = re.compile(r"\W*(?:it|they|he|she|its|their|his|her)\b", re.I)
+#: A clause opening with its verb: the sentence's subject is in a clause before it ("Volunteers
+#: who give at least 8 hours a month, for example at Fix-It Saturday, get 5.00 GBP off their
+#: monthly fee": "get 5.00 GBP off their monthly fee" alone lends the volunteers' discount to
+#: whoever a claim names; ak029, held-out set 36). Auxiliaries, modals and the verbs the
+#: shipped corpora's sentences say their predicates with; lower case only (a capital opens a
+#: name or a new sentence).
+_PREDICATE_RE = re.compile(
+    r"(?:is|are|was|were|has|have|had|can|cannot|may|must|should|will|would|need|needs"
+    r"|get|gets|pay|pays|receive|receives|cost|costs|go|goes|take|takes|run|runs|open|opens"
+    r"|close|closes|start|starts|finish|finishes|stay|stays|become|becomes|lasts)\s"
+)
 
 
 def _clauses(span: Span) -> list[tuple[int, int, str]]:
     """The clauses (between commas, semicolons, colons) of a long sentence, of 3+ words each.
 
     A short claim restating one clause of a long sentence is closer to that clause than to the
-    sentence in the embedding space (measured on the labelled pairs: docs/grounding.md).
+    sentence in the embedding space (measured on the labelled pairs: docs/grounding.md). A
+    clause opening with its verb is read with the sentence's start, where its subject is (the
+    whole sentence, already a window, when it is the last clause).
     """
     pieces = _CLAUSE_SPLIT_RE.split(span.sentence)
     if len(pieces) < 2:
@@ -52,6 +65,11 @@ def _clauses(span: Span) -> list[tuple[int, int, str]]:
     for piece in pieces:
         at = span.sentence.index(piece, pos)
         pos = at + len(piece)
+        if before is not None and _PREDICATE_RE.match(piece):
+            if pos < len(span.sentence.rstrip()):
+                out.append((span.start, span.start + pos, span.sentence[:pos]))
+            before = at
+            continue
         if before is not None and _APPOSITION_RE.match(piece) and stated_numbers(piece):
             # "the nearest public car park is on Harbour Street, a four-minute walk away"
             # (d034, set 16): the amount is the clause's, said after a comma
@@ -254,6 +272,17 @@ class Windows:
                 break
             found = (end, path)
         return found
+
+    def under(self, evidence: Evidence) -> tuple[str, str]:
+        """The text under ``evidence``'s heading (to the next one) and what heads it.
+
+        The whole section and its title when no heading of its own text is in force.
+        """
+        sid = evidence.section_id
+        text = self.texts.get(sid, "")
+        begin, path = self._in_force(sid, evidence.start) or (0, "")
+        stop = next((end for end, _ in self.inner.get(sid, ()) if end > evidence.start), len(text))
+        return text[begin:stop], f"{self.titles.get(sid, '')} {path}".strip()
 
     def reading(self, evidence: Evidence) -> str:
         """The text ``evidence``'s window was read as: a table row with its column headers."""
