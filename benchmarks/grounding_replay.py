@@ -62,6 +62,7 @@ LATEST = {
     "questions_heldout36.jsonl": "records_heldout36_run48.jsonl",
     "questions_heldout37.jsonl": "records_heldout37_run49.jsonl",
     "questions_heldout38.jsonl": "records_heldout38_run50.jsonl",
+    "questions_heldout39.jsonl": "records_heldout39_run51.jsonl",
 }
 
 

@@ -75,6 +75,19 @@ def _items(sentence: str, unit: str) -> list[tuple[str, set[str]]] | None:
     return items if len(items) > 1 else None
 
 
+def _labels_of(claim: str, amount: str, unit: str, labels: set[str]) -> set[str]:
+    """The labels the claim gives ``amount``: its own item's, when the claim lists amounts too.
+
+    "The package … costs 180.00 GBP for up to 20 children and 6.00 GBP for each extra child"
+    labels 6.00 GBP with no number, not with the 20 of the 180.00 GBP before it (am027,
+    held-out set 38).
+    """
+    own = _items(claim, unit)
+    if not own:
+        return labels
+    return labels & set().union(*(others for n, others in own if n == amount))
+
+
 def other_listed_amount(claim: str, window: str) -> str:
     """Why a sentence of ``window`` lists the claim's amount for other labels, or ``""``.
 
@@ -99,7 +112,7 @@ def other_listed_amount(claim: str, window: str) -> str:
             if not any(n == amount for n, _ in items):
                 continue
             mine = set().union(*(others for n, others in items if n == amount))
-            for label in sorted(labels - mine):
+            for label in sorted(_labels_of(claim, amount, unit, labels) - mine):
                 other = next((n for n, others in items if label in others and n != amount), "")
                 if other:
                     return f"the sentence gives {other} {unit} for {label}, not {amount}"

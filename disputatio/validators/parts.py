@@ -26,13 +26,15 @@ from collections.abc import Sequence
 from disputatio.state.claims import Claim, ClaimReport
 from disputatio.validators.asked import (
     asked_kind,
+    asked_unit,
     kind_mismatch,
     stated_kinds,
     unanswered,
 )
+from disputatio.validators.dated import DATE_RE
 from disputatio.validators.questions import question_parts
 from disputatio.validators.relevance import topic_words
-from disputatio.validators.sentences import DAYS, MONTHS, stem, words
+from disputatio.validators.sentences import DAYS, MONTHS, YEAR_RE, stated_numbers, stem, words
 
 #: The claim that stands for a part of the question no kept claim answers.
 NOT_FOUND_PART = "The documents do not answer this part of the question: {part}"
@@ -45,6 +47,18 @@ _TIME_RE = re.compile(
 )
 #: A part asking a day: "which day does the choir meet", "on what days".
 _DAY_ASKED_RE = re.compile(r"\b(?:which|what)\s+days?\b", re.I)
+#: A part asking a count: "how many members …" (a unit's "how many days" is read elsewhere).
+_COUNT_ASKED_RE = re.compile(r"\bhow\s+many\b", re.I)
+#: A time of day: "7 pm", "19:30", "7.30 pm", "noon".
+_CLOCK_RE = re.compile(
+    r"(?<![\d:.])\d{1,2}[:.]\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\b\d{1,2}\s*[ap]\.?m\b\.?"
+    r"|\b(?:noon|midday|midnight)\b",
+    re.I,
+)
+#: Words that give a count without a figure: "half the members", "a majority", "nobody".
+_COUNT_WORDS_RE = re.compile(
+    r"\b(?:none|nobody|no\s+one|all|half|majority|quarter|third|quorum)\b", re.I
+)
 #: A part asking a price: "how much … cost/fee/pay", "how much is a/it".
 _MONEY_RE = re.compile(
     r"\bhow\s+much\b(?=.*\b(?:cost|costs|charge|charges|pay|fee|fees|price|fare)\b)|"
@@ -77,8 +91,22 @@ def can_answer(part: str, claim: str) -> bool:
         return False
     if _DAY_ASKED_RE.search(part) and not _says_day(claim):
         return False  # "Which day does the choir meet?" is not answered by its director
+    if _COUNT_ASKED_RE.search(part) and not asked_unit(part) and not _says_count(claim):
+        return False  # "how many members …" is not answered by "on Monday 19 October at 7 pm"
     kind, kinds = part_kind(part), stated_kinds(claim)
     return not kind or not kinds or None in kinds or kind in kinds
+
+
+def _says_count(claim: str) -> bool:
+    """Whether ``claim`` states a number that is no date, year or time of day (a count).
+
+    A part asking "how many members have to be there" is not answered by "In 2026 it is on
+    Monday 19 October at 7 pm" (am025, held-out set 38), whose numbers say when.
+    """
+    plain = _CLOCK_RE.sub(" ", DATE_RE.sub(" ", claim))
+    return any(not YEAR_RE.fullmatch(n) for n, _ in stated_numbers(plain)) or bool(
+        _COUNT_WORDS_RE.search(plain)
+    )
 
 
 def _says_day(claim: str) -> bool:

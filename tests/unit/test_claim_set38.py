@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from disputatio.validators.asked import states_price, unanswered
 from disputatio.validators.dayparts import asked_parts, daypart_contrast
+from disputatio.validators.listed import other_listed_amount
 from disputatio.validators.names import spelled
 from disputatio.validators.opposites import negation_differs
+from disputatio.validators.parts import can_answer
 from disputatio.validators.relevance import off_question, shares_topic
 from disputatio.validators.sentences import split_sentences
 from disputatio.validators.tables import cells_spoken_of, is_row, readings
@@ -99,3 +101,31 @@ def test_a_claim_for_the_evening_does_not_answer_a_question_about_a_matinee() ->
     assert daypart_contrast(question, "Evening Members pay 18.00 GBP.") is None
     assert daypart_contrast("Is the 7.45 pm showing full?", claim) is None
     assert daypart_contrast("How much is a sofa?", claim) is None
+
+
+def test_a_claim_listing_amounts_labels_each_with_its_own_item() -> None:
+    """am027: the claim's 6.00 GBP is "for each extra child", not for the 20 of 180.00 GBP."""
+    sentence = (
+        "The package costs 180.00 GBP for up to 20 children and 6.00 GBP for each extra child,"
+        " up to 40 children, and at least one adult must stay for every 10 children."
+    )
+    claim = (
+        "The party package for 18 children costs 180.00 GBP for up to 20 children and 6.00 GBP"
+        " for each extra child, up to 40 children."
+    )
+    assert other_listed_amount(claim, sentence) == ""
+    # an amount the claim gives to another item's number is still refused
+    assert "180 gbp for 20" in other_listed_amount(
+        "It costs 6.00 GBP for up to 20 children.", sentence
+    )
+    fees = "The fee is 42.00 GBP for Grade 1, 48.00 GBP for Grades 2 and 3, 56.00 GBP for Grade 4."
+    assert other_listed_amount("The fee is 48.00 GBP for Grade 3 and 56.00 GBP for Grade 2.", fees)
+
+
+def test_a_date_and_a_time_of_day_are_no_count() -> None:
+    """am025: "how many members have to be there" is not answered by when the meeting is."""
+    part = "how many members have to be there for it to go ahead?"
+    assert not can_answer(part, "In 2026 it is on Monday 19 October at 7 pm.")
+    assert can_answer(part, "At least 20 members must be present.")
+    assert can_answer(part, "There are two sessions on 12 May.")
+    assert can_answer("How many days does it last?", "It lasts 3 days.")
