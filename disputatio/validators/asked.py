@@ -197,7 +197,7 @@ _CLOCK_ASKED_RE = re.compile(
     re.I,
 )
 #: A clock time said: "07:00", "9.30", "9 am", "noon", "midnight", "at dusk".
-_CLOCK_SAID_RE = re.compile(
+CLOCK_SAID_RE = re.compile(
     r"(?<![\d:.])\d{1,2}[:.]\d{2}(?![\d:])|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)|"
     r"\b(?:noon|midday|midnight|o'clock|sunrise|sunset|dawn|dusk)\b",
     re.I,
@@ -216,8 +216,8 @@ def states_stretch(claim: str) -> bool:
     am on the first Saturday" (ah017) and "is checked every January, and anyone who has not
     renewed by 31 January is taken off it" (ah020, held-out set 33) say when, not how long.
     """
-    points = len(_CLOCK_SAID_RE.findall(claim)) + len(DATE_RE.findall(claim))
-    rest = DATE_RE.sub(" ", _CLOCK_SAID_RE.sub(" ", claim))
+    points = len(CLOCK_SAID_RE.findall(claim)) + len(DATE_RE.findall(claim))
+    rest = DATE_RE.sub(" ", CLOCK_SAID_RE.sub(" ", claim))
     return bool(stated_numbers(rest)) or points >= 2
 
 
@@ -228,7 +228,7 @@ def asks_clock_time(question: str) -> bool:
 
 def states_clock_time(claim: str) -> bool:
     """Whether ``claim`` states a time of day ("at 23:00", "9 am", "at midnight")."""
-    return bool(_CLOCK_SAID_RE.search(claim))
+    return bool(CLOCK_SAID_RE.search(claim))
 
 
 #: A question asking for an age: "how old …", "at what age …", "the minimum age …".

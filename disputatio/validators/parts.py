@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from disputatio.state.claims import Claim, ClaimReport
 from disputatio.validators.asked import (
+    CLOCK_SAID_RE,
     asked_kind,
     asked_unit,
     kind_mismatch,
@@ -49,12 +50,6 @@ _TIME_RE = re.compile(
 _DAY_ASKED_RE = re.compile(r"\b(?:which|what)\s+days?\b", re.I)
 #: A part asking a count: "how many members …" (a unit's "how many days" is read elsewhere).
 _COUNT_ASKED_RE = re.compile(r"\bhow\s+many\b", re.I)
-#: A time of day: "7 pm", "19:30", "7.30 pm", "noon".
-_CLOCK_RE = re.compile(
-    r"(?<![\d:.])\d{1,2}[:.]\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\b\d{1,2}\s*[ap]\.?m\b\.?"
-    r"|\b(?:noon|midday|midnight)\b",
-    re.I,
-)
 #: Words that give a count without a figure: "half the members", "a majority", "nobody".
 _COUNT_WORDS_RE = re.compile(
     r"\b(?:none|nobody|no\s+one|all|half|majority|quarter|third|quorum)\b", re.I
@@ -103,7 +98,7 @@ def _says_count(claim: str) -> bool:
     A part asking "how many members have to be there" is not answered by "In 2026 it is on
     Monday 19 October at 7 pm" (am025, held-out set 38), whose numbers say when.
     """
-    plain = _CLOCK_RE.sub(" ", DATE_RE.sub(" ", claim))
+    plain = CLOCK_SAID_RE.sub(" ", DATE_RE.sub(" ", claim))
     return any(not YEAR_RE.fullmatch(n) for n, _ in stated_numbers(plain)) or bool(
         _COUNT_WORDS_RE.search(plain)
     )
