@@ -244,16 +244,12 @@ def drop_off_question(
     """
     facts = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
     if not asks_for_value(question):
-        kept = _barred(question, facts, keep, under) if under else []
-        rest = [c for c in facts if c not in kept]
-        return len(kept) + len(_off_yes_no(question, rest, keep, similar, around))
+        return len(_aside_yes_no(question, facts, keep, similar, around, under))
     asked = split_sentences(question)
     aside: list[Claim] = []
     if len(asked) > 1 and not is_multipart(question) and is_yes_no_question(asked[-1].sentence):
         # "We live on the second floor at Rookwood. Can we get a dog?" (ah028)
-        aside = _barred(question, facts, keep, under) if under else []
-        rest = [c for c in facts if c not in aside]
-        aside += _off_yes_no(question, rest, keep, similar, around)
+        aside = _aside_yes_no(question, facts, keep, similar, around, under)
         facts = [c for c in facts if c not in aside]
     left: list[Claim] = []
     seen: dict[bool, list[str]] = {True: [], False: []}  # evidence set aside (True) or kept
@@ -278,6 +274,20 @@ def drop_off_question(
     for claim in left if why else []:
         _set_aside(claim, why, keep)
     return len(aside) + len(facts) - (0 if why else len(left))
+
+
+def _aside_yes_no(
+    question: str,
+    facts: Sequence[Claim],
+    keep: bool,
+    similar: Similar | None,
+    around: Callable[[Evidence], str] | None,
+    under: Callable[[Evidence], tuple[str, str]] | None,
+) -> list[Claim]:
+    """The claims a yes/no question sets aside: :func:`_barred`, then :func:`_off_yes_no`."""
+    aside = _barred(question, facts, keep, under) if under else []
+    rest = [c for c in facts if c not in aside]
+    return aside + _off_yes_no(question, rest, keep, similar, around)
 
 
 def _off_yes_no(

@@ -75,8 +75,15 @@ def _line_sentences(line: str, base: int) -> Iterator[Span]:
 
 
 _STRUCTURAL_RE = re.compile(r"^\s*(?:[-*•·]\s|\d{1,2}[.)]\s|#|\||[=\-_~]{3,}\s*$)")
-#: A row of a plain-text table without outer pipes: "Silent Night | Friday 2 October | 7.30 pm".
-_PIPED_RE = re.compile(r"\S \| .*\S \| \S")
+#: A row of a plain-text table, without outer pipes: "Silent Night | Friday 2 October | 7.30 pm"
+#: (three cells or more, on one line).
+_PLAIN_ROW_RE = re.compile(r"[^|\n]*\S \| [^\n]*\S \| [^\n]*\S")
+
+
+def is_plain_row(line: str) -> bool:
+    """Whether ``line`` is a row of a plain-text table: cells between pipes, none around them."""
+    stripped = line.strip()
+    return not stripped.startswith("|") and bool(_PLAIN_ROW_RE.fullmatch(stripped))
 
 
 def _continues(prev: str, line: str) -> bool:
@@ -85,7 +92,7 @@ def _continues(prev: str, line: str) -> bool:
         return False
     if _STRUCTURAL_RE.match(prev) and not _BULLET_RE.match(prev):
         return False  # a heading, table row or rule ends where its line ends
-    if _PIPED_RE.search(prev) or _PIPED_RE.search(line):
+    if is_plain_row(prev) or is_plain_row(line):
         return False  # a plain-text row of 60 characters or more is no wrapped line (am030)
     tail, head = prev.rstrip(), line.lstrip()
     if tail[-1] in ".!?:;":

@@ -17,11 +17,9 @@ from collections.abc import Sequence
 from disputatio.validators.figures import figures
 from disputatio.validators.names import name_form, names
 from disputatio.validators.sentences import STOPWORDS, Span, content_words, stem, words
+from disputatio.validators.splitting import is_plain_row
 
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
-#: A row of a plain-text table, without outer pipes: "Silent Night | Friday 2 October | 7.30 pm"
-#: (three cells or more, on one line).
-_PLAIN_ROW_RE = re.compile(r"[^|\n]*\S \| [^\n]*\S \| [^\n]*\S")
 #: A labelled cell of a reading: "Single entry: 120 NOK".
 _LABEL_SEP = ": "
 
@@ -35,11 +33,7 @@ def is_row(sentence: str) -> bool:
     stripped = sentence.strip()
     if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
         return True
-    return _plain_row(stripped)
-
-
-def _plain_row(stripped: str) -> bool:
-    return not stripped.startswith("|") and bool(_PLAIN_ROW_RE.fullmatch(stripped))
+    return is_plain_row(stripped)
 
 
 def cells(row: str) -> list[str]:
@@ -72,7 +66,7 @@ def readings(spans: Sequence[Span]) -> dict[tuple[int, int], str]:
             previous = spans[i - 1].sentence if i else ""
             header = cells(previous) if is_row(previous) else None
             continue
-        if _plain_row(text.strip()) and (not i or not is_row(spans[i - 1].sentence)):
+        if is_plain_row(text) and (not i or not is_row(spans[i - 1].sentence)):
             header = cells(text)  # a plain-text table's first row heads it
             continue
         if header is None:
