@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 
 from disputatio.validators.dated import DATE_RE
+from disputatio.validators.dayparts import CLOCK_SAID_RE, asks_clock_time, states_clock_time
 from disputatio.validators.names import names
 from disputatio.validators.sentences import (
     DAYS,
@@ -189,21 +190,6 @@ def states_time(claim: str) -> bool:
     return states_quantity(claim) or bool(_WHEN_WORDS & said)
 
 
-#: A question asking a clock time: "what time(s) does …", "until what time", "at what time of
-#: day"; not a duration ("within what time", "in what time") nor "what time of year".
-_CLOCK_ASKED_RE = re.compile(
-    r"(?<!\bwithin\s)(?<!\bin\s)\bwhat\s+times?\b"
-    r"(?!\s+of\s+(?:the\s+)?(?:year|month|week|season))",
-    re.I,
-)
-#: A clock time said: "07:00", "9.30", "9 am", "noon", "midnight", "at dusk".
-CLOCK_SAID_RE = re.compile(
-    r"(?<![\d:.])\d{1,2}[:.]\d{2}(?![\d:])|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)|"
-    r"\b(?:noon|midday|midnight|o'clock|sunrise|sunset|dawn|dusk)\b",
-    re.I,
-)
-
-
 #: "How long …", not "how soon" (which "by 5 pm" answers).
 _HOW_LONG_ONLY_RE = re.compile(r"\bhow\s+long\b", re.I)
 
@@ -219,16 +205,6 @@ def states_stretch(claim: str) -> bool:
     points = len(CLOCK_SAID_RE.findall(claim)) + len(DATE_RE.findall(claim))
     rest = DATE_RE.sub(" ", CLOCK_SAID_RE.sub(" ", claim))
     return bool(stated_numbers(rest)) or points >= 2
-
-
-def asks_clock_time(question: str) -> bool:
-    """Whether ``question`` asks what time of day ("What times does the patrol come round?")."""
-    return bool(_CLOCK_ASKED_RE.search(question or ""))
-
-
-def states_clock_time(claim: str) -> bool:
-    """Whether ``claim`` states a time of day ("at 23:00", "9 am", "at midnight")."""
-    return bool(CLOCK_SAID_RE.search(claim))
 
 
 #: A question asking for an age: "how old …", "at what age …", "the minimum age …".
@@ -248,7 +224,8 @@ _AGE_SAID_RE = re.compile(
 #: price; not "how much clay", "how much does the bag weigh" (a quantity of something).
 _PRICE_ASKED_RE = re.compile(
     r"\bhow\s+much\s+(?:is|are|was|were|['’]s|(?:will|would)\s+(?:it|that|this|they)\s+be)\b"
-    r"|\bhow\s+much\s+(?:[^\W\d_]+\s+){1,5}?(?:cost|costs|pay|charge|charged)\b",
+    # "How much will a 25 kg sack of sugar for autumn feeding cost …?" (an014, set 39)
+    r"|\bhow\s+much\s+(?:[\w'’-]+\s+){1,10}?(?:cost|costs|pay|charge|charged)\b",
     re.I,
 )
 #: A price said without an amount: "free", "included", "not offered", "half the fee", "the
@@ -259,6 +236,13 @@ _PRICE_WORDS_RE = re.compile(
 #: Words saying a price is there without saying it ("the fee is the same as …"): not with a
 #: time of day, which is then what the claim gives ("The gala costs 9.30 pm.": am020, set 38).
 _PRICE_NOUNS_RE = re.compile(r"\b(?:fees?|price|prices|charges?|costs?)\b", re.I)
+#: Words putting a price off to later or elsewhere: "The price per 25 kg sack … is announced
+#: in the August newsletter." states none (an014, held-out set 39).
+_DEFERRED_RE = re.compile(
+    r"\b(?:announced|published|confirmed|decided|to\s+be\s+(?:set|agreed|fixed)|on\s+request|"
+    r"tbc|tba)\b",
+    re.I,
+)
 
 
 def asks_price(question: str) -> bool:
@@ -269,12 +253,17 @@ def asks_price(question: str) -> bool:
 def states_price(claim: str) -> bool:
     """Whether ``claim`` states a price: an amount of money, or "free", "included", ….
 
-    "costs", "the fee", "the price" count unless the claim's figure is a time of day.
+    "costs", "the fee", "the price" count unless the claim's figure is a time of day or the
+    claim puts the price off ("… is announced in the August newsletter").
     """
     return (
         any(unit in MONEY for _, unit in stated_numbers(claim))
         or bool(_PRICE_WORDS_RE.search(claim))
-        or (bool(_PRICE_NOUNS_RE.search(claim)) and not states_clock_time(claim))
+        or (
+            bool(_PRICE_NOUNS_RE.search(claim))
+            and not states_clock_time(claim)
+            and not _DEFERRED_RE.search(claim)
+        )
     )
 
 

@@ -6,7 +6,9 @@ per sofa for evening screenings" (am017, held-out set 38, a near miss answered):
 give the sofas' price for the evening only. The question's part of the day is read from its
 clock times (before noon the morning, to 5 pm the afternoon, then the evening) and words
 ("matinee", "tonight"); the claim's from its words in lower case only ("Evening Members" is a
-kind of membership, not a time). Lexical; no model call.
+kind of membership, not a time). Lexical; no model call. The module also says whether a
+question asks a time of day and whether a claim states one (:func:`asks_clock_time`,
+:func:`states_clock_time`).
 """
 
 from __future__ import annotations
@@ -57,3 +59,28 @@ def daypart_contrast(question: str, claim: str) -> tuple[str, str] | None:
     if not asked or not claimed or asked & claimed:
         return None
     return " or ".join(sorted(asked)), " or ".join(sorted(claimed))
+
+
+#: A question asking a clock time: "what time(s) does …", "until what time", "at what time of
+#: day"; not a duration ("within what time", "in what time") nor "what time of year".
+_CLOCK_ASKED_RE = re.compile(
+    r"(?<!\bwithin\s)(?<!\bin\s)\bwhat\s+times?\b"
+    r"(?!\s+of\s+(?:the\s+)?(?:year|month|week|season))",
+    re.I,
+)
+#: A clock time said: "07:00", "9.30", "9 am", "noon", "midnight", "at dusk".
+CLOCK_SAID_RE = re.compile(
+    r"(?<![\d:.])\d{1,2}[:.]\d{2}(?![\d:])|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)|"
+    r"\b(?:noon|midday|midnight|o'clock|sunrise|sunset|dawn|dusk)\b",
+    re.I,
+)
+
+
+def asks_clock_time(question: str) -> bool:
+    """Whether ``question`` asks what time of day ("What times does the patrol come round?")."""
+    return bool(_CLOCK_ASKED_RE.search(question or ""))
+
+
+def states_clock_time(claim: str) -> bool:
+    """Whether ``claim`` states a time of day ("at 23:00", "9 am", "at midnight")."""
+    return bool(CLOCK_SAID_RE.search(claim))

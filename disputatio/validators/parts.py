@@ -25,7 +25,6 @@ from collections.abc import Sequence
 
 from disputatio.state.claims import Claim, ClaimReport
 from disputatio.validators.asked import (
-    CLOCK_SAID_RE,
     asked_kind,
     asked_unit,
     kind_mismatch,
@@ -33,6 +32,7 @@ from disputatio.validators.asked import (
     unanswered,
 )
 from disputatio.validators.dated import DATE_RE
+from disputatio.validators.dayparts import CLOCK_SAID_RE
 from disputatio.validators.questions import question_parts
 from disputatio.validators.relevance import topic_words
 from disputatio.validators.sentences import DAYS, MONTHS, YEAR_RE, stated_numbers, stem, words

