@@ -117,8 +117,11 @@ def parts_said_not_found(q: dict[str, Any], answer: str, claims: list[dict]) -> 
     """The gold parts of a two-part question the answer says the documents do not answer.
 
     A kept ``not_found`` claim (a refusal sentence, or the quick path's per-part line) stands
-    for the parts whose own words it names (all of them when it names none); an answer that
-    is a refusal and answers no part stands for every part. The same for both systems.
+    for the parts whose own words it names. One that names none stands for the parts no kept
+    supported claim is about (am025, held-out set 38: "The documents do not answer this part
+    of the question." beside the date of the meeting it was asked for), and for all of them
+    when those claims tell nothing. An answer that is a refusal and answers no part stands for
+    every part. The same for both systems.
     """
     from disputatio.validators.parts import claim_parts
 
@@ -128,14 +131,22 @@ def parts_said_not_found(q: dict[str, Any], answer: str, claims: list[dict]) -> 
     kept = [c for c in claims if not c["dropped"]]
     if is_refusal(answer) and not any(c["verdict"] == "supported" for c in kept):
         return set(range(len(asked)))
+    every = set(range(len(asked)))
+    answered: set[int] = set()
+    for c in kept:
+        if c["verdict"] == "supported":
+            about = claim_parts(c["text"], asked)
+            answered |= about if about != every else set()
     said: set[int] = set()
     heads = _part_heads(answer)
     for c in kept:
         if c["verdict"] == "not_found":
             parts = claim_parts(c["text"], asked, refusal=True)
             head = heads.get(c["text"].strip())
-            if head is not None and len(parts) == len(asked):  # names no part: its heading does
+            if head is not None and parts == every:  # names no part: its heading does
                 parts = claim_parts(head, asked, refusal=True)
+            if parts == every and every - answered:  # names none: the parts left unanswered
+                parts = every - answered
             said |= parts
     return said
 

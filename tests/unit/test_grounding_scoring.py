@@ -70,3 +70,27 @@ def test_a_debate_part_refusal_stands_for_the_part_above_it() -> None:
         },
     ]
     assert parts_said_not_found(q, answer, claims) == {1}
+
+
+def test_a_refusal_naming_no_part_stands_for_the_parts_left_unanswered() -> None:
+    """am025 (held-out set 38): "The documents do not answer this part of the question." beside
+    the meeting's date was counted for the date's part as well."""
+    q = {
+        "parts": [
+            {"question": "When is the annual general meeting?", "answer": "19 October"},
+            {"question": "How many members have to be there?", "answer": None},
+        ]
+    }
+    refusal = "The documents do not answer this part of the question."
+    answer = f"The annual general meeting is on Monday 19 October at 7 pm. {refusal}"
+    claims = [
+        {
+            "text": "The annual general meeting is on Monday 19 October at 7 pm.",
+            "verdict": "supported",
+            "dropped": False,
+        },
+        {"text": refusal, "verdict": "not_found", "dropped": False},
+    ]
+    assert parts_said_not_found(q, answer, claims) == {1}
+    # with no supported claim to tell, the line stands for both parts
+    assert parts_said_not_found(q, answer, claims[1:]) == {0, 1}
