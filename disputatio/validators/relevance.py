@@ -49,7 +49,9 @@ from disputatio.validators.asked import (
     unanswered,
 )
 from disputatio.validators.bands import other_column
+from disputatio.validators.contacts import contact_contrast
 from disputatio.validators.dayparts import daypart_contrast
+from disputatio.validators.extras import no_extra
 from disputatio.validators.groups import barred, group_contrast
 from disputatio.validators.measures import (
     case_figure,
@@ -122,6 +124,9 @@ def off_question(
     part = daypart_contrast(question, claim)
     if part:  # "18.00 GBP per sofa for evening screenings" for a 2 pm matinee (am017)
         return f"the question asks about the {part[0]}; the claim is for the {part[1]}"
+    contact = contact_contrast(question, claim)
+    if contact:  # "… phone number is observatory@fellbridgeastro.org.uk" (ao017)
+        return f"the question asks for {contact[0]}; the claim gives {contact[1]}"
     actor = actor_contrast(question, claim)
     if actor:  # "If a course is cancelled by the association, …" for "I need to cancel" (an024)
         return f"the asker cancels; the claim is about a cancelling by {actor}"
@@ -148,6 +153,8 @@ def off_question(
             return f"the question asks for {unit}s; the claim gives {', '.join(sorted(units))}"
     if not shares_topic(question, f"{evidence} {whole}", similar):
         return "its sentence shares no word with the question"
+    if no_extra(question, f"{claim} {evidence} {whole}"):  # "A slot costs 6.00 GBP." (an026)
+        return "the question asks an extra charge; the claim and its sentence give none"
     return kind_mismatch(question, claim)
 
 

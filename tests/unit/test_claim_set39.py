@@ -6,6 +6,7 @@ from disputatio.validators.actors import actor_contrast
 from disputatio.validators.asked import asks_price, states_price, unanswered
 from disputatio.validators.claim_kinds import is_pointer
 from disputatio.validators.compound import split_compound
+from disputatio.validators.extras import no_extra
 from disputatio.validators.relevance import off_question
 from disputatio.validators.tables import other_cell
 
@@ -97,3 +98,18 @@ def test_a_sentence_about_the_text_is_no_claim() -> None:
     assert not is_pointer(  # ae019: it goes on to state the rule
         "The text discusses the rules for the waiting list, including the need for a co-worker."
     )
+
+
+def test_a_base_price_does_not_answer_how_much_extra() -> None:
+    """an026: "A slot costs 6.00 GBP." for "… run over the end of my slot, how much extra …?"."""
+    question = (
+        "If I run over the end of my 3-hour slot in the extraction room, how much extra am I"
+        " charged?"
+    )
+    slot = "A slot costs 6.00 GBP, and each member may book no more than 4 slots in a season."
+    assert "extra charge" in off_question(question, "A slot costs 6.00 GBP.", slot)
+    # a price said to come on top answers it, in its sentence or its cell's header
+    topping = "A printed photo topping costs 6 EUR extra."
+    assert not no_extra("How much extra is a printed photo topping?", topping)
+    assert not no_extra("What is the extra cost of the trip?", "18 GBP Extra cost")
+    assert not no_extra("How much is a slot?", "A slot costs 6.00 GBP.")
