@@ -201,10 +201,16 @@ def states_stretch(claim: str) -> bool:
     points ("from 8 am to 10 pm", "from 1 to 14 February"); one point does not: "starts at 10
     am on the first Saturday" (ah017) and "is checked every January, and anyone who has not
     renewed by 31 January is taken off it" (ah020, held-out set 33) say when, not how long.
+    Nor does a number of a frequency: "reviews the risk assessments … every 12 months" says how
+    often (ao035, held-out set 40).
     """
     points = len(CLOCK_SAID_RE.findall(claim)) + len(DATE_RE.findall(claim))
-    rest = DATE_RE.sub(" ", CLOCK_SAID_RE.sub(" ", claim))
+    rest = _EVERY_RE.sub(" ", DATE_RE.sub(" ", CLOCK_SAID_RE.sub(" ", claim)))
     return bool(stated_numbers(rest)) or points >= 2
+
+
+#: A frequency with its number: "every 12 months", "every 2 weeks".
+_EVERY_RE = re.compile(r"\bevery\s+\d+(?:[.,]\d+)?\s+[^\W\d_]+", re.I)
 
 
 #: A question asking for an age: "how old …", "at what age …", "the minimum age …".

@@ -1,7 +1,8 @@
-"""Held-out set 40's findings (run 52): plain-text headings, kinds of contact."""
+"""Held-out set 40's findings (run 52): plain-text headings, contacts, frequencies."""
 
 from __future__ import annotations
 
+from disputatio.validators.asked import states_stretch, unanswered
 from disputatio.validators.contacts import contact_contrast
 from disputatio.validators.headings import headings_in
 from disputatio.validators.relevance import off_question
@@ -43,3 +44,13 @@ def test_an_email_address_is_no_phone_number() -> None:
     assert not contact_contrast("How do I reach the director?", claim)
     both = "What is the team's telephone number, and what email address should I write to?"
     assert not contact_contrast(both, claim)  # y042, held-out set 12: one part asks each
+
+
+def test_a_frequency_is_no_stretch_of_time() -> None:
+    """ao035: "… reviews the risk assessments … every 12 months" for "How long have I got …?"."""
+    question = "I tripped over a tripod leg last night. How long have I got to report it?"
+    review = "The Health and Safety Officer reviews the risk assessments every 12 months."
+    assert not states_stretch(review)
+    assert "how long" in unanswered(question, [review])
+    assert states_stretch("Accidents must be reported within 48 hours.")
+    assert states_stretch("Sessions run every 2 weeks for 3 months.")
