@@ -43,6 +43,7 @@ from disputatio.validators.claim_kinds import (
     without_pointers,
     without_shown_lead,
 )
+from disputatio.validators.contacts import EMAIL_RE
 from disputatio.validators.echoes import unquote_question
 from disputatio.validators.relevance import drop_off_question
 from disputatio.validators.repeats import without_repeats
@@ -74,7 +75,7 @@ def _sentence_label(cid: str) -> str:
 
 #: An address a writer may put in brackets: an email address or a web address (ac015, held-out
 #: set 28); what it says is part of the claim, not a citation label.
-_ADDRESS_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)[^\s\]]+", re.I)
+_ADDRESS_RE = re.compile(rf"{EMAIL_RE.pattern}|(?:https?://|www\.)[^\s\]]+", re.I)
 
 
 def _read_citations(

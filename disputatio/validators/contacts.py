@@ -22,7 +22,8 @@ _EMAIL_ASKED_RE = re.compile(
 )
 #: A phone number: seven digits or more, with spaces, dashes or brackets between them.
 _PHONE_RE = re.compile(r"\+?\(?\d(?:[\d\s()-]{5,}\d)")
-_EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+#: An email address (also read by :mod:`.claims`, where one in brackets is no citation).
+EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
 def _digits(text: str) -> bool:
@@ -31,7 +32,7 @@ def _digits(text: str) -> bool:
 
 def contact_contrast(question: str, claim: str) -> tuple[str, str] | None:
     """``(asked, given)`` kinds of contact when the claim gives only another kind, else None."""
-    email, phone = bool(_EMAIL_RE.search(claim or "")), _digits(claim or "")
+    email, phone = bool(EMAIL_RE.search(claim or "")), _digits(claim or "")
     phone_asked = bool(_PHONE_ASKED_RE.search(question or ""))
     email_asked = bool(_EMAIL_ASKED_RE.search(question or ""))
     if phone_asked and email_asked:
