@@ -81,11 +81,12 @@ def _line_headings(text: str, taken: set[int]) -> list[tuple[int, int, int, str]
     capitals' headings (level 3, each replacing the last).
     """
     found = []
+    first = len(text) - len(text.lstrip())  # where the text's first line starts
     for m in _LINE_RE.finditer(text):
-        before, after = text[: m.start()], text[m.end() + 1 :]
-        blank_above = not before.strip() or before.endswith(("\n\n", "\n\r\n"))
-        text_below = bool(after) and not after.startswith(("\n", "\r\n"))
-        if m.start() in taken or not blank_above or not text_below:
+        start, below = m.start(), m.end() + 1  # ``below``: past the line's newline
+        blank_above = start <= first or text.endswith(("\n\n", "\n\r\n"), 0, start)
+        text_below = below < len(text) and not text.startswith(("\n", "\r\n"), below)
+        if start in taken or not blank_above or not text_below:
             continue
         found.append((m.start(), m.end(), 3, m.group(1)))
     return found
