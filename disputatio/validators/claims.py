@@ -52,6 +52,7 @@ from disputatio.validators.sentences import (
     split_sentences,
     stated_numbers,
 )
+from disputatio.validators.siblings import paragraph
 from disputatio.validators.subjects import named_subjects
 from disputatio.validators.support import LexicalSupport, SupportChecker, cosine
 from disputatio.validators.verdicts import judge_piece
@@ -229,6 +230,7 @@ def _drop_off_question(
         read=windows.reading,
         around=windows.around,
         under=windows.under,
+        block=lambda e: paragraph(windows.texts.get(e.section_id, ""), e.start, e.end),
     )
 
 

@@ -75,6 +75,25 @@ def day_covered(name: str, claim: str, window: str) -> bool:
     return _span_of(day, mentions, claim, window, nearest=False) is not None
 
 
+def day_contrast(question: str, claim: str) -> tuple[str, str] | None:
+    """``(asked, claimed)`` days of the week when the claim's days hold none the question asks.
+
+    "What time is the last bus back to town on a Saturday?" is not answered by "The last route
+    7 bus … leaves at 10.15 pm from Monday to Friday." (ap020, held-out set 41, a near miss).
+    The days asked are read from the question's last sentence only (its earlier ones may name
+    days in passing: "I booked on Monday."), the claim's from its own words.
+    """
+    sentences = split_sentences(question)
+    asking = sentences[-1].sentence if sentences else ""
+    asked = list(_MENTION_RE.finditer(asking))
+    said = list(_MENTION_RE.finditer(claim))
+    days = set().union(*map(_covered, asked)) if asked else set()
+    held = set().union(*map(_covered, said)) if said else set()
+    if not days or not held or len(days) == 7 or days & held:
+        return None
+    return " or ".join(m.group(0) for m in asked), " and ".join(m.group(0) for m in said)
+
+
 def _span_of(
     item: int,
     mentions: list[tuple[int, int, set[int]]],

@@ -36,7 +36,7 @@ _NOT_IN_RE = re.compile(
 #: An amount and the group it is for: "25.00 GBP for members", "40 EUR for non-members".
 _FOR_GROUP_RE = re.compile(
     rf"(?:{MONEY_AMOUNT})\s+(?:a\s+\w+\s+|per\s+\w+\s+|each\s+)?for\s+(?:all\s+|our\s+)?"
-    r"(?P<group>(?:non[-\s])?[^\W\d_]+)",
+    r"(?P<group>(?:non[-\s])?[^\W\d_]+)(?:\s+(?P<head>(?-i:[A-Z][a-z]+)))?",
     re.I,
 )
 _AMOUNT_RE = re.compile(MONEY_AMOUNT, re.I)
@@ -62,11 +62,15 @@ def not_in(question: str) -> set[str]:
 
 def price_groups(text: str) -> list[str | None]:
     """The group each amount of money of ``text`` is for (stemmed; None: not said)."""
-    groups: dict[int, str] = {
-        m.start(): stem(m.group("group").casefold().replace(" ", "-"))
-        for m in _FOR_GROUP_RE.finditer(text)
-    }
+    groups: dict[int, str] = {m.start(): _group(m) for m in _FOR_GROUP_RE.finditer(text)}
     return [groups.get(m.start()) for m in _AMOUNT_RE.finditer(text)]
+
+
+def _group(m: re.Match[str]) -> str:
+    """The group of a match of :data:`_FOR_GROUP_RE`: "Junior Members" are members (ap017)."""
+    group, head = m.group("group"), m.group("head")
+    word = head if head and group[:1].isupper() else group
+    return stem(word.casefold().replace(" ", "-"))
 
 
 def group_contrast(question: str, claim: str) -> str | None:
@@ -78,6 +82,27 @@ def group_contrast(question: str, claim: str) -> str | None:
     if not groups or any(g is None or g not in outside for g in groups):
         return None
     return ", ".join(dict.fromkeys(g for g in groups if g))
+
+
+#: A group named by what it is not: "non-members", "non-residents".
+_NON_RE = re.compile(r"\bnon[-\s]?([^\W\d_]{3,})", re.I)
+
+
+def unsaid_group(claim: str, evidence: str) -> str | None:
+    """A "non-…" group of ``claim`` that ``evidence`` (the window and its context) never names.
+
+    "Non-members pay 2.00 GBP for every home match …" does not rest on "Each league player pays
+    a match fee of 2.00 GBP for every home match …" (ap002, held-out set 41: the question's
+    asker, put into the claim). The evidence names the group by "non-…" or "not a …".
+    """
+    low = evidence.casefold()
+    for m in _NON_RE.finditer(claim):
+        word = stem(m.group(1).casefold())
+        if not re.search(
+            rf"\bnon[-\s]?{re.escape(word)}|\bnot\s+(?:an?\s+)?{re.escape(word)}", low
+        ):
+            return m.group(0)
+    return None
 
 
 def barred(question: str, subsection: str, about: str) -> str | None:

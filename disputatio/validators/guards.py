@@ -20,6 +20,7 @@ from collections.abc import Collection, Sequence
 from disputatio.validators.contrast import missing_contrast
 from disputatio.validators.dated import other_date_label
 from disputatio.validators.days import day_covered, month_covered
+from disputatio.validators.groups import unsaid_group
 from disputatio.validators.items import other_item
 from disputatio.validators.listed import other_listed_amount
 from disputatio.validators.lists import missing_items
@@ -93,6 +94,9 @@ def guard(
     )
     if unbound:
         return unbound
+    group = unsaid_group(claim, f"{window} {context}")
+    if group:  # "Non-members pay 2.00 GBP …" on "Each league player pays …" (ap002)
+        return f"the claim speaks of {group}; the sentence does not"
     if negation_differs(claim, window):
         return "one of the claim and the sentence is negated, the other not"
     flipped = opposite_words(claim, window)
@@ -223,7 +227,7 @@ def _unbound_numbers(claim: str, window: str) -> str:
     spans = split_sentences(window)
     if len(spans) < 2:
         return ""
-    claim_names = names(claim)
+    claim_names = names(claim) | set(letter_names(claim))  # "The C team …" (ap026, set 41)
     present = {n for n in claim_names if holds_name(window.casefold(), n)}
     texts = [s.sentence for s in spans]
     # "Ropewalk has 60 lockers … 12 GBP a month. Tannery has fewer lockers …": when a name of

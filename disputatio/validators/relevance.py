@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from disputatio.state.claims import Claim, Evidence
 from disputatio.validators.actors import actor_contrast
+from disputatio.validators.asides import barred_claims, no_age, set_aside, siblings
 from disputatio.validators.asked import (
     asked_unit,
     asks_for_value,
@@ -51,8 +52,9 @@ from disputatio.validators.asked import (
 from disputatio.validators.bands import other_column
 from disputatio.validators.contacts import contact_contrast
 from disputatio.validators.dayparts import daypart_contrast
+from disputatio.validators.days import day_contrast
 from disputatio.validators.extras import no_extra
-from disputatio.validators.groups import barred, group_contrast
+from disputatio.validators.groups import group_contrast
 from disputatio.validators.measures import (
     case_figure,
     dimension_contrast,
@@ -121,7 +123,9 @@ def off_question(
     period = period_contrast(question, claim, evidence)
     if period:  # "45.00 GBP a year" for "what would it cost me per month?" (af002)
         return f"the question asks an amount per {period[0]}; the claim gives one per {period[1]}"
-    part = daypart_contrast(question, claim)
+    part = daypart_contrast(question, claim) or (
+        None if is_multipart(question) else day_contrast(question, claim)  # j013: one a part
+    )
     if part:  # "18.00 GBP per sofa for evening screenings" for a 2 pm matinee (am017)
         return f"the question asks about the {part[0]}; the claim is for the {part[1]}"
     contact = contact_contrast(question, claim)
@@ -225,6 +229,7 @@ def drop_off_question(
     read: Callable[[Evidence], str] | None = None,
     around: Callable[[Evidence], str] | None = None,
     under: Callable[[Evidence], tuple[str, str]] | None = None,
+    block: Callable[[Evidence], str] | None = None,
 ) -> int:
     """Drop the supported claims of an answer that do not answer ``question``.
 
@@ -249,13 +254,16 @@ def drop_off_question(
         around: Evidence → the whole sentence it is a clause of (``Windows.around``).
         under: Evidence → the text under its heading and the headings (``Windows.under``),
             for a yes/no question's :func:`.groups.barred`.
+        block: Evidence → the paragraph it stands in, for :func:`.siblings.sibling_name`.
 
     Returns:
         How many claims were found off the question.
     """
     facts = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
+    other = siblings(question, facts, keep, block, under) if block else []
+    facts = [c for c in facts if c not in other]
     if not asks_for_value(question):
-        return len(_aside_yes_no(question, facts, keep, similar, around, under))
+        return len(other) + len(_aside_yes_no(question, facts, keep, similar, around, under))
     asked = split_sentences(question)
     aside: list[Claim] = []
     if len(asked) > 1 and not is_multipart(question) and is_yes_no_question(asked[-1].sentence):
@@ -263,6 +271,7 @@ def drop_off_question(
         aside = _aside_yes_no(question, facts, keep, similar, around, under)
         facts = [c for c in facts if c not in aside]
     left: list[Claim] = []
+    said: list[str] = []  # the kept claims' evidence
     seen: dict[bool, list[str]] = {True: [], False: []}  # evidence set aside (True) or kept
     for claim in facts:
         found = claim.all_evidence
@@ -277,14 +286,15 @@ def drop_off_question(
         )
         seen[bool(why)].append(evidence)
         if why:
-            _set_aside(claim, why, keep)
+            set_aside(claim, why, keep)
         else:
             left.append(claim)
-    why = unanswered(question, [c.text for c in left]) if left else ""
+            said.append(f"{evidence} {whole}")
+    why = unanswered(question, [c.text for c in left], said) if left else ""
     why = why or (not_for_the_asker(question, seen[True], seen[False]) if left else "")
     for claim in left if why else []:
-        _set_aside(claim, why, keep)
-    return len(aside) + len(facts) - (0 if why else len(left))
+        set_aside(claim, why, keep)
+    return len(other) + len(aside) + len(facts) - (0 if why else len(left))
 
 
 def _aside_yes_no(
@@ -295,10 +305,11 @@ def _aside_yes_no(
     around: Callable[[Evidence], str] | None,
     under: Callable[[Evidence], tuple[str, str]] | None,
 ) -> list[Claim]:
-    """The claims a yes/no question sets aside: :func:`_barred`, then :func:`_off_yes_no`."""
-    aside = _barred(question, facts, keep, under) if under else []
+    """The claims a yes/no question sets aside (:mod:`.asides`, :func:`_off_yes_no`)."""
+    aside = barred_claims(question, facts, keep, under) if under else []
     rest = [c for c in facts if c not in aside]
-    return aside + _off_yes_no(question, rest, keep, similar, around)
+    aside += _off_yes_no(question, rest, keep, similar, around)
+    return aside + no_age(question, [c for c in rest if c not in aside], keep)
 
 
 def _off_yes_no(
@@ -335,34 +346,6 @@ def _off_yes_no(
         if len([g for g in groups if g & (forms | {f.removesuffix("s") for f in forms})]) > 1:
             continue  # "Drop-In Dancers cannot dance in the show" for "Can I, a Drop-In Dancer, …"
         if shared and not shares_topic(plain, said, similar):
-            _set_aside(claim, "its sentence shares no word but a name with the question", keep)
+            set_aside(claim, "its sentence shares no word but a name with the question", keep)
             aside.append(claim)
     return aside
-
-
-def _barred(
-    question: str,
-    facts: Sequence[Claim],
-    keep: bool,
-    under: Callable[[Evidence], tuple[str, str]],
-) -> list[Claim]:
-    """Set aside the claims whose subsection keeps its subject for a group the asker is not in.
-
-    "Can I rent a small locker?" from an Evening Member is not answered by the locker prices
-    under "Storage is only for Maker Members." (ak024, held-out set 36: :func:`.groups.barred`).
-    """
-    aside = []
-    for claim in facts:
-        for evidence in claim.all_evidence:
-            text, heads = under(evidence)
-            kept = barred(question, text, f"{heads} {evidence.sentence}")
-            if kept:
-                _set_aside(claim, f"the documents keep it for another group: {kept!r}", keep)
-                aside.append(claim)
-                break
-    return aside
-
-
-def _set_aside(claim: Claim, why: str, keep: bool) -> None:
-    claim.dropped = not keep
-    claim.reason = f"supported, but not what was asked: {why}"

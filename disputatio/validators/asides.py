@@ -1,0 +1,88 @@
+"""Claims set aside for what their evidence stands in, or for what the question asks.
+
+Helpers of :func:`~disputatio.validators.relevance.drop_off_question`: a subsection keeping its
+subject for another group (:func:`barred_claims`), a paragraph about another event or place
+(:func:`siblings`), and a yes/no question about the asker's age that no claim states an age for
+(:func:`no_age`). A claim set aside keeps its verdict (its sentence does support it) and says why.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from disputatio.state.claims import Claim, Evidence
+from disputatio.validators.asked import is_multipart
+from disputatio.validators.groups import barred
+from disputatio.validators.siblings import sibling
+
+#: A yes/no question about the asker's age: "Am I old enough?", "Is she too young to …?".
+_OLD_ENOUGH_RE = re.compile(r"\b(?:old\s+enough|too\s+(?:young|old))\b", re.I)
+
+
+def barred_claims(
+    question: str,
+    facts: Sequence[Claim],
+    keep: bool,
+    under: Callable[[Evidence], tuple[str, str]],
+) -> list[Claim]:
+    """Set aside the claims whose subsection keeps its subject for a group the asker is not in.
+
+    "Can I rent a small locker?" from an Evening Member is not answered by the locker prices
+    under "Storage is only for Maker Members." (ak024, held-out set 36: :func:`.groups.barred`).
+    """
+    aside = []
+    for claim in facts:
+        for evidence in claim.all_evidence:
+            text, heads = under(evidence)
+            kept = barred(question, text, f"{heads} {evidence.sentence}")
+            if kept:
+                set_aside(claim, f"the documents keep it for another group: {kept!r}", keep)
+                aside.append(claim)
+                break
+    return aside
+
+
+def siblings(
+    question: str,
+    facts: Sequence[Claim],
+    keep: bool,
+    block: Callable[[Evidence], str],
+    under: Callable[[Evidence], tuple[str, str]] | None,
+) -> list[Claim]:
+    """Set aside the claims whose paragraphs are about another event or place (ao029, ao023).
+
+    A multi-part question is left alone (:mod:`.siblings`: each claim answers one part).
+    """
+    if is_multipart(question):
+        return []
+    aside = []
+    for claim in facts:
+        paragraphs = " ".join(block(e) for e in claim.all_evidence)
+        around = " ".join(under(e)[0] for e in claim.all_evidence) if under else paragraphs
+        other = sibling(question, paragraphs, around)
+        if other:
+            why = f"the question asks about {other[0]!r}; the paragraph is about {other[1]!r}"
+            set_aside(claim, why, keep)
+            aside.append(claim)
+    return aside
+
+
+def set_aside(claim: Claim, why: str, keep: bool) -> None:
+    """Mark ``claim`` supported but not what was asked (dropped unless ``keep``), saying ``why``."""
+    claim.dropped = not keep
+    claim.reason = f"supported, but not what was asked: {why}"
+
+
+def no_age(question: str, facts: Sequence[Claim], keep: bool) -> list[Claim]:
+    """Set aside every claim when a yes/no question asks about an age and none states a number.
+
+    "I'm 14 and would like to help out at the congress in November. Am I old enough?" is not
+    answered by "Congress helpers are asked to give at least one half-day." and "Each helper
+    gets a free lunch voucher …" (ap037, held-out set 41): no claim says an age.
+    """
+    if not _OLD_ENOUGH_RE.search(question) or any(re.search(r"\d", c.text) for c in facts):
+        return []
+    for claim in facts:
+        set_aside(claim, "the question asks about an age; no claim states one", keep)
+    return list(facts)

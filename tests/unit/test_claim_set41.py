@@ -1,0 +1,101 @@
+"""Held-out set 41's findings (run 53): days of the week, kinds of members, who, non-members."""
+
+from __future__ import annotations
+
+from fake_judges import RecordingJudge
+
+from disputatio.testing import FakeEmbeddings
+from disputatio.validators.asked import unanswered
+from disputatio.validators.claims import check_answer
+from disputatio.validators.days import day_contrast
+from disputatio.validators.groups import group_contrast, unsaid_group
+from disputatio.validators.guards import guard
+from disputatio.validators.relevance import off_question
+from disputatio.validators.support import JudgedSupport
+
+BUS = (
+    "The last route 7 bus from the Fernside Park gates back to the town centre leaves at"
+    " 10.15 pm from Monday to Friday."
+)
+
+
+def test_a_claim_for_weekdays_does_not_answer_a_saturday() -> None:
+    """ap020: the weekday bus for "What time is the last bus back to town on a Saturday?"."""
+    question = (
+        "I go to Fernside on Saturdays for Junior Club with my son. What time is the last bus"
+        " back to town on a Saturday?"
+    )
+    assert day_contrast(question, BUS) == ("Saturday", "Monday to Friday")
+    assert "Saturday" in off_question(question, BUS, BUS)
+    two = "When does the last bus leave on weekdays? And is there one on a Saturday?"
+    assert off_question(two, BUS, BUS) == ""  # j013, set 25: the claim answers one part
+    tuesday = question.replace("on a Saturday?", "on a Tuesday?")
+    assert day_contrast(tuesday, BUS) is None  # Tuesday is in Monday to Friday
+    assert day_contrast(question, "The last bus leaves at 10.15 pm every day.") is None
+    assert day_contrast(question, "The last bus leaves at 10.15 pm.") is None  # no day said
+    # a day named in passing before the asking sentence is not asked about
+    passing = "I booked on Saturday. When does the last bus leave?"
+    assert day_contrast(passing, BUS) is None
+
+
+def test_junior_members_are_members() -> None:
+    """ap017: prices for members and Junior Members for an asker who is not a member."""
+    question = (
+        "I'm not a member. How much would a board at the International Master's simultaneous"
+        " display cost me?"
+    )
+    claim = "Boards cost 12.00 GBP for members and 6.00 GBP for Junior Members."
+    assert group_contrast(question, claim) == "member"
+    assert group_contrast(question, f"{claim} Others pay 15.00 GBP.") is None
+
+
+def test_who_is_answered_by_a_name_its_sentence_holds() -> None:
+    """ap010: "The Treasurer of the Kestlebury Chess Club is elected at …" names no one."""
+    question = "Who is the club's Treasurer?"
+    claim = "The Treasurer of the Kestlebury Chess Club is elected at the 2025 annual meeting."
+    evidence = "Treasurer: elected at the 2025 annual general meeting"
+    assert "who" in unanswered(question, [claim], [evidence])
+    assert unanswered(question, [claim]) == ""  # without its evidence, the claim's own names
+    named = "The Treasurer is Ruth Okafor."
+    assert unanswered(question, [named], ["Treasurer: Ruth Okafor"]) == ""
+
+
+def test_a_claim_about_non_members_needs_a_sentence_naming_them() -> None:
+    """ap002: "Non-members pay 2.00 GBP …" on the sentence about each league player."""
+    claim = "Non-members pay 2.00 GBP for every home match, which goes towards the room."
+    sentence = "Each league player pays a match fee of 2.00 GBP for every home match."
+    assert unsaid_group(claim, sentence) == "Non-members"
+    assert "Non-members" in guard(claim, sentence)
+    for said in ["Non-members pay 2.00 GBP a match.", "Players who are not members pay 2.00 GBP."]:
+        assert unsaid_group(claim, said) is None, said
+
+
+def test_a_team_named_by_a_letter_keeps_its_own_sentence() -> None:
+    """ap026: the A and B teams' 6 boards, in the window before "The C team plays in …"."""
+    window = (
+        "The A team plays in Division 1 and the B team in Division 2, and both play on 6 boards."
+        " The C team plays in Division 3, which is for players rated under 1500."
+    )
+    assert "different sentences" in guard("The C team plays on 6 boards.", window)
+    assert guard("The C team plays in Division 3.", window) == ""
+    assert guard("The B team plays on 6 boards.", window) == ""
+
+
+def test_am_i_old_enough_needs_a_claim_stating_an_age() -> None:
+    """ap037: two true sentences about congress helpers for "Am I old enough?"."""
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, RecordingJudge(1.0))  # type: ignore[arg-type]
+    text = (
+        "Congress helpers are asked to give at least one half-day, and each helper gets a free"
+        " lunch voucher for the Drill Hall cafe.\n\n"
+        "Volunteers must be at least 16 to help at Junior Club and at least 14 to help at the"
+        " congress."
+    )
+    sections = {"s": {"text": text, "title": "Volunteers"}}
+    question = "I'm 14 and would like to help out at the congress in November. Am I old enough?"
+    helpers = "Congress helpers are asked to give at least one half-day [s]."
+    report = check_answer(helpers, sections, checker=checker, question=question)
+    assert not [c for c in report.claims if c.verdict == "supported" and not c.dropped]
+    assert any("age" in c.reason for c in report.claims)
+    ages = "Yes. Volunteers must be at least 14 to help at the congress [s]."
+    kept = check_answer(ages, sections, checker=checker, question=question)
+    assert any(c.verdict == "supported" and not c.dropped for c in kept.claims)
