@@ -74,6 +74,7 @@ def _key(text: str) -> str:
 
 
 def _when(name: str) -> bool:
+    """Whether ``name`` ends in a day or a month ("Saturday", "Late May"): no kind of thing."""
     return name.split()[-1].casefold().removesuffix("s") in DAYS | MONTHS
 
 
