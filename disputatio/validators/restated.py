@@ -28,6 +28,7 @@ from disputatio.validators.sentences import (
     words,
 )
 from disputatio.validators.times import COLON_TIME_RE, colon_times
+from disputatio.validators.totals import computed
 from disputatio.validators.units import MONEY
 
 
@@ -43,7 +44,10 @@ def number_missing(
     for number, unit in stated:
         by_number.setdefault(number, set()).add(unit)
     named = set(re.findall(r"\d+", context))  # identifiers: "Incident 2291", "report_2291"
+    totals = computed(claim, window, given)  # "three lessons … 15.00 GBP each, 45.00 GBP"
     for number, unit in stated_numbers(claim):
+        if number in totals and (unit in MONEY or number not in by_number):
+            continue  # the asker's count, or the count times the sentence's amount (ap024)
         if number not in by_number:
             year = _other_year(number, by_number) if unit is None else ""
             if year:

@@ -35,6 +35,7 @@ from disputatio.validators.days import in_month_terms
 from disputatio.validators.durations import in_duration_terms
 from disputatio.validators.guards import coverage, guard
 from disputatio.validators.ranges import given_numbers, in_window_terms
+from disputatio.validators.totals import without_total
 
 
 class SupportScore(NamedTuple):
@@ -249,6 +250,7 @@ class JudgedSupport(HybridSupport):
             return score
         # the asker's "14 guests" as the window's "over 10 and up to 16": the guard checked it
         asked = in_window_terms(claim, window, self.given) if self.given else claim
+        asked = without_total(asked, window, self.given)  # the guards checked the sum (ap024)
         asked = in_month_terms(asked, window)  # "January" as "November to February"
         asked = in_duration_terms(asked, window)  # "a year" as "12 months"
         p = (

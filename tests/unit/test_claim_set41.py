@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fake_judges import RecordingJudge
+from fake_judges import ReadingJudge, RecordingJudge
 
 from disputatio.testing import FakeEmbeddings
 from disputatio.validators.asked import unanswered
@@ -10,8 +10,10 @@ from disputatio.validators.claims import check_answer
 from disputatio.validators.days import day_contrast
 from disputatio.validators.groups import group_contrast, unsaid_group
 from disputatio.validators.guards import guard
+from disputatio.validators.ranges import given_numbers
 from disputatio.validators.relevance import off_question
 from disputatio.validators.support import JudgedSupport
+from disputatio.validators.totals import computed, without_total
 
 BUS = (
     "The last route 7 bus from the Fernside Park gates back to the town centre leaves at"
@@ -99,3 +101,38 @@ def test_am_i_old_enough_needs_a_claim_stating_an_age() -> None:
     ages = "Yes. Volunteers must be at least 14 to help at the congress [s]."
     kept = check_answer(ages, sections, checker=checker, question=question)
     assert any(c.verdict == "supported" and not c.dropped for c in kept.claims)
+
+
+LESSONS = (
+    "Lesson | Length | Junior Members | Others\nOne-to-one | 45 minutes | 15.00 GBP | 22.00 GBP"
+)
+THREE = "My son is a Junior Member. How much will three 45-minute one-to-one lessons come to?"
+SUM = (
+    "The cost of three 45-minute one-to-one lessons for Junior Members is 15.00 GBP each,"
+    " totaling 45.00 GBP."
+)
+
+
+def test_a_total_is_the_askers_count_times_the_sentences_amount() -> None:
+    """ap024: "15.00 GBP each, totaling 45.00 GBP" for three lessons priced 15.00 GBP each."""
+    row = "Lesson: One-to-one | Length: 45 minutes | Junior Members: 15.00 GBP | Others: 22.00 GBP"
+    given = given_numbers(THREE)
+    assert computed(SUM, row, given) == {"45": "3 × 15 GBP", "3": "3 × 15 GBP"}
+    assert guard(SUM, row, "", given) == ""
+    assert "3" in guard(SUM, row)  # without the question, its count is no number of the row
+    assert guard("Three lessons cost 50.00 GBP.", row, "", given)  # no count times an amount
+    # the judge reads the claim without its total; a claim of the total alone stays whole
+    assert without_total(SUM, row, given) == SUM.replace(", totaling 45.00 GBP", "")
+    alone = "Three lessons come to 45.00 GBP in total."
+    assert without_total(alone, row, given) == alone
+
+
+def test_a_computed_total_is_kept_and_the_judge_is_asked_without_it() -> None:
+    """ap024 through the checker: supported, the judge asked about "15.00 GBP each"."""
+    judge = ReadingJudge("15.00 GBP")
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, judge)  # type: ignore[arg-type]
+    sections = {"s": {"text": LESSONS, "title": "Coaching"}}
+    report = check_answer(f"{SUM[:-1]} [s].", sections, checker=checker, question=THREE)
+    kept = [c for c in report.claims if c.verdict == "supported" and not c.dropped]
+    assert [c.text for c in kept] == [SUM]
+    assert all("totaling" not in claim for claim, _, _ in judge.asked)

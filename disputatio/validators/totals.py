@@ -1,0 +1,92 @@
+"""Totals a claim computes: the question's count times an amount its sentence states.
+
+"My son is a Junior Member. How much will three 45-minute one-to-one lessons come to?" was
+answered "The cost of three 45-minute one-to-one lessons for Junior Members is 15.00 GBP each,
+totaling 45.00 GBP." on the table row "One-to-one | 45 minutes | 15.00 GBP | 22.00 GBP" (ap024,
+held-out set 41), and refused: "the number 3 is not in the sentence". No sentence states a
+total the asker's count makes; over every set's latest records, 12 right totals of the 1.5B
+were refused so (``benchmarks/grounding_sums.py``).
+
+A money amount of the claim that its window does not state stands when it is a number the
+question states times a money amount the window states (to the penny), and the question's
+number then stands in the claim too (:func:`computed`). The judge is asked about the claim
+without its total (:func:`without_total`): it reads sentences, not arithmetic; the guards have
+checked the sum. Lexical; no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from disputatio.validators.sentences import stated_numbers
+from disputatio.validators.units import MONEY, MONEY_AMOUNT
+
+_AMOUNT_RE = re.compile(MONEY_AMOUNT, re.I)
+#: Words that introduce a total before its amount: ", totaling 45.00 GBP", ", 45.00 GBP in all".
+_LEAD = (
+    r"(?:,\s*|\s+)(?:and\s+|so\s+|which\s+)?(?:(?:comes?\s+to|coming\s+to|makes?|making|"
+    r"totall?ing|totals?|for\s+a\s+total\s+of|a\s+total\s+of|in\s+total|altogether)\s+)+"
+)
+_TAIL = r"(?:\s+(?:in\s+total|in\s+all|altogether))?"
+
+
+def _value(number: str) -> float | None:
+    try:
+        return float(number.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def computed(claim: str, window: str, given: Collection[tuple[str, str | None]]) -> dict[str, str]:
+    """The claim's numbers a computed total accounts for, each with how ("3 × 15 GBP").
+
+    A money amount of ``claim`` that ``window`` does not state as money, equal to a number of
+    ``given`` (the question's, not an amount of money) times a money amount of ``window``;
+    and that number of the question. Empty when there is none.
+    """
+    if not given:
+        return {}
+    stated = stated_numbers(window)
+    amounts = {n: _value(n) for n, u in stated if u in MONEY}
+    counts = {n: _value(n) for n, u in given if u not in MONEY}
+    out: dict[str, str] = {}
+    for total, unit in stated_numbers(claim):
+        value = _value(total)
+        if unit not in MONEY or total in amounts or value is None:
+            continue
+        for count, times in counts.items():
+            for amount, each in amounts.items():
+                if times and each is not None and abs(times * each - value) < 0.005:
+                    how = f"{count} × {amount} {unit.upper()}"
+                    out.setdefault(total, how)
+                    out.setdefault(count, how)
+    return out
+
+
+def without_total(claim: str, window: str, given: Collection[tuple[str, str | None]]) -> str:
+    """``claim`` without the clause stating its computed total, for the judge; else ``claim``.
+
+    "… is 15.00 GBP each, totaling 45.00 GBP." → "… is 15.00 GBP each." A total that no such
+    clause introduces is left in place, and so is one whose claim states no other amount
+    ("Three lessons come to 45.00 GBP."): the judge then reads the whole claim.
+    """
+    totals = computed(claim, window, given)
+    for m in _AMOUNT_RE.finditer(claim):
+        number = (m.group("before") or m.group("after") or "").replace(",", "")
+        if not any(_value(t) == _value(number) for t in totals if _same_kind(t, claim)):
+            continue
+        lead = re.search(rf"{_LEAD}$", claim[: m.start()], re.I)
+        if lead is None:
+            continue
+        tail = re.match(_TAIL, claim[m.end() :], re.I)
+        end = m.end() + (tail.end() if tail else 0)
+        rest = f"{claim[: lead.start()]}{claim[end:]}"
+        if _AMOUNT_RE.search(rest):  # the amount it multiplies stays: "15.00 GBP each"
+            return rest
+    return claim
+
+
+def _same_kind(number: str, claim: str) -> bool:
+    """Whether ``number`` is an amount of money of ``claim`` (not the question's count)."""
+    return any(n == number and u in MONEY for n, u in stated_numbers(claim))
