@@ -85,7 +85,7 @@ def part_found(part: dict[str, Any], answer: str) -> bool:
     """
     if part.get("yesno"):  # the first yes or no of the answer is the gold one
         said = re.search(r"\b(yes|no)\b", answer.casefold())
-        return bool(said) and said.group(1) == part["answer"]
+        return said is not None and said.group(1) == part["answer"]
     text = norm(_CITATION_RE.sub(" ", answer))
     for wanted in (norm(w) for w in [part["answer"], *part.get("aliases", [])] if w):
         pattern = re.escape(wanted)

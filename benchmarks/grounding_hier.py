@@ -48,7 +48,9 @@ def run_hier(q: dict[str, Any], funnel: Any, model: str) -> dict[str, Any]:
     values = dict(graph.get_state(config).values)
     shown = values.get("sections") or {}
     claims = values.get("claims") or []
-    support = next((v for v in values.get("validation", []) if v.get("name") == "support"), {})
+    support: dict[str, Any] = next(
+        (v for v in values.get("validation", []) if v.get("name") == "support"), {}
+    )
     fabricated = len((support.get("details") or {}).get("fabricated_labels") or [])
     rec = score(q, values["answer"], claims, shown, fabricated)
     rec.update(answer=values["answer"], wall_s=wall, claims_detail=claims)

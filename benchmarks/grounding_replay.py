@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -78,10 +79,23 @@ def _jobs(args: argparse.Namespace) -> list[tuple[Path, Path]]:
 
 
 def _read(windows: Any) -> dict[str, Any]:
-    """The rows read with their headers (``read``) and the sentence around a clause
-    (``around``), where the tree replayed reads them."""
-    found = {"read": windows.reading} if hasattr(windows, "reading") else {}
-    return found | ({"around": windows.around} if hasattr(windows, "around") else {})
+    """What ``drop_off_question`` reads of the windows, where the tree replayed reads it.
+
+    The rows read with their headers (``read``), the sentence around a clause (``around``),
+    the text under a heading (``under``) and the paragraph (``block``), as the quick path
+    passes them (``claims._drop_off_question``).
+    """
+    found = {k: getattr(windows, m) for k, m in _WINDOW_READERS if hasattr(windows, m)}
+    try:
+        from disputatio.validators.siblings import paragraph
+    except ImportError:  # a tree from before the rule (PYTHONPATH=<worktree>)
+        return found
+    texts = windows.texts
+    return found | {"block": lambda e: paragraph(texts.get(e.section_id, ""), e.start, e.end)}
+
+
+#: ``drop_off_question``'s keyword and the ``Windows`` method that gives it.
+_WINDOW_READERS = (("read", "reading"), ("around", "around"), ("under", "under"))
 
 
 def replay(rec: dict[str, Any], q: dict[str, Any], funnel: Any, similar: Any) -> dict[str, Any]:
@@ -91,6 +105,7 @@ def replay(rec: dict[str, Any], q: dict[str, Any], funnel: Any, similar: Any) ->
     from disputatio.validators.relevance import drop_off_question
     from disputatio.validators.windows import Windows
 
+    restated: Callable[[list[Any]], int] | None
     try:
         from disputatio.validators.repeats import restated
     except ImportError:  # a tree from before the rule (PYTHONPATH=<worktree>)
@@ -109,7 +124,7 @@ def replay(rec: dict[str, Any], q: dict[str, Any], funnel: Any, similar: Any) ->
         off = drop_off_question(
             q["question"], claims, windows.titles, similar=similar, words=words, **_read(windows)
         )
-        off += restated(claims) if restated else 0
+        off += restated(claims) if restated is not None else 0
     kept = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
     refused = not kept if ids else bool(rec["refused"])
     text = " ".join(c.text for c in kept)
