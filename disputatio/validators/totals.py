@@ -71,10 +71,13 @@ def without_total(claim: str, window: str, given: Collection[tuple[str, str | No
     clause introduces is left in place, and so is one whose claim states no other amount
     ("Three lessons come to 45.00 GBP."): the judge then reads the whole claim.
     """
-    totals = computed(claim, window, given)
+    money = {n for n, u in stated_numbers(claim) if u in MONEY}  # not the question's count
+    totals = {_value(t) for t in computed(claim, window, given) if t in money}
+    if not totals:
+        return claim
     for m in _AMOUNT_RE.finditer(claim):
         number = (m.group("before") or m.group("after") or "").replace(",", "")
-        if not any(_value(t) == _value(number) for t in totals if _same_kind(t, claim)):
+        if _value(number) not in totals:
             continue
         lead = re.search(rf"{_LEAD}$", claim[: m.start()], re.I)
         if lead is None:
@@ -85,8 +88,3 @@ def without_total(claim: str, window: str, given: Collection[tuple[str, str | No
         if _AMOUNT_RE.search(rest):  # the amount it multiplies stays: "15.00 GBP each"
             return rest
     return claim
-
-
-def _same_kind(number: str, claim: str) -> bool:
-    """Whether ``number`` is an amount of money of ``claim`` (not the question's count)."""
-    return any(n == number and u in MONEY for n, u in stated_numbers(claim))
