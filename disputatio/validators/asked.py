@@ -21,6 +21,7 @@ from disputatio.validators.sentences import (
     UNITS,
     split_sentences,
     stated_numbers,
+    stem,
     words,
 )
 from disputatio.validators.units import MONEY
@@ -150,7 +151,8 @@ def kind_mismatch(question: str, claim: str) -> str:
     """
     counted = asked_count(question)
     numbers = stated_numbers(claim)
-    if counted and numbers and all(u is not None for _, u in numbers):
+    measured = bool(numbers) and all(u is not None for _, u in numbers)
+    if counted and measured and not _counts(claim, counted):
         measures = ", ".join(sorted({str(u) for _, u in numbers}))
         return f"the question asks how many {counted}; the claim gives {measures}"
     kind = asked_kind(question)
@@ -163,6 +165,12 @@ def kind_mismatch(question: str, claim: str) -> str:
     if not kind or kind in kinds:
         return ""
     return f"the question asks for a {kind}; the claim gives {', '.join(sorted(units))}"
+
+
+def _counts(claim: str, counted: str) -> bool:
+    """Whether ``claim`` counts ``counted`` after a number: "8 weekly sessions" (ap025, set 41)."""
+    thing = stem(counted)
+    return any(stem(w.casefold()) == thing for w in re.findall(r"\d\s+(?:\w+\s+)?(\w+)", claim))
 
 
 def stated_kinds(text: str) -> set[str | None]:

@@ -5,11 +5,13 @@ from __future__ import annotations
 from fake_judges import ReadingJudge, RecordingJudge
 
 from disputatio.testing import FakeEmbeddings
-from disputatio.validators.asked import unanswered
+from disputatio.validators.asked import kind_mismatch, unanswered
 from disputatio.validators.claims import check_answer
 from disputatio.validators.days import day_contrast
 from disputatio.validators.groups import group_contrast, unsaid_group
 from disputatio.validators.guards import guard
+from disputatio.validators.parts import claim_parts
+from disputatio.validators.questions import question_parts
 from disputatio.validators.ranges import given_numbers
 from disputatio.validators.relevance import off_question
 from disputatio.validators.support import JudgedSupport
@@ -136,3 +138,14 @@ def test_a_computed_total_is_kept_and_the_judge_is_asked_without_it() -> None:
     kept = [c for c in report.claims if c.verdict == "supported" and not c.dropped]
     assert [c.text for c in kept] == [SUM]
     assert all("totaling" not in claim for claim, _, _ in judge.asked)
+
+
+def test_a_count_of_weekly_sessions_answers_how_many_sessions() -> None:
+    """ap025: "8 weekly sessions" counts sessions; "weekly" is no unit of the count."""
+    question = "When does the Improvers' Course start, and how many sessions are there?"
+    parts = question_parts(question)
+    assert 1 in claim_parts("It has 8 weekly sessions.", parts)
+    assert kind_mismatch(parts[1], "It has 8 weekly sessions.") == ""
+    # a measure alone still does not count sessions
+    assert "sessions" in kind_mismatch(parts[1], "The course runs for 8 weeks.")
+    assert "sessions" in kind_mismatch(parts[1], "Each session lasts 2 hours.")
