@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from disputatio.validators.asked import asked_sentence
 from disputatio.validators.sentences import split_sentences
 
 _WEEK = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -80,12 +81,11 @@ def day_contrast(question: str, claim: str) -> tuple[str, str] | None:
 
     "What time is the last bus back to town on a Saturday?" is not answered by "The last route
     7 bus … leaves at 10.15 pm from Monday to Friday." (ap020, held-out set 41, a near miss).
-    The days asked are read from the question's last sentence only (its earlier ones may name
-    days in passing: "I booked on Monday."), the claim's from its own words.
+    The days asked are read from the sentence that asks only (:func:`~disputatio.validators.
+    asked.asked_sentence`: earlier ones may name days in passing, "I booked on Monday."), the
+    claim's from its own words.
     """
-    sentences = split_sentences(question)
-    asking = sentences[-1].sentence if sentences else ""
-    asked = list(_MENTION_RE.finditer(asking))
+    asked = list(_MENTION_RE.finditer(asked_sentence(question)))
     said = list(_MENTION_RE.finditer(claim))
     days = set().union(*map(_covered, asked)) if asked else set()
     held = set().union(*map(_covered, said)) if said else set()
