@@ -66,6 +66,7 @@ LATEST = {
     "questions_heldout39.jsonl": "records_heldout39_run51.jsonl",
     "questions_heldout40.jsonl": "records_heldout40_run52.jsonl",
     "questions_heldout41.jsonl": "records_heldout41_run53.jsonl",
+    "questions_heldout42.jsonl": "records_heldout42_run54.jsonl",
 }
 
 

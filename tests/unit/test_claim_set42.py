@@ -1,0 +1,56 @@
+"""Held-out set 42's findings (run 54): a start given as an end, a row read by its name's number."""
+
+from __future__ import annotations
+
+from disputatio.validators.bands import asked_column
+from disputatio.validators.guards import guard
+from disputatio.validators.opposites import opposite_words
+from disputatio.validators.tables import figure_columns
+
+VIEW = (
+    "The exhibition opens with a private view on Friday 6 November 2026 at 7.00 pm, to which"
+    " every member may bring one guest."
+)
+LENSES = (
+    "| Item: 100 mm macro lens | Loan fee per week: 6.00 GBP | Deposit: 80.00 GBP |\n"
+    "| Item: 100 to 400 mm telephoto lens | Loan fee per week: 10.00 GBP | Deposit: 120.00 GBP |"
+)
+
+
+def test_a_finish_is_not_a_start_at_the_same_time() -> None:
+    """aq027: "finishes at 7.00 pm" is not stated by "opens with a private view … at 7.00 pm"."""
+    claim = "The private view for the exhibition finishes at 7.00 pm on Friday 6 November 2026."
+    assert opposite_words(claim, VIEW) == ("finishes", "opens")
+    assert guard(claim, VIEW)
+    starts = "The private view opens the exhibition at 7.00 pm on Friday 6 November 2026."
+    assert opposite_words(starts, VIEW) is None
+    assert not guard(starts, VIEW)
+    # a sentence saying both is no opposite
+    both = "The private view opens at 7.00 pm and finishes at 9.00 pm."
+    assert opposite_words("The private view finishes at 9.00 pm.", both) is None
+
+
+def test_a_figure_in_a_rows_name_does_not_make_it_the_claims_row() -> None:
+    """aq011: the macro lens's 6.00 GBP is its weekly fee, not the telephoto row's "Item"."""
+    claim = "The weekly fee for the 100 mm macro lens is 6.00 GBP."
+    question = (
+        "I'd like to borrow the macro lens. What's the weekly fee, and how long can I keep it?"
+    )
+    # the macro row holds both its figures, and its 100 is the row's name's
+    assert figure_columns(claim, LENSES) == [("Loan fee per week", ["Item", "Deposit"])]
+    assert asked_column(question, claim, LENSES) == ""
+    # the row holding most of the claim's figures is still read: its deposit is no weekly fee
+    deposit = "The weekly fee for the 100 mm macro lens is 80.00 GBP."
+    assert figure_columns(deposit, LENSES) == [("Deposit", ["Item", "Loan fee per week"])]
+    assert "Loan fee per week" in asked_column(question, deposit, LENSES)
+
+
+def test_a_size_written_with_an_x_is_the_sentences_by() -> None:
+    """aq028: the asker's "8x10 paper" is the sentence's "8 by 10 inch" paper."""
+    paper = (
+        "Paper is sold at the darkroom in packs of 25 sheets of 8 by 10 inch resin-coated paper"
+        " for 14.00 GBP a pack."
+    )
+    assert guard("The club's 8x10 paper costs 14.00 GBP a pack.", paper) == ""
+    assert "12x16" in guard("The club's 12x16 paper costs 14.00 GBP a pack.", paper)
+    assert "10x8" in guard("The club's 10x8 paper costs 14.00 GBP a pack.", paper)
