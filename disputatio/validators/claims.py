@@ -231,6 +231,7 @@ def _drop_off_question(
         around=windows.around,
         under=windows.under,
         block=lambda e: paragraph(windows.texts.get(e.section_id, ""), e.start, e.end),
+        section=lambda e: windows.texts.get(e.section_id, ""),
     )
 
 

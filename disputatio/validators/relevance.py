@@ -230,6 +230,7 @@ def drop_off_question(
     around: Callable[[Evidence], str] | None = None,
     under: Callable[[Evidence], tuple[str, str]] | None = None,
     block: Callable[[Evidence], str] | None = None,
+    section: Callable[[Evidence], str] | None = None,
 ) -> int:
     """Drop the supported claims of an answer that do not answer ``question``.
 
@@ -255,12 +256,14 @@ def drop_off_question(
         under: Evidence → the text under its heading and the headings (``Windows.under``),
             for a yes/no question's :func:`.groups.barred`.
         block: Evidence → the paragraph it stands in, for :func:`.siblings.sibling_name`.
+        section: Evidence → its section's whole text, the places :func:`.siblings.
+            sibling_place` reads (else the text under its heading).
 
     Returns:
         How many claims were found off the question.
     """
     facts = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
-    other = siblings(question, facts, keep, block, under) if block else []
+    other = siblings(question, facts, keep, block, section or under) if block else []
     facts = [c for c in facts if c not in other]
     if not asks_for_value(question):
         return len(other) + len(_aside_yes_no(question, facts, keep, similar, around, under))

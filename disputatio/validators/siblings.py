@@ -114,18 +114,19 @@ def sibling_place(question: str, block: str, around: str) -> tuple[str, str] | N
     """``(asked, other)`` when ``block`` names another place than the question's, not its own.
 
     "What time do the doors open for public nights at Hartsfell?" is not answered by "7 pm to
-    9 pm." of "International Observe the Moon Night: … on the Cobble Lane roof terrace, 7 pm to
-    9 pm." (ao023, held-out set 40): the text around it (``around``: the text under its
-    heading) has events "at Hartsfell" and "at Cobble Lane", so the two are places alike, and
-    the paragraph names only the other. A place the text around does not name so is left
-    alone: "… pick-up at the Elmsworth branch" is the "Quayside Surgery" of a file that never
-    names the town (d035, held-out set 16). A paragraph speaking of a whole kind ("both sites")
+    9 pm." (ao023, held-out set 40): the text around it (``around``: its section) has events
+    "at Hartsfell" and "at Cobble Lane", so the two are places alike, and the paragraph names
+    only the other; "Lost property found at the Foundry is kept for 30 days" does not answer
+    "How long do you keep lost property there?" asked of the Barn (aq036, set 42), where the
+    section names both after "at". A place the text around does not name so is left alone:
+    "… pick-up at the Elmsworth branch" is the "Quayside Surgery" of a file that never names
+    the town (d035, held-out set 16). A paragraph speaking of a whole kind ("both sites")
     names every place.
 
     Args:
         question: The question.
         block: The paragraph the evidence stands in (:func:`paragraph`).
-        around: The text the places are read from (the text under the evidence's heading).
+        around: The text the places are read from (the evidence's section).
 
     Returns:
         The question's place and the paragraph's other place, or None.

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from disputatio.validators.bands import asked_column
+from disputatio.validators.claims import check_answer
 from disputatio.validators.guards import guard
 from disputatio.validators.opposites import opposite_words
+from disputatio.validators.siblings import sibling_place
 from disputatio.validators.tables import figure_columns
 
 VIEW = (
@@ -54,3 +56,42 @@ def test_a_size_written_with_an_x_is_the_sentences_by() -> None:
     assert guard("The club's 8x10 paper costs 14.00 GBP a pack.", paper) == ""
     assert "12x16" in guard("The club's 12x16 paper costs 14.00 GBP a pack.", paper)
     assert "10x8" in guard("The club's 10x8 paper costs 14.00 GBP a pack.", paper)
+
+
+def test_another_venues_lost_property_does_not_answer_for_the_barn() -> None:
+    """aq036: the Foundry's 30 days, asked of the Barn, where the section names both venues."""
+    question = (
+        "I left a lens cap at the Barn after studio night. How long do you keep lost property"
+        " there?"
+    )
+    block = "Lost property found at the Foundry is kept for 30 days in the cupboard by the desk."
+    section = (
+        "The Foundry Rooms\n\nClub nights are held at the Foundry on Wednesdays.\n\n"
+        f"{block}\n\nWithybrook Barn\n\nThe studio is at the Barn, on a farm at the edge of town."
+    )
+    assert sibling_place(question, block, section) == ("barn", "foundry")
+    # the text under the Foundry's heading alone names no Barn: nothing to tell them apart
+    assert sibling_place(question, block, section.split("Withybrook Barn")[0]) is None
+    asked_foundry = question.replace("at the Barn", "at the Foundry")
+    assert sibling_place(asked_foundry, block, section) is None
+
+
+def test_the_checker_reads_the_places_from_the_whole_section() -> None:
+    """aq036 through the checker: the Barn is named under another heading of the section."""
+    question = (
+        "I left a lens cap at the Barn after studio night. How long do you keep lost property"
+        " there?"
+    )
+    text = (
+        "## The Foundry Rooms\n\nClub nights are held at the Foundry on Wednesdays.\n\n"
+        "Lost property found at the Foundry is kept for 30 days.\n\n"
+        "## Withybrook Barn\n\nThe studio is at the Barn, on a farm at the edge of town.\n"
+    )
+    sections = {"v": {"text": text, "title": "Venues"}}
+    answer = "Lost property found at the Foundry is kept for 30 days [v]."
+    report = check_answer(answer, sections, question=question)
+    (claim,) = [c for c in report.claims if c.factual and c.verdict == "supported"]
+    assert claim.dropped and "'foundry'" in claim.reason
+    asked_foundry = question.replace("at the Barn", "at the Foundry")
+    kept = check_answer(answer, sections, question=asked_foundry)
+    assert [c.text for c in kept.claims if not c.dropped] == [answer[:-5] + "."]
