@@ -5,9 +5,12 @@ from __future__ import annotations
 from disputatio.validators.bands import asked_column
 from disputatio.validators.claims import check_answer
 from disputatio.validators.guards import guard
+from disputatio.validators.looks import nearest_reason
 from disputatio.validators.opposites import opposite_words
 from disputatio.validators.siblings import sibling_place
+from disputatio.validators.support import LexicalSupport
 from disputatio.validators.tables import figure_columns
+from disputatio.validators.windows import Windows
 
 VIEW = (
     "The exhibition opens with a private view on Friday 6 November 2026 at 7.00 pm, to which"
@@ -95,3 +98,18 @@ def test_the_checker_reads_the_places_from_the_whole_section() -> None:
     asked_foundry = question.replace("at the Barn", "at the Foundry")
     kept = check_answer(answer, sections, question=asked_foundry)
     assert [c.text for c in kept.claims if not c.dropped] == [answer[:-5] + "."]
+
+
+def test_the_reason_given_is_the_guard_of_the_window_sharing_most_words() -> None:
+    """aq028's first reason came from an unrelated window; the nearest is the one sharing words."""
+    text = (
+        "Lockers cost 5.00 GBP a month.\n\n"
+        "A pack of 25 sheets of 9 by 12 inch darkroom paper from the club costs 14.00 GBP a pack."
+    )
+    windows = Windows({"s": {"text": text, "title": "Darkroom"}})
+    claim = "The club's 8x10 darkroom paper costs 14.00 GBP a pack."
+    found = windows.best(claim, ["s"], LexicalSupport())
+    assert found.evidence == [] and found.reason == "8x10 is not in the section"
+    assert nearest_reason([(0.0, "a"), (0.5, "b")], passed=True) == "b"
+    assert nearest_reason([(0.0, "a")], passed=True) == "no sentence shares its words"
+    assert nearest_reason([(0.0, "a")], passed=False) == "a"
