@@ -21,6 +21,7 @@ row (``PYTHONPATH=<worktree of the commit>``; a tree from before
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 from collections.abc import Callable
@@ -83,16 +84,21 @@ def _read(windows: Any) -> dict[str, Any]:
     """What ``drop_off_question`` reads of the windows, where the tree replayed reads it.
 
     The rows read with their headers (``read``), the sentence around a clause (``around``),
-    the text under a heading (``under``) and the paragraph (``block``), as the quick path
-    passes them (``claims._drop_off_question``).
+    the text under a heading (``under``), the paragraph (``block``) and the whole section
+    (``section``), as the quick path passes them (``claims._drop_off_question``).
     """
     found = {k: getattr(windows, m) for k, m in _WINDOW_READERS if hasattr(windows, m)}
     try:
         from disputatio.validators.siblings import paragraph
     except ImportError:  # a tree from before the rule (PYTHONPATH=<worktree>)
         return found
+    from disputatio.validators.relevance import drop_off_question
+
     texts = windows.texts
-    return found | {"block": lambda e: paragraph(texts.get(e.section_id, ""), e.start, e.end)}
+    found["block"] = lambda e: paragraph(texts.get(e.section_id, ""), e.start, e.end)
+    if "section" in inspect.signature(drop_off_question).parameters:  # since session 70
+        found["section"] = lambda e: texts.get(e.section_id, "")
+    return found
 
 
 #: ``drop_off_question``'s keyword and the ``Windows`` method that gives it.

@@ -48,21 +48,20 @@ def siblings(
     facts: Sequence[Claim],
     keep: bool,
     block: Callable[[Evidence], str],
-    places: Callable[[Evidence], str | tuple[str, str]] | None,
+    places: Callable[[Evidence], str] | None,
 ) -> list[Claim]:
     """Set aside the claims whose paragraphs are about another event or place (ao029, ao023).
 
-    ``places``: evidence → the text the places are read from, its section's (or a ``(text,
-    headings)`` pair: ``Windows.under``'s). A multi-part question is left alone
-    (:mod:`.siblings`: each claim answers one part).
+    ``places``: evidence → the text the places are read from (its section's; without it, its
+    paragraph). A multi-part question is left alone (:mod:`.siblings`: each claim answers one
+    part).
     """
     if is_multipart(question):
         return []
     aside = []
     for claim in facts:
         paragraphs = " ".join(block(e) for e in claim.all_evidence)
-        texts = [places(e) for e in claim.all_evidence] if places else [paragraphs]
-        around = " ".join(t if isinstance(t, str) else t[0] for t in texts)
+        around = " ".join(places(e) for e in claim.all_evidence) if places else paragraphs
         other = sibling(question, paragraphs, around)
         if other:
             why = f"the question asks about {other[0]!r}; the paragraph is about {other[1]!r}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from disputatio.validators.guards import coverage
 from disputatio.validators.support import SupportChecker
 
 #: A scored window: its score, its section and (start, end, text).
@@ -128,18 +129,19 @@ def _runner_up(
     return sorted(others, key=lambda w: -w[0])[:1]
 
 
-def nearest_reason(rejected: Sequence[tuple[float, str]], passed: bool) -> str:
-    """Why no window supports a claim that every window fails, for people.
+def nearest_reason(claim: str, rejected: Sequence[tuple[str, str]], passed: bool) -> str:
+    """Why no window supports ``claim`` when every window fails, for people.
 
-    ``rejected``: each guarded-out window's coverage of the claim's words and the guard's
-    reason; ``passed``: some window passed every guard (and shares none of the claim's words:
-    its score is 0). The reason is that of the rejected window sharing most of the claim's
-    words: "8x10 is not in the section" on the sentence about the 8 by 10 inch paper, not the
-    first window's "the number 14 is not in the sentence" (aq028, held-out set 42). When no
-    rejected window shares a word and one passed, no sentence shares the claim's words ("You
-    can keep it for one week": aq011).
+    ``rejected``: each guarded-out window's text and the guard's reason; ``passed``: some
+    window passed every guard (and shares none of the claim's words: its score is 0). The
+    reason is that of the rejected window sharing most of the claim's words: "8x10 is not in
+    the section" on the sentence about the 8 by 10 inch paper, not the first window's "the
+    number 14 is not in the sentence" (aq028, held-out set 42). When no rejected window shares
+    a word and one passed, no sentence shares the claim's words ("You can keep it for one
+    week": aq011).
     """
-    near = max(rejected, key=lambda r: r[0], default=(0.0, ""))
+    shares = [(coverage(claim, window), reason) for window, reason in rejected]
+    near = max(shares, key=lambda r: r[0], default=(0.0, ""))
     if near[1] and (near[0] > 0 or not passed):
         return near[1]
     return "no sentence shares its words"

@@ -257,13 +257,13 @@ def drop_off_question(
             for a yes/no question's :func:`.groups.barred`.
         block: Evidence → the paragraph it stands in, for :func:`.siblings.sibling_name`.
         section: Evidence → its section's whole text, the places :func:`.siblings.
-            sibling_place` reads (else the text under its heading).
+            sibling_place` reads (else its paragraph).
 
     Returns:
         How many claims were found off the question.
     """
     facts = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
-    other = siblings(question, facts, keep, block, section or under) if block else []
+    other = siblings(question, facts, keep, block, section) if block else []
     facts = [c for c in facts if c not in other]
     if not asks_for_value(question):
         return len(other) + len(_aside_yes_no(question, facts, keep, similar, around, under))

@@ -278,15 +278,20 @@ def figure_columns(claim: str, reading: str) -> list[tuple[str, list[str]]]:
     the row's name's: a figure in a row's first cell, beside one in another, is the other's.
     """
     wanted = figures(claim)
-    rows = [labelled(cells(line)) for line in reading.splitlines() if wanted and is_row(line)]
-    held = [set().union(*(figures(value) & wanted for _, value in row)) for row in rows]
+    rows = [
+        [(label, figures(value)) for label, value in labelled(cells(line))]
+        for line in reading.splitlines()
+        if wanted and is_row(line)
+    ]
+    held = [set().union(*(found & wanted for _, found in row)) for row in rows]
     most = max(map(len, held), default=0)
     out: list[tuple[str, list[str]]] = []
     for row, had in zip(rows, held, strict=True):
-        holding = [label for label, value in row if figures(value) & wanted]
+        holding = [label for label, found in row if found & wanted]
         if len(holding) > 1 and holding[0] == row[0][0]:
             holding = holding[1:]  # the row's name holds one too: "100 mm macro lens"
         if len(holding) == 1 and len(had) == most:
-            others = [label for label, value in row if label != holding[0] and figures(value)]
-            out.append((holding[0], others))
+            out.append(
+                (holding[0], [label for label, found in row if label != holding[0] and found])
+            )
     return out

@@ -335,7 +335,7 @@ class Windows:
         """
         best: tuple[float, str, tuple[int, int, str]] | None = None  # score, section, window
         scored: list[tuple[float, str, tuple[int, int, str]]] = []  # windows no guard rejected
-        rejected: list[tuple[float, str]] = []  # a guard's reason, by the window's coverage
+        rejected: list[tuple[str, str]] = []  # windows a guard rejected, and its reason
         # a claim resting on several sections: the window of each that covers it most
         per_section: dict[str, tuple[float, tuple[int, int, str]]] = {}
         for sid in ids:
@@ -351,7 +351,7 @@ class Windows:
                     wrong = in_sentence(claim, whole[win[0], win[1]])
                     score = SupportScore(0.0, wrong) if wrong else score
                 if score.reason:
-                    rejected.append((coverage(claim, win[2]), score.reason))
+                    rejected.append((win[2], score.reason))
                 else:
                     scored.append((score.score, sid, win))
                 # the single sentence wins over the pair on equal scores (pairs come later)
@@ -395,4 +395,4 @@ class Windows:
             return Found([], vetoed, self._evidence(first[1], first[2], first[0]))
         if best is not None and best[0] > 0:
             return Found([], f"best sentence scores {best[0]:.2f} < {checker.threshold:.2f}")
-        return Found([], nearest_reason(rejected, bool(scored)))
+        return Found([], nearest_reason(claim, rejected, bool(scored)))

@@ -110,6 +110,7 @@ def test_the_reason_given_is_the_guard_of_the_window_sharing_most_words() -> Non
     claim = "The club's 8x10 darkroom paper costs 14.00 GBP a pack."
     found = windows.best(claim, ["s"], LexicalSupport())
     assert found.evidence == [] and found.reason == "8x10 is not in the section"
-    assert nearest_reason([(0.0, "a"), (0.5, "b")], passed=True) == "b"
-    assert nearest_reason([(0.0, "a")], passed=True) == "no sentence shares its words"
-    assert nearest_reason([(0.0, "a")], passed=False) == "a"
+    unrelated, near = ("Lockers are free.", "a"), ("The club sells darkroom paper.", "b")
+    assert nearest_reason(claim, [unrelated, near], passed=True) == "b"
+    assert nearest_reason(claim, [unrelated], passed=True) == "no sentence shares its words"
+    assert nearest_reason(claim, [unrelated], passed=False) == "a"
