@@ -68,6 +68,7 @@ LATEST = {
     "questions_heldout40.jsonl": "records_heldout40_run52.jsonl",
     "questions_heldout41.jsonl": "records_heldout41_run53.jsonl",
     "questions_heldout42.jsonl": "records_heldout42_run54.jsonl",
+    "questions_heldout43.jsonl": "records_heldout43_run55.jsonl",
 }
 
 
