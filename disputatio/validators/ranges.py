@@ -60,6 +60,15 @@ _OR_MORE_RE = re.compile(
     r"|under|younger|less|below|fewer)\b",
     re.I,
 )
+#: A bound named by its label, a table header's or a sentence's: "Shortest booking: 2 hours",
+#: "The minimum stay is 2 nights" (a 3-hour booking is one of them: aq004, held-out set 42).
+_LABEL = r"(?:\s+[^\W\d_]+){0,3}?\s*(?::|\s+is|\s+are)\s+"
+_LABEL_LOW_RE = re.compile(
+    rf"\b(?:shortest|minimum|smallest|fewest){_LABEL}(?:at\s+least\s+)?{_NUM}", re.I
+)
+_LABEL_HIGH_RE = re.compile(
+    rf"\b(?:longest|maximum|largest){_LABEL}(?:at\s+most\s+|up\s+to\s+)?{_NUM}", re.I
+)
 #: What may stand between a lower bound and the upper bound closing it ("over 8 *and* up to 12").
 _JOIN_RE = re.compile(r"^(?:\s*[^\W\d_]+)?\s*(?:,\s*)?(?:and|but)\s*$", re.I)
 #: Words after a range that make it one of ages.
@@ -194,8 +203,33 @@ def ranges(text: str) -> tuple[Range, ...]:
     return tuple(sorted(found, key=lambda r: r.start))
 
 
+@functools.lru_cache(maxsize=1024)
+def labelled_bounds(text: str) -> tuple[Range, ...]:
+    """The bounds ``text`` names by a label: "Shortest booking: 2 hours" (at least 2 hours).
+
+    Not among :func:`ranges`: a row's "Longest hire: 2 days" bounds the hire, not the price
+    per day beside it, so it licenses no "half a day" in a claim (ae014, held-out set 30); it
+    only tells the relevance check that "three hours" is a booking the row allows (aq004).
+    """
+    text = text or ""
+    found = [
+        Range(_number(m.group(1)), True, None, False, None, m.start(), m.end())
+        for m in _LABEL_LOW_RE.finditer(text)
+    ] + [
+        Range(None, False, _number(m.group(1)), True, None, m.start(), m.end())
+        for m in _LABEL_HIGH_RE.finditer(text)
+    ]
+    return tuple(r._replace(unit=_unit(text, r.start, r.end)) for r in found)
+
+
 def holds(
-    text: str, number: str, unit: str | None, *, strict: bool = False, every: bool = False
+    text: str,
+    number: str,
+    unit: str | None,
+    *,
+    strict: bool = False,
+    every: bool = False,
+    labelled: bool = False,
 ) -> bool:
     """Whether ``text`` states a range that holds ``number`` in a compatible unit.
 
@@ -207,6 +241,7 @@ def holds(
             compatible with any (the judge reads what the number counts).
         every: Every compatible range must hold it, not one: "groups of 4 to 14 people. Groups
             of 4 to 6 people pay 330 EUR" does not price a group of 9 (b022, held-out set 15).
+        labelled: Read the bounds named by a label too (:func:`labelled_bounds`).
     """
     try:
         value = float(number)
@@ -214,15 +249,17 @@ def holds(
         return False
     if math.isnan(value):
         return False
-    verdicts = [r.holds(value) for r in _in_unit(text, unit, strict)]
+    verdicts = [r.holds(value) for r in _in_unit(text, unit, strict, labelled)]
     return bool(verdicts) and (all(verdicts) if every else any(verdicts))
 
 
-def _in_unit(text: str, unit: str | None, strict: bool = False) -> list[Range]:
+def _in_unit(
+    text: str, unit: str | None, strict: bool = False, labelled: bool = False
+) -> list[Range]:
     """The ranges of ``text`` in a unit compatible with ``unit`` (see :func:`holds`)."""
     unit = _AS_AGE.get(unit, unit)  # "70 years old" is an age; so is "13 weeks old"
     out = []
-    for r in ranges(text):
+    for r in ranges(text) + (labelled_bounds(text) if labelled else ()):
         have = _AS_AGE.get(r.unit, r.unit)
         if have == unit or not (strict or (have is not None and unit is not None)):
             out.append(r)

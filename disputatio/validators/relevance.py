@@ -96,6 +96,7 @@ def off_question(
     similar: Similar | None = None,
     words: bool = False,
     whole: str = "",
+    rows: str = "",
 ) -> str:
     """Why a supported claim does not answer ``question`` (``""`` when nothing says so).
 
@@ -109,13 +110,15 @@ def off_question(
         whole: The whole sentences a clause of ``evidence`` stands in: what the clause is
             about ("but it must be booked at reception at least 48 hours ahead" is about the
             beach wheelchair its sentence names: s022, held-out set 22).
+        rows: The evidence's table rows read with their headers (a column's bound, "Shortest
+            booking: 2 hours", holds the question's "three hours").
 
     Returns:
         A short reason for people, or ``""``.
     """
     found = (
         (words and contrast(question, evidence, context, similar))
-        or number_contrast(question, evidence)
+        or number_contrast(question, evidence, rows)
         or dimension_contrast(question, evidence)
     )
     if found:
@@ -247,11 +250,10 @@ def drop_off_question(
             section's lead, which a claim may take as its subject but which say nothing of
             what the evidence sentence is about).
         keep: Keep such claims in the answer, flagged (``grounding.allow_unsupported``).
-        similar: Word similarity (see :func:`contrast`): without it every replaced word is a
-            contrast, synonyms too.
+        similar: Word similarity (:func:`contrast`): without it synonyms are contrasts too.
         words: Check replaced words too (``grounding.on_question_words``), not only numbers,
             units and amounts.
-        read: Evidence → its row read with the headers, for :func:`.bands.other_column`.
+        read: Evidence → its row read with its headers (for ``other_column``, ``number_contrast``).
         around: Evidence → the whole sentence it is a clause of (``Windows.around``).
         under: Evidence → the text under its heading and the headings (``Windows.under``),
             for a yes/no question's :func:`.groups.barred`.
@@ -284,8 +286,9 @@ def drop_off_question(
         readings = [read(e) for e in found] if read else []  # rows with their headers
         # a row's figure is about its column's header too (af001, set 31)
         whole = " ".join([whole, *(_figure_headers(claim.text, r) for r in readings)])
-        why = off_question(question, claim.text, evidence, where, similar, words, whole) or (
-            other_column(question, claim.text, "\n".join(readings)) if read else ""
+        rows = "\n".join(readings)
+        why = off_question(question, claim.text, evidence, where, similar, words, whole, rows) or (
+            other_column(question, claim.text, rows) if read else ""
         )
         seen[bool(why)].append(evidence)
         if why:

@@ -6,7 +6,8 @@ Lucinda Strang" was shown supported on it (af014, held-out set 31, a near miss a
 word of the claim is in the sentence, and the name guard checks names, not whose they are.
 
 :func:`apposed_roles` reads the names a text sets beside a role ("the Captain, Lucinda Strang,",
-"Lucinda Strang, the Captain,", "Lucinda Strang (Captain)"); :func:`other_role` finds a claim
+"Lucinda Strang, the Captain,", "Lucinda Strang (Captain)", "the chair is Margery
+Oduya-Lindqvist"); :func:`other_role` finds a claim
 that makes such a name another role of the sentence's ("The Vice-Captain … is Lucinda Strang",
 "Lucinda Strang is the Vice-Captain") without the name's own.
 
@@ -19,10 +20,16 @@ import re
 
 #: A role: one to three capitalised words, hyphenated ones whole ("Vice-Captain").
 _ROLE = r"[A-Z][\w’']*(?:-[A-Za-z][\w’']*)*(?:\s+[A-Z][\w’']*(?:-[A-Za-z][\w’']*)*){0,2}"
-#: A person's name: two or three capitalised words.
-_NAME = r"[A-Z][a-z’'-]+(?:\s+[A-Z][a-z’'-]+){1,2}"
+#: A person's name: two or three capitalised words, hyphenated ones whole ("Oduya-Lindqvist").
+_PART = r"[A-Z][a-z’']+(?:-[A-Z]?[a-z’']+)*"
+_NAME = rf"{_PART}(?:\s+{_PART}){{1,2}}"
 _APPOSED_RE = (
     re.compile(rf"\b[Tt]he\s+(?P<role>{_ROLE}),\s+(?P<name>{_NAME})\s*[,(]"),
+    # "The chair of the committee is Margery Oduya-Lindqvist" (ar018, held-out set 43)
+    re.compile(
+        rf"\b[Tt]he\s+(?P<role>[A-Za-z][\w’'-]*(?:\s+[A-Za-z][\w’'-]*)?)"
+        rf"(?:\s+of\s+the\s+[a-z]+)?\s+(?:is|was)\s+(?P<name>{_NAME})\b"
+    ),
     re.compile(rf"\b(?P<name>{_NAME}),\s+(?:our|the)\s+(?P<role>{_ROLE})\s*[,.;)]"),
     re.compile(rf"\b(?P<name>{_NAME})\s+\((?:the\s+)?(?P<role>{_ROLE})\)"),
 )

@@ -16,7 +16,14 @@ from collections.abc import Sequence
 
 from disputatio.validators.figures import figures
 from disputatio.validators.names import name_form, names
-from disputatio.validators.sentences import STOPWORDS, Span, content_words, stem, words
+from disputatio.validators.sentences import (
+    STOPWORDS,
+    Span,
+    content_words,
+    stated_numbers,
+    stem,
+    words,
+)
 from disputatio.validators.splitting import is_plain_row
 
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
@@ -276,22 +283,32 @@ def figure_columns(claim: str, reading: str) -> list[tuple[str, list[str]]]:
     holding most of the claim's figures: "the 100 mm macro lens is 6.00 GBP" is the macro lens's
     row, not "| Item: 100 to 400 mm telephoto lens | …" (aq011, held-out set 42), and its 100 is
     the row's name's: a figure in a row's first cell, beside one in another, is the other's.
+    The others hold a figure of the claim's cell's unit (or one without a unit): beside "Evenings
+    and weekends: 15.00 GBP an hour", "Shortest booking: 2 hours" is no other price (aq004).
     """
     wanted = figures(claim)
     rows = [
-        [(label, figures(value)) for label, value in labelled(cells(line))]
+        [(label, figures(value), _units(value)) for label, value in labelled(cells(line))]
         for line in reading.splitlines()
         if wanted and is_row(line)
     ]
-    held = [set().union(*(found & wanted for _, found in row)) for row in rows]
+    held = [set().union(*(found & wanted for _, found, _ in row)) for row in rows]
     most = max(map(len, held), default=0)
     out: list[tuple[str, list[str]]] = []
     for row, had in zip(rows, held, strict=True):
-        holding = [label for label, found in row if found & wanted]
-        if len(holding) > 1 and holding[0] == row[0][0]:
+        holding = [(label, units) for label, found, units in row if found & wanted]
+        if len(holding) > 1 and holding[0][0] == row[0][0]:
             holding = holding[1:]  # the row's name holds one too: "100 mm macro lens"
         if len(holding) == 1 and len(had) == most:
-            out.append(
-                (holding[0], [label for label, found in row if label != holding[0] and found])
-            )
+            mine, units = holding[0]
+            out.append((mine, [
+                label
+                for label, found, theirs in row
+                if label != mine and found and (not units or not theirs or units & theirs)
+            ]))  # fmt: skip
     return out
+
+
+def _units(value: str) -> frozenset[str]:
+    """The units of a cell's figures ("15.00 GBP an hour": gbp); none for bare numbers."""
+    return frozenset(unit for _, unit in stated_numbers(value) if unit)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from disputatio.validators.sentences import STOPWORDS, stated_numbers, stem, words
+from disputatio.validators.units import MONEY
 
 #: "<thing> costs 10.00 GBP", "<thing> lasts 3 hours", "<thing> cost only 5 GBP".
 _FIGURE_RE = re.compile(
@@ -67,3 +68,42 @@ def swapped_thing(claim: str, window: str, context: str = "") -> tuple[str, str]
             if other_verb == verb and figure <= other_figure and other not in claimed:
                 return thing, other
     return None
+
+
+#: Kinds of money a figure may be: a deposit is paid back, a fine is a penalty, a refund is paid
+#: out; a fee, price or charge is paid for something.
+_CHARGES = {
+    **dict.fromkeys(("deposit", "deposits"), "deposit"),
+    **dict.fromkeys(("fine", "fines", "penalty", "penalties"), "fine"),
+    **dict.fromkeys(("refund", "refunds", "refunded"), "refund"),
+    **dict.fromkeys(
+        ("fee", "fees", "price", "prices", "charge", "charges", "cost", "costs"), "fee"
+    ),
+}
+
+
+def _charges(text: str) -> set[str]:
+    return {_CHARGES[w] for w in words(text.casefold()) if w in _CHARGES}
+
+
+def other_charge(claim: str, window: str, context: str = "") -> tuple[str, str] | None:
+    """``(the claim's kind, the window's)`` when the claim calls a money figure another kind.
+
+    "The deposit for a Footplate Member is 15.00 GBP" is not "a one-off joining fee of 15.00
+    GBP, which covers … the first key fob" (ar031, held-out set 43, a near miss answered): a
+    claim stating an amount of money as a deposit, fine or refund (or a fee) whose window and
+    section name no such kind, only another.
+    """
+    money = {n for n, unit in stated_numbers(claim) if unit in MONEY}
+    mine = _charges(claim)
+    if not money or not mine or mine & _charges(f"{window} {context}"):
+        return None
+    # the window's kinds said with the figure: its table cell or clause ("| Full day: 38.00
+    # GBP | Deposit: 150 GBP |" calls 38.00 GBP no deposit: ac004, set 28)
+    near = [p for p in _PIECE_RE.split(window) if {n for n, _ in stated_numbers(p)} & money]
+    theirs = set().union(*map(_charges, near)) if near else set()
+    return (min(mine), min(theirs)) if theirs else None
+
+
+#: Where a figure's own words end: a table cell, a clause.
+_PIECE_RE = re.compile(r"[|;,\n]")

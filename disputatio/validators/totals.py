@@ -67,12 +67,14 @@ def computed(claim: str, window: str, given: Collection[tuple[str, str | None]])
 def without_total(claim: str, window: str, given: Collection[tuple[str, str | None]]) -> str:
     """``claim`` without the clause stating its computed total, for the judge; else ``claim``.
 
-    "… is 15.00 GBP each, totaling 45.00 GBP." → "… is 15.00 GBP each." A total that no such
-    clause introduces is left in place, and so is one whose claim states no other amount
-    ("Three lessons come to 45.00 GBP."): the judge then reads the whole claim.
+    "… is 15.00 GBP each, totaling 45.00 GBP." → "… is 15.00 GBP each." A total the claim
+    states alone is put as its sum: "The hanging fees for four prints come to 12.00 GBP." →
+    "… come to 4 × 3 GBP." (aq022, held-out set 42: the judge reads the sentence's "3.00 GBP
+    a print", not arithmetic).
     """
     money = {n for n, u in stated_numbers(claim) if u in MONEY}  # not the question's count
-    totals = {_value(t) for t in computed(claim, window, given) if t in money}
+    sums = computed(claim, window, given)
+    totals = {_value(t) for t in sums if t in money}
     if not totals:
         return claim
     for m in _AMOUNT_RE.finditer(claim):
@@ -87,4 +89,13 @@ def without_total(claim: str, window: str, given: Collection[tuple[str, str | No
         rest = f"{claim[: lead.start()]}{claim[end:]}"
         if _AMOUNT_RE.search(rest):  # the amount it multiplies stays: "15.00 GBP each"
             return rest
+    return _as_sums(claim, {_value(t): how for t, how in sums.items() if t in money})
+
+
+def _as_sums(claim: str, sums: dict[float | None, str]) -> str:
+    """``claim`` with each total of ``sums`` (value → "4 × 3 GBP") put as its sum."""
+    for m in reversed(list(_AMOUNT_RE.finditer(claim))):
+        how = sums.get(_value(m.group("before") or m.group("after") or ""))
+        if how is not None:
+            claim = f"{claim[: m.start()]}{how}{claim[m.end() :]}"
     return claim

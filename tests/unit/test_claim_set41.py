@@ -123,10 +123,10 @@ def test_a_total_is_the_askers_count_times_the_sentences_amount() -> None:
     assert guard(SUM, row, "", given) == ""
     assert "3" in guard(SUM, row)  # without the question, its count is no number of the row
     assert guard("Three lessons cost 50.00 GBP.", row, "", given)  # no count times an amount
-    # the judge reads the claim without its total; a claim of the total alone stays whole
+    # the judge reads the claim without its total; a total alone, as its sum (aq022, set 42)
     assert without_total(SUM, row, given) == SUM.replace(", totaling 45.00 GBP", "")
     alone = "Three lessons come to 45.00 GBP in total."
-    assert without_total(alone, row, given) == alone
+    assert without_total(alone, row, given) == "Three lessons come to 3 × 15 GBP in total."
 
 
 def test_a_computed_total_is_kept_and_the_judge_is_asked_without_it() -> None:
