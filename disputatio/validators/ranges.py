@@ -212,14 +212,13 @@ def labelled_bounds(text: str) -> tuple[Range, ...]:
     only tells the relevance check that "three hours" is a booking the row allows (aq004).
     """
     text = text or ""
-    found = [
-        Range(_number(m.group(1)), True, None, False, None, m.start(), m.end())
-        for m in _LABEL_LOW_RE.finditer(text)
-    ] + [
-        Range(None, False, _number(m.group(1)), True, None, m.start(), m.end())
-        for m in _LABEL_HIGH_RE.finditer(text)
-    ]
-    return tuple(r._replace(unit=_unit(text, r.start, r.end)) for r in found)
+    lows = [(_number(m.group(1)), None, m) for m in _LABEL_LOW_RE.finditer(text)]
+    highs = [(None, _number(m.group(1)), m) for m in _LABEL_HIGH_RE.finditer(text)]
+    return tuple(
+        Range(low, low is not None, high, high is not None, _unit(text, m.start(), m.end()),
+              m.start(), m.end())
+        for low, high, m in lows + highs
+    )  # fmt: skip
 
 
 def holds(

@@ -101,7 +101,7 @@ def other_charge(claim: str, window: str, context: str = "") -> tuple[str, str] 
     # the window's kinds said with the figure: its table cell or clause ("| Full day: 38.00
     # GBP | Deposit: 150 GBP |" calls 38.00 GBP no deposit: ac004, set 28)
     near = [p for p in _PIECE_RE.split(window) if {n for n, _ in stated_numbers(p)} & money]
-    theirs = set().union(*map(_charges, near)) if near else set()
+    theirs = set().union(*map(_charges, near))
     return (min(mine), min(theirs)) if theirs else None
 
 

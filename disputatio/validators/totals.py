@@ -73,13 +73,12 @@ def without_total(claim: str, window: str, given: Collection[tuple[str, str | No
     a print", not arithmetic).
     """
     money = {n for n, u in stated_numbers(claim) if u in MONEY}  # not the question's count
-    sums = computed(claim, window, given)
-    totals = {_value(t) for t in sums if t in money}
-    if not totals:
+    sums = {_value(t): how for t, how in computed(claim, window, given).items() if t in money}
+    if not sums:
         return claim
     for m in _AMOUNT_RE.finditer(claim):
         number = (m.group("before") or m.group("after") or "").replace(",", "")
-        if _value(number) not in totals:
+        if _value(number) not in sums:
             continue
         lead = re.search(rf"{_LEAD}$", claim[: m.start()], re.I)
         if lead is None:
@@ -89,7 +88,7 @@ def without_total(claim: str, window: str, given: Collection[tuple[str, str | No
         rest = f"{claim[: lead.start()]}{claim[end:]}"
         if _AMOUNT_RE.search(rest):  # the amount it multiplies stays: "15.00 GBP each"
             return rest
-    return _as_sums(claim, {_value(t): how for t, how in sums.items() if t in money})
+    return _as_sums(claim, sums)
 
 
 def _as_sums(claim: str, sums: dict[float | None, str]) -> str:
