@@ -310,7 +310,15 @@ def main() -> None:
         return lambda r: max(score(r["claim"], w) for w in windows(r["passage"], clauses, pairs))
 
     lexical = LexicalSupport()
-    hybrid = HybridSupport(lambda ts: [vectors[t] for t in ts])
+
+    def embed(ts: list[str]) -> list[list[float]]:
+        """The cached vectors; a claim put in a window's terms is embedded when first met."""
+        fresh = [t for t in ts if t not in vectors]
+        if fresh:
+            vectors.update(zip(fresh, model.embed_documents(fresh), strict=True))
+        return [vectors[t] for t in ts]
+
+    hybrid = HybridSupport(embed)
     checkers: dict[str, Callable[[dict], float]] = {
         "coverage": best(coverage),
         "cosine": best(cos),

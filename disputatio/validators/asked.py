@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from disputatio.validators.dated import DATE_RE
 from disputatio.validators.dayparts import CLOCK_SAID_RE, asks_clock_time, states_clock_time
 from disputatio.validators.names import names
+from disputatio.validators.roles import names_itself
 from disputatio.validators.sentences import (
     DAYS,
     MONTHS,
@@ -376,7 +377,8 @@ def unanswered(question: str, claims: Iterable[str], said: Sequence[str] = ()) -
     told = asked_names | DAYS | MONTHS  # "elected each September" names no one (ai031)
     held = [s.casefold() for s in said] or [c.casefold() for c in claims]
     if asks_person(question) and not any(
-        {n for n in names(c) - told if n in h} for c, h in zip(claims, held, strict=True)
+        {n for n in names(c) - told if n in h} and not names_itself(c)
+        for c, h in zip(claims, held, strict=True)
     ):
         return "the question asks who; no kept claim names anyone"
     unit = asked_unit(question)

@@ -61,6 +61,7 @@ def guard(
     window: str,
     context: str = "",
     given: Collection[tuple[str, str | None]] = (),
+    topic: Collection[str] = (),
 ) -> str:
     """Why ``window`` cannot support ``claim``, or ``""`` when no guard fails.
 
@@ -72,6 +73,7 @@ def guard(
         given: The numbers the question states, with their units: a claim may restate one the
             window does not state where a range of the window holds it ("a cake for 14 guests"
             on "for over 10 and up to 16 people": :mod:`disputatio.validators.ranges`).
+        topic: The question's words: a table row they name whole is named by the claim too.
 
     Returns:
         The first failed guard as a short reason, else ``""``.
@@ -88,7 +90,7 @@ def guard(
         or other_cell(claim, window)  # "Harbour hotel: … 24 hours | Old Town hotel: Tollgate …"
         or other_item(claim, window)  # "44 touring pitches with … and 12 premium pitches …"
         or in_sentence(claim, window)
-        or ("" if _ANAPHOR_RE.match(claim) else unnamed_row(claim, window))  # "It must …"
+        or ("" if _ANAPHOR_RE.match(claim) else unnamed_row(claim, window, topic))  # "It …"
         or wrong_end(claim, window)
         or rate_unstated(claim, window, context)  # "35.00 GBP per hour" on "3 hours, 35.00 GBP"
     )

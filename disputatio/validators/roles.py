@@ -9,7 +9,8 @@ word of the claim is in the sentence, and the name guard checks names, not whose
 "Lucinda Strang, the Captain,", "Lucinda Strang (Captain)", "the chair is Margery
 Oduya-Lindqvist"); :func:`other_role` finds a claim
 that makes such a name another role of the sentence's ("The Vice-Captain … is Lucinda Strang",
-"Lucinda Strang is the Vice-Captain") without the name's own.
+"Lucinda Strang is the Vice-Captain") without the name's own; :func:`names_itself`, a claim
+that gives a role as itself ("The Treasurer is the Treasurer, …").
 
 Lexical; no model call.
 """
@@ -87,3 +88,20 @@ def _made(claim: str, name: str, role: str) -> bool:
         or re.search(rf"\b{n}\s*(?:,|\bis|\bwas|\bas)\s+(?:the\s+|our\s+)?{r}\b", claim, re.I)
         or re.search(rf"\b{r},\s+{n}\b", claim, re.I)
     )
+
+
+#: "The club's Treasurer is the Treasurer, …": a claim whose complement opens with its subject.
+_NAMES_ITSELF_RE = re.compile(
+    r"^\s*(?:[Tt]he\s+)?(?:[\w’']+\s+){0,3}?(?P<head>[A-Z][\w’'-]*(?:\s+[A-Z][\w’'-]*)*)"
+    r"(?:\s+of\s+the\s+\w+)?\s+(?:is|are|was|were)\s+(?:the\s+)?(?P=head)"
+    r"\s*(?:[,.;]|and\b|$)"
+)
+
+
+def names_itself(claim: str) -> bool:
+    """Whether ``claim`` gives its subject as itself, and so names no one.
+
+    "The club's Treasurer is the Treasurer, the Membership Secretary, …" (as018, held-out set
+    44, a near miss): the 1.5B read out the list of officers that no sentence names.
+    """
+    return bool(_NAMES_ITSELF_RE.match(claim))

@@ -35,6 +35,7 @@ from disputatio.validators.days import in_month_terms
 from disputatio.validators.durations import in_duration_terms
 from disputatio.validators.guards import coverage, guard
 from disputatio.validators.ranges import given_numbers, in_window_terms
+from disputatio.validators.tables import question_words
 from disputatio.validators.totals import without_total
 
 
@@ -78,30 +79,47 @@ class LexicalSupport:
         self.threshold = threshold
         #: The numbers of the question the claims answer (:meth:`for_question`).
         self.given: frozenset[tuple[str, str | None]] = frozenset()
+        #: The question's words that may name a table row (:func:`.tables.question_words`).
+        self.topic: frozenset[str] = frozenset()
 
     def for_question(self, question: str) -> Self:
         """This checker for the claims of an answer to ``question``.
 
         A copy (sharing its caches) that lets a claim restate a number the question states
         where a range of the window holds it (``given`` of :func:`guard`; the asker's age as
-        years too: :func:`~disputatio.validators.ranges.given_numbers`).
+        years too: :func:`~disputatio.validators.ranges.given_numbers`), and lets the
+        question name a table row the claim takes a figure from (``topic``).
         """
-        given = given_numbers(question or "")
-        if given == self.given:
+        given, topic = given_numbers(question or ""), question_words(question or "")
+        if (given, topic) == (self.given, self.topic):
             return self
         told = copy.copy(self)
-        told.given = given
+        told.given, told.topic = given, topic
         return told
+
+    def in_terms(self, claim: str, window: str) -> str:
+        """``claim`` said in ``window``'s terms, for a claim the guards let stand on it.
+
+        The asker's "14 guests" as the window's "over 10 and up to 16", a total as its sum
+        (the guards checked it: ap024), "January" as "November to February", "a year" as "12
+        months": what is scored and judged is what the window can state.
+        """
+        asked = in_window_terms(claim, window, self.given) if self.given else claim
+        asked = without_total(asked, window, self.given)
+        asked = in_month_terms(asked, window)
+        return in_duration_terms(asked, window)
 
     def score_many(
         self, claim: str, windows: Sequence[str], context: Sequence[str]
     ) -> list[SupportScore]:
-        """Score ``claim`` against each window."""
+        """Score ``claim`` against each window (its words in the window's terms)."""
         out = []
         for window, ctx in zip(windows, context, strict=True):
-            reason = guard(claim, window, ctx, self.given)
+            reason = guard(claim, window, ctx, self.given, self.topic)
             out.append(
-                SupportScore(0.0, reason) if reason else SupportScore(coverage(claim, window, ctx))
+                SupportScore(0.0, reason)
+                if reason
+                else SupportScore(coverage(self.in_terms(claim, window), window, ctx))
             )
         return out
 
@@ -165,11 +183,11 @@ class HybridSupport(LexicalSupport):
         near = [i for i, s in enumerate(lexical) if not s.reason and s.score >= self.min_coverage]
         if not near:
             return lexical
-        self._prime([claim, *(windows[i] for i in near)])
-        claim_vec = self._vectors[claim]
+        said = {i: self.in_terms(claim, windows[i]) for i in near}
+        self._prime([*said.values(), *(windows[i] for i in near)])
         out = list(lexical)
         for i in near:
-            cos = max(0.0, cosine(claim_vec, self._vectors[windows[i]]))
+            cos = max(0.0, cosine(self._vectors[said[i]], self._vectors[windows[i]]))
             out[i] = SupportScore((lexical[i].score + cos) / 2)
         return out
 
@@ -248,11 +266,7 @@ class JudgedSupport(HybridSupport):
         asks = decide(score.score, None, *rule, trust=self.trust)
         if score.reason or asks is not None:
             return score
-        # the asker's "14 guests" as the window's "over 10 and up to 16": the guard checked it
-        asked = in_window_terms(claim, window, self.given) if self.given else claim
-        asked = without_total(asked, window, self.given)  # the guards checked the sum (ap024)
-        asked = in_month_terms(asked, window)  # "January" as "November to February"
-        asked = in_duration_terms(asked, window)  # "a year" as "12 months"
+        asked = self.in_terms(claim, window)
         p = (
             self.judge(asked, window, context, self.question)  # type: ignore[call-arg]
             if self.question

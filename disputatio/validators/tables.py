@@ -12,7 +12,7 @@ Single entry: 120 NOK | 10-visit card: 980 NOK |"); the span shown as evidence s
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from disputatio.validators.figures import figures
 from disputatio.validators.names import name_form, names
@@ -227,7 +227,7 @@ def _rows_named(window: str, named: frozenset[str]) -> str:
 _E_PREFIX_RE = re.compile(r"\be-([^\W\d_]+)", re.I)
 
 
-def unnamed_row(claim: str, window: str) -> str:
+def unnamed_row(claim: str, window: str, topic: Collection[str] = ()) -> str:
     """Why a table row lends the claim a figure although the claim does not name the row.
 
     A row is about what its first cell names: "| Meet the Meerkats | Larchfield Park | 5 |
@@ -236,6 +236,9 @@ def unnamed_row(claim: str, window: str) -> str:
     row's other cells must share a word with the row's first cell, unless that cell holds a
     figure itself ("| Under 3s | free |") or no word ("| — |"); in a window of several rows,
     it must not name what sets another row's key apart instead of what sets its own apart.
+    A row whose every key word the question names (``topic``: :func:`question_words`) is
+    named: "The coach leaves at 8.30 am" answers "For the summer outing to the Dunmere Valley
+    Railway, what time does the coach leave" from that outing's row (ar022, held-out set 43).
     """
     wanted = figures(claim)
     if not wanted:
@@ -253,7 +256,7 @@ def unnamed_row(claim: str, window: str) -> str:
     for key, named, lends in rows:
         if not lends or not named:
             continue
-        if not named & asked:
+        if not named & asked and not (_key_words(key) and _key_words(key) <= set(topic)):
             return f"the claim does not name the row's {key!r}"
         # a window of two rows: "| Adult single | 6.50 GBP | 14.00 GBP |" above "| Adult
         # return | … |" does not give the return 14.00 GBP (o001, held-out set 23); "single"
@@ -265,6 +268,11 @@ def unnamed_row(claim: str, window: str) -> str:
             if own and apart and not own & said and apart & said:
                 return f"the claim names the row {other!r}; its figure is in {key!r}"
     return ""
+
+
+def question_words(question: str) -> frozenset[str]:
+    """The words of ``question`` that name a table row for :func:`unnamed_row` (stems)."""
+    return _key_words(question)
 
 
 def _key_words(text: str) -> frozenset[str]:

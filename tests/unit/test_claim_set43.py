@@ -1,12 +1,15 @@
-"""Held-out set 43's findings (run 55): a name moved to another role, a day in a span."""
+"""Held-out set 43's findings (run 55): a name moved to another role, a day in a span, a row
+that the question names, a claim scored in its window's terms."""
 
 from __future__ import annotations
 
 from disputatio.validators.asked import asks_age
 from disputatio.validators.bands import asked_column
-from disputatio.validators.guards import guard
+from disputatio.validators.guards import coverage, guard
 from disputatio.validators.opposites import negation_differs
 from disputatio.validators.roles import apposed_roles, other_role
+from disputatio.validators.support import HybridSupport, LexicalSupport
+from disputatio.validators.tables import question_words
 from disputatio.validators.things import other_charge
 
 COMMITTEE = (
@@ -115,3 +118,62 @@ def test_a_figure_beside_a_deposit_cell_is_not_called_a_deposit() -> None:
     assert other_charge(claim, row) is None
     fee = "| Bike: Electric bike | Hire fee per day: 38.00 GBP |"
     assert other_charge("The deposit for an e-bike is 38.00 GBP.", fee) == ("deposit", "fee")
+
+
+OUTING = (
+    "| Event: Summer outing to the Dunmere Valley Railway | Venue: coach from Station Yard |"
+    " Date: Saturday 19 June 2027 | Time: coach leaves at 8.30 am |"
+)
+
+
+def test_a_row_the_question_names_whole_is_named() -> None:
+    """ar022: "The coach leaves at 8.30 am" answers a question that names the outing's row."""
+    claim = "The coach leaves at 8.30 am on Saturday 19 June 2027."
+    asked = question_words(
+        "For the summer outing to the Dunmere Valley Railway, what time does the coach leave?"
+    )
+    assert "does not name the row" in guard(claim, OUTING)
+    assert guard(claim, OUTING, topic=asked) == ""
+    # a question naming only part of the row's key names another row (a near miss)
+    other = question_words("For the winter outing, what time does the coach leave?")
+    assert "does not name the row" in guard(claim, OUTING, topic=other)
+    # the checker told the question reads its words
+    checker = LexicalSupport().for_question(
+        "For the summer outing to the Dunmere Valley Railway, when does the coach leave?"
+    )
+    assert checker.score_many(claim, [OUTING], [""])[0].reason == ""
+    assert LexicalSupport().score_many(claim, [OUTING], [""])[0].reason
+
+
+LATHE = (
+    "| Machine: Lathe | Induction: 2 hours | Induction price: 15.00 GBP | Charge to use: 1.50 GBP"
+    " an hour | Minimum age: 16 |"
+)
+
+
+def test_a_claim_is_scored_in_the_windows_terms() -> None:
+    """ar009: a total the guards checked is scored as its sum, not as words the row lacks."""
+    claim = "The lathe costs 1.50 GBP an hour for 3 hours, which totals 4.50 GBP."
+    checker = LexicalSupport().for_question("I want 3 hours on the lathe. What will it cost?")
+    assert checker.in_terms(claim, LATHE) == "The lathe costs 1.50 GBP an hour for 3 hours."
+    scored = checker.score_many(claim, [LATHE], [""])[0]
+    assert scored.reason == ""
+    assert scored.score == coverage(checker.in_terms(claim, LATHE), LATHE)
+    assert scored.score > coverage(claim, LATHE)
+    # a wrong total is still set aside by the guards, before any score
+    assert checker.score_many(claim.replace("4.50", "5.50"), [LATHE], [""])[0].reason
+
+
+def test_the_hybrid_checker_embeds_the_claim_in_the_windows_terms() -> None:
+    """The cosine half of the hybrid score is taken on the claim said in the window's terms."""
+    seen: list[str] = []
+
+    def embed(texts: list[str]) -> list[list[float]]:
+        seen.extend(texts)
+        return [[1.0, 0.0] for _ in texts]
+
+    claim = "The lathe costs 1.50 GBP an hour for 3 hours, which totals 4.50 GBP."
+    checker = HybridSupport(embed).for_question("I want 3 hours on the lathe. What will it cost?")
+    checker.score_many(claim, [LATHE], [""])
+    assert "The lathe costs 1.50 GBP an hour for 3 hours." in seen
+    assert claim not in seen

@@ -13,7 +13,9 @@ TENANCY = (
     "From the end of the first 12 months, at least 75% of the plot must be cultivated. "
     "Paths between plots must be kept clear."
 )
-CLAIM = "Once you've had your plot for a year, you must cultivate at least 75% of the plot."
+#: ae029's claim said "for a year", which the checker now reads in the sentence's terms ("for 12
+#: months"), so the whole sentence is its best window from the start; "for a while" is not.
+CLAIM = "Once you've had your plot for a while, you must cultivate at least 75% of the plot."
 
 
 def test_a_refused_clause_is_read_again_as_its_whole_sentence() -> None:
