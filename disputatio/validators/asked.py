@@ -25,7 +25,7 @@ from disputatio.validators.sentences import (
     stem,
     words,
 )
-from disputatio.validators.units import MONEY
+from disputatio.validators.units import MONEY, opens_range
 
 _QUANTITY_RE = re.compile(
     r"\bhow\s+(?:many|much|long|often|far|old|heavy|high|deep|fast|frequently)\b"
@@ -152,9 +152,9 @@ def kind_mismatch(question: str, claim: str) -> str:
     """
     counted = asked_count(question)
     numbers = stated_numbers(claim)
-    measured = bool(numbers) and all(u is not None for _, u in numbers)
+    measured = bool(numbers) and all(u is not None or opens_range(claim, n) for n, u in numbers)
     if counted and measured and not _counts(claim, counted):
-        measures = ", ".join(sorted({str(u) for _, u in numbers}))
+        measures = ", ".join(sorted({str(u) for _, u in numbers if u}))
         return f"the question asks how many {counted}; the claim gives {measures}"
     kind = asked_kind(question)
     units = {u for _, u in numbers if u is not None}

@@ -6,6 +6,8 @@ so "3 months" and "3 mo" agree and "3 days" does not.
 
 from __future__ import annotations
 
+import re
+
 #: Unit spellings → one canonical unit.
 UNITS: dict[str, str] = {}
 for _canon, _spellings in {
@@ -66,3 +68,13 @@ MONEY_AMOUNT = (
     r"[€$£]\s?(?P<before>\d+(?:[.,]\d+)*)"
     rf"|(?P<after>\d+(?:[.,]\d+)*)\s?(?:[€$£]|(?:{_MONEY_WORDS})\b)"
 )
+
+
+def opens_range(text: str, number: str) -> bool:
+    """Whether ``number`` opens a range of ``text`` whose end has a unit ("1.5 to 4 pounds").
+
+    The range's first number is written bare, but it is of the end's unit: "1.5 to 4 pounds of
+    rainbow trout" measures the trout, as "4 pounds" does (as024, held-out set 44).
+    """
+    pattern = rf"(?<![\d.,]){re.escape(number)}\s*(?:to|-|–|and)\s*\d+(?:[.,]\d+)?\s*([^\W\d_]+)"
+    return any(m.group(1).casefold() in UNITS for m in re.finditer(pattern, text))
