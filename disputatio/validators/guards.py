@@ -41,7 +41,7 @@ from disputatio.validators.sentences import (
 )
 from disputatio.validators.subjects import holds_name, renames
 from disputatio.validators.tables import other_cell, other_column, unnamed_row
-from disputatio.validators.things import other_charge, swapped_thing
+from disputatio.validators.things import measured_of, other_charge, swapped_thing
 from disputatio.validators.times import wrong_end
 
 
@@ -89,6 +89,7 @@ def guard(
         or other_column(claim, window)
         or other_cell(claim, window)  # "Harbour hotel: … 24 hours | Old Town hotel: Tollgate …"
         or other_item(claim, window)  # "44 touring pitches with … and 12 premium pitches …"
+        or measured_of(claim, window)  # "… course within 3 months of being hired"
         or in_sentence(claim, window)
         or ("" if _ANAPHOR_RE.match(claim) else unnamed_row(claim, window, topic))  # "It …"
         or wrong_end(claim, window)

@@ -48,6 +48,9 @@ _TIME_RE = re.compile(
 )
 #: A part asking a day: "which day does the choir meet", "on what days".
 _DAY_ASKED_RE = re.compile(r"\b(?:which|what)\s+days?\b", re.I)
+#: A part asking a date: "what date is the 2027 meeting", "on which date" ("when" asks a time
+#: too, which a date need not answer: ar022's "when does it get back").
+_DATE_ASKED_RE = re.compile(r"\b(?:what|which)\s+date\b", re.I)
 #: A part asking a count: "how many members …" (a unit's "how many days" is read elsewhere).
 _COUNT_ASKED_RE = re.compile(r"\bhow\s+many\b", re.I)
 #: Words that give a count without a figure: "half the members", "a majority", "nobody".
@@ -157,6 +160,11 @@ def claim_parts(claim: str, parts: Sequence[str], *, refusal: bool = False) -> s
     # a kind of amount only one part asks for, stated: "21 days" answers "how long", whatever
     # words the claim shares with the other part
     named |= {i for i in able if kinds[i] and kinds[i] in stated and kinds.count(kinds[i]) == 1}
+    # a date, where one part alone asks one: "… on Thursday 29 April" answers "what date is
+    # the 2027 meeting", not "can I vote at the annual general meeting" (as025, set 44)
+    dated = [i for i in able if _DATE_ASKED_RE.search(parts[i])]
+    if len(dated) == 1 and DATE_RE.search(claim):
+        named |= set(dated)
     if not named:
         return able
     return named | {i for i in able if not own[i]}  # "…, and where?" names nothing of its own

@@ -228,10 +228,13 @@ def stated_numbers(text: str) -> tuple[tuple[str, str | None], ...]:
     return tuple(out)
 
 
-#: Bounds that read like negations but state a limit: "no more than 1.0 m/s" is a maximum.
+#: Bounds that read like negations but state a limit: "no more than 1.0 m/s" is a maximum, and
+#: so is "no fish may be kept in a keepnet for longer than 6 hours" (as023, held-out set 44).
 _BOUNDS_RE = re.compile(
     r"\b(?:no|not)\s+(?:more|less|later|earlier|fewer|greater|longer|shorter|higher|lower)"
-    r"\s+than\b|\bnot\s+(?:to\s+)?exceed(?:ing)?\b|\bno\s+(?:sooner|later)\b",
+    r"\s+than\b|\bnot\s+(?:to\s+)?exceed(?:ing)?\b|\bno\s+(?:sooner|later)\b"
+    r"|\bno\s+(?:[^\W\d_]+\s+){1,3}?(?:may|can|shall|must|should|will)\s+"
+    r"(?:[^\W\d_]+\s+){0,6}?(?:more|longer|later|fewer|greater|higher)\s+than\b",
     re.I,
 )
 

@@ -11,8 +11,15 @@ from __future__ import annotations
 
 import re
 
-from disputatio.validators.sentences import STOPWORDS, stated_numbers, stem, words
-from disputatio.validators.units import MONEY
+from disputatio.validators.sentences import (
+    STOPWORDS,
+    canonical_number,
+    content_words,
+    stated_numbers,
+    stem,
+    words,
+)
+from disputatio.validators.units import MONEY, UNITS
 
 #: "<thing> costs 10.00 GBP", "<thing> lasts 3 hours", "<thing> cost only 5 GBP".
 _FIGURE_RE = re.compile(
@@ -107,3 +114,29 @@ def other_charge(claim: str, window: str, context: str = "") -> tuple[str, str] 
 
 #: Where a figure's own words end: a table cell, a clause.
 _PIECE_RE = re.compile(r"[|;,\n]")
+
+
+#: "50 litres of flammable liquids", "within 3 months of being hired": a figure and what it is of.
+_FIGURE_OF_RE = re.compile(
+    r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s*([^\W\d_]+)\s+of\s+((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)", re.I
+)
+
+
+def measured_of(claim: str, window: str) -> str:
+    """Why the window's figure, of some thing, is not the claim's, which names no part of it.
+
+    "The maximum volume of acids that one laboratory may store is 50 litres" on "no laboratory
+    may hold more than 50 litres of flammable liquids" (n013, held-out set 4, a near miss);
+    "The CTD-41 operator course lasts 3 months" on "… must complete the CTD-41 operator course
+    within 3 months of being hired" (g040): a figure with a unit and "of <thing>" measures that
+    thing, and a claim stating the figure must name a word of it.
+    """
+    said = set(stated_numbers(claim))
+    own = content_words(claim)
+    for m in _FIGURE_OF_RE.finditer(window):
+        number, unit, thing = m.groups()
+        canon = UNITS.get(unit.casefold())
+        of = content_words(thing)
+        if canon and (canonical_number(number), canon) in said and of and not of & own:
+            return f"the sentence's {number} {unit} are of {thing!r}; the claim does not say so"
+    return ""
