@@ -113,14 +113,20 @@ class LexicalSupport:
         self, claim: str, windows: Sequence[str], context: Sequence[str]
     ) -> list[SupportScore]:
         """Score ``claim`` against each window (its words in the window's terms)."""
+        return [score for score, _ in self._scored(claim, windows, context)]
+
+    def _scored(
+        self, claim: str, windows: Sequence[str], context: Sequence[str]
+    ) -> list[tuple[SupportScore, str]]:
+        """Each window's lexical score, with the claim in its terms (the claim where guarded)."""
         out = []
         for window, ctx in zip(windows, context, strict=True):
             reason = guard(claim, window, ctx, self.given, self.topic)
-            out.append(
-                SupportScore(0.0, reason)
-                if reason
-                else SupportScore(coverage(self.in_terms(claim, window), window, ctx))
-            )
+            if reason:
+                out.append((SupportScore(0.0, reason), claim))
+                continue
+            said = self.in_terms(claim, window)
+            out.append((SupportScore(coverage(said, window, ctx)), said))
         return out
 
 
@@ -179,15 +185,15 @@ class HybridSupport(LexicalSupport):
         self, claim: str, windows: Sequence[str], context: Sequence[str]
     ) -> list[SupportScore]:
         """Score ``claim`` against each window."""
-        lexical = super().score_many(claim, windows, context)
+        scored = self._scored(claim, windows, context)
+        lexical = [score for score, _ in scored]
         near = [i for i, s in enumerate(lexical) if not s.reason and s.score >= self.min_coverage]
         if not near:
             return lexical
-        said = {i: self.in_terms(claim, windows[i]) for i in near}
-        self._prime([*said.values(), *(windows[i] for i in near)])
+        self._prime([*(scored[i][1] for i in near), *(windows[i] for i in near)])
         out = list(lexical)
         for i in near:
-            cos = max(0.0, cosine(self._vectors[said[i]], self._vectors[windows[i]]))
+            cos = max(0.0, cosine(self._vectors[scored[i][1]], self._vectors[windows[i]]))
             out[i] = SupportScore((lexical[i].score + cos) / 2)
         return out
 
