@@ -9,7 +9,7 @@ the claim check, says which part no kept claim can answer (:func:`mark_unanswere
 
 A claim *can* answer a part unless what the part asks for rules it out (an amount, a duration,
 a time, a person or a kind of amount the claim does not state: :func:`~disputatio.validators.
-asked.unanswered`, :func:`~disputatio.validators.asked.kind_mismatch`, :func:`part_kind`);
+asked.unanswered`, :func:`~disputatio.validators.amounts.kind_mismatch`, :func:`part_kind`);
 among the parts left, it is for those whose own words it names (words the other parts do not
 use) or whose kind of amount, asked by that part alone, it states. A claim naming no part is
 left to every part it can answer, so a part is only said to be unanswered when every kept
@@ -24,13 +24,8 @@ import re
 from collections.abc import Sequence
 
 from disputatio.state.claims import Claim, ClaimReport
-from disputatio.validators.asked import (
-    asked_kind,
-    asked_unit,
-    kind_mismatch,
-    stated_kinds,
-    unanswered,
-)
+from disputatio.validators.amounts import asked_kind, asked_unit, kind_mismatch, stated_kinds
+from disputatio.validators.asked import unanswered
 from disputatio.validators.dated import DATE_RE
 from disputatio.validators.dayparts import CLOCK_SAID_RE
 from disputatio.validators.questions import question_parts
@@ -68,7 +63,7 @@ _MONEY_RE = re.compile(
 def part_kind(part: str) -> str | None:
     """The kind of amount one part asks for: a question's named kind, a time, a price.
 
-    Read more loosely than a whole question's (:func:`~disputatio.validators.asked.asked_kind`):
+    Read more loosely than a whole question's (:func:`~disputatio.validators.amounts.asked_kind`):
     it only decides which part a claim is for, never whether a claim is dropped.
     """
     if kind := asked_kind(part):
@@ -82,7 +77,7 @@ def can_answer(part: str, claim: str) -> bool:
     """Whether ``claim`` may answer ``part``: it states what the part asks for, of its kind.
 
     What a whole question asks is read by :func:`~disputatio.validators.asked.unanswered`
-    and :func:`~disputatio.validators.asked.kind_mismatch`; a part's kind of amount more
+    and :func:`~disputatio.validators.amounts.kind_mismatch`; a part's kind of amount more
     loosely (:func:`part_kind`).
     """
     if unanswered(part, [claim]) or kind_mismatch(part, claim):

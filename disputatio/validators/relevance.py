@@ -40,13 +40,12 @@ from collections.abc import Callable, Mapping, Sequence
 
 from disputatio.state.claims import Claim, Evidence
 from disputatio.validators.actors import actor_contrast
+from disputatio.validators.amounts import asked_unit, kind_mismatch
 from disputatio.validators.asides import barred_claims, no_age, set_aside, siblings
 from disputatio.validators.asked import (
-    asked_unit,
     asks_for_value,
     is_multipart,
     is_yes_no_question,
-    kind_mismatch,
     unanswered,
 )
 from disputatio.validators.bands import other_column

@@ -5,7 +5,8 @@ from __future__ import annotations
 from fake_judges import ReadingJudge, RecordingJudge
 
 from disputatio.testing import FakeEmbeddings
-from disputatio.validators.asked import kind_mismatch, unanswered
+from disputatio.validators.amounts import kind_mismatch
+from disputatio.validators.asked import unanswered
 from disputatio.validators.claims import check_answer
 from disputatio.validators.days import day_contrast
 from disputatio.validators.groups import group_contrast, unsaid_group

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from disputatio.validators.asked import kind_mismatch, unanswered
+from disputatio.validators.amounts import kind_mismatch
+from disputatio.validators.asked import unanswered
 from disputatio.validators.guards import guard
 from disputatio.validators.opposites import negation_differs
 from disputatio.validators.parts import claim_parts

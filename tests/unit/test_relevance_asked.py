@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from disputatio.validators.amounts import asked_kind, asked_unit, asks_quantity, kind_mismatch
 from disputatio.validators.asked import (
-    asked_kind,
-    asked_unit,
     asks_for_value,
     asks_price,
-    asks_quantity,
     is_yes_no_question,
-    kind_mismatch,
     unanswered,
 )
 from disputatio.validators.relevance import off_question, shares_topic

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from disputatio.validators.asked import asked_unit
+from disputatio.validators.amounts import asked_unit
 from disputatio.validators.claims import NOT_FOUND_ANSWER, check_answer
 from disputatio.validators.measures import number_contrast
 from disputatio.validators.relevance import off_question
