@@ -70,6 +70,7 @@ LATEST = {
     "questions_heldout42.jsonl": "records_heldout42_run54.jsonl",
     "questions_heldout43.jsonl": "records_heldout43_run55.jsonl",
     "questions_heldout44.jsonl": "records_heldout44_run56.jsonl",
+    "questions_heldout45.jsonl": "records_heldout45_run57.jsonl",
 }
 
 
