@@ -21,7 +21,14 @@ import re
 
 from disputatio.validators.names import names
 from disputatio.validators.opposites import OPPOSITES
-from disputatio.validators.sentences import split_sentences, stated_numbers, words
+from disputatio.validators.sentences import (
+    DAYS,
+    MONTHS,
+    split_sentences,
+    stated_numbers,
+    stem,
+    words,
+)
 from disputatio.validators.tables import is_row
 
 #: A word and the number right after it ("open 6", "close seven"); the number is looked ahead at,
@@ -33,6 +40,8 @@ _PAIRED_OPPOSITES = (
     *OPPOSITES,
     (frozenset("open opens opened".split()), frozenset("close closes closed".split())),
 )
+#: A word of a sentence pointing back at the one before it ("Parking a bike there …").
+_POINTS_BACK_RE = re.compile(r"\b(?:it|its|they|their|there|he|she|his|her|this|these)\b", re.I)
 #: A sentence about the thing the sentence before it named ("It is driven by …").
 _REFERS_BACK_RE = re.compile(r"^\W*(?:it|its|they|their|this|these|he|she|his|her)\b", re.I)
 
@@ -43,8 +52,52 @@ def mixed_pair(claim: str, window: str) -> str:
     Returns:
         "the sentence naming <name> gives <value> <unit>, not <claim's value>" when a sentence
         of the window names a name of the claim that no other sentence of it names, and
-        states an amount in a unit of a claim's number but not the claim's amount in it.
+        states an amount in a unit of a claim's number but not the claim's amount in it;
+        else why the claim joins names of two sentences (:func:`split_names`).
     """
+    return _mixed_amounts(claim, window) or split_names(claim, window)
+
+
+def split_names(claim: str, window: str) -> str:
+    """Why ``claim`` joins a name of one sentence of ``window`` to a name of another, or ``""``.
+
+    "The Steeple Keeper at St Wendreda's is Hamish Oduya-Pell." is not supported by "The
+    Steeple Keeper at Ketterby is Hamish Oduya-Pell. The Steeple Keeper at St Wendreda's can
+    be reached through the Tower Captain." (at029, held-out set 45): the sentence holding the
+    claim's Hamish Oduya-Pell is about Ketterby, which the claim does not name, and the claim's
+    St Wendreda's is another sentence's. Days and months are no such name, table rows are read
+    by :mod:`~disputatio.validators.tables`, and a sentence pointing back ("He …", "Parking a
+    bike there …") goes on about the one before it.
+    """
+    mine = _stems(claim)
+    if len(mine) < 2:
+        return ""
+    sentences = [span.sentence for span in split_sentences(window)]
+    if len(sentences) < 2 or any(is_row(s) for s in sentences):
+        return ""
+    if any(_POINTS_BACK_RE.search(s) for s in sentences[1:]):
+        return ""  # "Parking a bike there costs …" is about the place the sentence before names
+    named = [_stems(s) for s in sentences]
+    for i, held in enumerate(named):
+        rest = set().union(*(n.keys() for j, n in enumerate(named) if j != i))
+        own = sorted((mine.keys() & held.keys()) - rest)
+        about = sorted(held.keys() - mine.keys() - rest)
+        taken = sorted((mine.keys() & rest) - held.keys())
+        if own and about and taken:
+            return (
+                f"the sentence naming {held[own[0]]} is about {held[about[0]]}; "
+                f"the claim's {mine[taken[0]]} is another sentence's"
+            )
+    return ""
+
+
+def _stems(text: str) -> dict[str, str]:
+    """The names of ``text`` by their stems ("parties" is "party"), days and months left out."""
+    return {stem(n): n for n in names(text) if n.removesuffix("s") not in DAYS | MONTHS}
+
+
+def _mixed_amounts(claim: str, window: str) -> str:
+    """The amounts half of :func:`mixed_pair`."""
     stated = stated_numbers(claim)
     amounts = [(n, u) for n, u in stated if u is not None]
     claim_names = names(claim)

@@ -337,7 +337,8 @@ def _off_yes_no(
     asked = names(question) - DAYS - MONTHS  # "on a Sunday": a day is what is asked about
     if not asked:
         return []
-    plain = " ".join(w for w in words(question) if name_form(w) not in asked)
+    # "come up the tower … on the Tower Open Day": the word in lower case is no name (at040)
+    plain = " ".join(w for w in words(question) if not (w[:1].isupper() and name_form(w) in asked))
     runs = [{name_form(w) for w in words(n)} & asked for n in named_subjects(question)]
     groups = [g for g in runs if g and not any(g < h for h in runs)]  # "desk" of "Fixed Desk"
     aside = []

@@ -16,7 +16,7 @@ from disputatio.validators.claim_kinds import mark_unchecked, without_label
 from disputatio.validators.contrast import without_contrast
 from disputatio.validators.coordination import coordinated
 from disputatio.validators.leaning import read_about
-from disputatio.validators.subjects import lent_subjects
+from disputatio.validators.subjects import bridged_subjects, lent_subjects
 from disputatio.validators.support import SupportChecker
 from disputatio.validators.tables import is_row
 from disputatio.validators.windows import Found, Windows
@@ -156,6 +156,8 @@ def judge_piece(
         return [_verdict(verdict, piece)]
     whole = judged(piece)
     about = lent_subjects(piece, before, continues=continues)
+    if not about and whole.verdict != "supported":  # lifted only, never set aside (at025)
+        about = bridged_subjects(piece, before)
     read = read_about(whole, about, before, judged, windows, keep_unsupported) if about else None
     if read is not None:
         return [read]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from disputatio.state.claims import Claim, Evidence
 from disputatio.validators.claims import check_answer
 from disputatio.validators.leaning import read_about
-from disputatio.validators.subjects import leans_on, named_subjects
+from disputatio.validators.subjects import bridged_subjects, leans_on, named_subjects
 from disputatio.validators.support import LexicalSupport
 from disputatio.validators.windows import Windows
 
@@ -134,3 +134,33 @@ def test_a_name_lent_does_not_lift_what_its_sentence_does_not_state() -> None:
         whole = Claim(text=piece, citations=["s1"], verdict="unsupported")
         read = read_about(whole, ["Learn"], before, lifted, windows, keep_unsupported=False)
         assert (read is not None and read.verdict == "supported") is stated, piece
+
+
+def test_it_rests_on_a_sentence_whose_subject_noun_follows_a_modifier() -> None:
+    """at007 (held-out set 45): "All extra practice, including silent practice …" is about
+    the practice the piece before named; "The fishing competition …" is still about something
+    else after "The … Regatta …" (the test above)."""
+    text = (
+        "Silent practice on the Ketterby simulator may be booked for up to 2 hours at a time. "
+        "All extra practice, including silent practice on the simulator, must be booked in the "
+        "tower diary at least 48 hours ahead."
+    )
+    answer = (
+        "You can book silent practice on the Ketterby simulator for up to 2 hours at a time [t1]. "
+        "You must put it in the tower diary at least 48 hours ahead [t1]."
+    )
+    report = check_answer(
+        answer, {"t1": {"text": text, "title": "Practice"}}, checker=LexicalSupport()
+    )
+    assert [c.verdict for c in report.claims] == ["supported", "supported"]
+
+
+def test_a_definite_description_naming_nothing_is_read_with_the_piece_before() -> None:
+    """at025 (held-out set 45): "The entry fee …" is the fee of the competition named before."""
+    before = "The entry for the Guild Striking Competition is by 19 September."
+    assert "Guild Striking Competition" in bridged_subjects(
+        "The entry fee is 30.00 GBP a team.", before
+    )
+    assert not bridged_subjects("The Novice Competition is free.", before)
+    assert not bridged_subjects("A team has eight ringers.", before)
+    assert not leans_on("The entry fee is 30.00 GBP a team.", before, continues=False)
