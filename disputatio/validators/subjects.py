@@ -112,9 +112,7 @@ def bridged_subjects(piece: str, before: str) -> list[str]:
     (its own words may be all it is about): "The entry fee is 30.00 GBP a team." after "The
     entry for the Guild Striking Competition is by 19 September." is the competition's fee.
     """
-    if not before or not _definite_only(piece):
-        return []
-    return [n for n in named_subjects(before) if not _when(n)]
+    return _lendable(before) if before and _definite_only(piece) else []
 
 
 def lent_subjects(piece: str, before: str, *, continues: bool) -> list[str]:
@@ -126,6 +124,11 @@ def lent_subjects(piece: str, before: str, *, continues: bool) -> list[str]:
     """
     if not before or not leans_on(piece, before, continues=continues):
         return []
+    return _lendable(before)
+
+
+def _lendable(before: str) -> list[str]:
+    """``before``'s subjects a piece may take, in order: not a day or a month (:func:`_when`)."""
     return [n for n in named_subjects(before) if not _when(n)]
 
 
