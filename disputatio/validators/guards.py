@@ -25,7 +25,7 @@ from disputatio.validators.items import other_item
 from disputatio.validators.listed import other_listed_amount
 from disputatio.validators.lists import missing_items
 from disputatio.validators.names import initials_of, letter_names, name_form, names
-from disputatio.validators.opposites import negation_differs, opposite_words
+from disputatio.validators.opposites import NEGATED, negation_differs, opposite_words
 from disputatio.validators.pairs import mixed_pair, paired_word
 from disputatio.validators.periods import rate_unstated
 from disputatio.validators.pieces import name_of_other_numbers
@@ -101,7 +101,7 @@ def guard(
     if group:  # "Non-members pay 2.00 GBP …" on "Each league player pays …" (ap002)
         return f"the claim speaks of {group}; the sentence does not"
     if negation_differs(claim, window):
-        return "one of the claim and the sentence is negated, the other not"
+        return NEGATED
     flipped = opposite_words(claim, window)
     if flipped:
         return f"the claim says {flipped[0]!r} where the sentence says {flipped[1]!r}"

@@ -9,8 +9,20 @@ from __future__ import annotations
 import re
 
 from disputatio.validators.names import names
-from disputatio.validators.sentences import NEGATIONS, content_words, has_negation, words
+from disputatio.validators.sentences import (
+    NEGATIONS,
+    STOPWORDS,
+    content_words,
+    has_negation,
+    stem,
+    word_matches,
+    words,
+)
 from disputatio.validators.tables import cells_spoken_of
+
+#: Why :func:`~disputatio.validators.guards.guard` refuses a window by
+#: :func:`negation_differs`.
+NEGATED = "one of the claim and the sentence is negated, the other not"
 
 #: A negation cue as :func:`~disputatio.validators.sentences.has_negation` counts one: a word of
 #: ``NEGATIONS`` ("cannot", "without") or a word ending in "n't".
@@ -92,6 +104,67 @@ def negation_differs(claim: str, window: str) -> bool:
     kept = _NEGATED_AND_CLAUSE_RE.sub(drop_named, kept)
     kept = _NEGATED_WHO_RE.sub(lambda m: m.group(0) if _said(m, asked) else m.group("who"), kept)
     return has_negation(_NEGATED_BUT_CLAUSE_RE.sub(drop, kept))
+
+
+#: The words opening a relative clause.
+_RELATIVE = frozenset({"who", "that", "which", "whose"})
+
+
+def _is_cue(word: str) -> bool:
+    """Whether ``word`` is a negation cue ("not", "cannot", "doesn't")."""
+    low = word.casefold()
+    return low in NEGATIONS or low.endswith(("n't", "n’t"))
+
+
+def _denials(text: str) -> list[tuple[re.Match[str], str]]:
+    """Each negation cue of a relative clause of ``text``, with the word it negates (a stem).
+
+    The word is the first after the cue that is no stopword: "who doesn't ring" → ring, "that
+    is not a member" → member. A relative clause's negation is a condition on who or what the
+    sentence speaks of, not what it says of them ("What can't I bring?" has none).
+    """
+    tokens = word_matches(text)
+    out = []
+    for i, m in enumerate(tokens):
+        if not _is_cue(m.group(0)):
+            continue
+        if not {t.group(0).casefold() for t in tokens[max(i - 3, 0) : i]} & _RELATIVE:
+            continue
+        after = (t.group(0) for t in tokens[i + 1 : i + 5])
+        word = next((w for w in after if w.isalpha() and w.casefold() not in STOPWORDS), "")
+        if word and not _is_cue(word):
+            out.append((m, stem(word)))
+    return out
+
+
+def denied_words(question: str) -> frozenset[str]:
+    """The stems of the words ``question`` negates, which a claim answering it may echo.
+
+    The asker's own condition: "A friend of mine who doesn't ring …" → ``{"ring"}``.
+    """
+    return frozenset(word for _, word in _denials(question))
+
+
+def without_denials(claim: str, window: str, denied: frozenset[str]) -> str:
+    """``claim`` without the negations that echo the asker's ``denied`` words.
+
+    "The friend of mine who doesn't ring will pay the non-member price of 28.00 GBP" is not
+    negated for a window that does not speak of ringing (at013, held-out set 45): the asker
+    said who the friend is, the claim says what she pays. A window that states the word
+    unnegated speaks of it ("For members, … 8 EUR per hour" for "someone who is not a member":
+    x024, set 11), and the negation stays; "non-members" does not state "members".
+    """
+    stated = content_words(window)
+    out, pos = [], 0
+    for m, word in _denials(claim):
+        if word not in denied or word in stated:
+            continue
+        cue = m.group(0)
+        kept = cue[:-3] if cue.casefold().endswith(("n't", "n’t")) else ""
+        start = m.start() if kept else len(claim[: m.start()].rstrip())  # "is not a" → "is a"
+        out += [claim[pos:start], kept]
+        pos = m.end()
+    return "".join([*out, claim[pos:]]) if out else claim
 
 
 def _said(m: re.Match[str], said: frozenset[str]) -> bool:

@@ -87,12 +87,17 @@ def _other_year(number: str, stated: Collection[str]) -> str:
     return next((n for n in sorted(stated) if YEAR_RE.fullmatch(n) and n != number), "")
 
 
+#: A clock time written with a dot and "am" or "pm" ("6.00 pm"), which
+#: :func:`stated_numbers` gives as one bare number (6).
+_DOT_TIME_RE = re.compile(r"(?<![\d.])(\d{1,2}\.\d{2})\s*[ap]\.?m\b", re.I)
+
+
 def _only_clock(window: str, number: str, stated: tuple[tuple[str, str | None], ...]) -> bool:
     """Whether each bare ``number`` of the window is a clock time's hour or minutes.
 
     "from 10:00 am to 3:00 pm each day" states no 3 that "three days" could be (ai026,
     held-out set 34): :func:`stated_numbers` gives a clock time's hour and minutes as bare
-    numbers.
+    numbers, and "6.00 pm" as 6.
     """
     if not number.isdigit():
         return False
@@ -100,6 +105,8 @@ def _only_clock(window: str, number: str, stated: tuple[tuple[str, str | None], 
     clock = sum(
         (int(h) == int(number)) + (int(m) == int(number)) for h, m in COLON_TIME_RE.findall(window)
     )
+    # "4.30 pm to 6.00 pm" states no 6 that "the 6-week summer term" could be (au034, set 46)
+    clock += sum(float(t) == int(number) for t in _DOT_TIME_RE.findall(window))
     return bare <= clock
 
 

@@ -34,6 +34,7 @@ from typing import NamedTuple, Protocol, Self, runtime_checkable
 from disputatio.validators.days import in_month_terms
 from disputatio.validators.durations import in_duration_terms
 from disputatio.validators.guards import coverage, guard
+from disputatio.validators.opposites import denied_words, without_denials
 from disputatio.validators.ranges import given_numbers, in_window_terms
 from disputatio.validators.tables import question_words
 from disputatio.validators.totals import without_total
@@ -81,6 +82,8 @@ class LexicalSupport:
         self.given: frozenset[tuple[str, str | None]] = frozenset()
         #: The question's words that may name a table row (:func:`.tables.question_words`).
         self.topic: frozenset[str] = frozenset()
+        #: The words the question negates, which a claim may echo (:func:`.denied_words`).
+        self.denied: frozenset[str] = frozenset()
 
     def for_question(self, question: str) -> Self:
         """This checker for the claims of an answer to ``question``.
@@ -88,13 +91,16 @@ class LexicalSupport:
         A copy (sharing its caches) that lets a claim restate a number the question states
         where a range of the window holds it (``given`` of :func:`guard`; the asker's age as
         years too: :func:`~disputatio.validators.ranges.given_numbers`), and lets the
-        question name a table row the claim takes a figure from (``topic``).
+        question name a table row the claim takes a figure from (``topic``), and lets a claim
+        echo the asker's own negated condition ("who doesn't ring": ``denied``).
         """
-        given, topic = given_numbers(question or ""), question_words(question or "")
-        if (given, topic) == (self.given, self.topic):
+        question = question or ""
+        given, topic = given_numbers(question), question_words(question)
+        denied = denied_words(question)
+        if (given, topic, denied) == (self.given, self.topic, self.denied):
             return self
         told = copy.copy(self)
-        told.given, told.topic = given, topic
+        told.given, told.topic, told.denied = given, topic, denied
         return told
 
     def in_terms(self, claim: str, window: str) -> str:
@@ -121,7 +127,9 @@ class LexicalSupport:
         """Each window's lexical score, with the claim in its terms (the claim where guarded)."""
         out = []
         for window, ctx in zip(windows, context, strict=True):
-            reason = guard(claim, window, ctx, self.given, self.topic)
+            # the asker's own "who doesn't ring", echoed, does not negate the claim
+            unasked = without_denials(claim, window, self.denied) if self.denied else claim
+            reason = guard(unasked, window, ctx, self.given, self.topic)
             if reason:
                 out.append((SupportScore(0.0, reason), claim))
                 continue

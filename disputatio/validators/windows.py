@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from disputatio.state.claims import Evidence
+from disputatio.validators.clause_windows import clauses_of
 from disputatio.validators.guards import in_sentence
 from disputatio.validators.headings import headings_in
 from disputatio.validators.kinds import alternatives, kind_names, placed, quantified
@@ -22,62 +23,15 @@ from disputatio.validators.sentences import (
     STOPWORDS,
     Span,
     split_sentences,
-    stated_numbers,
     words,
 )
 from disputatio.validators.subjects import longer_forms
 from disputatio.validators.support import SupportChecker, SupportScore, coverage
 from disputatio.validators.tables import is_row, readings
 
-_CLAUSE_SPLIT_RE = re.compile(r"[,;:]\s+")
 _COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
-#: A clause that describes the one before it: "a four-minute walk away", "about 20 minutes".
-_APPOSITION_RE = re.compile(r"(?:a|an|about|around|roughly|just|only)\s", re.I)
 #: A sentence whose subject is a pronoun: about what the sentence before it names.
 _PRONOUN_OPENING_RE = re.compile(r"\W*(?:it|they|he|she|its|their|his|her)\b", re.I)
-#: A clause opening with its verb: the sentence's subject is in a clause before it ("Volunteers
-#: who give at least 8 hours a month, for example at Fix-It Saturday, get 5.00 GBP off their
-#: monthly fee": "get 5.00 GBP off their monthly fee" alone lends the volunteers' discount to
-#: whoever a claim names; ak029, held-out set 36). Auxiliaries, modals and the verbs the
-#: shipped corpora's sentences say their predicates with; lower case only (a capital opens a
-#: name or a new sentence).
-_PREDICATE_RE = re.compile(
-    r"(?:is|are|was|were|has|have|had|can|cannot|may|must|should|will|would|need|needs"
-    r"|get|gets|pay|pays|receive|receives|cost|costs|go|goes|take|takes|run|runs|open|opens"
-    r"|close|closes|start|starts|finish|finishes|stay|stays|become|becomes|lasts)\s"
-)
-
-
-def _clauses(span: Span) -> list[tuple[int, int, str]]:
-    """The clauses (between commas, semicolons, colons) of a long sentence, of 3+ words each.
-
-    A short claim restating one clause of a long sentence is closer to that clause than to the
-    sentence in the embedding space (measured on the labelled pairs: docs/grounding.md). A
-    clause opening with its verb is read with the sentence's start, where its subject is (the
-    whole sentence, already a window, when it is the last clause).
-    """
-    pieces = _CLAUSE_SPLIT_RE.split(span.sentence)
-    if len(pieces) < 2:
-        return []
-    out = []
-    pos = 0
-    before: int | None = None  # where the clause before starts, for an apposition after it
-    for piece in pieces:
-        at = span.sentence.index(piece, pos)
-        pos = at + len(piece)
-        if before is not None and _PREDICATE_RE.match(piece):
-            if pos < len(span.sentence.rstrip()):
-                out.append((span.start, span.start + pos, span.sentence[:pos]))
-            before = at
-            continue
-        if before is not None and _APPOSITION_RE.match(piece) and stated_numbers(piece):
-            # "the nearest public car park is on Harbour Street, a four-minute walk away"
-            # (d034, set 16): the amount is the clause's, said after a comma
-            out.append((span.start + before, span.start + pos, span.sentence[before:pos]))
-        if len(piece.split()) >= 3:
-            out.append((span.start + at, span.start + pos, piece))
-        before = at
-    return out
 
 
 def _lead_names(opening: Sequence[Span]) -> list[str]:
@@ -156,7 +110,7 @@ class Windows:
                 else (a.start, b.end, text[a.start : b.end])
                 for a, b in itertools.pairwise(spans)
             ]
-            clauses = [(c, s) for s in spans if not is_row(s.sentence) for c in _clauses(s)]
+            clauses = [(c, s) for s in spans if not is_row(s.sentence) for c in clauses_of(s)]
             wins += [clause for clause, _ in clauses]
             self.whole[sid] = {(c[0], c[1]): s.sentence for c, s in clauses}
             self.items[sid] = wins
