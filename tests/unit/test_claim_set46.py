@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from disputatio.validators.guards import guard
+from disputatio.validators.pairs import split_subjects
 from disputatio.validators.ranges import given_numbers
 
 JUNIOR_ROW = (
@@ -23,4 +24,38 @@ def test_a_dot_clock_time_states_no_number_of_weeks() -> None:
     assert not guard("Junior Development ends at 6.00 pm.", JUNIOR_ROW, given=given)
     assert not guard(
         "A 10-week term of Junior Development costs 90.00 GBP for members.", JUNIOR_ROW
+    )
+
+
+CAMP = (
+    "Children bring a packed lunch, a water bottle and sun cream; the camp gives them a drink "
+    "and fruit in the afternoon."
+)
+
+
+def test_a_claim_giving_one_clauses_subject_what_another_says_is_not_supported() -> None:
+    """au023: the camp does not provide the packed lunch; the children bring it."""
+    claim = "The holiday camps provide a packed lunch, a water bottle."
+    assert split_subjects(claim, CAMP)
+    assert guard(claim, CAMP)
+    assert split_subjects(claim, f"{CAMP}\n\nCamps are cancelled if fewer than 6 children book.")
+    assert not split_subjects("The camp gives children a drink and fruit.", CAMP)
+    assert not split_subjects("Children bring a packed lunch and a water bottle.", CAMP)
+
+
+def test_a_clause_without_its_own_subject_is_not_split_from_the_one_before() -> None:
+    """A clause pointing back ("its chair") or opening with a place has no subject to lend."""
+    friends = (
+        "The parents' group, the Friends of Haddleby Dance, raises money for bursaries and "
+        "helps at the Summer Show; its chair is elected each September."
+    )
+    assert not split_subjects(
+        "The chair of the Friends of Haddleby Dance is elected each September.", friends
+    )
+    seats = (
+        "At the Harcourt Stage, children under 14 must sit next to an adult; at the Ropeworks "
+        "Studio this applies to children under 16."
+    )
+    assert not split_subjects(
+        "Children under 16 must sit next to an adult at the Ropeworks Studio.", seats
     )
