@@ -1,7 +1,8 @@
 """Claims set aside for what their evidence stands in, or for what the question asks.
 
 Helpers of :func:`~disputatio.validators.relevance.drop_off_question`: a subsection keeping its
-subject for another group (:func:`barred_claims`), a paragraph about another event or place
+subject for another group (:func:`barred_claims`) or its prices for one
+(:func:`priced_claims`), a paragraph about another event or place
 (:func:`siblings`), and a yes/no question about the asker's age that no claim states an age for
 (:func:`no_age`). A claim set aside keeps its verdict (its sentence does support it) and says why.
 """
@@ -13,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from disputatio.state.claims import Claim, Evidence
 from disputatio.validators.asked import is_multipart
-from disputatio.validators.groups import barred
+from disputatio.validators.groups import barred, priced_for
 from disputatio.validators.siblings import sibling
 
 #: A yes/no question about the asker's age: "Am I old enough?", "Is she too young to …?".
@@ -38,6 +39,31 @@ def barred_claims(
             kept = barred(question, text, f"{heads} {evidence.sentence}")
             if kept:
                 set_aside(claim, f"the documents keep it for another group: {kept!r}", keep)
+                aside.append(claim)
+                break
+    return aside
+
+
+def priced_claims(
+    question: str,
+    facts: Sequence[Claim],
+    keep: bool,
+    under: Callable[[Evidence], tuple[str, str]],
+) -> list[Claim]:
+    """Set aside the claims whose prices their subsection gives for a group the asker is not in.
+
+    "I'm not a member. What would an hour's private lesson … cost me?" is not answered by the
+    lesson table's 40.00 GBP under "Prices are for members; …" (au017, held-out set 46:
+    :func:`.groups.priced_for`).
+    """
+    aside = []
+    for claim in facts:
+        for evidence in claim.all_evidence:
+            note = priced_for(question, under(evidence)[0], claim.text)
+            if note:
+                set_aside(
+                    claim, f"the documents give these prices for another group: {note!r}", keep
+                )
                 aside.append(claim)
                 break
     return aside

@@ -14,7 +14,11 @@ a sentence.
 * :func:`group_contrast`: a claim whose every amount is for a group the asker is not in;
 * :func:`barred`: a subsection's subject kept for a group the asker is not in ("Storage is
   only for Maker Members." over the locker prices, for "I'm an Evening Member … Can I rent a
-  small locker?": ak024, held-out set 36, answered "yes" on the price sentence).
+  small locker?": ak024, held-out set 36, answered "yes" on the price sentence);
+* :func:`priced_for`: a subsection's note giving its prices for a group the asker is not in
+  ("Prices are for members; non-members pay 5.00 GBP more per lesson." under the lesson
+  prices, for "I'm not a member. What would an hour's private lesson … cost me?": au017,
+  held-out set 46, answered with the members' 40.00 GBP).
 
 Lexical; no model call.
 """
@@ -138,4 +142,39 @@ def barred(question: str, subsection: str, about: str) -> str | None:
         other = any(g == group and k != m.group("kind") for k, g in asker)
         if other or group in outside:
             return m.group(0)
+    return None
+
+
+#: A note giving a subsection's prices for one group: "Prices are for members", "The fees
+#: above are for Full Members". A qualified noun ("Member prices are for …") defines a column,
+#: not the subsection, and is left to :func:`~disputatio.validators.bands.asked_column`.
+_PRICED_FOR_RE = re.compile(
+    r"(?:^|[.;:!?]\s+|\n\s*)(?:(?:all|the|these|our)\s+)?(?:prices|fees|rates|charges)"
+    r"(?:\s+(?:above|below|shown|listed|here))?\s+are\s+(?:only\s+)?for\s+(?:all\s+)?"
+    r"(?P<group>[^\W\d_]+)",
+    re.I,
+)
+
+
+def priced_for(question: str, subsection: str, claim: str) -> str | None:
+    """The note of ``subsection`` giving ``claim``'s prices for a group the asker is not in.
+
+    "Prices are for members; non-members pay 5.00 GBP more per lesson." under a table of lesson
+    prices: the table's 40.00 GBP is not what "I'm not a member" pays (au017, held-out set 46).
+    Every amount of the claim must be written in the subsection (a price worked out for the
+    asker, 45.00 GBP, is not the table's).
+
+    Returns:
+        The note's words up to the group, or None.
+    """
+    outside = not_in(question)
+    amounts = [m.group(0) for m in _AMOUNT_RE.finditer(claim)]
+    if not outside or not amounts:
+        return None
+    figures = set(re.findall(r"\d+(?:[.,]\d+)*", subsection))
+    if any(not set(re.findall(r"\d+(?:[.,]\d+)*", a)) <= figures for a in amounts):
+        return None
+    for m in _PRICED_FOR_RE.finditer(subsection):
+        if stem(m.group("group").casefold()) in outside:
+            return m.group(0).lstrip(".;:!? \n")
     return None

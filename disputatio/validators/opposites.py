@@ -7,6 +7,7 @@ for "is refunded", "optional" for "mandatory", "above" for "below".
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from disputatio.validators.names import names
 from disputatio.validators.sentences import (
@@ -27,6 +28,7 @@ NEGATED = "one of the claim and the sentence is negated, the other not"
 #: A negation cue as :func:`~disputatio.validators.sentences.has_negation` counts one: a word of
 #: ``NEGATIONS`` ("cannot", "without") or a word ending in "n't".
 _CUE = rf"(?:{'|'.join(sorted(NEGATIONS))}|[^\W\d_]+n['’]t)"
+_CUE_RE = re.compile(_CUE, re.I)
 
 #: A relative clause negating what an amount is ("a deposit of 50 GBP that is not refunded"):
 #: the amount, then the clause up to the next comma or stop.
@@ -109,14 +111,18 @@ def negation_differs(claim: str, window: str) -> bool:
 #: The words opening a relative clause.
 _RELATIVE = frozenset({"who", "that", "which", "whose"})
 
+#: Words before "that" that make it open a purpose or result clause ("so that I don't lose
+#: it"), which says why, not who or what the sentence speaks of.
+_PURPOSE = frozenset({"so", "such", "now"})
+
 
 def _is_cue(word: str) -> bool:
-    """Whether ``word`` is a negation cue ("not", "cannot", "doesn't")."""
-    low = word.casefold()
-    return low in NEGATIONS or low.endswith(("n't", "n’t"))
+    """Whether ``word`` is a whole negation cue of :data:`_CUE` ("not", "cannot", "doesn't")."""
+    return _CUE_RE.fullmatch(word) is not None
 
 
-def _denials(text: str) -> list[tuple[re.Match[str], str]]:
+@lru_cache(maxsize=1024)
+def _denials(text: str) -> tuple[tuple[re.Match[str], str], ...]:
     """Each negation cue of a relative clause of ``text``, with the word it negates (a stem).
 
     The word is the first after the cue that is no stopword: "who doesn't ring" → ring, "that
@@ -124,17 +130,19 @@ def _denials(text: str) -> list[tuple[re.Match[str], str]]:
     sentence speaks of, not what it says of them ("What can't I bring?" has none).
     """
     tokens = word_matches(text)
+    low = [t.group(0).casefold() for t in tokens]
     out = []
     for i, m in enumerate(tokens):
         if not _is_cue(m.group(0)):
             continue
-        if not {t.group(0).casefold() for t in tokens[max(i - 3, 0) : i]} & _RELATIVE:
+        opener = [j for j in range(max(i - 3, 0), i) if low[j] in _RELATIVE]
+        if not opener or (opener[-1] > 0 and low[opener[-1] - 1] in _PURPOSE):
             continue
         after = (t.group(0) for t in tokens[i + 1 : i + 5])
         word = next((w for w in after if w.isalpha() and w.casefold() not in STOPWORDS), "")
         if word and not _is_cue(word):
             out.append((m, stem(word)))
-    return out
+    return tuple(out)
 
 
 def denied_words(question: str) -> frozenset[str]:

@@ -41,7 +41,13 @@ from collections.abc import Callable, Mapping, Sequence
 from disputatio.state.claims import Claim, Evidence
 from disputatio.validators.actors import actor_contrast
 from disputatio.validators.amounts import asked_unit, kind_mismatch
-from disputatio.validators.asides import barred_claims, no_age, set_aside, siblings
+from disputatio.validators.asides import (
+    barred_claims,
+    no_age,
+    priced_claims,
+    set_aside,
+    siblings,
+)
 from disputatio.validators.asked import (
     asks_for_value,
     is_multipart,
@@ -255,7 +261,7 @@ def drop_off_question(
         read: Evidence → its row read with its headers (for ``other_column``, ``number_contrast``).
         around: Evidence → the whole sentence it is a clause of (``Windows.around``).
         under: Evidence → the text under its heading and the headings (``Windows.under``),
-            for a yes/no question's :func:`.groups.barred`.
+            for a yes/no question's :func:`.groups.barred` and a price's :func:`.groups.priced_for`.
         block: Evidence → the paragraph it stands in, for :func:`.siblings.sibling_name`.
         section: Evidence → its section's whole text, the places :func:`.siblings.
             sibling_place` reads (else its paragraph).
@@ -273,6 +279,9 @@ def drop_off_question(
     if len(asked) > 1 and not is_multipart(question) and is_yes_no_question(asked[-1].sentence):
         # "We live on the second floor at Rookwood. Can we get a dog?" (ah028)
         aside = _aside_yes_no(question, facts, keep, similar, around, under)
+        facts = [c for c in facts if c not in aside]
+    if under:  # the lesson prices "for members" for "I'm not a member" (au017)
+        aside += priced_claims(question, facts, keep, under)
         facts = [c for c in facts if c not in aside]
     left: list[Claim] = []
     said: list[str] = []  # the kept claims' evidence

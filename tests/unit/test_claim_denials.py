@@ -36,6 +36,12 @@ def test_the_words_a_question_negates_are_its_denied_words() -> None:
     assert denied_words("What can't I bring to the courts?") == frozenset()  # no condition
 
 
+def test_a_purpose_clause_is_no_denial() -> None:
+    """ "so that I don't lose it" says why, not who (at016, held-out set 45)."""
+    assert denied_words("Where do I leave my key so that I don't lose it?") == frozenset()
+    assert denied_words("Where does a ringer who doesn't lose keys leave one?") == {"lose"}
+
+
 def test_an_echo_of_the_askers_negation_does_not_negate_the_claim() -> None:
     """at013 (held-out set 45): the asker said who the friend is; the claim, what she pays."""
     plain = LexicalSupport()

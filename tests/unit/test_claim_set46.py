@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from fake_judges import RecordingJudge
+
+from disputatio.testing import FakeEmbeddings
+from disputatio.validators.claims import check_answer
+from disputatio.validators.groups import priced_for
 from disputatio.validators.guards import guard
 from disputatio.validators.pairs import split_subjects
 from disputatio.validators.ranges import given_numbers
+from disputatio.validators.support import JudgedSupport
 
 JUNIOR_ROW = (
     "| Course: Junior Development | Site: Meadow Road | Day: Wednesday | Time: 4.30 pm to "
@@ -59,3 +65,38 @@ def test_a_clause_without_its_own_subject_is_not_split_from_the_one_before() -> 
     assert not split_subjects(
         "Children under 16 must sit next to an adult at the Ropeworks Studio.", seats
     )
+
+
+LESSONS = (
+    "PRIVATE LESSONS\n\nPrivate lessons are booked directly with the coach, at either site.\n\n"
+    "Coach | 30 minutes | 60 minutes\nHead Coach | 22.00 GBP | 40.00 GBP\n"
+    "Assistant Coach | 15.00 GBP | 28.00 GBP\n\n"
+    "Prices are for members; non-members pay 5.00 GBP more per lesson. The court and balls are "
+    "included."
+)
+NOT_A_MEMBER = "I'm not a member. What would an hour's private lesson with the Head Coach cost me?"
+HOUR = "An hour's private lesson with the Head Coach costs 40.00 GBP."
+
+
+def test_prices_a_note_gives_for_another_group_are_not_the_askers() -> None:
+    """au017: the table's 40.00 GBP is the members' price; the asker said they are not one."""
+    assert priced_for(NOT_A_MEMBER, LESSONS, HOUR) == "Prices are for members"
+    assert priced_for("I'm a member. What does an hour cost?", LESSONS, HOUR) is None
+    # a price worked out for the asker is not the table's, and nothing but money is priced
+    assert priced_for(NOT_A_MEMBER, LESSONS, HOUR.replace("40.00", "45.00")) is None
+    assert priced_for(NOT_A_MEMBER, LESSONS, "Lessons are booked with the coach.") is None
+    # "Member prices are for …" defines a column, not the subsection
+    column = LESSONS.replace("Prices are for members", "Member prices are for members")
+    assert priced_for(NOT_A_MEMBER, column, HOUR) is None
+
+
+def test_a_members_price_for_a_non_member_is_set_aside() -> None:
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, RecordingJudge(1.0))  # type: ignore[arg-type]
+    sections = {"s": {"text": LESSONS, "title": "Coaching and juniors"}}
+    report = check_answer(f"{HOUR} [s]", sections, checker=checker, question=NOT_A_MEMBER)
+    assert next(c.verdict for c in report.claims if c.factual) == "supported"
+    assert not [c for c in report.claims if c.verdict == "supported" and not c.dropped]
+    assert any("another group" in c.reason for c in report.claims)
+    member = NOT_A_MEMBER.replace("I'm not a member", "I'm a member")
+    kept = check_answer(f"{HOUR} [s]", sections, checker=checker, question=member)
+    assert [c for c in kept.claims if c.verdict == "supported" and not c.dropped]
