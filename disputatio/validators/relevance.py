@@ -274,15 +274,8 @@ def drop_off_question(
     facts = [c for c in facts if c not in other]
     if not asks_for_value(question):
         return len(other) + len(_aside_yes_no(question, facts, keep, similar, around, under))
-    asked = split_sentences(question)
-    aside: list[Claim] = []
-    if len(asked) > 1 and not is_multipart(question) and is_yes_no_question(asked[-1].sentence):
-        # "We live on the second floor at Rookwood. Can we get a dog?" (ah028)
-        aside = _aside_yes_no(question, facts, keep, similar, around, under)
-        facts = [c for c in facts if c not in aside]
-    if under:  # the lesson prices "for members" for "I'm not a member" (au017)
-        aside += priced_claims(question, facts, keep, under)
-        facts = [c for c in facts if c not in aside]
+    aside = _aside_for_value(question, facts, keep, similar, around, under)
+    facts = [c for c in facts if c not in aside]
     left: list[Claim] = []
     said: list[str] = []  # the kept claims' evidence
     seen: dict[bool, list[str]] = {True: [], False: []}  # evidence set aside (True) or kept
@@ -309,6 +302,31 @@ def drop_off_question(
     for claim in left if why else []:
         set_aside(claim, why, keep)
     return len(other) + len(aside) + len(facts) - (0 if why else len(left))
+
+
+def _aside_for_value(
+    question: str,
+    facts: Sequence[Claim],
+    keep: bool,
+    similar: Similar | None,
+    around: Callable[[Evidence], str] | None,
+    under: Callable[[Evidence], tuple[str, str]] | None,
+) -> list[Claim]:
+    """The claims a question asking a value sets aside before each is compared with it.
+
+    A yes/no question after the asker's own sentence ("We live on the second floor at
+    Rookwood. Can we get a dog?": ah028) is read as one (:func:`_aside_yes_no`); a price its
+    subsection gives for a group the asker is not in is set aside (au017:
+    :func:`.asides.priced_claims`).
+    """
+    asked = split_sentences(question)
+    aside: list[Claim] = []
+    if len(asked) > 1 and not is_multipart(question) and is_yes_no_question(asked[-1].sentence):
+        aside = _aside_yes_no(question, facts, keep, similar, around, under)
+    if under:
+        rest = [c for c in facts if c not in aside]
+        aside += priced_claims(question, rest, keep, under)
+    return aside
 
 
 def _aside_yes_no(
