@@ -32,16 +32,12 @@ def barred_claims(
     "Can I rent a small locker?" from an Evening Member is not answered by the locker prices
     under "Storage is only for Maker Members." (ak024, held-out set 36: :func:`.groups.barred`).
     """
-    aside = []
-    for claim in facts:
-        for evidence in claim.all_evidence:
-            text, heads = under(evidence)
-            kept = barred(question, text, f"{heads} {evidence.sentence}")
-            if kept:
-                set_aside(claim, f"the documents keep it for another group: {kept!r}", keep)
-                aside.append(claim)
-                break
-    return aside
+
+    def kept(claim: Claim, evidence: Evidence) -> str | None:
+        text, heads = under(evidence)
+        return barred(question, text, f"{heads} {evidence.sentence}")
+
+    return _aside_where(facts, keep, kept, "the documents keep it for another group")
 
 
 def priced_claims(
@@ -56,16 +52,26 @@ def priced_claims(
     lesson table's 40.00 GBP under "Prices are for members; …" (au017, held-out set 46:
     :func:`.groups.priced_for`).
     """
+
+    def note(claim: Claim, evidence: Evidence) -> str | None:
+        return priced_for(question, under(evidence)[0], claim.text)
+
+    return _aside_where(facts, keep, note, "the documents give these prices for another group")
+
+
+def _aside_where(
+    facts: Sequence[Claim],
+    keep: bool,
+    found: Callable[[Claim, Evidence], str | None],
+    why: str,
+) -> list[Claim]:
+    """Set aside each claim for which ``found`` quotes a sentence of one of its evidence's."""
     aside = []
     for claim in facts:
-        for evidence in claim.all_evidence:
-            note = priced_for(question, under(evidence)[0], claim.text)
-            if note:
-                set_aside(
-                    claim, f"the documents give these prices for another group: {note!r}", keep
-                )
-                aside.append(claim)
-                break
+        quoted = next(filter(None, (found(claim, e) for e in claim.all_evidence)), None)
+        if quoted:
+            set_aside(claim, f"{why}: {quoted!r}", keep)
+            aside.append(claim)
     return aside
 
 
