@@ -3,7 +3,8 @@
 Helpers of :func:`~disputatio.validators.relevance.drop_off_question`: a subsection keeping its
 subject for another group (:func:`barred_claims`) or its prices for one
 (:func:`priced_claims`), a paragraph about another event or place
-(:func:`siblings`), and a yes/no question about the asker's age that no claim states an age for
+(:func:`siblings`), a sentence whose pronoun stands for another thing than the question names
+(:func:`referred_else`), and a yes/no question about the asker's age that no claim states an age for
 (:func:`no_age`). A claim set aside keeps its verdict (its sentence does support it) and says why.
 """
 
@@ -14,8 +15,10 @@ from collections.abc import Callable, Sequence
 
 from disputatio.state.claims import Claim, Evidence
 from disputatio.validators.asked import is_multipart
-from disputatio.validators.groups import barred, priced_for
+from disputatio.validators.groups import barred, priced_for, row_for
+from disputatio.validators.sentences import content_words
 from disputatio.validators.siblings import sibling
+from disputatio.validators.subjects import named_subjects
 
 #: A yes/no question about the asker's age: "Am I old enough?", "Is she too young to …?".
 _OLD_ENOUGH_RE = re.compile(r"\b(?:old\s+enough|too\s+(?:young|old))\b", re.I)
@@ -30,12 +33,16 @@ def barred_claims(
     """Set aside the claims whose subsection keeps its subject for a group the asker is not in.
 
     "Can I rent a small locker?" from an Evening Member is not answered by the locker prices
-    under "Storage is only for Maker Members." (ak024, held-out set 36: :func:`.groups.barred`).
+    under "Storage is only for Maker Members." (ak024, held-out set 36: :func:`.groups.barred`),
+    nor a Club Diver's "Can I go on …?" by a trip's row "for" Sport Divers and above (av044,
+    set 47: :func:`.groups.row_for`).
     """
 
     def kept(claim: Claim, evidence: Evidence) -> str | None:
         text, heads = under(evidence)
-        return barred(question, text, f"{heads} {evidence.sentence}")
+        return barred(question, text, f"{heads} {evidence.sentence}") or row_for(
+            question, evidence.sentence
+        )
 
     return _aside_where(facts, keep, kept, "the documents keep it for another group")
 
@@ -97,6 +104,39 @@ def siblings(
         other = sibling(question, paragraphs, around)
         if other:
             why = f"the question asks about {other[0]!r}; the paragraph is about {other[1]!r}"
+            set_aside(claim, why, keep)
+            aside.append(claim)
+    return aside
+
+
+def referred_else(
+    question: str,
+    facts: Sequence[Claim],
+    keep: bool,
+    referent: Callable[[Evidence], str],
+    heads: Callable[[Evidence], str],
+) -> list[Claim]:
+    """Set aside the claims whose sentences' pronouns stand for another thing than the question's.
+
+    "I'm a Club Diver … Can I go on the Corrieness Wrecks Weekend in June?" is not answered by
+    "They are open to Club Divers and above who have logged at least 10 dives" after "Night
+    dives at the quarry are held on Wednesday evenings …" (av044, held-out set 47): "They" are
+    the night dives (:meth:`~disputatio.validators.windows.Windows.referent`), and neither
+    that sentence, its own nor its headings (``heads``) hold a word of the weekend's name.
+
+    Only the question's names of two words or more count (the named thing asked about), and
+    only claims whose every sentence opens with a pronoun the sentence before resolves.
+    """
+    named = [n for n in named_subjects(question) if len(n.split()) > 1 and content_words(n)]
+    aside = []
+    for claim in facts if named else []:
+        told = [(referent(e), e) for e in claim.all_evidence]
+        if not told or not all(r for r, _ in told):
+            continue
+        held = frozenset().union(*(content_words(f"{r} {e.sentence} {heads(e)}") for r, e in told))
+        missing = next((n for n in named if not content_words(n) & held), None)
+        if missing:
+            why = f"its sentence's pronoun stands for what the sentence before names, not {missing}"
             set_aside(claim, why, keep)
             aside.append(claim)
     return aside

@@ -29,7 +29,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from disputatio.state.claims import VERDICTS, Claim, ClaimReport
+from disputatio.state.claims import VERDICTS, Claim, ClaimReport, Evidence
+from disputatio.validators.asides import referred_else
 from disputatio.validators.base import ValidationContext, ValidationResult
 from disputatio.validators.citations import LEAD_CITATIONS_RE, group_ids
 from disputatio.validators.claim_kinds import (
@@ -219,7 +220,16 @@ def _drop_off_question(
     keep: bool,
     words: bool,
 ) -> None:
-    """Drop the supported claims that do not answer ``question`` (:func:`drop_off_question`)."""
+    """Drop the supported claims that do not answer ``question`` (:func:`drop_off_question`).
+
+    First those whose sentences' pronouns stand for something else (:func:`referred_else`).
+    """
+    facts = [c for c in claims if c.factual and c.verdict == "supported" and not c.dropped]
+
+    def heads(e: Evidence) -> str:
+        return f"{windows.titles.get(e.section_id, '')} {windows.heading_at(e.section_id, e.start)}"
+
+    referred_else(question, facts, keep, windows.referent, heads)
     drop_off_question(
         question,
         claims,

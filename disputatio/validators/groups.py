@@ -15,6 +15,9 @@ a sentence.
 * :func:`barred`: a subsection's subject kept for a group the asker is not in ("Storage is
   only for Maker Members." over the locker prices, for "I'm an Evening Member … Can I rent a
   small locker?": ak024, held-out set 36, answered "yes" on the price sentence);
+* :func:`row_for`: a table row's cell naming the one group its row is for, of another kind
+  than the asker's ("Sport Divers and above" for "I'm a Club Diver. Can I go on …?": av044,
+  held-out set 47, answered "yes" on the trip's row);
 * :func:`priced_for`: a subsection's note giving its prices for a group the asker is not in
   ("Prices are for members; non-members pay 5.00 GBP more per lesson." under the lesson
   prices, for "I'm not a member. What would an hour's private lesson … cost me?": au017,
@@ -177,4 +180,37 @@ def priced_for(question: str, subsection: str, claim: str) -> str | None:
     for m in _PRICED_FOR_RE.finditer(subsection):
         if stem(m.group("group").casefold()) in outside:
             return m.group(0).lstrip(".;:!? \n")
+    return None
+
+
+#: A table cell that is one group of people and nothing else: "Sport Divers and above", "All
+#: Diver Members", "Archer Members only".
+_CELL_GROUP_RE = re.compile(
+    r"\s*(?:all\s+)?(?P<kind>[A-Z][\w-]*)\s+(?P<group>[A-Z]?[a-z]+)"
+    r"(?:\s+(?:and|or)\s+(?:above|over|higher)|\s+only)?\s*"
+)
+
+
+def row_for(question: str, row: str) -> str | None:
+    """A cell of the table ``row`` naming a group of another kind than the asker's, and no other.
+
+    "| Corrieness Wrecks Weekend | 6 to 7 June | … | Sport Divers and above |" does not say a
+    Club Diver may go (av044, held-out set 47): the asker's kind is not the cell's, and which
+    kinds stand "above" it the row does not say. A row naming the asker's kind in any cell is
+    left alone.
+
+    Returns:
+        The cell, or None.
+    """
+    asker = [(m.group("kind"), stem(m.group("group"))) for m in _IN_RE.finditer(question or "")]
+    if not asker or not row.strip().startswith("|"):
+        return None
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    kinds = {k for k, _ in asker}
+    if any(re.search(rf"\b{re.escape(k)}\b", c) for c in cells for k in kinds):
+        return None
+    for cell in cells:
+        m = _CELL_GROUP_RE.fullmatch(cell)
+        if m and any(stem(m.group("group").casefold()) == g for _, g in asker):
+            return cell
     return None

@@ -2,7 +2,9 @@
 
 Rules of the relevance check (:func:`~disputatio.validators.relevance.off_question`): asked
 what the pack lasts *at 8 Hz*, the sentence *at 4 Hz* answers another question; asked how
-*wide* a pool is, the sentence saying how *long* it is does too.
+*wide* a pool is, the sentence saying how *long* it is does too; a number the question labels
+("EU size 24") outside a range the evidence labels alike answers no question of the asker's
+(:func:`labelled_contrast`).
 """
 
 from __future__ import annotations
@@ -16,10 +18,10 @@ from disputatio.validators.ranges import (
     excludes_age,
     fits_age,
     holds,
-    labelled_contrast,
+    ranges,
     said_age,
 )
-from disputatio.validators.sentences import UNITS, stated_numbers, words
+from disputatio.validators.sentences import STOPWORDS, UNITS, stated_numbers, stem, words
 
 #: "the first hour": a count of a unit by its ordinal (what it costs is that one unit's).
 _ORDINAL_RE = re.compile(r"\bthe\s+(first|second|third)\s+([^\W\d_]+)", re.I)
@@ -239,3 +241,35 @@ def not_for_the_asker(question: str, aside: Sequence[str], kept: Sequence[str]) 
     if any(fits_age(e, age) for e in kept):
         return ""
     return f"what it describes is for other ages than {said_age(question)!r}"
+
+
+#: A number the question labels by the words before it: "EU size 24", "platform 3".
+_LABELLED_RE = re.compile(r"((?:[^\W\d_]+\s+){1,2})(\d+(?:[.,]\d+)?)(?![\d:.,]*\d)")
+
+
+def _label(text: str) -> frozenset[str]:
+    return frozenset(stem(w.casefold()) for w in words(text) if w.casefold() not in STOPWORDS)
+
+
+def labelled_contrast(question: str, evidence: str) -> tuple[str, str] | None:
+    """A unitless number of ``question`` outside a range the evidence labels the same way.
+
+    "My son wears EU size 24 climbing shoes. How much is shoe hire for him?" is not answered
+    by "| Climbing shoes, children | EU 26 to 35 | 40 NOK |" (e024, held-out set 17): no unit
+    ties 24 to the sizes, but the word before it ("EU") stands before the range too, and the
+    range does not hold 24.
+
+    Returns:
+        ``("EU size 24", "26 to 35")``-like pairs, or None.
+    """
+    unitless = {n for n, u in stated_numbers(question) if u is None}
+    for m in _LABELLED_RE.finditer(question):
+        label = _label(m.group(1))
+        if m.group(2) not in unitless or not label:
+            continue
+        value = float(m.group(2).replace(",", "."))
+        for r in ranges(evidence):
+            before = " ".join(words(evidence[max(0, r.start - 16) : r.start])[-2:])
+            if label & _label(before) and not r.holds(value):
+                return f"{m.group(1).strip()} {m.group(2)}", evidence[r.start : r.end]
+    return None

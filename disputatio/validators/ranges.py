@@ -12,8 +12,6 @@ cake for 14 guests costs 52 EUR") failed the number guard (b010, held-out set 15
 * :func:`holds`: whether a text states a range that holds a number (in a compatible unit);
 * :func:`in_window_terms`: a claim restating the asker's number, put in the range's words
   (what the judge is asked about);
-* :func:`labelled_contrast`: a number the question labels ("EU size 24") outside a range
-  the text labels the same way;
 * :func:`asker_age`: the age a question gives for the asker ("I am 15", "my 7-year-old");
   :func:`excludes_age` and :func:`fits_age`: whether a text's age ranges leave it out.
 
@@ -29,7 +27,8 @@ import re
 from collections.abc import Collection
 from typing import NamedTuple
 
-from disputatio.validators.sentences import STOPWORDS, stated_numbers, stem, words
+from disputatio.validators.durations import converted, stretch_of
+from disputatio.validators.sentences import stated_numbers
 from disputatio.validators.units import UNITS
 
 _NUM = r"(?<![\d:.,])(\d+(?:[.,]\d+)?)(?!\d|[:.,]\d)"
@@ -248,19 +247,33 @@ def holds(
         return False
     if math.isnan(value):
         return False
-    verdicts = [r.holds(value) for r in _in_unit(text, unit, strict, labelled)]
+    verdicts = [r.holds(_value_in(value, unit, r)) for r in _in_unit(text, unit, strict, labelled)]
     return bool(verdicts) and (all(verdicts) if every else any(verdicts))
+
+
+def _value_in(value: float, unit: str | None, r: Range) -> float:
+    """``value`` (of ``unit``) in ``r``'s unit: "three weeks" against "14 days or more"."""
+    other = converted(value, unit, r.unit) if unit != r.unit else None
+    return value if other is None else other
 
 
 def _in_unit(
     text: str, unit: str | None, strict: bool = False, labelled: bool = False
 ) -> list[Range]:
-    """The ranges of ``text`` in a unit compatible with ``unit`` (see :func:`holds`)."""
-    unit = _AS_AGE.get(unit, unit)  # "70 years old" is an age; so is "13 weeks old"
+    """The ranges of ``text`` in a unit compatible with ``unit`` (see :func:`holds`).
+
+    A stretch of time is compatible with a range in another unit of its family (weeks with
+    days: :func:`~disputatio.validators.durations.converted`).
+    """
+    raw, unit = unit, _AS_AGE.get(unit, unit)  # "70 years old" is an age; so is "13 weeks old"
     out = []
     for r in ranges(text) + (labelled_bounds(text) if labelled else ()):
         have = _AS_AGE.get(r.unit, r.unit)
-        if have == unit or not (strict or (have is not None and unit is not None)):
+        if (
+            have == unit
+            or not (strict or (have is not None and unit is not None))
+            or converted(1.0, raw, r.unit) is not None
+        ):
             out.append(r)
     return out
 
@@ -289,8 +302,12 @@ def in_window_terms(claim: str, window: str, given: Collection[tuple[str, str | 
             continue
         if not holds(window, number, unit, every=True):
             continue
-        held = [r for r in _in_unit(window, unit) if r.holds(float(number))]
+        held = [r for r in _in_unit(window, unit) if r.holds(_value_in(float(number), unit, r))]
         text = window[held[0].start : held[0].end]
+        span = stretch_of(out, number, unit) if held[0].unit != unit else None
+        if span is not None:  # "three weeks" as "14 days or more": the range's unit
+            out = out[: span[0]] + text + out[span[1] :]
+            continue
         out = re.sub(rf"(?<![\d.,]){re.escape(number)}(?![\d]|[.,]\d)", text, out, count=1)
     return out
 
@@ -360,35 +377,3 @@ def excludes_age(text: str, age: float) -> Range | None:
     if not ages or fits_age(text, age):
         return None
     return ages[0]
-
-
-#: A number the question labels by the words before it: "EU size 24", "platform 3".
-_LABELLED_RE = re.compile(r"((?:[^\W\d_]+\s+){1,2})(\d+(?:[.,]\d+)?)(?![\d:.,]*\d)")
-
-
-def _label(text: str) -> frozenset[str]:
-    return frozenset(stem(w.casefold()) for w in words(text) if w.casefold() not in STOPWORDS)
-
-
-def labelled_contrast(question: str, evidence: str) -> tuple[str, str] | None:
-    """A unitless number of ``question`` outside a range the evidence labels the same way.
-
-    "My son wears EU size 24 climbing shoes. How much is shoe hire for him?" is not answered
-    by "| Climbing shoes, children | EU 26 to 35 | 40 NOK |" (e024, held-out set 17): no unit
-    ties 24 to the sizes, but the word before it ("EU") stands before the range too, and the
-    range does not hold 24.
-
-    Returns:
-        ``("EU size 24", "26 to 35")``-like pairs, or None.
-    """
-    unitless = {n for n, u in stated_numbers(question) if u is None}
-    for m in _LABELLED_RE.finditer(question):
-        label = _label(m.group(1))
-        if m.group(2) not in unitless or not label:
-            continue
-        value = float(m.group(2).replace(",", "."))
-        for r in ranges(evidence):
-            before = " ".join(words(evidence[max(0, r.start - 16) : r.start])[-2:])
-            if label & _label(before) and not r.holds(value):
-                return f"{m.group(1).strip()} {m.group(2)}", evidence[r.start : r.end]
-    return None

@@ -31,7 +31,7 @@ STOPWORDS = frozenset(
     "why will with would you your also any each every other per via about above after again "
     "against all am because before below between during few further here just only own same "
     "some through until very according states stated says said document documents section "
-    "sections text passage passages answer".split()
+    "sections text passage passages answer therefore thus hence consequently".split()
 )
 
 #: Words that negate the statement they are in.

@@ -47,6 +47,13 @@ def _bare_no(chunk: str, after: str) -> bool:
 
 
 def _line_sentences(line: str, base: int) -> Iterator[Span]:
+    stripped = line.strip()
+    if (len(stripped) > 1 and stripped[0] == stripped[-1] == "|") or is_plain_row(line):
+        # a table row is one sentence, its cells' full stops too ("| Parking | The leisure
+        # centre's pay-and-display car park. | A gravel car park …. |": av002, set 47)
+        start = len(line) - len(line.lstrip())
+        yield Span(base + start, base + start + len(stripped), stripped)
+        return
     head = _BULLET_RE.match(line) or _HEADING_RE.match(line)
     start = head.end() if head else len(line) - len(line.lstrip())
     pos = start

@@ -255,13 +255,25 @@ class Windows:
         ``""`` for a sentence that is about what it says.
         """
         text = self.texts.get(evidence.section_id, "")
+        for start, end in self.sentences.get(evidence.section_id, ()):
+            if start <= evidence.start and evidence.end <= end:
+                whole = "" if (start, end) == (evidence.start, evidence.end) else text[start:end]
+                return f"{self.referent(evidence)} {whole}".strip()
+        return ""
+
+    def referent(self, evidence: Evidence) -> str:
+        """The sentence before the one ``evidence`` stands in, when that one's subject is a pronoun.
+
+        "They are open to Club Divers and above …" is about the "Night dives at the quarry …"
+        of the sentence before it; ``""`` for a sentence that names its own subject, or the
+        first of its section.
+        """
+        text = self.texts.get(evidence.section_id, "")
         spans = sorted(self.sentences.get(evidence.section_id, ()))
         for i, (start, end) in enumerate(spans):
             if start <= evidence.start and evidence.end <= end:
-                whole = "" if (start, end) == (evidence.start, evidence.end) else text[start:end]
-                if i and _PRONOUN_OPENING_RE.match(text[start:end]):
-                    return f"{text[spans[i - 1][0] : spans[i - 1][1]]} {whole}".strip()
-                return whole
+                opens = i and _PRONOUN_OPENING_RE.match(text[start:end])
+                return text[spans[i - 1][0] : spans[i - 1][1]] if opens else ""
         return ""
 
     def _evidence(self, section_id: str, window: tuple[int, int, str], score: float) -> Evidence:

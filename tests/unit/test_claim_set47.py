@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+from fake_judges import RecordingJudge
+
+from disputatio.testing import FakeEmbeddings
+from disputatio.validators.claims import check_answer
+from disputatio.validators.durations import converted
+from disputatio.validators.groups import row_for
 from disputatio.validators.guards import guard
+from disputatio.validators.ranges import holds
+from disputatio.validators.support import JudgedSupport, LexicalSupport
 from disputatio.validators.tables import mixed_cells
 
 PARKING_ROW = (
@@ -40,3 +49,93 @@ def test_cells_of_a_records_attributes_may_be_joined() -> None:
     )
     claim = "Night diving at Stannerdale Quarry at dusk needs a main torch and backup torch."
     assert not mixed_cells(claim, row)
+
+
+CANCEL = (
+    "Anyone who cancels 14 days or more before a course starts is refunded, less an admin fee "
+    "of 20.00 GBP."
+)
+CANCEL_Q = (
+    "If I cancel my place on the course three weeks before it starts, how much do you keep as "
+    "an admin fee?"
+)
+
+
+@pytest.mark.parametrize(("number", "unit", "held"), [("3", "week", True), ("1", "week", False)])
+def test_a_range_of_days_holds_a_number_of_weeks_it_spans(
+    number: str, unit: str, held: bool
+) -> None:
+    """av025: the asker's "three weeks" is 21 days, which "14 days or more" holds."""
+    assert holds(CANCEL, number, unit) is held
+
+
+def test_weeks_are_not_converted_into_months() -> None:
+    assert converted(2.0, "week", "day") == 14.0
+    assert converted(1.0, "week", "month") is None
+    assert converted(90.0, "minute", "hour") is None  # l042: never into a coarser unit
+    assert not holds("cancelled less than 12 hours before it starts", "90", "minute")
+    assert not holds("for puppies aged 3 to 5 months", "16", "week")
+
+
+def test_the_askers_weeks_restated_against_a_range_of_days_are_supported() -> None:
+    checker = LexicalSupport().for_question(CANCEL_Q)
+    claim = "The admin fee for cancelling three weeks before the course starts is 20.00 GBP."
+    (score,) = checker.score_many(claim, [CANCEL], ["Courses"])
+    assert score.score == 1.0, score.reason
+    assert "cancelling 14 days or more before" in checker.in_terms(claim, CANCEL)
+    early = "The admin fee for cancelling one week before the course starts is 20.00 GBP."
+    (score,) = checker.score_many(early, [CANCEL], ["Courses"])
+    assert score.score == 0.0
+
+
+def test_a_concluding_therefore_is_no_word_the_sentence_must_hold() -> None:
+    """av008: "Therefore, the air fills will cost £15.00." is the total the draft worked out."""
+    fills = "A fill of a 15-litre cylinder costs 5.00 GBP for members."
+    checker = LexicalSupport().for_question("How much will three fills come to?")
+    (plain,) = checker.score_many("The fills will cost £15.00.", [fills], [""])
+    (concluded,) = checker.score_many("Therefore, the fills will cost £15.00.", [fills], [""])
+    assert plain.score == 1.0 and concluded.score == plain.score
+
+
+TRIPS = """## Night dives
+
+Night dives at the quarry are held on Wednesday evenings in October and November.
+
+They are open to Club Divers and above who have logged at least 10 dives.
+
+## Trips
+
+| Trip | Dates | Who can go |
+|---|---|---|
+| Corrieness Wrecks Weekend | 6 to 7 June | Sport Divers and above |
+| Autumn Reef Weekend | 3 to 4 October | Club Divers and above |
+"""
+CLUB_DIVER = "I'm a Club Diver with 12 logged dives. Can I go on the Corrieness Wrecks Weekend?"
+
+
+def _kept(answer: str, question: str) -> list[str]:
+    """The supported claims ``answer`` keeps for ``question`` (a judge saying yes to all)."""
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, RecordingJudge(1.0))  # type: ignore[arg-type]
+    sections = {"s": {"text": TRIPS, "title": "Club dives and trips"}}
+    report = check_answer(answer, sections, checker=checker, question=question)
+    return [c.text for c in report.claims if c.verdict == "supported" and not c.dropped]
+
+
+def test_a_row_for_another_kind_of_the_askers_group_answers_no_yes() -> None:
+    """av044: "Sport Divers and above" does not say a Club Diver may go."""
+    row = TRIPS.splitlines()[-2]
+    assert row_for(CLUB_DIVER, row) == "Sport Divers and above"
+    assert row_for(CLUB_DIVER, TRIPS.splitlines()[-1]) is None  # the asker's own kind
+    assert row_for("Can I go on the Corrieness Wrecks Weekend?", row) is None
+    go = "You can go on the Corrieness Wrecks Weekend from 6 to 7 June [s]."
+    assert not _kept(go, CLUB_DIVER)
+    autumn = "You can go on the Autumn Reef Weekend from 3 to 4 October [s]."
+    assert _kept(autumn, CLUB_DIVER.replace("Corrieness Wrecks", "Autumn Reef"))
+
+
+def test_a_pronouns_sentence_about_another_thing_does_not_answer() -> None:
+    """av044: "They" are the night dives, not the weekend the question names."""
+    open_to = "The trip is open to Club Divers and above who have logged at least 10 dives [s]."
+    assert not _kept(open_to, CLUB_DIVER)
+    night = "I'm a Club Diver. Can I join the Night dives at the quarry?"
+    assert _kept(open_to.replace("The trip", "Night dives"), night)

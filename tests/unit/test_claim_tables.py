@@ -177,3 +177,28 @@ def test_an_e_bike_names_the_electric_bike_row() -> None:
     row = "| Bike: Electric bike | Site: Station | Full day: 38.00 GBP | Deposit: 150 GBP |"
     assert unnamed_row("Hiring an e-bike for a full day costs 38.00 GBP.", row) == ""
     assert unnamed_row("Hiring a tandem for a full day costs 38.00 GBP.", row)
+
+
+SKIS = (
+    "| Snowboard and boots | 40 EUR | Boots can be exchanged free of charge. |\n"
+    "| Touring skis with skins | 58 EUR | Only rented out at the Valley Shop. |"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "refused"),
+    [
+        ("Renting touring boots for one day costs 40 EUR.", True),  # w014, held-out set 10
+        ("Renting a snowboard and boots for one day costs 40 EUR.", False),
+        ("A snowboard with boots costs 40 EUR and touring skis cost 58 EUR.", False),
+    ],
+)
+def test_a_claim_mixing_two_rows_keys_takes_figures_of_both(claim: str, refused: bool) -> None:
+    assert bool(unnamed_row(claim, SKIS)) is refused
+
+
+def test_a_table_row_is_one_sentence_its_cells_full_stops_too() -> None:
+    """av002 (held-out set 47): a cell ending "." did not end the row's sentence before."""
+    text = "| Facility | Pool | Quarry |\n|---|---|---|\n" + SKIS
+    rows = [s.sentence for s in split_sentences(text)]
+    assert SKIS.splitlines()[0] in rows and SKIS.splitlines()[1] in rows
