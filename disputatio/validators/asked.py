@@ -83,11 +83,19 @@ def states_stretch(claim: str) -> bool:
     am on the first Saturday" (ah017) and "is checked every January, and anyone who has not
     renewed by 31 January is taken off it" (ah020, held-out set 33) say when, not how long.
     Nor does a number of a frequency: "reviews the risk assessments … every 12 months" says how
-    often (ao035, held-out set 40).
+    often (ao035, held-out set 40), nor a day with its hour: "In 2026 it is on Thursday 14 May
+    at 7.30 pm" says when the meeting is, not how long it lasts (av039, held-out set 47).
     """
-    points = len(CLOCK_SAID_RE.findall(claim)) + len(DATE_RE.findall(claim))
+    points = max(len(CLOCK_SAID_RE.findall(claim)), len(DATE_RE.findall(claim)))
     rest = _EVERY_RE.sub(" ", DATE_RE.sub(" ", CLOCK_SAID_RE.sub(" ", claim)))
-    return bool(stated_numbers(rest)) or points >= 2
+    numbers = stated_numbers(rest)
+    years = sum(_is_year(n, u) for n, u in numbers)  # "from 2024 to 2026" is two points
+    return len(numbers) > years or max(points, years) >= 2
+
+
+def _is_year(number: str, unit: str | None) -> bool:
+    """Whether a stated number is a year ("In 2026 it is on …"): 1900 to 2099, no unit."""
+    return unit is None and len(number) == 4 and number.startswith(("19", "20"))
 
 
 #: A frequency with its number: "every 12 months", "every 2 weeks".

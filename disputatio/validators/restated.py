@@ -28,7 +28,7 @@ from disputatio.validators.sentences import (
     words,
 )
 from disputatio.validators.times import COLON_TIME_RE, colon_times
-from disputatio.validators.totals import computed
+from disputatio.validators.totals import computed, counted_each
 from disputatio.validators.units import MONEY
 
 
@@ -45,9 +45,12 @@ def number_missing(
         by_number.setdefault(number, set()).add(unit)
     named = set(re.findall(r"\d+", context))  # identifiers: "Incident 2291", "report_2291"
     totals = computed(claim, window, given)  # "three lessons … 15.00 GBP each, 45.00 GBP"
+    each = counted_each(claim, window, given)  # "6.50 GBP each for the three arrows"
     for number, unit in stated_numbers(claim):
         if number in totals and (unit in MONEY or number not in by_number):
             continue  # the asker's count, or the count times the sentence's amount (ap024)
+        if number in each and unit is None and number not in by_number:
+            continue  # the asker's count, beside the sentence's amount of one item (aw005)
         if number not in by_number:
             year = _other_year(number, by_number) if unit is None else ""
             if year:

@@ -64,6 +64,44 @@ def computed(claim: str, window: str, given: Collection[tuple[str, str | None]])
     return out
 
 
+#: What follows an amount of one item: "6.50 GBP each", "per arrow", "an arrow", "a head";
+#: not of a stretch of time ("20.00 GBP a year" is no price of one of the asker's things).
+_EACH_RE = re.compile(
+    r"\s*(?:each|apiece|a\s+piece|(?:per|an?)\s+(?!(?:year|month|week|day|hour|minute|night|"
+    r"term|season|session|time|visit)s?\b)[^\W\d_]+)\b",
+    re.I,
+)
+
+
+def counted_each(
+    claim: str, window: str, given: Collection[tuple[str, str | None]]
+) -> frozenset[str]:
+    """The question's counts ``claim`` restates beside an amount of one item of ``window``.
+
+    "I lost three of the club's arrows …" answered "The club will charge you 6.50 GBP each for
+    the three arrows" on "Club arrows that are lost or broken are charged at 6.50 GBP each"
+    (aw005, held-out set 48): the 3 is the asker's, and the amount is one arrow's, as the
+    claim says ("each"). Empty when the claim states no amount its window states for one item.
+    """
+    counts = {n for n, u in given if u not in MONEY}
+    if not counts:
+        return frozenset()
+    each = {_value(n) for n in _amounts(claim, each=True)}
+    if not each & {_value(n) for n in _amounts(window, each=True)}:
+        return frozenset()
+    return frozenset(counts)
+
+
+def _amounts(text: str, each: bool = False) -> list[str]:
+    """The money amounts of ``text``; with ``each``, only those of one item ("… each")."""
+    out = []
+    for m in _AMOUNT_RE.finditer(text):
+        if each and not _EACH_RE.match(text, m.end()):
+            continue
+        out.append((m.group("before") or m.group("after") or "").replace(",", ""))
+    return out
+
+
 def without_total(claim: str, window: str, given: Collection[tuple[str, str | None]]) -> str:
     """``claim`` without the clause stating its computed total, for the judge; else ``claim``.
 

@@ -6,7 +6,9 @@ import pytest
 from fake_judges import RecordingJudge
 
 from disputatio.testing import FakeEmbeddings
+from disputatio.validators.asked import states_stretch, unanswered
 from disputatio.validators.claims import check_answer
+from disputatio.validators.compound import split_compound
 from disputatio.validators.durations import converted
 from disputatio.validators.groups import row_for
 from disputatio.validators.guards import guard
@@ -139,3 +141,73 @@ def test_a_pronouns_sentence_about_another_thing_does_not_answer() -> None:
     assert not _kept(open_to, CLUB_DIVER)
     night = "I'm a Club Diver. Can I join the Night dives at the quarry?"
     assert _kept(open_to.replace("The trip", "Night dives"), night)
+
+
+SNORKEL = "## Snorkel mornings\n\nThe snorkel morning starts at 9.00 am at Fallowgate Pool.\n"
+
+
+def test_two_predicates_of_one_subject_are_two_claims() -> None:
+    """av016: the true start and an invented length, joined by a bare "and", judged apart."""
+    assert split_compound("The snorkel morning starts at 9.00 am and lasts for 1 hour.") == [
+        "The snorkel morning starts at 9.00 am.",
+        "The snorkel morning lasts for 1 hour.",
+    ]
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, RecordingJudge(1.0))  # type: ignore[arg-type]
+    sections = {"s": {"text": SNORKEL, "title": "Snorkel mornings"}}
+    answer = "The snorkel morning starts at 9.00 am and lasts for 1 hour [s]."
+    report = check_answer(answer, sections, checker=checker, question="When does it start?")
+    verdicts = {c.text: c.verdict for c in report.claims}
+    assert verdicts == {
+        "The snorkel morning starts at 9.00 am.": "supported",
+        "The snorkel morning lasts for 1 hour.": "unsupported",
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Members and guests pay 5 GBP at the door.",  # the "and" joins the subject
+        "The session that runs on Sunday starts at 9 and lasts 1 hour.",  # a relative clause
+        "You need a wetsuit and fins and a mask for every dive.",  # a list, no second verb
+        "The fee covers the pool and this is paid monthly.",  # a new subject
+    ],
+)
+def test_an_and_without_a_second_predicate_of_the_subject_does_not_split(text: str) -> None:
+    assert split_compound(text) == [text]
+
+
+def test_a_reason_after_a_comma_is_a_claim_of_its_own() -> None:
+    """av020: "…, as you would have to pay …" is a second statement, judged apart."""
+    assert split_compound(
+        "You would not get your deposit back, as you would have to pay the balance in 6 weeks."
+    ) == ["You would not get your deposit back.", "You would have to pay the balance in 6 weeks."]
+    for whole in (
+        "You may bring a guest, as long as they are over 18.",
+        "The pool is closed on Mondays, as the club rules say.",
+    ):
+        assert split_compound(whole) == [whole]
+
+
+@pytest.mark.parametrize(
+    ("claim", "stretch"),
+    [
+        ("In 2026 it is on Thursday 14 May at 7.30 pm.", False),  # a day with its hour: when
+        ("The meeting is on 14 May at 7.30 pm.", False),
+        ("The meeting runs from 7.30 pm to 9 pm.", True),
+        ("The lease runs from 2024 to 2026.", True),
+        ("The meeting lasts 2 hours.", True),
+    ],
+)
+def test_a_day_and_its_hour_are_no_stretch_of_time(claim: str, stretch: bool) -> None:
+    """av039: "How long does the AGM usually last?" is not answered by when it is."""
+    assert states_stretch(claim) is stretch
+
+
+def test_how_long_is_not_answered_by_the_meetings_date_and_time() -> None:
+    claims = [
+        "The annual general meeting is held in May at Fallowgate Leisure Centre.",
+        "In 2026 it is on Thursday 14 May at 7.30 pm.",
+    ]
+    why = unanswered("How long does the annual general meeting usually last?", claims)
+    assert "stretch of time" in why
+    assert not unanswered("When is the annual general meeting?", claims)

@@ -1,0 +1,108 @@
+"""Rules found on held-out set 48 (corpus_archery, run 60)."""
+
+from __future__ import annotations
+
+import pytest
+
+from disputatio.validators.guards import guard
+from disputatio.validators.names import initials_of
+from disputatio.validators.ranges import given_numbers
+from disputatio.validators.things import measured_of, other_charge
+from disputatio.validators.totals import counted_each
+
+ARROWS_Q = (
+    "I lost three of the club's arrows in the long grass at the Field. What will I be charged "
+    "for them?"
+)
+ARROWS = (
+    "Club arrows that are lost or broken at the Field are charged at 6.50 GBP each, to Archer "
+    "and Novice Members alike."
+)
+
+
+def test_the_askers_count_stands_beside_the_price_of_one_item() -> None:
+    """aw005: "6.50 GBP each for the three arrows" restates the asker's three."""
+    given = given_numbers(ARROWS_Q)
+    claim = "The club will charge you 6.50 GBP each for the three arrows lost at the Field."
+    assert counted_each(claim, ARROWS, given) == {"3"}
+    assert guard(claim, ARROWS, given=given) == ""
+
+
+@pytest.mark.parametrize(
+    ("claim", "question", "window"),
+    [
+        # no amount of one item in the claim: the 3 is not accounted for
+        ("The club charges 6.50 GBP for the three arrows lost at the Field.", ARROWS_Q, ARROWS),
+        # a count the question does not state
+        ("The club charges 6.50 GBP each for the four arrows lost at the Field.", ARROWS_Q, ARROWS),
+        # an amount of a stretch of time is no price of one of the asker's things
+        (
+            "Family membership is 20.00 GBP a year for the three children.",
+            "We have three children. What is the family membership?",
+            "Family membership is 20.00 GBP a year.",
+        ),
+    ],
+)
+def test_a_count_beside_no_amount_of_one_item_is_not_in_the_sentence(
+    claim: str, question: str, window: str
+) -> None:
+    assert "is not in the sentence" in guard(claim, window, given=given_numbers(question))
+
+
+def test_the_askers_abbreviation_is_named_by_a_heading_that_spells_it() -> None:
+    """aw024: "the AGM" rests on a sentence under "THE ANNUAL GENERAL MEETING"."""
+    claim = "At least 15 Archer Members must be present for the AGM to go ahead."
+    sentence = "At least 15 Archer Members must be present for the meeting to go ahead."
+    assert guard(claim, sentence, "Safety THE ANNUAL GENERAL MEETING") == ""
+    assert "agm is not in the section" in guard(claim, sentence, "Safety THE ARCHERY DAY")
+    assert initials_of("agm", claim, "The annual general meeting is held each November.")
+    assert not initials_of("ag", "The AG meets in May.", "The annual gathering is in May.")
+
+
+LONGBOWS = (
+    "The Midsummer Longbow Day is for longbow archers only, and club longbows can be hired for "
+    "the day by Archer Members for 5.00 GBP."
+)
+
+
+def test_a_kind_of_fee_is_not_the_hire_of_a_thing() -> None:
+    """aw020: the longbow's hire is no entry fee (a false "supported" of run 60)."""
+    claim = "The entry fee for an Archer Member is 5.00 GBP."
+    assert other_charge(claim, LONGBOWS, "Competitions and events") == ("fee", "hire")
+    assert "'hire'" in guard(claim, LONGBOWS, "Competitions and events")
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        ("The hire fee for a club longbow is 5.00 GBP.", LONGBOWS),
+        ("The fee for a club longbow is 5.00 GBP.", LONGBOWS),  # no kind of fee named
+        (
+            "The locker fee is 20.00 GBP a year.",
+            "Archer Members can rent a locker in the Field container for 20.00 GBP a year.",
+        ),
+    ],
+)
+def test_the_price_of_a_hire_may_be_called_its_fee(claim: str, window: str) -> None:
+    assert other_charge(claim, window) is None
+
+
+AFFILIATION = (
+    "Each fee includes affiliation to the National Archery Association, which is 42.00 GBP for "
+    "adults and seniors and 18.00 GBP for juniors, and affiliation to the Westmarch County "
+    "Archery Society."
+)
+
+
+def test_a_figure_the_sentence_gives_a_name_is_not_another_names() -> None:
+    """aw026: the Association's 42.00 GBP said of the fee that includes the County Society."""
+    claim = (
+        "Archer Members pay 42.00 GBP for adults and seniors and 18.00 GBP for juniors, which "
+        "includes affiliation to the Westmarch County Archery Society."
+    )
+    assert "National Archery Association" in measured_of(claim, AFFILIATION)
+    for named in (
+        "Affiliation to the National Archery Association is 42.00 GBP for adults.",
+        "The NAA affiliation is 42.00 GBP for adults.",
+    ):
+        assert measured_of(named, AFFILIATION) == ""
