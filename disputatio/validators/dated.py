@@ -89,3 +89,39 @@ def other_date_label(claim: str, window: str) -> str:
                 when = " ".join(date)
                 return f"the sentence has {word!r} before {when}, not before the claim's date"
     return ""
+
+
+_MONTH_ORDER = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _ordinal(date: tuple[str, str]) -> int:
+    """A date's place in the year, for comparing two dates of one year."""
+    day, month = date
+    return _MONTH_ORDER.index(month) * 31 + int(day) if month in _MONTH_ORDER else -1
+
+
+def date_unstated(claim: str, window: str, given: set[str] | frozenset[str] = frozenset()) -> str:
+    """Why a date of ``claim`` is none of ``window``'s dates, nor inside one of its spans.
+
+    "The Field will be shut for haymaking from June 21 to July 21" rested on a course table's
+    "17 July to 21 August 2027" (aw019, held-out set 48, a near miss): each number is the
+    window's, but the date "June 21" is not. Only a window that has dates is read (a month
+    range is the number guard's), and a date whose day the question states (``given``) is
+    the asker's.
+    """
+    theirs = _dates(window)
+    if not theirs:
+        return ""
+    stated = {d for d, _, _ in theirs}
+    spans = [
+        (_ordinal(theirs[i - 1][0]), _ordinal(theirs[i][0]))
+        for i in range(1, len(theirs))
+        if _SPAN_RE.match(window[theirs[i - 1][2] : theirs[i][1]])
+    ]
+    for date, start, end in _dates(claim):
+        if date in stated or date[0] in given:
+            continue
+        at = _ordinal(date)
+        if not any(lo <= at <= hi for lo, hi in spans):
+            return f"the date {claim[start:end]!r} is not in the sentence"
+    return ""

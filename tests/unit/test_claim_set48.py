@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from disputatio.validators.asked import other_age_class, unanswered
+from disputatio.validators.dated import date_unstated
 from disputatio.validators.guards import guard
 from disputatio.validators.names import initials_of
 from disputatio.validators.ranges import given_numbers
@@ -106,3 +108,57 @@ def test_a_figure_the_sentence_gives_a_name_is_not_another_names() -> None:
         "The NAA affiliation is 42.00 GBP for adults.",
     ):
         assert measured_of(named, AFFILIATION) == ""
+
+
+HOODIE_Q = "My daughter is 12 and wants a club hoodie. How much is one in a children's size?"
+
+
+def test_a_price_for_adults_does_not_answer_a_childrens_price() -> None:
+    """aw012: the adult hoodie's price for "in a children's size" (a near miss answered)."""
+    kept = [
+        "The Equipment Officer sells club T-shirts for 15.00 GBP and club hoodies in adult sizes "
+        "for 28.00 GBP.",
+        "Children's hoodies are ordered once a year, in September.",
+    ]
+    assert other_age_class(HOODIE_Q, kept[:1]) == ("children", "adults")
+    assert "for children" in unanswered(HOODIE_Q, kept)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Hoodies are 28.00 GBP in adult sizes and 22.00 GBP in children's sizes.",  # both
+        "Club hoodies are 28.00 GBP.",  # no class named
+    ],
+)
+def test_a_price_naming_the_askers_class_or_none_may_answer(claim: str) -> None:
+    assert other_age_class(HOODIE_Q, [claim]) is None
+    assert not unanswered(HOODIE_Q, [claim])
+
+
+COURSE_ROW = (
+    "Late Summer 2027  Field   Saturday   17 July to 21 August 2027        2.00 pm to 4.00 pm"
+)
+
+
+def test_a_date_not_in_the_window_is_refused_though_its_numbers_are() -> None:
+    """aw019: "June 21" on a row whose 21 is 21 August (a near miss, answered with a yes-judge)."""
+    claim = "The Field will be shut for haymaking from June 21 to July 21."
+    assert "'June 21' is not in the sentence" in date_unstated(claim, COURSE_ROW)
+    assert "June 21" in guard(claim, COURSE_ROW)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The Late Summer course starts on Saturday 17 July 2027.",  # a date of the row
+        "The Late Summer course meets on Saturday 24 July.",  # inside the row's span
+    ],
+)
+def test_a_date_of_the_window_or_inside_its_span_stands(claim: str) -> None:
+    assert date_unstated(claim, COURSE_ROW) == ""
+
+
+def test_a_date_the_asker_gives_is_theirs() -> None:
+    claim = "The Field is open on 21 June."
+    assert date_unstated(claim, COURSE_ROW, {"21"}) == ""
