@@ -73,6 +73,7 @@ LATEST = {
     "questions_heldout45.jsonl": "records_heldout45_run57.jsonl",
     "questions_heldout46.jsonl": "records_heldout46_run58.jsonl",
     "questions_heldout47.jsonl": "records_heldout47_run59.jsonl",
+    "questions_heldout48.jsonl": "records_heldout48_run60.jsonl",
 }
 
 

@@ -270,6 +270,8 @@ def unanswered(question: str, claims: Iterable[str], said: Sequence[str] = ()) -
     kind = asked_kind(question)  # "what is the fee" asks an amount as "how much" does
     if kind and not any(stated_numbers(c) for c in claims):
         return f"the question asks for a {kind}; no kept claim states an amount"
+    if kind == "money" and not any(states_price(c) for c in claims):  # "the number 9 bus"
+        return "the question asks for an amount of money; no kept claim states a price"
     if price and not any(states_price(c) for c in claims):
         return "the question asks a price; no kept claim states one"  # ag021, set 32
     other = price and other_age_class(question, [c for c in claims if states_price(c)])

@@ -78,7 +78,7 @@ def swapped_thing(claim: str, window: str, context: str = "") -> tuple[str, str]
 
 
 #: Kinds of money a figure may be: a deposit is paid back, a fine is a penalty, a refund is paid
-#: out; a fee, price or charge is paid for something; a hire for the loan of a thing.
+#: out; a fee, price or charge is paid for something.
 _CHARGES = {
     **dict.fromkeys(("deposit", "deposits"), "deposit"),
     **dict.fromkeys(("fine", "fines", "penalty", "penalties"), "fine"),
@@ -86,10 +86,10 @@ _CHARGES = {
     **dict.fromkeys(
         ("fee", "fees", "price", "prices", "charge", "charges", "cost", "costs"), "fee"
     ),
-    # a hire is paid for the loan of a thing: "The entry fee for an Archer Member is 5.00 GBP"
-    # is not "club longbows can be hired for the day … for 5.00 GBP" (aw020, held-out set 48)
-    **dict.fromkeys(("hire", "hired", "hires", "hiring", "rent", "rental", "rented"), "hire"),
 }
+#: Words of a hire, paid for the loan of a thing: "The entry fee for an Archer Member is 5.00
+#: GBP" is not "club longbows can be hired for the day … for 5.00 GBP" (aw020, held-out set 48).
+_HIRES = frozenset("hire hired hires hiring rent rents rental rented".split())
 
 
 def _charges(text: str) -> set[str]:
@@ -112,9 +112,15 @@ def other_charge(claim: str, window: str, context: str = "") -> tuple[str, str] 
     # GBP | Deposit: 150 GBP |" calls 38.00 GBP no deposit: ac004, set 28)
     near = [p for p in _PIECE_RE.split(window) if {n for n, _ in stated_numbers(p)} & money]
     theirs = set().union(*map(_charges, near))
-    if theirs == {"hire"} and mine == {"fee"} and not _fee_of_another_kind(claim, window, context):
-        return None  # "The locker costs 20.00 GBP a year" on "… rent a locker for 20.00 GBP"
+    if not theirs and mine == {"fee"} and _hired(near) and not _hired([claim]):
+        # "The locker costs 20.00 GBP a year" on "… rent a locker for 20.00 GBP" is its fee
+        return ("fee", "hire") if _fee_of_another_kind(claim, window, context) else None
     return (min(mine), min(theirs)) if theirs else None
+
+
+def _hired(texts: list[str]) -> bool:
+    """Whether one of ``texts`` speaks of a hire (:data:`_HIRES`)."""
+    return any(w in _HIRES for t in texts for w in words(t.casefold()))
 
 
 #: A fee of a kind: "the entry fee", "a joining fee", "the hire charge".
@@ -124,10 +130,9 @@ _NO_KIND = frozenset("the a an this that your its his her their our my each per 
 
 def _fee_of_another_kind(claim: str, window: str, context: str) -> bool:
     """Whether ``claim`` names a kind of fee ("entry fee") its window and context do not."""
-    said = {w.casefold() for w in words(f"{window} {context}")}
-    return any(
-        m.group(1).casefold() not in said | _NO_KIND for m in _KIND_OF_FEE_RE.finditer(claim)
-    )
+    said = {stem(w.casefold()) for w in words(f"{window} {context}")}
+    kinds = (m.group(1).casefold() for m in _KIND_OF_FEE_RE.finditer(claim))
+    return any(k not in _NO_KIND and stem(k) not in said for k in kinds)
 
 
 #: Where a figure's own words end: a table cell, a clause.

@@ -211,3 +211,23 @@ def test_how_long_is_not_answered_by_the_meetings_date_and_time() -> None:
     why = unanswered("How long does the annual general meeting usually last?", claims)
     assert "stretch of time" in why
     assert not unanswered("When is the annual general meeting?", claims)
+
+
+def test_an_and_inside_a_later_part_does_not_undo_the_join_before_it() -> None:
+    """l023 (set 26): "…, and a bed and bowls are provided" is still a part of its own."""
+    assert split_compound(
+        "Up to 2 dogs may stay in one room, for 15 GBP per dog per night, and a bed and bowls "
+        "are provided."
+    ) == [
+        "Up to 2 dogs may stay in one room, for 15 GBP per dog per night.",
+        "A bed and bowls are provided.",
+    ]
+
+
+def test_a_reason_opening_with_a_pronoun_stays_with_its_sentence() -> None:
+    """as043 (set 44): "…, as it covers two adults …" split off read "It covers …" alone."""
+    whole = (
+        "The Heron Membership costs 64.00 GBP a year for an adult aged 41, as it covers two "
+        "adults and up to three Juniors living at the same address."
+    )
+    assert split_compound(whole) == [whole]

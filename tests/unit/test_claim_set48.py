@@ -8,6 +8,7 @@ from disputatio.validators.asked import other_age_class, unanswered
 from disputatio.validators.dated import date_unstated
 from disputatio.validators.guards import guard
 from disputatio.validators.names import initials_of
+from disputatio.validators.questions import question_parts
 from disputatio.validators.ranges import given_numbers
 from disputatio.validators.things import measured_of, other_charge
 from disputatio.validators.totals import counted_each
@@ -162,3 +163,30 @@ def test_a_date_of_the_window_or_inside_its_span_stands(claim: str) -> None:
 def test_a_date_the_asker_gives_is_theirs() -> None:
     claim = "The Field is open on 21 June."
     assert date_unstated(claim, COURSE_ROW, {"21"}) == ""
+
+
+def test_what_the_asker_adds_after_the_question_is_no_part_of_it() -> None:
+    """aw030: "She's very well behaved." was answered as a part "not found"."""
+    dog = "Can I bring my dog to the Sunday afternoon session at the Hall? She's very well behaved."
+    assert question_parts(dog) == [dog]
+    assert question_parts("How much is it? When does it open?") == [
+        "How much is it?",
+        "When does it open?",
+    ]
+
+
+FARE_Q = "What's the bus fare out to the Field on the number 9?"
+
+
+def test_a_bus_number_is_no_fare() -> None:
+    """aw035: the bus's times, with its number 9, do not answer its fare (a near miss)."""
+    kept = [
+        "The number 9 bus from Cradlebrook bus station stops at the Hollowmere Farm gate once "
+        "an hour from Monday to Saturday.",
+        "There is no Sunday service.",
+    ]
+    assert "no kept claim states a price" in unanswered(FARE_Q, kept)
+
+
+def test_a_price_answers_a_fare() -> None:
+    assert unanswered(FARE_Q, ["The fare on the number 9 is 2.40 GBP."]) == ""
