@@ -15,6 +15,7 @@ from disputatio.validators.guards import guard
 from disputatio.validators.ranges import holds
 from disputatio.validators.support import JudgedSupport, LexicalSupport
 from disputatio.validators.tables import mixed_cells
+from disputatio.validators.things import addressed
 
 PARKING_ROW = (
     "| Facility: Parking | Fallowgate Pool: The leisure centre's pay-and-display car park. | "
@@ -231,3 +232,34 @@ def test_a_reason_opening_with_a_pronoun_stays_with_its_sentence() -> None:
         "adults and up to three Juniors living at the same address."
     )
     assert split_compound(whole) == [whole]
+
+
+APPEAL = (
+    "If the complaint is rejected, the customer can appeal to the Municipal Complaints Board "
+    "within 3 weeks of receiving the decision."
+)
+
+
+def test_a_figure_of_what_is_done_to_the_claims_subject_is_not_its_own() -> None:
+    """u011 (set 8): the customer's 3 weeks to appeal, once split off, read as the Board's."""
+    claim = "The Municipal Complaints Board decides an appeal within 3 weeks of receiving it."
+    assert addressed(claim, APPEAL) is not None
+    assert "Municipal Complaints Board" in guard(claim, APPEAL)
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        (
+            "The Secretary replies within 10 working days.",
+            "If that does not settle it, write to the Secretary, who replies within 10 working "
+            "days.",
+        ),
+        (
+            "The Board decides appeals within 3 weeks.",
+            "Appeals are decided by the Board within 3 weeks.",
+        ),
+    ],
+)
+def test_a_subject_the_window_gives_the_figure_to_stands(claim: str, window: str) -> None:
+    assert addressed(claim, window) is None
