@@ -226,8 +226,10 @@ def addressed(claim: str, window: str) -> tuple[str, str] | None:
     found = list(re.finditer(rf"\b{re.escape(name)}\b", window))
     if not found:
         return None
+    done = ""
     for f in found:
-        done = re.search(r"((?:[^\W\d_]+\s+){1,3})to\s+(?:the\s+)?$", window[: f.start()])
-        if done is None or re.match(r"\s*,?\s*(?:who|which)\b", window[f.end() :]):
+        to = re.search(r"((?:[^\W\d_]+\s+){1,3})to\s+(?:the\s+)?$", window[: f.start()])
+        if to is None or re.match(r"\s*,?\s*(?:who|which)\b", window[f.end() :]):
             return None
-    return name, f"{done.group(1)}to the {name}".strip()
+        done = f"{to.group(1)}to the {name}"
+    return name, done
