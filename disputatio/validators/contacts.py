@@ -42,3 +42,20 @@ def contact_contrast(question: str, claim: str) -> tuple[str, str] | None:
     if email_asked and phone and not email:
         return "an email address", "a phone number"
     return None
+
+
+def address_unstated(claim: str, window: str) -> str:
+    """Why an email address of ``claim`` is not ``window``'s, or ``""``.
+
+    "The email address for the Rehearsal Manager is bookings@wendlecombechoral.org.uk" was
+    shown supported on "The other officers are the Treasurer, …, the Bookings Secretary and the
+    Rehearsal Manager." (al043, held-out set 37, a near miss answered): the address is the
+    Bookings Secretary's, on another line, and no guard read addresses, which are neither
+    numbers nor names.
+    """
+    held = window.casefold()
+    for m in EMAIL_RE.finditer(claim):
+        address = m.group(0).rstrip(".").casefold()
+        if address not in held:
+            return f"the address {m.group(0).rstrip('.')} is not in the sentence"
+    return ""

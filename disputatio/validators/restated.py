@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from disputatio.validators.contacts import address_unstated
 from disputatio.validators.dated import date_unstated
 from disputatio.validators.durations import UNITS as TIME_UNITS
 from disputatio.validators.durations import same_duration
@@ -77,7 +78,10 @@ def number_missing(
             return f"{number} {unit} where the sentence's {number} is a clock time"
         if unit is None and units <= MONEY and _counts(claim, number):
             return f"the claim counts {number} of something; the sentence says {number} {shown}"
-    return date_unstated(claim, window, {n for n, _ in given})  # "June 21" on "21 August"
+    return (
+        date_unstated(claim, window, {n for n, _ in given})  # "June 21" on "21 August"
+        or address_unstated(claim, window)  # an email address the sentence does not give
+    )
 
 
 def _other_year(number: str, stated: Collection[str]) -> str:

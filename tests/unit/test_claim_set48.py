@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from fake_judges import RecordingJudge
 
+from disputatio.testing import FakeEmbeddings
 from disputatio.validators.asked import other_age_class, unanswered
+from disputatio.validators.claims import check_answer
+from disputatio.validators.contacts import address_unstated
 from disputatio.validators.dated import date_unstated
 from disputatio.validators.guards import guard
 from disputatio.validators.names import initials_of
 from disputatio.validators.questions import question_parts
 from disputatio.validators.ranges import given_numbers
+from disputatio.validators.support import JudgedSupport
 from disputatio.validators.things import measured_of, other_charge
 from disputatio.validators.totals import counted_each
 
@@ -190,3 +195,40 @@ def test_a_bus_number_is_no_fare() -> None:
 
 def test_a_price_answers_a_fare() -> None:
     assert unanswered(FARE_Q, ["The fare on the number 9 is 2.40 GBP."]) == ""
+
+
+def test_an_email_address_the_window_does_not_give_is_refused() -> None:
+    """al043 (set 37), seen in session 77's re-check: another officer's address, on a list."""
+    officers = (
+        "The other officers are the Treasurer, the Membership Secretary, the Bookings Secretary "
+        "and the Rehearsal Manager."
+    )
+    claim = "The email address for the Rehearsal Manager is bookings@wendlecombechoral.org.uk."
+    assert "bookings@wendlecombechoral.org.uk is not in the sentence" in guard(claim, officers)
+    row = "Booking the choir:   bookings@wendlecombechoral.org.uk"
+    assert address_unstated("Write to bookings@wendlecombechoral.org.uk to book.", row) == ""
+
+
+BUSES = (
+    "## Getting there\n\nThe number 22 bus runs from Hexworth bus station to Kettlewell Road every "
+    "20 minutes on weekdays and every hour on Saturdays.\n"
+)
+
+
+def _kept_on(text: str, answer: str, question: str) -> list[str]:
+    """The supported claims ``answer`` keeps for ``question`` on ``text`` (a yes-judge)."""
+    checker = JudgedSupport(FakeEmbeddings().embed_documents, RecordingJudge(1.0))  # type: ignore[arg-type]
+    report = check_answer(
+        answer, {"s": {"text": text, "title": "Getting there"}}, checker=checker, question=question
+    )
+    return [c.text for c in report.claims if c.verdict == "supported" and not c.dropped]
+
+
+def test_a_yes_no_question_about_a_day_is_not_answered_by_other_days() -> None:
+    """ar012 (set 43), seen in session 77's re-check: weekdays and Saturdays for a Sunday."""
+    answer = (
+        "The number 22 bus runs from Hexworth bus station to Kettlewell Road every 20 minutes on "
+        "weekdays and every hour on Saturdays [s]."
+    )
+    assert _kept_on(BUSES, answer, "Does the number 22 bus run to Kettlewell Road on Saturdays?")
+    assert not _kept_on(BUSES, answer, "Does the number 22 bus run to Kettlewell Road on Sundays?")
