@@ -74,6 +74,7 @@ LATEST = {
     "questions_heldout46.jsonl": "records_heldout46_run58.jsonl",
     "questions_heldout47.jsonl": "records_heldout47_run59.jsonl",
     "questions_heldout48.jsonl": "records_heldout48_run60.jsonl",
+    "questions_heldout49.jsonl": "records_heldout49_run61.jsonl",
 }
 
 

