@@ -7,6 +7,7 @@ own subject (:func:`lacks_subject`) and, after a list, its own verb (:func:`.cla
 
 from __future__ import annotations
 
+import functools
 import re
 
 from disputatio.validators.clauses import has_verb, tagged
@@ -255,6 +256,7 @@ _FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD"})
 _NOT_SUBJECT_TAGS = frozenset({"WDT", "WP", "WP$", "IN", ",", ":", "CC", "TO"})
 
 
+@functools.lru_cache(maxsize=256)  # _split_at asks of a kept join twice
 def _shared_subject(before: str, after: str) -> str | None:
     """The subject ``before``'s verb shares with ``after``'s, or None.
 
@@ -267,7 +269,7 @@ def _shared_subject(before: str, after: str) -> str | None:
     """
     head = before.strip()
     doc = tagged(f"{head} and {after.strip()}")
-    n = len(tagged(head))
+    n = next((t.i for t in doc if t.idx >= len(head)), len(doc))  # the tokens of ``head``
     if len(doc) <= n + 1 or doc[n].text.casefold() != "and":
         return None
     second = doc[n + 1]
